@@ -1,0 +1,24 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { bearerToken } from '../auth/api-keys.js';
+import { safeEqual } from '../lib/crypto.js';
+import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { profileRoutes } from './profiles.js';
+
+/**
+ * The operator API (/admin/v1), standing in for the account dashboard. Without ADMIN_TOKEN
+ * it does not exist: every path under it answers 404.
+ */
+export const adminApi: FastifyPluginAsync = async (app) => {
+  useEnvelopeErrors(app);
+  const token = app.config.ADMIN_TOKEN;
+  if (!token) return;
+
+  app.addHook('onRequest', async (req) => {
+    const given = bearerToken(req.headers.authorization);
+    if (!given || !safeEqual(given, token)) {
+      throw new EnvelopeError(401, 'UNAUTHORIZED', 'A valid operator token is required');
+    }
+  });
+
+  await app.register(profileRoutes);
+};

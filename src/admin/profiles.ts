@@ -1,0 +1,116 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { issueApiKey, revokeApiKey } from '../auth/api-keys.js';
+import { apiKeys, profiles, venues } from '../db/schema/core.js';
+import { notFound } from '../plugins/envelope-errors.js';
+import { isUuid } from '../lib/uuid.js';
+import { toIso } from '../lib/time.js';
+import * as s from './schemas.js';
+
+const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope };
+
+/** Tenants, their venues and their API keys: what every service's callers stand on. */
+export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, clock } = app;
+
+  async function loadProfile(id: string) {
+    if (!isUuid(id)) throw notFound('Profile');
+    const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
+    if (!row) throw notFound('Profile');
+    return row;
+  }
+
+  app.post('/profiles', {
+    schema: { operationId: 'createProfile', tags: ['operator'], body: s.profileCreate, response: { 201: s.envelope(s.profile), ...errors } },
+  }, async (req, reply) => {
+    const now = clock.now();
+    const [row] = await db.insert(profiles).values({ ...req.body, createdAt: now, updatedAt: now }).returning();
+    return reply.status(201).send({ success: true, data: { id: row!.id, name: row!.name, plan: row!.plan } });
+  });
+
+  app.get('/profiles/:id', {
+    schema: { operationId: 'getProfile', tags: ['operator'], params: s.idParams, response: { 200: s.envelope(s.profile), ...errors } },
+  }, async (req) => {
+    const row = await loadProfile(req.params.id);
+    return { success: true as const, data: { id: row.id, name: row.name, plan: row.plan } };
+  });
+
+  app.patch('/profiles/:id', {
+    schema: { operationId: 'updateProfile', tags: ['operator'], params: s.idParams, body: s.profilePatch, response: { 200: s.envelope(s.profile), ...errors } },
+  }, async (req) => {
+    await loadProfile(req.params.id);
+    const [row] = await db
+      .update(profiles)
+      .set({ ...req.body, updatedAt: clock.now() })
+      .where(eq(profiles.id, req.params.id))
+      .returning();
+    return { success: true as const, data: { id: row!.id, name: row!.name, plan: row!.plan } };
+  });
+
+  app.post('/profiles/:id/venues', {
+    schema: { operationId: 'createVenue', tags: ['operator'], params: s.idParams, body: s.venueCreate, response: { 201: s.envelope(s.venue), ...errors } },
+  }, async (req, reply) => {
+    const profile = await loadProfile(req.params.id);
+    const [row] = await db
+      .insert(venues)
+      .values({
+        profileId: profile.id,
+        name: req.body.name,
+        address: req.body.address,
+        city: req.body.city ?? null,
+        lat: req.body.lat,
+        lng: req.body.lng,
+        timezone: req.body.timezone ?? null,
+        createdAt: clock.now(),
+      })
+      .returning();
+    return reply.status(201).send({ success: true, data: { ...row!, createdAt: toIso(row!.createdAt) } });
+  });
+
+  app.post('/api-keys', {
+    schema: { operationId: 'createApiKey', tags: ['operator'], body: s.apiKeyCreate, response: { 201: s.envelope(s.apiKey), ...errors } },
+  }, async (req, reply) => {
+    await loadProfile(req.body.profileId);
+    const grant = req.body;
+    const { row, key } = await issueApiKey(db, clock, {
+      profileId: grant.profileId,
+      service: grant.service,
+      ...('scopes' in grant ? { scopes: grant.scopes } : { role: grant.role }),
+    });
+    return reply.status(201).send({ success: true, data: { ...keyView(row), key } });
+  });
+
+  app.get('/api-keys', {
+    schema: {
+      operationId: 'listApiKeys',
+      tags: ['operator'],
+      querystring: z.object({ profileId: z.uuid() }),
+      response: { 200: s.envelope(z.object({ items: z.array(s.apiKey) })), ...errors },
+    },
+  }, async (req) => {
+    const rows = await db.select().from(apiKeys).where(eq(apiKeys.profileId, req.query.profileId)).orderBy(apiKeys.createdAt, apiKeys.id);
+    return { success: true as const, data: { items: rows.map(keyView) } };
+  });
+
+  app.delete('/api-keys/:id', {
+    schema: { operationId: 'revokeApiKey', tags: ['operator'], params: s.idParams, response: { 200: s.envelope(s.apiKey), ...errors } },
+  }, async (req) => {
+    if (!isUuid(req.params.id)) throw notFound('API key');
+    const revoked = await revokeApiKey(db, clock, req.params.id);
+    const row = revoked ?? (await db.select().from(apiKeys).where(and(eq(apiKeys.id, req.params.id))))[0];
+    if (!row) throw notFound('API key');
+    return { success: true as const, data: keyView(row) };
+  });
+};
+
+function keyView(row: typeof apiKeys.$inferSelect) {
+  return {
+    id: row.id,
+    service: row.service,
+    profileId: row.profileId,
+    ...(row.service === 'identity' ? { role: row.role ?? undefined } : { scopes: row.scopes }),
+    createdAt: toIso(row.createdAt),
+    revokedAt: row.revokedAt ? toIso(row.revokedAt) : null,
+  };
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Redis } from 'ioredis';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { adminApi } from './admin/plugin.js';
+import { createFileBlobStore, type BlobStore } from './blobs/store.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { applyMigrations } from './db/migrate.js';
+import { createJobQueue } from './jobs/queue.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import './plugins/decorations.js';
+import { healthRoutes } from './plugins/health.js';
+import { loggerOptions } from './plugins/logger.js';
+
+export interface AppOptions {
+  clock?: Clock;
+  blobs?: BlobStore;
+  /** Run background job polling (the server does; tests drain jobs themselves). Default true. */
+  startJobs?: boolean;
+  /** A migrated PGlite data directory to start from (tests). */
+  loadDataDir?: Blob;
+  logger?: boolean;
+}
+
+/** Builds the whole process: the three APIs, the operator API and operations, ready to inject or listen. */
+export async function buildApp(config: Config, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : loggerOptions(config),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  const clock = opts.clock ?? systemClock;
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, loadDataDir: opts.loadDataDir });
+  try {
+    await applyMigrations(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+  redis?.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
+  const jobs = createJobQueue({ db: database.db, clock, logger: app.log as never, pollIntervalMs: config.JOBS_POLL_INTERVAL_MS });
+
+  app.decorate('config', config);
+  app.decorate('clock', clock);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('jobs', jobs);
+  app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
+  app.decorate('redis', redis);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Partner services',
+        version: '1.0.0',
+        description: 'Ticketing Partner API (/api/v1), Identity Verification Service (/v1), Governance Evidence Service (/v1) and the operator API (/admin/v1).',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes);
+  await app.register(adminApi, { prefix: '/admin/v1' });
+
+  app.addHook('onReady', async () => {
+    if (opts.startJobs !== false) jobs.start();
+  });
+  app.addHook('preClose', async () => {
+    await jobs.stop(config.SHUTDOWN_GRACE_MS);
+  });
+  app.addHook('onClose', async () => {
+    await redis?.quit().catch(() => {});
+    await database.close();
+  });
+  return app;
+}

@@ -1,0 +1,98 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.js';
+import { apiKeys, profiles } from '../db/schema/core.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken, sha256Hex } from '../lib/crypto.js';
+
+export type KeyService = 'ticketing' | 'identity' | 'governance';
+
+const KEY_PREFIX: Record<KeyService, string> = {
+  ticketing: 'tk_live_',
+  identity: 'idv_live_',
+  governance: 'gov_live_',
+};
+
+export interface ApiKeyGrant {
+  profileId: string;
+  service: KeyService;
+  scopes?: string[];
+  role?: 'backend' | 'reviewer';
+}
+
+/** The caller behind a verified key. */
+export interface KeyPrincipal {
+  keyId: string;
+  keyHash: string;
+  profileId: string;
+  plan: 'ENTERPRISE' | 'PRO' | 'FREE';
+  service: KeyService;
+  scopes: string[];
+  role: 'backend' | 'reviewer' | null;
+}
+
+export function hashApiKey(key: string): string {
+  return sha256Hex(key);
+}
+
+/** Makes a key: 32 random bytes behind a readable prefix. Only its hash is stored; the key is returned once. */
+export async function issueApiKey(db: DbOrTx, clock: Clock, grant: ApiKeyGrant) {
+  const key = `${KEY_PREFIX[grant.service]}${randomToken(32)}`;
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      profileId: grant.profileId,
+      service: grant.service,
+      scopes: grant.scopes ?? [],
+      role: grant.role ?? null,
+      keyHash: hashApiKey(key),
+      prefix: key.slice(0, KEY_PREFIX[grant.service].length + 4),
+      createdAt: clock.now(),
+    })
+    .returning();
+  return { row: row!, key };
+}
+
+export async function revokeApiKey(db: DbOrTx, clock: Clock, id: string) {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: clock.now() })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row;
+}
+
+/** Finds the live key of `service` whose hash matches; null for unknown, revoked or another service's key. */
+export async function findPrincipal(db: DbOrTx, service: KeyService, key: string): Promise<KeyPrincipal | null> {
+  const keyHash = hashApiKey(key);
+  const [row] = await db
+    .select({
+      keyId: apiKeys.id,
+      profileId: apiKeys.profileId,
+      service: apiKeys.service,
+      scopes: apiKeys.scopes,
+      role: apiKeys.role,
+      revokedAt: apiKeys.revokedAt,
+      plan: profiles.plan,
+    })
+    .from(apiKeys)
+    .innerJoin(profiles, eq(profiles.id, apiKeys.profileId))
+    .where(eq(apiKeys.keyHash, keyHash))
+    .limit(1);
+  if (!row || row.revokedAt || row.service !== service) return null;
+  return {
+    keyId: row.keyId,
+    keyHash,
+    profileId: row.profileId,
+    plan: row.plan,
+    service: row.service,
+    scopes: row.scopes,
+    role: row.role,
+  };
+}
+
+/** The bearer credential of an Authorization header, or null when the header is not exactly `Bearer <token>`. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer ([^\s]+)$/.exec(header);
+  return match ? match[1]! : null;
+}

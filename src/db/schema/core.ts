@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { index, pgTable, text, timestamp, uuid, doublePrecision } from 'drizzle-orm/pg-core';
+
+export const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+/** A profile is the tenant: every key, record and chain belongs to exactly one. */
+export const profiles = pgTable('profiles', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  plan: text('plan', { enum: ['ENTERPRISE', 'PRO', 'FREE'] }).notNull(),
+  createdAt: ts('created_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+export const venues = pgTable(
+  'venues',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    name: text('name').notNull(),
+    address: text('address').notNull(),
+    city: text('city'),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+    timezone: text('timezone'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('venues_profile_idx').on(t.profileId)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    service: text('service', { enum: ['ticketing', 'identity', 'governance'] }).notNull(),
+    scopes: text('scopes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    role: text('role', { enum: ['backend', 'reviewer'] }),
+    keyHash: text('key_hash').notNull().unique(),
+    prefix: text('prefix').notNull(),
+    createdAt: ts('created_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('api_keys_profile_idx').on(t.profileId)],
+);

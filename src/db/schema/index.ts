@@ -1,0 +1,3 @@
+// Every table group of the process. drizzle-kit reads this file to generate migrations/.
+export * from './core.js';
+export * from './jobs.js';

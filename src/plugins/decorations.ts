@@ -1,0 +1,19 @@
+import type { Redis } from 'ioredis';
+import type { BlobStore } from '../blobs/store.js';
+import type { Config } from '../config.js';
+import type { Database, Db } from '../db/client.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Clock } from '../lib/clock.js';
+
+/** What the whole process shares; buildApp decorates the root instance with these. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    clock: Clock;
+    database: Database;
+    db: Db;
+    jobs: JobQueue;
+    blobs: BlobStore;
+    redis: Redis | undefined;
+  }
+}

@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { configFrom } from '../../src/config.js';
+import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
+
+describe('operator API: profiles, venues, API keys', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+  });
+  afterAll(() => ctx.close());
+
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, token = ADMIN_TOKEN) =>
+    ctx.app.inject({ method, url: `/admin/v1${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+
+  it('refuses a missing or wrong operator token with 401 in the envelope', async () => {
+    const res = await ctx.app.inject({ method: 'POST', url: '/admin/v1/profiles', payload: { name: 'x', plan: 'FREE' } });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+    expect((await call('POST', '/profiles', { name: 'x', plan: 'FREE' }, 'wrong-token-xxxxxxxxxxxx')).statusCode).toBe(401);
+  });
+
+  it('creates, reads and changes a profile', async () => {
+    const created = await call('POST', '/profiles', { name: 'Night Owl Events', plan: 'ENTERPRISE' });
+    expect(created.statusCode).toBe(201);
+    const profile = created.json().data;
+    expect(profile).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Night Owl Events', plan: 'ENTERPRISE' });
+    const patched = await call('PATCH', `/profiles/${profile.id}`, { plan: 'PRO' });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().data).toEqual({ ...profile, plan: 'PRO' });
+    expect((await call('GET', `/profiles/${profile.id}`)).json().data.plan).toBe('PRO');
+  });
+
+  it('answers bad bodies with VALIDATION_ERROR details and unknown ids with 404', async () => {
+    const bad = await call('POST', '/profiles', { name: '', plan: 'GOLD' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('VALIDATION_ERROR');
+    expect(bad.json().error.details.map((d: { path: string }) => d.path).sort()).toEqual(['body.name', 'body.plan']);
+    expect((await call('PATCH', '/profiles/not-a-uuid', { plan: 'PRO' })).statusCode).toBe(404);
+    expect((await call('PATCH', '/profiles/00000000-0000-4000-8000-000000000000', { plan: 'PRO' })).statusCode).toBe(404);
+    expect((await call('POST', '/profiles/00000000-0000-4000-8000-000000000000/venues', { name: 'v', address: 'a', lat: 1, lng: 2 })).statusCode).toBe(404);
+  });
+
+  it('creates venues with validated coordinates and time zone', async () => {
+    const profile = (await call('POST', '/profiles', { name: 'Venue owner', plan: 'ENTERPRISE' })).json().data;
+    const venue = await call('POST', `/profiles/${profile.id}/venues`, { name: 'Hall', address: '1 Main St', city: 'Berlin', lat: 52.5, lng: 13.4, timezone: 'Europe/Berlin' });
+    expect(venue.statusCode).toBe(201);
+    expect(venue.json().data).toMatchObject({ profileId: profile.id, name: 'Hall', city: 'Berlin', timezone: 'Europe/Berlin' });
+    const bad = await call('POST', `/profiles/${profile.id}/venues`, { name: 'Hall', address: 'x', lat: 91, lng: 181, timezone: 'Mars/Olympus' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.details).toHaveLength(3);
+  });
+
+  it('issues keys shown once, stored only as a hash, and revokes them', async () => {
+    const profile = (await call('POST', '/profiles', { name: 'Keys', plan: 'ENTERPRISE' })).json().data;
+    const res = await call('POST', '/api-keys', { service: 'ticketing', profileId: profile.id, scopes: ['events:read'] });
+    expect(res.statusCode).toBe(201);
+    const key = res.json().data;
+    expect(key.key).toMatch(/^tk_live_[A-Za-z0-9_-]{43}$/);
+    expect(key).toMatchObject({ service: 'ticketing', profileId: profile.id, scopes: ['events:read'] });
+    const stored = await ctx.app.db.execute(sql`select * from api_keys where id = ${key.id}`);
+    expect(JSON.stringify(stored)).not.toContain(key.key);
+    const listed = (await call('GET', `/api-keys?profileId=${profile.id}`)).json().data.items;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].key).toBeUndefined();
+    const identity = (await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer' })).json().data;
+    expect(identity).toMatchObject({ role: 'reviewer', service: 'identity' });
+    expect(identity.key).toMatch(/^idv_live_/);
+    const revoked = await call('DELETE', `/api-keys/${key.id}`);
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json().data.revokedAt).toEqual(expect.any(String));
+    expect((await call('DELETE', '/api-keys/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+
+  it('refuses keys with unknown scopes, roles or profiles', async () => {
+    const profile = (await call('POST', '/profiles', { name: 'Scopes', plan: 'ENTERPRISE' })).json().data;
+    expect((await call('POST', '/api-keys', { service: 'ticketing', profileId: profile.id, scopes: ['events:delete'] })).statusCode).toBe(400);
+    expect((await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'admin' })).statusCode).toBe(400);
+    expect((await call('POST', '/api-keys', { service: 'governance', profileId: profile.id, scopes: [] })).statusCode).toBe(400);
+    expect((await call('POST', '/api-keys', { service: 'ticketing', profileId: '00000000-0000-4000-8000-000000000000', scopes: ['events:read'] })).statusCode).toBe(404);
+  });
+
+  it('does not exist at all without ADMIN_TOKEN', async () => {
+    const app = await buildApp(configFrom({ DATABASE_URL: ctx.env.DATABASE_URL, DATA_DIR: ctx.env.DATA_DIR, LOG_LEVEL: 'silent' }), { startJobs: false, logger: false });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/admin/v1/profiles', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'x', plan: 'FREE' } });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('NOT_FOUND');
+    } finally {
+      await app.close();
+    }
+  });
+});
