@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
+import { createWebhookPlatform } from './webhooks/platform.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -64,6 +65,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('jobs', jobs);
   app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
   app.decorate('redis', redis);
+  app.decorate('webhooks', createWebhookPlatform({ clock, jobs }));
 
   await app.register(swagger, {
     openapi: {
@@ -80,6 +82,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // The APIs, each in its own scope with its own auth, rate limits and error format.
   await app.register(healthRoutes);
   await app.register(adminApi, { prefix: '/admin/v1' });
 

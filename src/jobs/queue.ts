@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db, DbOrTx } from '../db/client.js';
+import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
 import { jobs } from '../db/schema/jobs.js';
 import type { Clock } from '../lib/clock.js';
 
@@ -67,7 +67,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
         limit ${batchSize}
         for update skip locked)
       returning id, queue, payload, attempts`);
-    return (result as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => ({
+    return rowsOf(result).map((r) => ({
       id: r.id as string,
       queue: r.queue as string,
       payload: r.payload,

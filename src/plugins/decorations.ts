@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Database, Db } from '../db/client.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
+import type { WebhookPlatform } from '../webhooks/types.js';
 
 /** What the whole process shares; buildApp decorates the root instance with these. */
 declare module 'fastify' {
@@ -15,5 +16,6 @@ declare module 'fastify' {
     jobs: JobQueue;
     blobs: BlobStore;
     redis: Redis | undefined;
+    webhooks: WebhookPlatform;
   }
 }

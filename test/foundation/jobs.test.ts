@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobQueue } from '../../src/jobs/queue.js';
+import { rowsOf } from '../../src/db/client.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 
 describe('durable job queue', () => {
@@ -55,7 +56,7 @@ describe('durable job queue', () => {
     const id = await queue.enqueue('test.throw', {});
     await queue.drain();
     const rows = await ctx.app.db.execute(sql`select state, last_error from jobs where id = ${id}`);
-    expect(rows.rows[0]).toMatchObject({ state: 'pending', last_error: 'Error: boom' });
+    expect(rowsOf(rows)[0]).toMatchObject({ state: 'pending', last_error: 'Error: boom' });
     ctx.clock.advance(60_000);
     await queue.drain();
     expect(calls).toBe(2);

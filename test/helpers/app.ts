@@ -108,7 +108,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestConte
       const expected = expectStatus ?? (method === 'POST' ? [200, 201, 202] : [200]);
       const ok = Array.isArray(expected) ? expected.includes(res.statusCode) : res.statusCode === expected;
       if (!ok) throw new Error(`admin ${method} ${url} answered ${res.statusCode}: ${res.body}`);
-      return res.body ? res.json() : undefined;
+      return (res.body ? res.json() : undefined) as never;
     },
     async close() {
       await app.close();

@@ -1,3 +1,4 @@
 // Every table group of the process. drizzle-kit reads this file to generate migrations/.
 export * from './core.js';
 export * from './jobs.js';
+export * from './webhooks.js';
