@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/errors.js';
 
 /** An error of the `{success:false, error:{code,message,details?}}` APIs (ticketing, operator). */
 export class EnvelopeError extends Error {
@@ -57,7 +58,8 @@ export function useEnvelopeErrors(scope: FastifyInstance): void {
         status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR';
       return reply.status(status).send({ success: false, error: { code, message: err.message } });
     }
-    if (status === 503) {
+    if (status === 503 || isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, 'database unavailable');
       return reply.status(503).send({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' } });
     }
     req.log.error({ err }, 'unhandled error');
