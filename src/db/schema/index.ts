@@ -4,3 +4,4 @@ export * from './core.js';
 export * from './jobs.js';
 export * from './webhooks.js';
 export * from './signing-keys.js';
+export * from './ticketing.js';
