@@ -36,7 +36,7 @@ function pgliteSnapshot(): Blob | undefined {
 }
 
 /** A fresh PostgreSQL database for one test file, dropped by the returned function. */
-async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

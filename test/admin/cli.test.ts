@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createPostgresDatabase } from '../helpers/app.js';
+import { buildRequest, commandName, parseFlags, UsageError } from '../../src/admin/cli-args.js';
+
+const run = promisify(execFile);
+
+describe('operator CLI arguments', () => {
+  const createVenue = { name: 'create-venue', method: 'POST', path: '/profiles/{id}/venues' };
+
+  it('names commands after operationIds', () => {
+    expect(commandName('createApiKey')).toBe('create-api-key');
+    expect(commandName('publishEvent')).toBe('publish-event');
+  });
+
+  it('reads JSON-looking values as JSON, dotted flags as nesting and repeated flags as lists', () => {
+    expect(parseFlags(['--lat', '52.5', '--name', 'Hall', '--buyer.email', 'a@b.c', '--scopes', 'events:read', '--scopes', 'orders:read', '--flag'])).toEqual({
+      lat: 52.5,
+      name: 'Hall',
+      buyer: { email: 'a@b.c' },
+      scopes: ['events:read', 'orders:read'],
+      flag: true,
+    });
+    expect(parseFlags(['--items=[{"quantity":2}]'])).toEqual({ items: [{ quantity: 2 }] });
+    expect(parseFlags(['--json', '{"name":"x"}', '--plan', 'FREE'])).toEqual({ name: 'x', plan: 'FREE' });
+  });
+
+  it('fills path parameters and sends the rest as the body', () => {
+    expect(buildRequest(createVenue, ['--id', 'p1', '--name', 'Hall'])).toEqual({
+      method: 'POST',
+      url: '/admin/v1/profiles/p1/venues',
+      body: { name: 'Hall' },
+    });
+    expect(buildRequest({ name: 'list-api-keys', method: 'GET', path: '/api-keys' }, ['--profileId', 'p 1'])).toEqual({
+      method: 'GET',
+      url: '/admin/v1/api-keys?profileId=p+1',
+    });
+  });
+
+  it('refuses a missing path parameter and stray words', () => {
+    expect(() => buildRequest(createVenue, ['--name', 'Hall'])).toThrow(UsageError);
+    expect(() => parseFlags(['name'])).toThrow(UsageError);
+    expect(() => parseFlags(['--json', '[1]'])).toThrow(UsageError);
+  });
+});
+
+describe('operator CLI', () => {
+  it('provisions through the same operator operations and prints JSON', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const database = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database?.url ?? 'memory://', LOG_LEVEL: 'silent' };
+    try {
+      const tsx = join(process.cwd(), 'node_modules/.bin/tsx');
+      const { stdout } = await run(tsx, ['src/admin/cli.ts', 'create-profile', '--name', 'Acme Events', '--plan', 'ENTERPRISE'], { env });
+      expect(JSON.parse(stdout)).toMatchObject({ success: true, data: { name: 'Acme Events', plan: 'ENTERPRISE' } });
+      const failed = await run(tsx, ['src/admin/cli.ts', 'create-profile', '--name', 'Acme', '--plan', 'GOLD'], { env }).catch((e: { code: number; stdout: string }) => e);
+      expect(failed).toMatchObject({ code: 1 });
+      expect(JSON.parse((failed as { stdout: string }).stdout).error.code).toBe('VALIDATION_ERROR');
+      const unknown = await run(tsx, ['src/admin/cli.ts', 'make-coffee'], { env }).catch((e: { code: number; stderr: string }) => e);
+      expect(unknown).toMatchObject({ code: 2 });
+      expect((unknown as { stderr: string }).stderr).toContain('unknown command "make-coffee"');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
+    }
+  }, 60_000);
+});
