@@ -5,3 +5,4 @@ export * from './jobs.js';
 export * from './webhooks.js';
 export * from './signing-keys.js';
 export * from './ticketing.js';
+export * from './identity.js';

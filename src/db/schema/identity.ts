@@ -1,0 +1,130 @@
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { apiKeys, profiles, ts } from './core.js';
+
+/**
+ * A verification belongs to the profile of the key that created it. Personal fields
+ * (reference, webhook_url, mrz, document hash and blob) are nulled on erasure; the row stays
+ * so the id answers forever.
+ */
+export const identityVerifications = pgTable(
+  'identity_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    status: text('status', { enum: ['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined'] }).notNull(),
+    stage: text('stage', { enum: ['document', 'challenge', 'selfie', 'complete'] }).notNull(),
+    reference: text('reference'),
+    webhookUrl: text('webhook_url'),
+    /** The machine-readable zone as the device sent it (lines joined by \n); null when none was sent. */
+    mrz: text('mrz'),
+    documentBlob: text('document_blob'),
+    documentSha256: text('document_sha256'),
+    documentWidth: integer('document_width'),
+    documentHeight: integer('document_height'),
+    /** The challenge steps `[{step, instruction}]` once issued. */
+    challengeId: uuid('challenge_id'),
+    challenge: jsonb('challenge'),
+    decisionReason: text('decision_reason'),
+    /** Fault injection by the operator: the next pipeline run throws, and clears this. */
+    failNextRun: boolean('fail_next_run').notNull().default(false),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    decidedAt: ts('decided_at'),
+    erasedAt: ts('erased_at'),
+  },
+  (t) => [
+    index('identity_verifications_profile_idx').on(t.profileId, t.status),
+    index('identity_verifications_document_idx').on(t.documentSha256),
+  ],
+);
+
+/** Handoff tokens, stored only as a SHA-256 hash. */
+export const identityHandoffTokens = pgTable(
+  'identity_handoff_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    verificationId: uuid('verification_id')
+      .notNull()
+      .references(() => identityVerifications.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('identity_handoff_tokens_verification_idx').on(t.verificationId)],
+);
+
+/** One selfie frame per challenge step; the unique index makes a second frame for a step impossible. */
+export const identityFrames = pgTable(
+  'identity_frames',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    verificationId: uuid('verification_id')
+      .notNull()
+      .references(() => identityVerifications.id),
+    step: integer('step').notNull(),
+    blobKey: text('blob_key').notNull(),
+    sha256: text('sha256').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('identity_frames_step_uq').on(t.verificationId, t.step)],
+);
+
+/** A reviewer's decision; the note is personal data and is nulled on erasure. */
+export const identityReviews = pgTable('identity_reviews', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  verificationId: uuid('verification_id')
+    .notNull()
+    .references(() => identityVerifications.id),
+  reviewerKeyId: uuid('reviewer_key_id')
+    .notNull()
+    .references(() => apiKeys.id),
+  decision: text('decision', { enum: ['approve', 'decline'] }).notNull(),
+  note: text('note'),
+  createdAt: ts('created_at').notNull(),
+});
+
+export const identityAttestations = pgTable(
+  'identity_attestations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    verificationId: uuid('verification_id')
+      .notNull()
+      .references(() => identityVerifications.id),
+    claim: text('claim').notNull(),
+    /** The attested value; null once the verification is erased. */
+    value: jsonb('value'),
+    kid: text('kid').notNull(),
+    issuedAt: ts('issued_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('identity_attestations_verification_idx').on(t.verificationId)],
+);
+
+/**
+ * Append-only audit log, one hash chain per verification: hash = SHA-256 over the previous
+ * hash and this entry's canonical content. Entries carry no personal data, so erasure never
+ * has to touch (and break) the chain.
+ */
+export const identityAuditEvents = pgTable(
+  'identity_audit_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    verificationId: uuid('verification_id')
+      .notNull()
+      .references(() => identityVerifications.id),
+    seq: integer('seq').notNull(),
+    type: text('type').notNull(),
+    actor: text('actor').notNull(),
+    data: jsonb('data').notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('identity_audit_events_seq_uq').on(t.verificationId, t.seq)],
+);
