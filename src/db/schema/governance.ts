@@ -1,0 +1,94 @@
+import { doublePrecision, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { profiles, ts } from './core.js';
+
+/** An AI agent a profile governs: its declared mandate (action patterns) and approved behavioural baseline. */
+export const governanceAgents = pgTable(
+  'governance_agents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    agentId: text('agent_id').notNull(),
+    mandate: text('mandate').array().notNull(),
+    baselineFingerprint: text('baseline_fingerprint').notNull(),
+    baselineMaxDrift: doublePrecision('baseline_max_drift').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [unique('governance_agents_profile_agent').on(t.profileId, t.agentId)],
+);
+
+/** Authority delegated to an agent by a named grantor until expiresAt, unless revoked before. */
+export const governanceDelegations = pgTable(
+  'governance_delegations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    agentId: text('agent_id').notNull(),
+    grantedBy: text('granted_by').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('governance_delegations_agent_idx').on(t.profileId, t.agentId)],
+);
+
+/** The head of a profile's record chain; its row is locked FOR UPDATE while a record is sealed. */
+export const governanceChainHeads = pgTable('governance_chain_heads', {
+  profileId: uuid('profile_id')
+    .primaryKey()
+    .references(() => profiles.id),
+  seq: integer('seq').notNull(),
+  headHash: text('head_hash').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+});
+
+/** Sealed records, stored as their exact JCS bytes so the chain hash is reproducible. */
+export const governanceRecords = pgTable(
+  'governance_records',
+  {
+    recordId: uuid('record_id').primaryKey(),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    executionId: uuid('execution_id').notNull().unique(),
+    agentId: text('agent_id').notNull(),
+    seq: integer('seq').notNull(),
+    nonce: text('nonce').notNull().unique(),
+    disposition: text('disposition', { enum: ['ALLOW', 'DENY', 'ESCALATE'] }).notNull(),
+    canonical: text('canonical').notNull(),
+    hash: text('hash').notNull(),
+    issuedAt: ts('issued_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [unique('governance_records_profile_seq').on(t.profileId, t.seq)],
+);
+
+/** A consumed receipt: the primary key on the nonce lets exactly one admission win, across instances. */
+export const governanceAdmissions = pgTable('governance_admissions', {
+  nonce: text('nonce').primaryKey(),
+  profileId: uuid('profile_id')
+    .notNull()
+    .references(() => profiles.id),
+  recordId: uuid('record_id')
+    .notNull()
+    .references(() => governanceRecords.recordId),
+  admittedAt: ts('admitted_at').notNull(),
+});
+
+/** Every presentation of a record at the execution boundary, admitted or rejected: the carrier's log. */
+export const governanceDeliveries = pgTable(
+  'governance_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    executionId: uuid('execution_id').notNull(),
+    attemptedAt: ts('attempted_at').notNull(),
+    result: text('result').notNull(),
+  },
+  (t) => [index('governance_deliveries_execution_idx').on(t.executionId, t.attemptedAt)],
+);
