@@ -17,10 +17,9 @@ export const redactPaths = [
   '*.signingKey',
 ];
 
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
-  return {
-    level: config.LOG_LEVEL,
-    redact: { paths: redactPaths, censor: '[redacted]' },
-    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
-  };
+/** JSON lines to `stream` (tests) or stdout; pretty only when a person watches a terminal. */
+export function loggerOptions(config: Config, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
+  const base = { level: config.LOG_LEVEL, redact: { paths: redactPaths, censor: '[redacted]' } };
+  if (stream) return { ...base, stream };
+  return process.stdout.isTTY ? { ...base, transport: { target: 'pino-pretty' } } : base;
 }

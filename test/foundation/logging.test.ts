@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
+
+describe('logs', () => {
+  let ctx: TestContext;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    ctx = await buildTestApp({ env: { LOG_LEVEL: 'info' }, logStream: { write: (line) => void lines.push(line) } });
+  });
+  afterAll(() => ctx.close());
+
+  it('carry a request id on every request line and never the Authorization header or a key', async () => {
+    const profile = await ctx.admin('POST', '/profiles', { name: 'Logged', plan: 'ENTERPRISE' });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/admin/v1/api-keys',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-request-id': 'req-log-1' },
+      payload: { service: 'ticketing', profileId: profile.data.id, scopes: ['events:read'] },
+    });
+    const key = created.json().data.key as string;
+    await ctx.app.inject({ method: 'GET', url: '/api/v1/events', headers: { authorization: `Bearer ${key}` } });
+    const text = lines.join('');
+    expect(text).toContain('req-log-1');
+    expect(text).not.toContain(ADMIN_TOKEN);
+    expect(text).not.toContain(key);
+    const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.req || l.res);
+    expect(requestLines.length).toBeGreaterThan(0);
+    for (const line of requestLines) expect(line.reqId).toEqual(expect.any(String));
+  });
+});
