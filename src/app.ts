@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { adminApi } from './admin/plugin.js';
+import { startKeyCache } from './auth/api-keys.js';
 import { createFileBlobStore, type BlobStore } from './blobs/store.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
@@ -15,6 +14,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
+import { openApiDocs } from './plugins/openapi.js';
 import { createWebhookPlatform } from './webhooks/platform.js';
 
 export interface AppOptions {
@@ -57,6 +57,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
   redis?.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
   const jobs = createJobQueue({ db: database.db, clock, logger: app.log as never, pollIntervalMs: config.JOBS_POLL_INTERVAL_MS });
+  const keyCache = await startKeyCache(database, app.log);
 
   app.decorate('config', config);
   app.decorate('clock', clock);
@@ -67,20 +68,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('redis', redis);
   app.decorate('webhooks', createWebhookPlatform({ clock, jobs }));
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Partner services',
-        version: '1.0.0',
-        description: 'Ticketing Partner API (/api/v1), Identity Verification Service (/v1), Governance Evidence Service (/v1) and the operator API (/admin/v1).',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(openApiDocs);
 
   // The APIs, each in its own scope with its own auth, rate limits and error format.
   await app.register(healthRoutes);
@@ -94,6 +82,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   });
   app.addHook('onClose', async () => {
     await redis?.quit().catch(() => {});
+    await keyCache.close();
     await database.close();
   });
   return app;

@@ -1,6 +1,11 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 
+/**
+ * Listens, and on SIGTERM/SIGINT shuts down gracefully: stop accepting, let in-flight requests
+ * and running jobs finish within SHUTDOWN_GRACE_MS, close the pools, exit 0. A job cut off by a
+ * hard kill is not lost: its lease expires and the next process runs it again.
+ */
 async function main() {
   let config;
   try {
@@ -13,15 +18,28 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
+  const grace = config.SHUTDOWN_GRACE_MS;
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS + 5_000);
+    app.log.info({ signal, graceMs: grace }, 'shutting down: finishing in-flight requests and jobs');
+    // Past the grace period, cut the connections still open so close() can finish.
+    const cut = setTimeout(() => {
+      app.log.warn('grace period over: closing the connections still open');
+      app.server.closeAllConnections();
+    }, grace);
+    cut.unref();
+    const force = setTimeout(() => {
+      app.log.error('shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, grace + 5_000);
     force.unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        app.log.info('shut down cleanly');
+        process.exit(0);
+      },
       (err: unknown) => {
         app.log.error({ err }, 'shutdown failed');
         process.exit(1);

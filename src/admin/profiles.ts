@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { issueApiKey, revokeApiKey } from '../auth/api-keys.js';
+import { issueApiKey, notifyApiKeysChanged, revokeApiKey } from '../auth/api-keys.js';
 import { apiKeys, profiles, venues } from '../db/schema/core.js';
 import { notFound } from '../plugins/envelope-errors.js';
 import { isUuid } from '../lib/uuid.js';
@@ -45,6 +45,8 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       .set({ ...req.body, updatedAt: clock.now() })
       .where(eq(profiles.id, req.params.id))
       .returning();
+    // Cached keys carry the plan: every instance must see the new one at once.
+    if (req.body.plan) await notifyApiKeysChanged(db);
     return { success: true as const, data: { id: row!.id, name: row!.name, plan: row!.plan } };
   });
 

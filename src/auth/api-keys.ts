@@ -3,6 +3,9 @@ import type { DbOrTx } from '../db/client.js';
 import { apiKeys, profiles } from '../db/schema/core.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
+import { keyCacheOf, notifyApiKeysChanged } from './key-cache.js';
+
+export { startKeyCache, notifyApiKeysChanged, type KeyCacheHandle } from './key-cache.js';
 
 export type KeyService = 'ticketing' | 'identity' | 'governance';
 
@@ -52,18 +55,44 @@ export async function issueApiKey(db: DbOrTx, clock: Clock, grant: ApiKeyGrant) 
   return { row: row!, key };
 }
 
+/** Revokes a key; every instance stops accepting it at once (their key caches are cleared). */
 export async function revokeApiKey(db: DbOrTx, clock: Clock, id: string) {
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: clock.now() })
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning();
+  if (row) await notifyApiKeysChanged(db);
   return row;
 }
 
-/** Finds the live key of `service` whose hash matches; null for unknown, revoked or another service's key. */
+type KeyRow = Omit<KeyPrincipal, 'keyHash'> & { revokedAt: Date | null };
+
+/**
+ * Finds the live key of `service` whose hash matches; null for unknown, revoked or another
+ * service's key. Live keys are served from the process's key cache for a few seconds.
+ */
 export async function findPrincipal(db: DbOrTx, service: KeyService, key: string): Promise<KeyPrincipal | null> {
   const keyHash = hashApiKey(key);
+  const cache = keyCacheOf(db);
+  let row = cache?.get(keyHash) as KeyRow | undefined;
+  if (!row) {
+    row = await loadKey(db, keyHash);
+    if (row && !row.revokedAt) cache?.set(keyHash, row);
+  }
+  if (!row || row.revokedAt || row.service !== service) return null;
+  return {
+    keyId: row.keyId,
+    keyHash,
+    profileId: row.profileId,
+    plan: row.plan,
+    service: row.service,
+    scopes: [...row.scopes],
+    role: row.role,
+  };
+}
+
+async function loadKey(db: DbOrTx, keyHash: string): Promise<KeyRow | undefined> {
   const [row] = await db
     .select({
       keyId: apiKeys.id,
@@ -78,16 +107,7 @@ export async function findPrincipal(db: DbOrTx, service: KeyService, key: string
     .innerJoin(profiles, eq(profiles.id, apiKeys.profileId))
     .where(eq(apiKeys.keyHash, keyHash))
     .limit(1);
-  if (!row || row.revokedAt || row.service !== service) return null;
-  return {
-    keyId: row.keyId,
-    keyHash,
-    profileId: row.profileId,
-    plan: row.plan,
-    service: row.service,
-    scopes: row.scopes,
-    role: row.role,
-  };
+  return row;
 }
 
 /** The bearer credential of an Authorization header, or null when the header is not exactly `Bearer <token>`. */

@@ -38,7 +38,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url && opts.url !== 'memory://') {
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: 10,
+      // A dead database must answer quickly (readiness, clean 503s), not hang a request.
+      connectionTimeoutMillis: 3_000,
+    });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;

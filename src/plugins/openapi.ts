@@ -1,0 +1,40 @@
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+
+/** The tags every operation is filed under, one per service plus the operator and ops surfaces. */
+export const openApiTags = [
+  { name: 'ticketing', description: 'Ticketing Partner API under /api/v1: events, ticket types, orders, issued tickets and door check-ins of one organizer profile. Errors: `{success:false, error:{code,message,details?}}`.' },
+  { name: 'identity', description: 'Identity Verification Service under /v1: verifications, device capture with handoff tokens, the decision pipeline, manual review, attestations and decision webhooks. Errors: `{detail}`.' },
+  { name: 'governance', description: 'Governance Evidence Service under /v1: sealed Ed25519-signed decisions, replay, scenarios, the execution boundary and bypass challenges. Errors: `{error:{code,message}}`.' },
+  { name: 'operator', description: 'Operator API under /admin/v1 (bearer ADMIN_TOKEN): profiles, venues, API keys, webhook endpoints and deliveries, and the operator actions of each service.' },
+  { name: 'operations', description: 'Liveness and readiness probes.' },
+] as const;
+
+/**
+ * OpenAPI 3.1 generated from the routes' zod schemas, served at /openapi.json, browsable at
+ * /docs. Registered before the APIs so it sees every route.
+ */
+export const openApiDocs = fp(
+  async (app) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Partner services',
+          version: '1.0.0',
+          description:
+            'One server for three partner-facing services: the Ticketing Partner API (/api/v1), the Identity Verification Service (/v1), the Governance Evidence Service (/v1), plus the operator API (/admin/v1) and the health probes. All times are RFC 3339 UTC with milliseconds; all ids are UUIDs. Every API answers 503 in its own error format while the database is unreachable.',
+        },
+        tags: [...openApiTags],
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      },
+      transform: jsonSchemaTransform,
+      transformObject: jsonSchemaTransformObject,
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  },
+  { name: 'openapi-docs' },
+);
