@@ -15,6 +15,7 @@ import './plugins/decorations.js';
 import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
+import { ticketingApi } from './ticketing/plugin.js';
 import { createWebhookPlatform } from './webhooks/platform.js';
 
 export interface AppOptions {
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   // The APIs, each in its own scope with its own auth, rate limits and error format.
   await app.register(healthRoutes);
   await app.register(adminApi, { prefix: '/admin/v1' });
+  await app.register(ticketingApi, { prefix: '/api/v1' });
 
   app.addHook('onReady', async () => {
     if (opts.startJobs !== false) jobs.start();

@@ -3,6 +3,7 @@ import { bearerToken } from '../auth/api-keys.js';
 import { safeEqual } from '../lib/crypto.js';
 import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { profileRoutes } from './profiles.js';
+import { ticketingOperatorRoutes } from './ticketing.js';
 
 /**
  * The operator API (/admin/v1), standing in for the account dashboard. Without ADMIN_TOKEN
@@ -21,4 +22,5 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   });
 
   await app.register(profileRoutes);
+  await app.register(ticketingOperatorRoutes);
 };

@@ -1,0 +1,151 @@
+import type { Db } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import { isUuid } from '../lib/uuid.js';
+import type { WebhookPlatform } from '../webhooks/types.js';
+import { spansWholeDays } from './all-day.js';
+import { ticketingErrors as errors } from './errors.js';
+import * as repo from './repo.js';
+import type { EventCreate, EventUpdate } from './schemas.js';
+import { eventView, type EventRow } from './views.js';
+
+export interface TicketingDeps {
+  db: Db;
+  clock: Clock;
+  webhooks: WebhookPlatform;
+}
+
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+export const windowOf = ({ page, limit }: PageRequest) => ({ limit, offset: (page - 1) * limit });
+
+type EventStatus = EventRow['status'];
+
+/**
+ * Where the operator may move an event. Publishing (DRAFT → ACTIVE) is its own step with its
+ * own webhook; the status endpoint also accepts it so a draft can go straight to any state.
+ * ARCHIVED is final; a CANCELLED event can only be archived.
+ */
+const ALLOWED_FROM: Record<Exclude<EventStatus, 'DRAFT'>, EventStatus[]> = {
+  ACTIVE: ['DRAFT', 'INACTIVE'],
+  INACTIVE: ['DRAFT', 'ACTIVE'],
+  CANCELLED: ['DRAFT', 'ACTIVE', 'INACTIVE'],
+  ARCHIVED: ['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED'],
+};
+
+/** Events: the partner's drafts and reads, and the operator's status changes. */
+export function createEventService({ db, clock, webhooks }: TicketingDeps) {
+  /** The event, or 404; with `profileId`, another profile's event is answered as absent. */
+  async function requireEvent(id: string, profileId?: string): Promise<EventRow> {
+    if (!isUuid(id)) throw errors.eventNotFound();
+    const row = await repo.findEvent(db, id, profileId);
+    if (!row) throw errors.eventNotFound();
+    return row;
+  }
+
+  async function transition(id: string, to: Exclude<EventStatus, 'DRAFT'>, onlyFrom?: EventStatus[]) {
+    if (!isUuid(id)) throw errors.eventNotFound();
+    return db.transaction(async (tx) => {
+      const current = await repo.findEvent(tx, id, undefined, { forUpdate: true });
+      if (!current) throw errors.eventNotFound();
+      if (onlyFrom && !onlyFrom.includes(current.status)) throw errors.eventNotDraft(current.status);
+      if (!ALLOWED_FROM[to].includes(current.status)) throw errors.invalidStatusTransition(current.status, to);
+      const row = (await repo.updateEvent(tx, id, { status: to }, clock.now()))!;
+      const data = eventView(row);
+      const type = to === 'CANCELLED' ? 'event.canceled' : current.status === 'DRAFT' && to === 'ACTIVE' ? 'event.published' : null;
+      if (type) await webhooks.publish(tx, { profileId: row.profileId, type, data });
+      return data;
+    });
+  }
+
+  return {
+    requireEvent,
+
+    async requireDraftEvent(id: string, profileId: string): Promise<EventRow> {
+      const row = await requireEvent(id, profileId);
+      if (row.status !== 'DRAFT') throw errors.eventNotDraft(row.status);
+      return row;
+    },
+
+    async isOwnVenue(profileId: string, placeId: string): Promise<boolean> {
+      return isUuid(placeId) && (await repo.findVenue(db, profileId, placeId)) !== undefined;
+    },
+
+    async list(profileId: string, status: EventStatus | undefined, page: PageRequest) {
+      const { rows, total } = await repo.listEvents(db, profileId, status, windowOf(page));
+      return { items: rows.map(eventView), ...page, total };
+    },
+
+    async create(profileId: string, body: EventCreate) {
+      const venue = await repo.findVenue(db, profileId, body.placeId);
+      if (!venue) throw errors.venueNotFound();
+      const now = clock.now();
+      const startsAt = new Date(body.eventStartsAt);
+      const endsAt = body.eventEndsAt ? new Date(body.eventEndsAt) : null;
+      const timezone = body.timezone ?? null;
+      const row = await repo.insertEvent(db, {
+        profileId,
+        placeId: venue.id,
+        name: body.name,
+        description: body.description,
+        status: 'DRAFT',
+        startsAt,
+        endsAt,
+        timezone,
+        allDay: spansWholeDays(startsAt, endsAt, timezone),
+        address: body.address,
+        city: body.city ?? null,
+        lat: body.lat,
+        lng: body.lng,
+        categories: body.categories,
+        email: body.email ?? null,
+        website: body.website ?? null,
+        phoneNumber: body.phoneNumber ?? null,
+        ticketMode: body.ticketMode ?? 'SERVICE',
+        ticketUrl: body.ticketUrl ?? null,
+        offersVipTables: body.offersVipTables ?? false,
+        imageUrl: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return eventView(row);
+    },
+
+    /** Changes a draft under a row lock, so the end-after-start rule holds against concurrent changes too. */
+    async update(profileId: string, id: string, body: EventUpdate) {
+      return db.transaction(async (tx) => {
+        const current = await repo.findEvent(tx, id, profileId, { forUpdate: true });
+        if (!current) throw errors.eventNotFound();
+        if (current.status !== 'DRAFT') throw errors.eventNotDraft(current.status);
+        const startsAt = body.eventStartsAt ? new Date(body.eventStartsAt) : current.startsAt;
+        const endsAt = body.eventEndsAt ? new Date(body.eventEndsAt) : current.endsAt;
+        const timezone = body.timezone ?? current.timezone;
+        if (endsAt && endsAt.getTime() <= startsAt.getTime()) throw errors.endsBeforeStart();
+        const row = await repo.updateEvent(
+          tx,
+          id,
+          {
+            ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.description !== undefined ? { description: body.description } : {}),
+            ...(body.address !== undefined ? { address: body.address } : {}),
+            ...(body.ticketMode !== undefined ? { ticketMode: body.ticketMode } : {}),
+            startsAt,
+            endsAt,
+            timezone,
+            allDay: spansWholeDays(startsAt, endsAt, timezone),
+          },
+          clock.now(),
+        );
+        return eventView(row!);
+      });
+    },
+
+    publish: (id: string) => transition(id, 'ACTIVE', ['DRAFT']),
+    cancel: (id: string) => transition(id, 'CANCELLED'),
+    changeStatus: (id: string, to: 'ACTIVE' | 'INACTIVE' | 'ARCHIVED') => transition(id, to),
+  };
+}
+
+export type EventService = ReturnType<typeof createEventService>;

@@ -1,0 +1,64 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsync } from 'fastify';
+import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
+import { useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { ticketingErrors as errors } from './errors.js';
+import { ticketingRoutes } from './routes.js';
+import type { TicketingScope } from './schemas.js';
+import { createTicketingService } from './service.js';
+import type { EventRow } from './views.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified ticketing key of the request (set by the auth hook of /api/v1). */
+    ticketingPrincipal: KeyPrincipal | null;
+    /** The path's event, loaded for the caller's profile before the body is read. */
+    ticketingEvent: EventRow | null;
+  }
+  interface FastifyContextConfig {
+    /** The scope a ticketing route requires. */
+    ticketingScope?: TicketingScope;
+  }
+}
+
+/**
+ * The Ticketing Partner API scope (/api/v1). Checks run in the order the contract fixes, one
+ * Fastify phase each: key (onRequest, 401) → rate limit per key (route onRequest, 429) → plan
+ * and scope (preParsing, 403) → the path's record (route preParsing, 404/409) → body and query
+ * (validation, 400).
+ */
+export const ticketingApi: FastifyPluginAsync = async (app) => {
+  useEnvelopeErrors(app);
+  const service = createTicketingService({ db: app.db, clock: app.clock, webhooks: app.webhooks });
+
+  app.decorateRequest('ticketingPrincipal', null);
+  app.decorateRequest('ticketingEvent', null);
+
+  app.addHook('onRequest', async (req) => {
+    const token = bearerToken(req.headers.authorization);
+    const principal = token ? await findPrincipal(app.db, 'ticketing', token) : null;
+    if (!principal) throw errors.unauthorized();
+    req.ticketingPrincipal = principal;
+  });
+
+  // Route-level onRequest hooks run after the scope's, so the limiter always sees a verified key.
+  await app.register(
+    rateLimit,
+    rateLimitOptions(app, {
+      max: app.config.TICKETING_RATE_LIMIT_PER_MINUTE,
+      nameSpace: 'ticketing-rate-limit:',
+      keyGenerator: (req) => req.ticketingPrincipal!.keyHash,
+      errorResponseBuilder: (_req, ctx) => errors.rateLimited(ctx.after),
+    }),
+  );
+
+  app.addHook('preParsing', async (req) => {
+    const principal = req.ticketingPrincipal!;
+    if (principal.plan !== 'ENTERPRISE') throw errors.featureNotAvailable();
+    const scope = req.routeOptions.config.ticketingScope;
+    if (scope && !principal.scopes.includes(scope)) throw errors.insufficientScope(scope);
+  });
+
+  await app.register(ticketingRoutes, { service });
+};

@@ -1,0 +1,210 @@
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.js';
+import { venues } from '../db/schema/core.js';
+import { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEvents } from '../db/schema/ticketing.js';
+import type { EventRow, OrderItemRow, OrderRow } from './views.js';
+
+/** The SQL of ticketing. Every function takes the connection or the transaction to run on. */
+
+export interface Window {
+  limit: number;
+  offset: number;
+}
+
+async function paged<T>(rows: Promise<T[]>, total: Promise<{ n: number }[]>) {
+  const [items, [counted]] = await Promise.all([rows, total]);
+  return { rows: items, total: Number(counted?.n ?? 0) };
+}
+
+// ---- events ----------------------------------------------------------------------------------
+
+export function findVenue(db: DbOrTx, profileId: string, id: string) {
+  return db.select().from(venues).where(and(eq(venues.id, id), eq(venues.profileId, profileId))).then((r) => r[0]);
+}
+
+/** An event by id; with `profileId`, only that profile's (another profile's event does not exist). */
+export async function findEvent(db: DbOrTx, id: string, profileId?: string, opts: { forUpdate?: boolean } = {}) {
+  const where = profileId ? and(eq(ticketingEvents.id, id), eq(ticketingEvents.profileId, profileId)) : eq(ticketingEvents.id, id);
+  const query = db.select().from(ticketingEvents).where(where);
+  const [row] = await (opts.forUpdate ? query.for('update') : query);
+  return row;
+}
+
+export function listEvents(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined, w: Window) {
+  const where = and(eq(ticketingEvents.profileId, profileId), status ? eq(ticketingEvents.status, status) : undefined);
+  return paged(
+    db.select().from(ticketingEvents).where(where).orderBy(asc(ticketingEvents.startsAt), asc(ticketingEvents.id)).limit(w.limit).offset(w.offset),
+    db.select({ n: count() }).from(ticketingEvents).where(where),
+  );
+}
+
+export async function insertEvent(db: DbOrTx, values: typeof ticketingEvents.$inferInsert) {
+  const [row] = await db.insert(ticketingEvents).values(values).returning();
+  return row!;
+}
+
+/**
+ * Writes `set` and moves updatedAt to `now`, or 1 ms past its last value when the clock has not
+ * moved since, so every successful change is visible in updatedAt. `fromStatus` guards the change.
+ */
+export async function updateEvent(
+  db: DbOrTx,
+  id: string,
+  set: Partial<typeof ticketingEvents.$inferInsert>,
+  now: Date,
+  fromStatus?: EventRow['status'][],
+) {
+  const [row] = await db
+    .update(ticketingEvents)
+    .set({ ...set, updatedAt: sql`greatest(${now.toISOString()}::timestamptz, ${ticketingEvents.updatedAt} + interval '1 millisecond')` })
+    .where(and(eq(ticketingEvents.id, id), fromStatus ? inArray(ticketingEvents.status, fromStatus) : undefined))
+    .returning();
+  return row;
+}
+
+// ---- ticket types ------------------------------------------------------------------------------
+
+export function listTicketTypes(db: DbOrTx, eventId: string) {
+  return db.select().from(ticketTypes).where(eq(ticketTypes.eventId, eventId)).orderBy(asc(ticketTypes.createdAt), asc(ticketTypes.id));
+}
+
+export function findTicketTypes(db: DbOrTx, eventId: string, ids: string[]) {
+  return db.select().from(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), inArray(ticketTypes.id, ids)));
+}
+
+export async function insertTicketType(db: DbOrTx, values: typeof ticketTypes.$inferInsert) {
+  const [row] = await db.insert(ticketTypes).values(values).returning();
+  return row!;
+}
+
+/** Takes `units` from stock in one conditional statement: false when fewer are left, and nothing changes. */
+export async function takeStock(db: DbOrTx, ticketTypeId: string, units: number): Promise<boolean> {
+  const rows = await db
+    .update(ticketTypes)
+    .set({ sold: sql`${ticketTypes.sold} + ${units}` })
+    .where(and(eq(ticketTypes.id, ticketTypeId), sql`${ticketTypes.sold} + ${units} <= ${ticketTypes.quantity}`))
+    .returning({ id: ticketTypes.id });
+  return rows.length === 1;
+}
+
+export async function returnStock(db: DbOrTx, ticketTypeId: string, units: number): Promise<void> {
+  await db
+    .update(ticketTypes)
+    .set({ sold: sql`greatest(${ticketTypes.sold} - ${units}, 0)` })
+    .where(eq(ticketTypes.id, ticketTypeId));
+}
+
+// ---- orders ----------------------------------------------------------------------------------
+
+export async function insertOrder(db: DbOrTx, values: typeof orders.$inferInsert, items: Omit<typeof orderItems.$inferInsert, 'orderId'>[]) {
+  const [row] = await db.insert(orders).values(values).returning();
+  const itemRows = await db.insert(orderItems).values(items.map((i) => ({ ...i, orderId: row!.id }))).returning();
+  return { order: row!, items: itemRows.sort((a, b) => a.position - b.position) };
+}
+
+export async function findOrder(db: DbOrTx, id: string, profileId?: string, opts: { forUpdate?: boolean } = {}) {
+  const where = profileId ? and(eq(orders.id, id), eq(orders.profileId, profileId)) : eq(orders.id, id);
+  const query = db.select().from(orders).where(where);
+  const [row] = await (opts.forUpdate ? query.for('update') : query);
+  return row;
+}
+
+export async function itemsOf(db: DbOrTx, orderIds: string[]): Promise<Map<string, OrderItemRow[]>> {
+  const byOrder = new Map<string, OrderItemRow[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return byOrder;
+  const rows = await db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.position));
+  for (const row of rows) byOrder.get(row.orderId)!.push(row);
+  return byOrder;
+}
+
+export function listOrders(db: DbOrTx, eventId: string, status: string | undefined, w: Window) {
+  const where = and(eq(orders.eventId, eventId), status !== undefined ? eq(orders.status, status as OrderRow['status']) : undefined);
+  return paged(
+    db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(w.limit).offset(w.offset),
+    db.select({ n: count() }).from(orders).where(where),
+  );
+}
+
+export async function setOrderStatus(db: DbOrTx, id: string, status: OrderRow['status'], now: Date) {
+  const [row] = await db.update(orders).set({ status, updatedAt: now }).where(eq(orders.id, id)).returning();
+  return row!;
+}
+
+// ---- issued tickets ----------------------------------------------------------------------------
+
+export async function insertTickets(db: DbOrTx, values: (typeof issuedTickets.$inferInsert)[]) {
+  if (values.length === 0) return [];
+  return db.insert(issuedTickets).values(values).returning();
+}
+
+export async function voidTickets(db: DbOrTx, orderId: string, now: Date) {
+  await db.update(issuedTickets).set({ voidedAt: now }).where(and(eq(issuedTickets.orderId, orderId), isNull(issuedTickets.voidedAt)));
+}
+
+/** Tickets of confirmed orders only: a refunded order's tickets are void and not listed. */
+export function listTickets(db: DbOrTx, eventId: string, w: Window) {
+  const where: SQL = and(eq(issuedTickets.eventId, eventId), isNull(issuedTickets.voidedAt), eq(orders.status, 'CONFIRMED'))!;
+  return paged(
+    db
+      .select({ ticket: issuedTickets })
+      .from(issuedTickets)
+      .innerJoin(orders, eq(orders.id, issuedTickets.orderId))
+      .where(where)
+      .orderBy(asc(issuedTickets.createdAt), asc(issuedTickets.id))
+      .limit(w.limit)
+      .offset(w.offset)
+      .then((rows) => rows.map((r) => r.ticket)),
+    db.select({ n: count() }).from(issuedTickets).innerJoin(orders, eq(orders.id, issuedTickets.orderId)).where(where),
+  );
+}
+
+/** A scanned ticket with what the door needs to judge it: its order's status and its event's profile. */
+export async function findTicketForScan(db: DbOrTx, id: string) {
+  const [row] = await db
+    .select({ ticket: issuedTickets, orderStatus: orders.status, profileId: ticketingEvents.profileId })
+    .from(issuedTickets)
+    .innerJoin(orders, eq(orders.id, issuedTickets.orderId))
+    .innerJoin(ticketingEvents, eq(ticketingEvents.id, issuedTickets.eventId))
+    .where(eq(issuedTickets.id, id))
+    .for('update', { of: issuedTickets });
+  return row;
+}
+
+/** Marks the first entry; undefined when the ticket was already in (a concurrent scan won). */
+export async function checkInTicket(db: DbOrTx, id: string, now: Date) {
+  const [row] = await db
+    .update(issuedTickets)
+    .set({ checkedIn: true, checkedInAt: now })
+    .where(and(eq(issuedTickets.id, id), eq(issuedTickets.checkedIn, false)))
+    .returning();
+  return row;
+}
+
+/** Sets the order's checkedIn once every live ticket of it is in. */
+export async function checkInOrderIfComplete(db: DbOrTx, orderId: string, now: Date) {
+  await db
+    .update(orders)
+    .set({ checkedIn: true, checkedInAt: now })
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.checkedIn, false),
+        sql`not exists (select 1 from ${issuedTickets} where ${issuedTickets.orderId} = ${orderId} and ${issuedTickets.voidedAt} is null and ${issuedTickets.checkedIn} = false)`,
+      ),
+    );
+}
+
+// ---- check-ins ------------------------------------------------------------------------------------
+
+export async function insertCheckIn(db: DbOrTx, values: typeof checkIns.$inferInsert) {
+  const [row] = await db.insert(checkIns).values(values).returning();
+  return row!;
+}
+
+export function listCheckIns(db: DbOrTx, eventId: string, w: Window) {
+  const where = eq(checkIns.eventId, eventId);
+  return paged(
+    db.select().from(checkIns).where(where).orderBy(desc(checkIns.scannedAt), desc(checkIns.id)).limit(w.limit).offset(w.offset),
+    db.select({ n: count() }).from(checkIns).where(where),
+  );
+}
