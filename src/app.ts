@@ -16,7 +16,7 @@ import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
 import { ticketingApi } from './ticketing/plugin.js';
-import { createWebhookPlatform } from './webhooks/platform.js';
+import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -26,6 +26,8 @@ export interface AppOptions {
   /** A migrated PGlite data directory to start from (tests). */
   loadDataDir?: Blob;
   logger?: boolean;
+  /** Webhook delivery: extra trusted CAs (tests' self-signed receivers) and the SSRF guard's DNS. */
+  webhooks?: Pick<WebhookPlatformDeps, 'ca' | 'resolve'>;
 }
 
 /** Builds the whole process: the three APIs, the operator API and operations, ready to inject or listen. */
@@ -67,7 +69,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('jobs', jobs);
   app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
   app.decorate('redis', redis);
-  app.decorate('webhooks', createWebhookPlatform({ clock, jobs }));
+  app.decorate('webhooks', createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks }));
 
   await app.register(openApiDocs);
 

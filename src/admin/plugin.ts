@@ -3,6 +3,7 @@ import { bearerToken } from '../auth/api-keys.js';
 import { safeEqual } from '../lib/crypto.js';
 import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { profileRoutes } from './profiles.js';
+import { webhookRoutes } from './webhooks.js';
 import { ticketingOperatorRoutes } from './ticketing.js';
 
 /**
@@ -22,5 +23,6 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   });
 
   await app.register(profileRoutes);
+  await app.register(webhookRoutes);
   await app.register(ticketingOperatorRoutes);
 };

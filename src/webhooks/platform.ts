@@ -1,23 +1,55 @@
 import { randomUUID } from 'node:crypto';
-import type { DbOrTx } from '../db/client.js';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Db, DbOrTx } from '../db/client.js';
 import { webhookEvents } from '../db/schema/webhooks.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
+import { createDispatcher, DELIVERY_QUEUE } from './dispatcher.js';
+import { createWebhookOperations } from './operations.js';
+import { DEFAULT_POLICY, defaultDelaysMs } from './policy.js';
+import { SERVICE_HMAC_SIGNER, serviceHmacSigner } from './signers.js';
+import { parseTargetUrl, systemResolver, type Resolver } from './ssrf.js';
+import type { SendOptions } from './transport.js';
 import type { DeliveryPolicy, WebhookEventInput, WebhookPlatform, WebhookSigner } from './types.js';
 
 export const FANOUT_QUEUE = 'webhooks.fanout';
 
 export interface WebhookPlatformDeps {
+  db: Db;
   clock: Clock;
   jobs: JobQueue;
+  logger: Logger;
+  config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_DELAYS_MS' | 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'>;
+  /** Extra certificate authorities receivers may present (tests' self-signed receivers). */
+  ca?: SendOptions['ca'];
+  /** DNS for the SSRF guard; the system resolver by default. */
+  resolve?: Resolver;
+  random?: () => number;
 }
 
-export function createWebhookPlatform({ clock, jobs }: WebhookPlatformDeps): WebhookPlatform & {
+/**
+ * The process's one webhook platform: the outbox writers (`publish`, `sendDirect`), the
+ * fan-out and delivery jobs, and the operator's operations. Registered endpoints are signed
+ * with `service-hmac` under the `default` policy; other services register their own.
+ */
+export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatform & {
   signers: Map<string, WebhookSigner>;
   policies: Map<string, DeliveryPolicy>;
 } {
-  const signers = new Map<string, WebhookSigner>();
-  const policies = new Map<string, DeliveryPolicy>();
+  const { clock, jobs, config } = deps;
+  const signers = new Map<string, WebhookSigner>([[SERVICE_HMAC_SIGNER, serviceHmacSigner]]);
+  const policies = new Map<string, DeliveryPolicy>([[DEFAULT_POLICY, { delaysMs: defaultDelaysMs, timeoutMs: config.WEBHOOK_TIMEOUT_MS }]]);
+  const guard = { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, resolve: deps.resolve ?? systemResolver };
+  const dispatcher = createDispatcher({
+    ...deps,
+    signers,
+    policies,
+    guard,
+    schedule: { overrideDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
+  });
+  jobs.handle(FANOUT_QUEUE, dispatcher.fanOut);
+  jobs.handle(DELIVERY_QUEUE, dispatcher.deliver);
 
   async function record(
     tx: DbOrTx,
@@ -26,11 +58,14 @@ export function createWebhookPlatform({ clock, jobs }: WebhookPlatformDeps): Web
   ): Promise<{ id: string }> {
     const id = randomUUID();
     const created = clock.now();
+    const body = { id, type: event.type, created: created.toISOString(), data: event.data };
     await tx.insert(webhookEvents).values({
       id,
       profileId: event.profileId,
       type: event.type,
-      body: { id, type: event.type, created: created.toISOString(), data: event.data },
+      body,
+      // Serialized once here; every attempt signs and sends these exact bytes.
+      payload: JSON.stringify(body),
       targetUrl: direct?.url ?? null,
       signer: direct?.signer ?? null,
       policy: direct?.policy ?? null,
@@ -47,9 +82,12 @@ export function createWebhookPlatform({ clock, jobs }: WebhookPlatformDeps): Web
     sendDirect: (tx, { url, signer, policy, ...event }) => {
       if (!signers.has(signer)) throw new Error(`unknown webhook signer ${signer}`);
       if (!policies.has(policy)) throw new Error(`unknown webhook policy ${policy}`);
+      // The address is checked at every attempt; the shape can be refused right away.
+      parseTargetUrl(url);
       return record(tx, event, { url, signer, policy });
     },
     registerSigner: (name, signer) => void signers.set(name, signer),
     registerPolicy: (name, policy) => void policies.set(name, policy),
+    operations: createWebhookOperations({ db: deps.db, clock, jobs, dispatcher, guard }),
   };
 }

@@ -38,4 +38,72 @@ export interface WebhookPlatform {
   sendDirect(tx: DbOrTx, event: WebhookEventInput & { url: string; signer: string; policy: string }): Promise<{ id: string }>;
   registerSigner(name: string, signer: WebhookSigner): void;
   registerPolicy(name: string, policy: DeliveryPolicy): void;
+  /** Endpoints and the delivery log, for the operator API. */
+  operations: WebhookOperations;
+}
+
+/** The five event types ticketing publishes; endpoints may filter on them. */
+export const TICKETING_EVENT_TYPES = ['order.paid', 'order.refunded', 'ticket.checked_in', 'event.published', 'event.canceled'] as const;
+export type TicketingEventType = (typeof TICKETING_EVENT_TYPES)[number];
+
+export interface WebhookEndpointView {
+  id: string;
+  profileId: string;
+  url: string;
+  /** Empty: every event type. */
+  events: string[];
+  enabled: boolean;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  createdAt: string;
+}
+
+export interface WebhookAttemptView {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+export type DeliveryState = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveryView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string | null;
+  url: string;
+  state: DeliveryState;
+  attemptCount: number;
+  maxAttempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  attempts: WebhookAttemptView[];
+}
+
+/** Why an operator request about webhooks was refused; the message is safe to show. */
+export class WebhookOperationError extends Error {
+  constructor(
+    readonly code: 'NOT_FOUND' | 'INVALID_URL' | 'ENDPOINT_DISABLED',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the operator API does with endpoints and the delivery log. */
+export interface WebhookOperations {
+  createEndpoint(profileId: string, input: { url: string; events?: string[] }): Promise<WebhookEndpointView & { secret: string }>;
+  listEndpoints(profileId: string): Promise<WebhookEndpointView[]>;
+  setEndpointEnabled(endpointId: string, enabled: boolean): Promise<WebhookEndpointView>;
+  /** A new secret; the old one keeps signing (a second `v1=`) for 24 hours. */
+  rotateSecret(endpointId: string): Promise<{ secret: string }>;
+  sendTestEvent(endpointId: string): Promise<{ eventId: string; deliveryId: string }>;
+  listDeliveries(filter: { endpointId?: string; eventId?: string; state?: DeliveryState; page: number; limit: number }): Promise<{ items: WebhookDeliveryView[]; total: number }>;
+  getDelivery(deliveryId: string): Promise<WebhookDeliveryView>;
+  /** Another attempt now: brings a pending one forward, or grants one more to a finished delivery. */
+  redeliver(deliveryId: string): Promise<WebhookDeliveryView>;
 }

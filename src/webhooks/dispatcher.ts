@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db, DbOrTx } from '../db/client.js';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../db/schema/webhooks.js';
+import type { Job, JobOutcome, JobQueue } from '../jobs/queue.js';
+import type { Clock } from '../lib/clock.js';
+import { DEFAULT_POLICY, effectivePolicy, retryDelayMs, type ScheduleSettings } from './policy.js';
+import { SERVICE_HMAC_SIGNER } from './signers.js';
+import { checkTarget, WebhookTargetError, type GuardOptions } from './ssrf.js';
+import { postWebhook, type SendOptions, type SendResult } from './transport.js';
+import type { DeliveryPolicy, WebhookSigner } from './types.js';
+
+export const DELIVERY_QUEUE = 'webhooks.deliver';
+export const USER_AGENT = 'PartnerServices-Webhooks/1.0';
+/** Deliveries that end failed in a row before an endpoint is switched off. */
+export const MAX_CONSECUTIVE_FAILURES = 50;
+/** How long a rotated-out secret keeps signing. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const INTERRUPTED = 'no answer recorded: the process stopped during this attempt';
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+export interface DispatcherDeps {
+  db: Db;
+  clock: Clock;
+  jobs: JobQueue;
+  logger: Logger;
+  signers: Map<string, WebhookSigner>;
+  policies: Map<string, DeliveryPolicy>;
+  schedule: ScheduleSettings;
+  guard: GuardOptions;
+  ca?: SendOptions['ca'];
+  random?: () => number;
+}
+
+/** The secrets that sign for an endpoint right now, newest first. */
+export function liveSecrets(endpoint: EndpointRow, now: Date): string[] {
+  const previousLive = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
+  return previousLive ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+}
+
+/** Fan-out and delivery: the two job handlers that move events from the outbox to receivers. */
+export function createDispatcher(deps: DispatcherDeps) {
+  const { db, clock, jobs, logger, signers, policies } = deps;
+  const random = deps.random ?? Math.random;
+
+  function policyOf(name: string): DeliveryPolicy {
+    const policy = policies.get(name);
+    if (!policy) throw new Error(`unknown webhook policy ${name}`);
+    return effectivePolicy(policy, deps.schedule);
+  }
+
+  /** Adds one delivery and the job of its first attempt, in the caller's transaction. */
+  async function createDelivery(
+    tx: DbOrTx,
+    eventId: string,
+    target: { endpointId: string | null; url: string; signer: string; policy: string },
+  ): Promise<string> {
+    const id = randomUUID();
+    const now = clock.now();
+    const jobId = await jobs.enqueue(DELIVERY_QUEUE, { deliveryId: id }, { tx, runAt: now });
+    await tx.insert(webhookDeliveries).values({
+      id,
+      eventId,
+      ...target,
+      state: 'pending',
+      maxAttempts: policyOf(target.policy).delaysMs.length + 1,
+      nextAttemptAt: now,
+      jobId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return id;
+  }
+
+  /** One delivery per matching endpoint (or to the event's own URL); a rerun adds nothing. */
+  async function fanOut(job: Job<{ eventId: string }>): Promise<JobOutcome> {
+    await db.transaction(async (tx) => {
+      const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, job.payload.eventId));
+      if (!event) return;
+      const done = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id)).limit(1);
+      if (done.length > 0) return;
+      if (event.targetUrl) {
+        await createDelivery(tx, event.id, {
+          endpointId: null,
+          url: event.targetUrl,
+          signer: event.signer ?? SERVICE_HMAC_SIGNER,
+          policy: event.policy ?? DEFAULT_POLICY,
+        });
+        return;
+      }
+      const endpoints = await tx
+        .select()
+        .from(webhookEndpoints)
+        .where(
+          and(
+            eq(webhookEndpoints.profileId, event.profileId),
+            isNull(webhookEndpoints.disabledAt),
+            lte(webhookEndpoints.createdAt, event.createdAt),
+            or(sql`cardinality(${webhookEndpoints.events}) = 0`, sql`${event.type} = any(${webhookEndpoints.events})`),
+          ),
+        );
+      for (const endpoint of endpoints) {
+        await createDelivery(tx, event.id, { endpointId: endpoint.id, url: endpoint.url, signer: SERVICE_HMAC_SIGNER, policy: DEFAULT_POLICY });
+      }
+    });
+  }
+
+  /** Claims attempt number `attempt` so no other run sends it; false when someone already did. */
+  async function claimAttempt(delivery: typeof webhookDeliveries.$inferSelect, attempt: number, now: Date): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const claimed = await tx
+        .update(webhookDeliveries)
+        .set({ attempts: attempt, maxAttempts: Math.max(delivery.maxAttempts, attempt), updatedAt: now })
+        .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, attempt - 1), eq(webhookDeliveries.state, 'pending')))
+        .returning({ id: webhookDeliveries.id });
+      if (claimed.length === 0) return false;
+      // Written before sending: if the process dies mid-attempt, the log says so and the job retries.
+      await tx.insert(webhookAttempts).values({ deliveryId: delivery.id, attempt, startedAt: now, error: INTERRUPTED });
+      return true;
+    });
+  }
+
+  async function send(
+    delivery: typeof webhookDeliveries.$inferSelect,
+    event: typeof webhookEvents.$inferSelect,
+    endpoint: EndpointRow | undefined,
+    attempt: number,
+    policy: DeliveryPolicy,
+  ): Promise<SendResult> {
+    const signer = signers.get(delivery.signer);
+    if (!signer) throw new Error(`unknown webhook signer ${delivery.signer}`);
+    let target;
+    try {
+      target = await checkTarget(delivery.url, deps.guard);
+    } catch (err) {
+      if (err instanceof WebhookTargetError) return { error: `refused: ${err.message}`, durationMs: 0 };
+      throw err;
+    }
+    const now = clock.now();
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      'Service-Event-Id': event.id,
+      'Service-Delivery-Id': delivery.id,
+      'Service-Delivery-Attempt': String(attempt),
+      ...signer.sign({
+        eventId: event.id,
+        timestampSec: Math.floor(now.getTime() / 1000),
+        body: event.payload,
+        secrets: endpoint ? liveSecrets(endpoint, now) : [],
+      }),
+    };
+    return postWebhook(target, headers, event.payload, { timeoutMs: policy.timeoutMs, ca: deps.ca });
+  }
+
+  async function deliver(job: Job<{ deliveryId: string }>): Promise<JobOutcome> {
+    const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, job.payload.deliveryId));
+    if (!delivery || delivery.state !== 'pending') return;
+    const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, delivery.eventId));
+    const [endpoint] = delivery.endpointId
+      ? await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId))
+      : [];
+    if (!event) return { fail: 'event not found' };
+    if (endpoint?.disabledAt) {
+      await db
+        .update(webhookDeliveries)
+        .set({ state: 'failed', lastError: 'endpoint disabled', nextAttemptAt: null, updatedAt: clock.now() })
+        .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.state, 'pending')));
+      return;
+    }
+    const policy = policyOf(delivery.policy);
+    const attempt = delivery.attempts + 1;
+    if (!(await claimAttempt(delivery, attempt, clock.now()))) return;
+    const result = await send(delivery, event, endpoint, attempt, policy);
+    return record(delivery, endpoint, attempt, policy, result);
+  }
+
+  async function record(
+    delivery: typeof webhookDeliveries.$inferSelect,
+    endpoint: EndpointRow | undefined,
+    attempt: number,
+    policy: DeliveryPolicy,
+    result: SendResult,
+  ): Promise<JobOutcome> {
+    const now = clock.now();
+    const { statusCode } = result;
+    const ok = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+    const gone = statusCode === 410;
+    const error = ok ? null : (result.error ?? `answered ${statusCode}`);
+    const maxAttempts = Math.max(delivery.maxAttempts, attempt);
+    let nextAttemptAt: Date | null = null;
+    if (!ok && !gone && attempt < maxAttempts) {
+      const delay = retryDelayMs(policy, attempt, random) ?? policy.delaysMs.at(-1) ?? 0;
+      nextAttemptAt = new Date(now.getTime() + delay);
+    }
+    const state = ok ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed';
+    await db.transaction(async (tx) => {
+      await tx
+        .update(webhookAttempts)
+        .set({ statusCode: statusCode ?? null, durationMs: result.durationMs, error })
+        .where(and(eq(webhookAttempts.deliveryId, delivery.id), eq(webhookAttempts.attempt, attempt)));
+      await tx
+        .update(webhookDeliveries)
+        .set({ state, lastStatusCode: statusCode ?? null, lastError: error, nextAttemptAt, updatedAt: now })
+        .where(eq(webhookDeliveries.id, delivery.id));
+      if (!endpoint) return;
+      if (ok) {
+        await tx.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(eq(webhookEndpoints.id, endpoint.id));
+      } else if (gone) {
+        await disable(tx, endpoint.id, 'the endpoint answered 410 Gone', now);
+      } else if (state === 'failed') {
+        const [row] = await tx
+          .update(webhookEndpoints)
+          .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
+          .where(eq(webhookEndpoints.id, endpoint.id))
+          .returning({ failures: webhookEndpoints.consecutiveFailures });
+        if (row && row.failures >= MAX_CONSECUTIVE_FAILURES) {
+          await disable(tx, endpoint.id, `${row.failures} deliveries in a row failed`, now);
+        }
+      }
+    });
+    logger.info({ deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode, durationMs: result.durationMs, state }, 'webhook attempt');
+    return nextAttemptAt ? { retryAt: nextAttemptAt, error: error ?? undefined } : undefined;
+  }
+
+  async function disable(tx: DbOrTx, endpointId: string, reason: string, now: Date): Promise<void> {
+    await tx
+      .update(webhookEndpoints)
+      .set({ disabledAt: now, disabledReason: reason, updatedAt: now })
+      .where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.disabledAt)));
+  }
+
+  return { fanOut, deliver, createDelivery };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { generate } from 'selfsigned';
+
+export interface Certificate {
+  key: string;
+  cert: string;
+}
+
+/** A self-signed certificate for the names test receivers answer on; trusted only through the dispatcher's CA option. */
+export async function makeCertificate(): Promise<Certificate> {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notAfterDate: new Date(Date.now() + 24 * 3600_000),
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 2, value: 'hooks.example.test' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
+  } as never);
+  return { key: pems.private, cert: pems.cert };
+}
+
+export interface Received {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body exactly as it arrived. */
+  body: string;
+}
+
+/** What the receiver answers: a status code, or 'hang' to never answer. */
+export type Answer = number | 'hang';
+
+export interface Receiver {
+  url(path?: string): string;
+  port: number;
+  received: Received[];
+  /** Answers to give, in order, before falling back to `fallback`. */
+  plan(...answers: Answer[]): void;
+  fallback: Answer;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(certificate: Certificate, host = '127.0.0.1'): Promise<Receiver> {
+  const queue: Answer[] = [];
+  const received: Received[] = [];
+  const receiver = { fallback: 200 as Answer } as Receiver;
+  const server: Server = createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const answer = queue.shift() ?? receiver.fallback;
+      if (answer === 'hang') return;
+      res.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'https://127.0.0.1:1/elsewhere' } : {}).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const port = (server.address() as AddressInfo).port;
+  return Object.assign(receiver, {
+    port,
+    received,
+    url: (path = '/hook') => `https://${host === '127.0.0.1' ? '127.0.0.1' : host}:${port}${path}`,
+    plan: (...answers: Answer[]) => void queue.push(...answers),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
