@@ -1,0 +1,106 @@
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+
+/** A PostgreSQL database of its own when the suite runs on PostgreSQL, else in-memory PGlite. */
+async function databaseForChild(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { url: 'memory://', drop: async () => {} };
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Sends a request whose body arrives in two halves, so the test decides when it completes. */
+function slowRequest(port: number, body: string) {
+  const half = Math.floor(body.length / 2);
+  let finish!: () => void;
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/admin/v1/profiles',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${ADMIN_TOKEN}` },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.write(body.slice(0, half));
+    finish = () => req.end(body.slice(half));
+  });
+  return { response, finish: () => finish() };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('graceful shutdown of the server process', () => {
+  let database: { url: string; drop: () => Promise<void> };
+  beforeAll(async () => {
+    database = await databaseForChild();
+  });
+  afterAll(() => database?.drop());
+
+  let server: ServerProcess | undefined;
+  afterAll(() => server?.cleanup());
+
+  it('on SIGTERM stops accepting, finishes the in-flight request, and exits 0', async () => {
+    server = await startServerProcess({ DATABASE_URL: database.url, ADMIN_TOKEN, SHUTDOWN_GRACE_MS: '5000' });
+    const { port } = server;
+    expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+
+    const inFlight = slowRequest(port, JSON.stringify({ name: 'Finished during shutdown', plan: 'PRO' }));
+    await sleep(300); // the first half has reached the server
+    server.child.kill('SIGTERM');
+    await sleep(500);
+    expect(server.child.exitCode).toBeNull(); // still waiting for the request
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow(); // no longer accepting
+
+    inFlight.finish();
+    const res = await inFlight.response;
+    expect(res.status).toBe(201);
+    expect(JSON.parse(res.body).data.name).toBe('Finished during shutdown');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.logs.some((l) => l.includes('shut down cleanly'))).toBe(true);
+  });
+
+  it('on SIGINT of an idle server exits 0 promptly, and the data outlives the process', async () => {
+    server?.cleanup();
+    server = await startServerProcess({ DATABASE_URL: database.url, ADMIN_TOKEN });
+    if (database.url !== 'memory://') {
+      // In-memory PGlite dies with its process; on PostgreSQL the request finished during the
+      // last shutdown must have been committed.
+      const c = new pg.Client({ connectionString: database.url });
+      await c.connect();
+      const { rows } = await c.query(`select name from profiles where name = 'Finished during shutdown'`);
+      await c.end();
+      expect(rows).toHaveLength(1);
+    }
+    const started = performance.now();
+    server.child.kill('SIGINT');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
