@@ -1,4 +1,4 @@
-import { doublePrecision, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, doublePrecision, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { profiles, ts } from './core.js';
 
 /** An AI agent a profile governs: its declared mandate (action patterns) and approved behavioural baseline. */
@@ -83,6 +83,8 @@ export const governanceDeliveries = pgTable(
   'governance_deliveries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** Insertion order: attempts within one millisecond still list in the order they happened. */
+    position: bigserial('position', { mode: 'number' }).notNull(),
     profileId: uuid('profile_id')
       .notNull()
       .references(() => profiles.id),

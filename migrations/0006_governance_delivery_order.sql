@@ -1,0 +1,1 @@
+ALTER TABLE "governance_deliveries" ADD COLUMN "position" bigserial NOT NULL;
