@@ -1,0 +1,66 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsync } from 'fastify';
+import { bearerToken, findPrincipal } from '../auth/api-keys.js';
+import { liveSigningKey } from '../lib/signing-keys.js';
+import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { createExecutionBoundary } from './boundary.js';
+import { CanonicalJsonError, parseCanonicalJson } from './canonical-json.js';
+import { GovernanceError } from './errors.js';
+import { carrierRoutes, challengeRoutes, cryptoRoutes, governanceRoutes, proofRoutes } from './routes.js';
+import { GOVERNANCE_RATE_LIMIT_PER_MINUTE, useGovernanceErrors } from './scope.js';
+import { createGovernanceService } from './service.js';
+
+/**
+ * The Governance Evidence Service: five encapsulated scopes (/v1/governance, /v1/proof,
+ * /v1/crypto, /v1/challenge, /v1/carrier) sharing one strict JSON parser, one error format,
+ * one auth hook and one rate limit. It never touches the '/v1' scope identity owns.
+ */
+export const governanceApi: FastifyPluginAsync = async (app) => {
+  const seed = app.config.GOVERNANCE_SIGNING_KEY ? Buffer.from(app.config.GOVERNANCE_SIGNING_KEY, 'base64') : undefined;
+  const signingKey = await liveSigningKey(app.db, app.clock, 'governance', seed);
+  const service = createGovernanceService({ db: app.db, clock: app.clock, signingKey });
+  const boundary = createExecutionBoundary(service);
+
+  useGovernanceErrors(app);
+  // Signed values must read the same in every parser: refuse duplicate keys, lone surrogates,
+  // unsafe integers and non-finite numbers on the raw text.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseCanonicalJson(body as string));
+    } catch (err) {
+      const message = err instanceof CanonicalJsonError ? `The JSON body cannot be canonicalized safely: ${err.message}` : 'The body is not valid JSON';
+      done(new GovernanceError(400, 'VALIDATION_ERROR', message), undefined);
+    }
+  });
+
+  app.decorateRequest('governancePrincipal', null);
+  app.addHook('onRequest', async (req) => {
+    const required = req.routeOptions.config?.governanceScope;
+    if (!required) return;
+    const token = bearerToken(req.headers.authorization);
+    const principal = token ? await findPrincipal(app.db, 'governance', token) : null;
+    if (!principal) throw new GovernanceError(401, 'UNAUTHORIZED', 'A valid governance API key is required');
+    if (!principal.scopes.includes(required)) {
+      throw new GovernanceError(403, 'INSUFFICIENT_SCOPE', `This operation requires the ${required} scope`);
+    }
+    req.governancePrincipal = principal;
+  });
+
+  await app.register(
+    rateLimit,
+    rateLimitOptions(app, {
+      max: GOVERNANCE_RATE_LIMIT_PER_MINUTE,
+      nameSpace: 'governance-rate-limit-',
+      keyGenerator: (req) => (req.governancePrincipal ? `key:${req.governancePrincipal.keyHash}` : `ip:${req.ip}`),
+      errorResponseBuilder: () => new GovernanceError(429, 'RATE_LIMITED', 'Too many requests; retry later'),
+    }),
+  );
+
+  const deps = { service, boundary };
+  await app.register(governanceRoutes, { prefix: '/v1/governance', ...deps });
+  await app.register(proofRoutes, { prefix: '/v1/proof', ...deps });
+  await app.register(cryptoRoutes, { prefix: '/v1/crypto', ...deps });
+  await app.register(challengeRoutes, { prefix: '/v1/challenge', ...deps });
+  await app.register(carrierRoutes, { prefix: '/v1/carrier', ...deps });
+};

@@ -1,0 +1,123 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client.js';
+import {
+  governanceAdmissions,
+  governanceAgents,
+  governanceChainHeads,
+  governanceDelegations,
+  governanceDeliveries,
+  governanceRecords,
+} from '../db/schema/governance.js';
+import { GENESIS_HASH } from './seal.js';
+
+export type AgentRow = typeof governanceAgents.$inferSelect;
+export type DelegationRow = typeof governanceDelegations.$inferSelect;
+export type RecordRow = typeof governanceRecords.$inferSelect;
+
+export async function findAgent(db: DbOrTx, profileId: string, agentId: string): Promise<AgentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(governanceAgents)
+    .where(and(eq(governanceAgents.profileId, profileId), eq(governanceAgents.agentId, agentId)));
+  return row;
+}
+
+/** Inserts an agent; undefined when the profile already has one with that id. */
+export async function insertAgent(db: DbOrTx, values: typeof governanceAgents.$inferInsert): Promise<AgentRow | undefined> {
+  const [row] = await db.insert(governanceAgents).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function delegationsOf(db: DbOrTx, profileId: string, agentId: string): Promise<DelegationRow[]> {
+  return db
+    .select()
+    .from(governanceDelegations)
+    .where(and(eq(governanceDelegations.profileId, profileId), eq(governanceDelegations.agentId, agentId)))
+    .orderBy(desc(governanceDelegations.createdAt), desc(governanceDelegations.id));
+}
+
+export async function insertDelegation(db: DbOrTx, values: typeof governanceDelegations.$inferInsert): Promise<DelegationRow> {
+  const [row] = await db.insert(governanceDelegations).values(values).returning();
+  return row!;
+}
+
+export async function findDelegation(db: DbOrTx, id: string): Promise<DelegationRow | undefined> {
+  const [row] = await db.select().from(governanceDelegations).where(eq(governanceDelegations.id, id));
+  return row;
+}
+
+export async function revokeDelegation(db: DbOrTx, id: string, at: Date): Promise<DelegationRow | undefined> {
+  const [row] = await db
+    .update(governanceDelegations)
+    .set({ revokedAt: sql`coalesce(${governanceDelegations.revokedAt}, ${at.toISOString()}::timestamptz)` })
+    .where(eq(governanceDelegations.id, id))
+    .returning();
+  return row;
+}
+
+/**
+ * Locks the profile's chain head for the rest of the transaction (creating it at seq 0 on
+ * first use), so concurrent sealers of one profile queue up here: no gaps, no forks, also
+ * across instances sharing the database.
+ */
+export async function lockChainHead(tx: Tx, profileId: string, at: Date): Promise<{ seq: number; headHash: string }> {
+  await tx.insert(governanceChainHeads).values({ profileId, seq: 0, headHash: GENESIS_HASH, updatedAt: at }).onConflictDoNothing();
+  const [head] = await tx
+    .select({ seq: governanceChainHeads.seq, headHash: governanceChainHeads.headHash })
+    .from(governanceChainHeads)
+    .where(eq(governanceChainHeads.profileId, profileId))
+    .for('update');
+  return head!;
+}
+
+export async function advanceChainHead(tx: Tx, profileId: string, seq: number, headHash: string, at: Date): Promise<void> {
+  await tx.update(governanceChainHeads).set({ seq, headHash, updatedAt: at }).where(eq(governanceChainHeads.profileId, profileId));
+}
+
+export async function insertRecord(tx: DbOrTx, values: typeof governanceRecords.$inferInsert): Promise<void> {
+  await tx.insert(governanceRecords).values(values);
+}
+
+export async function findRecord(db: DbOrTx, where: { recordId?: string; executionId?: string; profileId?: string }): Promise<RecordRow | undefined> {
+  const conditions = [
+    where.recordId ? eq(governanceRecords.recordId, where.recordId) : undefined,
+    where.executionId ? eq(governanceRecords.executionId, where.executionId) : undefined,
+    where.profileId ? eq(governanceRecords.profileId, where.profileId) : undefined,
+  ].filter((c) => c !== undefined);
+  const [row] = await db.select().from(governanceRecords).where(and(...conditions));
+  return row;
+}
+
+export async function findRecordBySeq(db: DbOrTx, profileId: string, seq: number): Promise<RecordRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(governanceRecords)
+    .where(and(eq(governanceRecords.profileId, profileId), eq(governanceRecords.seq, seq)));
+  return row;
+}
+
+export async function isNonceConsumed(db: DbOrTx, profileId: string, nonce: string): Promise<boolean> {
+  const rows = await db
+    .select({ nonce: governanceAdmissions.nonce })
+    .from(governanceAdmissions)
+    .where(and(eq(governanceAdmissions.nonce, nonce), eq(governanceAdmissions.profileId, profileId)));
+  return rows.length > 0;
+}
+
+/** Consumes a receipt's nonce; false when it was already consumed (the unique key decides races). */
+export async function consumeNonce(tx: DbOrTx, values: typeof governanceAdmissions.$inferInsert): Promise<boolean> {
+  const rows = await tx.insert(governanceAdmissions).values(values).onConflictDoNothing().returning({ nonce: governanceAdmissions.nonce });
+  return rows.length === 1;
+}
+
+export async function recordDelivery(db: DbOrTx, profileId: string, executionId: string, attemptedAt: Date, result: string): Promise<void> {
+  await db.insert(governanceDeliveries).values({ profileId, executionId, attemptedAt, result });
+}
+
+export async function deliveriesOf(db: DbOrTx, profileId: string, executionId: string) {
+  return db
+    .select({ attemptedAt: governanceDeliveries.attemptedAt, result: governanceDeliveries.result })
+    .from(governanceDeliveries)
+    .where(and(eq(governanceDeliveries.profileId, profileId), eq(governanceDeliveries.executionId, executionId)))
+    .orderBy(asc(governanceDeliveries.position));
+}

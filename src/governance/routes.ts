@@ -1,0 +1,161 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { isUuid } from '../lib/uuid.js';
+import type { BoundaryService } from './boundary.js';
+import { GovernanceError, notFound } from './errors.js';
+import { GOVERNANCE_RATE_LIMIT_PER_MINUTE, useGovernanceNotFound } from './scope.js';
+import * as s from './schemas.js';
+import type { GovernanceService } from './service.js';
+import { proofBoundaryStatement } from './statement.js';
+
+interface Deps {
+  service: GovernanceService;
+  boundary: BoundaryService;
+}
+
+const tags = ['governance'];
+const rateNote = `Rate limit: ${GOVERNANCE_RATE_LIMIT_PER_MINUTE} requests per minute per API key (per client IP on public routes).`;
+const withRejections = { ...s.errors, 409: s.errorBody, 422: s.errorBody };
+
+function profileOf(req: FastifyRequest): string {
+  const principal = req.governancePrincipal;
+  if (!principal) throw new GovernanceError(401, 'UNAUTHORIZED', 'A valid governance API key is required');
+  return principal.profileId;
+}
+
+export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service, boundary }) => {
+  useGovernanceNotFound(app);
+
+  app.post('/decisions', {
+    config: { governanceScope: 'governance:decide' },
+    schema: {
+      operationId: 'createGovernanceDecision',
+      tags,
+      description: `Evaluates the four gates for an agent action and seals the disposition as the next record of the tenant's chain. ${rateNote}`,
+      security: [{ bearer: [] }],
+      body: s.decisionRequest,
+      response: { 201: s.sealedRecord, ...s.errors },
+    },
+  }, async (req, reply) => {
+    const body = req.body;
+    const record = await service.decide(profileOf(req), { ...body, behavior: body.behavior ?? undefined });
+    return reply.status(201).send(record);
+  });
+
+  app.post('/replay', {
+    config: { governanceScope: 'governance:read' },
+    schema: {
+      operationId: 'replayGovernanceDecision',
+      tags,
+      description: 'Re-runs the pure gate evaluation on record.inputs and compares it with the sealed disposition and gates.',
+      security: [{ bearer: [] }],
+      body: s.presentedRecord,
+      response: { 200: s.replayResponse, ...s.errors },
+    },
+  }, async (req) => boundary.replay(req.body.record));
+
+  app.post('/admit', {
+    config: { governanceScope: 'governance:decide' },
+    schema: {
+      operationId: 'admitGovernanceRecord',
+      tags,
+      description:
+        'The execution boundary: admits an authentic, unexpired ALLOW record exactly once. Rejections: 409 RECEIPT_REPLAYED; 422 SIGNATURE_INVALID, RECEIPT_EXPIRED, TIMESTAMP_OUT_OF_WINDOW, NOT_ALLOWED (checked in that order). Every attempt is logged on the carrier.',
+      security: [{ bearer: [] }],
+      body: s.presentedRecord,
+      response: { 200: s.admitResponse, ...withRejections },
+    },
+  }, async (req) => boundary.admit(profileOf(req), req.body.record));
+};
+
+export const proofRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service }) => {
+  useGovernanceNotFound(app);
+
+  app.get('/boundaries', {
+    schema: {
+      operationId: 'getProofBoundaries',
+      tags,
+      description: 'The proof-boundary statement (public).',
+      response: { 200: s.statementResponse, ...s.errors },
+    },
+  }, async () => proofBoundaryStatement(service.signingKey.publicKey.toString('base64'), service.clock.now()));
+
+  app.post('/scenario/run', {
+    config: { governanceScope: 'governance:decide' },
+    schema: {
+      operationId: 'runProofScenario',
+      tags,
+      description:
+        `Seals a decision of the fixed scenario (reserved agent "proof-scenario-agent", created on demand in the caller's profile). A: every condition good → ALLOW. B: authority_status EXPIRED → DENY. ${rateNote}`,
+      security: [{ bearer: [] }],
+      body: s.scenarioRequest,
+      response: { 201: s.scenarioResponse, ...s.errors },
+    },
+  }, async (req, reply) => reply.status(201).send(await service.runScenario(profileOf(req), req.body.condition)));
+};
+
+export const cryptoRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service, boundary }) => {
+  useGovernanceNotFound(app);
+
+  app.get('/keys', {
+    schema: { operationId: 'listGovernanceKeys', tags, description: 'Current and retired public keys (base64 raw 32 bytes) with their ids.', response: { 200: s.keysResponse, ...s.errors } },
+  }, async () => {
+    const keys = await service.listKeys();
+    return {
+      keys: keys.map((k) => ({
+        kid: k.kid,
+        algorithm: 'Ed25519' as const,
+        public_key: k.publicKey,
+        status: k.retiredAt ? ('retired' as const) : ('current' as const),
+        created_at: k.createdAt,
+        retired_at: k.retiredAt,
+      })),
+    };
+  });
+
+  app.post('/verify', {
+    schema: {
+      operationId: 'verifyGovernanceRecord',
+      tags,
+      description: "Verifies a record's signature (public). Freshness and the record's place in its chain are reported separately and do not affect `valid`.",
+      body: s.presentedRecord,
+      response: { 200: s.verifyResponse, ...s.errors },
+    },
+  }, async (req) => boundary.verify(req.body.record));
+};
+
+export const challengeRoutes: FastifyPluginAsyncZod<Deps> = async (app, { boundary }) => {
+  useGovernanceNotFound(app);
+
+  app.post('/bypass', {
+    config: { governanceScope: 'governance:decide' },
+    schema: {
+      operationId: 'challengeBypass',
+      tags,
+      description:
+        'Runs a bypass attempt through the same checks as admit without consuming anything. Without `record`, the service builds the attempt from a fresh scenario decision. A record that would be admitted answers rejected=false, code=null.',
+      security: [{ bearer: [] }],
+      body: s.bypassRequest,
+      response: { 200: s.bypassResponse, ...s.errors },
+    },
+  }, async (req) => boundary.challenge(profileOf(req), req.body.kind, req.body.record));
+};
+
+export const carrierRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service }) => {
+  useGovernanceNotFound(app);
+
+  app.get('/:execution_id', {
+    config: { governanceScope: 'governance:read' },
+    schema: {
+      operationId: 'getCarrier',
+      tags,
+      description: 'The carrier of an execution: its sealed record and every presentation at the execution boundary.',
+      security: [{ bearer: [] }],
+      params: s.carrierParams,
+      response: { 200: s.carrierResponse, ...s.errors },
+    },
+  }, async (req) => {
+    if (!isUuid(req.params.execution_id)) throw notFound('Carrier');
+    return service.carrier(profileOf(req), req.params.execution_id);
+  });
+};

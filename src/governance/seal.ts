@@ -1,0 +1,84 @@
+import { createPublicKey, sign as edSign, verify as edVerify, type KeyObject } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Point } from '@noble/ed25519';
+import { sha256Hex } from '../lib/crypto.js';
+import type { SealedRecord, UnsignedRecord } from './types.js';
+
+// canonicalize is CommonJS; requiring it keeps its one function typed without interop guesses.
+const canonicalize = createRequire(import.meta.url)('canonicalize') as (input: unknown) => string | undefined;
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** RFC 8785 (JCS) canonical JSON text of a value; throws on values JCS cannot represent. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new Error('value has no canonical JSON form');
+  return text;
+}
+
+/** Lowercase hex SHA-256 of a whole record's JCS bytes (signature included): the next record's prev_hash. */
+export function recordHash(record: SealedRecord | Record<string, unknown>): string {
+  return sha256Hex(Buffer.from(canonicalJson(record), 'utf8'));
+}
+
+/** The bytes a record's signature covers: the JCS of every field except `signature`. */
+export function signingBytes(record: Record<string, unknown>): Buffer {
+  const { signature: _omitted, ...unsigned } = record;
+  return Buffer.from(canonicalJson(unsigned), 'utf8');
+}
+
+export function sealRecord(unsigned: UnsignedRecord, privateKey: KeyObject): SealedRecord {
+  const signature = edSign(null, signingBytes(unsigned as unknown as Record<string, unknown>), privateKey).toString('base64url');
+  return { ...unsigned, signature };
+}
+
+/**
+ * True for a usable Ed25519 public key: 32 bytes, a canonical encoding of a curve point
+ * (RFC 8032 decoding, not ZIP-215) and not of small order — small-order keys let one
+ * signature verify for many messages.
+ */
+export function isAcceptablePublicKey(raw: Uint8Array): boolean {
+  if (raw.length !== 32) return false;
+  try {
+    const point = Point.fromBytes(raw, false);
+    return !point.isSmallOrder();
+  } catch {
+    return false;
+  }
+}
+
+export function publicKeyObject(raw: Uint8Array): KeyObject {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') }, format: 'jwk' });
+}
+
+export type SignatureCheck =
+  | { valid: true; key_id: string }
+  | { valid: false; key_id: string | null; reason: string };
+
+const BASE64URL_SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
+
+/**
+ * Verifies a record's signature with the published key its key_id names. Never throws: a
+ * record that is not even shaped like one is simply not valid.
+ */
+export function verifyRecordSignature(record: unknown, keys: ReadonlyMap<string, Uint8Array>): SignatureCheck {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) {
+    return { valid: false, key_id: null, reason: 'the record is not a JSON object' };
+  }
+  const fields = record as Record<string, unknown>;
+  const keyId = typeof fields.key_id === 'string' ? fields.key_id : null;
+  if (!keyId) return { valid: false, key_id: null, reason: 'the record names no key_id' };
+  const raw = keys.get(keyId);
+  if (!raw) return { valid: false, key_id: keyId, reason: 'unknown key_id' };
+  if (!isAcceptablePublicKey(raw)) return { valid: false, key_id: keyId, reason: 'the public key is not acceptable' };
+  if (typeof fields.signature !== 'string' || !BASE64URL_SIGNATURE.test(fields.signature)) {
+    return { valid: false, key_id: keyId, reason: 'the signature is missing or malformed' };
+  }
+  let ok = false;
+  try {
+    ok = edVerify(null, signingBytes(fields), publicKeyObject(raw), Buffer.from(fields.signature, 'base64url'));
+  } catch {
+    ok = false;
+  }
+  return ok ? { valid: true, key_id: keyId } : { valid: false, key_id: keyId, reason: 'the signature does not match the record' };
+}

@@ -1,0 +1,194 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import { keyIdOf, publishedKeys, type PublishedKey, type SigningKey } from '../lib/signing-keys.js';
+import { notFound } from './errors.js';
+import { evaluateGates, POLICY_VERSION } from './policy.js';
+import * as repo from './repo.js';
+import { canonicalJson, recordHash, sealRecord } from './seal.js';
+import type { AuthorityStatus, ConsequenceTier, DecisionInputs, DelegationSnapshot, SealedRecord } from './types.js';
+
+/** How long a sealed record can be presented at the execution boundary. */
+export const RECORD_TTL_MS = 300_000;
+
+/**
+ * The fixed scenario of POST /v1/proof/scenario/run and the self-built bypass attempts runs
+ * as a reserved agent that the service creates on demand in each profile, with its own
+ * mandate, baseline and a one-year delegation renewed when none is current. Operators
+ * cannot create an agent with this id, so the scenario's inputs are the same in every tenant.
+ */
+export const SCENARIO_AGENT_ID = 'proof-scenario-agent';
+const SCENARIO_MANDATE = ['scenario.payments.*'];
+const SCENARIO_BASELINE = { fingerprint: 'scenario-baseline-v1', maxDrift: 0.1 };
+const SCENARIO_DELEGATION_MS = 365 * 24 * 3600_000;
+
+export interface DecisionRequest {
+  agent_id: string;
+  action: string;
+  authority_status: AuthorityStatus;
+  human_present: boolean;
+  consequence_tier: ConsequenceTier;
+  timestamp: string;
+  behavior?: { fingerprint: string; drift: number } | undefined;
+}
+
+export interface GovernanceDeps {
+  db: Db;
+  clock: Clock;
+  signingKey: SigningKey;
+}
+
+export type GovernanceService = ReturnType<typeof createGovernanceService>;
+
+/** The delegation in force at `at` (latest expiry first); otherwise the newest one, so the gate can say why it fails. */
+function delegationAsOf(rows: repo.DelegationRow[], at: number): DelegationSnapshot | null {
+  const current = rows
+    .filter((d) => !d.revokedAt && d.expiresAt.getTime() > at)
+    .sort((a, b) => b.expiresAt.getTime() - a.expiresAt.getTime())[0];
+  const chosen = current ?? rows[0];
+  if (!chosen) return null;
+  return {
+    delegation_id: chosen.id,
+    granted_by: chosen.grantedBy,
+    expires_at: chosen.expiresAt.toISOString(),
+    revoked_at: chosen.revokedAt ? chosen.revokedAt.toISOString() : null,
+  };
+}
+
+export function createGovernanceService({ db, clock, signingKey }: GovernanceDeps) {
+  let keyCache = new Map<string, Uint8Array>([[signingKey.kid, signingKey.publicKey]]);
+
+  /** Every published key by id; reloaded on a miss so keys another instance rotated in are found. */
+  async function verificationKeys(kid?: string): Promise<ReadonlyMap<string, Uint8Array>> {
+    if (kid !== undefined && keyCache.has(kid)) return keyCache;
+    const rows = await publishedKeys(db, 'governance');
+    const next = new Map<string, Uint8Array>([[signingKey.kid, signingKey.publicKey]]);
+    for (const row of rows) {
+      const raw = Buffer.from(row.publicKey, 'base64');
+      if (keyIdOf(raw) === row.kid) next.set(row.kid, raw);
+    }
+    keyCache = next;
+    return keyCache;
+  }
+
+  async function listKeys(): Promise<PublishedKey[]> {
+    return publishedKeys(db, 'governance');
+  }
+
+  /** Evaluates the four gates and seals the record as the next link of the profile's chain. */
+  async function decide(profileId: string, request: DecisionRequest): Promise<SealedRecord> {
+    const agent = await repo.findAgent(db, profileId, request.agent_id);
+    if (!agent) throw notFound('Agent');
+    const timestamp = new Date(request.timestamp).toISOString();
+    const delegation = delegationAsOf(await repo.delegationsOf(db, profileId, agent.agentId), Date.parse(timestamp));
+    const inputs: DecisionInputs = {
+      agent_id: agent.agentId,
+      action: request.action,
+      authority_status: request.authority_status,
+      human_present: request.human_present,
+      consequence_tier: request.consequence_tier,
+      timestamp,
+      behavior: request.behavior ? { fingerprint: request.behavior.fingerprint, drift: request.behavior.drift } : null,
+      mandate: [...agent.mandate],
+      baseline: { fingerprint: agent.baselineFingerprint, max_drift: agent.baselineMaxDrift },
+      delegation,
+    };
+    const { gates, disposition } = evaluateGates(inputs);
+    return db.transaction(async (tx) => {
+      const head = await repo.lockChainHead(tx, profileId, clock.now());
+      const issuedAt = clock.now();
+      const record = sealRecord(
+        {
+          record_id: randomUUID(),
+          execution_id: randomUUID(),
+          agent_id: agent.agentId,
+          action: request.action,
+          inputs,
+          gates,
+          disposition,
+          policy_version: POLICY_VERSION,
+          issued_at: issuedAt.toISOString(),
+          expires_at: new Date(issuedAt.getTime() + RECORD_TTL_MS).toISOString(),
+          nonce: randomBytes(16).toString('hex'),
+          seq: head.seq + 1,
+          prev_hash: head.headHash,
+          key_id: signingKey.kid,
+        },
+        signingKey.privateKey,
+      );
+      const hash = recordHash(record);
+      await repo.insertRecord(tx, {
+        recordId: record.record_id,
+        profileId,
+        executionId: record.execution_id,
+        agentId: record.agent_id,
+        seq: record.seq,
+        nonce: record.nonce,
+        disposition,
+        canonical: canonicalJson(record),
+        hash,
+        issuedAt,
+        expiresAt: new Date(record.expires_at),
+      });
+      await repo.advanceChainHead(tx, profileId, record.seq, hash, issuedAt);
+      return record;
+    });
+  }
+
+  async function ensureScenarioAgent(profileId: string): Promise<void> {
+    const now = clock.now();
+    await repo.insertAgent(db, {
+      profileId,
+      agentId: SCENARIO_AGENT_ID,
+      mandate: SCENARIO_MANDATE,
+      baselineFingerprint: SCENARIO_BASELINE.fingerprint,
+      baselineMaxDrift: SCENARIO_BASELINE.maxDrift,
+      createdAt: now,
+    });
+    const renewBefore = now.getTime() + 24 * 3600_000;
+    const delegations = await repo.delegationsOf(db, profileId, SCENARIO_AGENT_ID);
+    if (!delegations.some((d) => !d.revokedAt && d.expiresAt.getTime() > renewBefore)) {
+      await repo.insertDelegation(db, {
+        profileId,
+        agentId: SCENARIO_AGENT_ID,
+        grantedBy: 'governance-proof-scenario',
+        expiresAt: new Date(now.getTime() + SCENARIO_DELEGATION_MS),
+        createdAt: now,
+      });
+    }
+  }
+
+  /** The fixed scenario: every condition good, except what `overrides` changes. */
+  async function decideScenario(profileId: string, overrides: Partial<DecisionRequest> = {}): Promise<SealedRecord> {
+    await ensureScenarioAgent(profileId);
+    return decide(profileId, {
+      agent_id: SCENARIO_AGENT_ID,
+      action: 'scenario.payments.transfer',
+      authority_status: 'VALID',
+      human_present: true,
+      consequence_tier: 'MODERATE',
+      timestamp: clock.now().toISOString(),
+      behavior: { fingerprint: SCENARIO_BASELINE.fingerprint, drift: 0.02 },
+      ...overrides,
+    });
+  }
+
+  async function runScenario(profileId: string, condition: 'A' | 'B') {
+    const changed = condition === 'B' ? { field: 'authority_status', from: 'VALID', to: 'EXPIRED' } : null;
+    const record = await decideScenario(profileId, condition === 'B' ? { authority_status: 'EXPIRED' } : {});
+    return { condition, disposition: record.disposition, changed_condition: changed, record };
+  }
+
+  async function carrier(profileId: string, executionId: string) {
+    const row = await repo.findRecord(db, { executionId, profileId });
+    if (!row) throw notFound('Carrier');
+    const deliveries = await repo.deliveriesOf(db, profileId, executionId);
+    return {
+      execution_id: executionId,
+      record: JSON.parse(row.canonical) as SealedRecord,
+      deliveries: deliveries.map((d) => ({ admitted_at: d.attemptedAt.toISOString(), result: d.result })),
+    };
+  }
+
+  return { db, clock, signingKey, verificationKeys, listKeys, decide, decideScenario, runScenario, carrier };
+}
