@@ -15,6 +15,7 @@ import './plugins/decorations.js';
 import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
+import { governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
 
@@ -77,6 +78,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   await app.register(healthRoutes);
   await app.register(adminApi, { prefix: '/admin/v1' });
   await app.register(ticketingApi, { prefix: '/api/v1' });
+  await app.register(governanceApi);
 
   app.addHook('onReady', async () => {
     if (opts.startJobs !== false) jobs.start();

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken } from '../auth/api-keys.js';
 import { safeEqual } from '../lib/crypto.js';
 import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { governanceAdminRoutes } from './governance.js';
 import { profileRoutes } from './profiles.js';
 import { webhookRoutes } from './webhooks.js';
 import { ticketingOperatorRoutes } from './ticketing.js';
@@ -23,6 +24,7 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   });
 
   await app.register(profileRoutes);
+  await app.register(governanceAdminRoutes);
   await app.register(webhookRoutes);
   await app.register(ticketingOperatorRoutes);
 };
