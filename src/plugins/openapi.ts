@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,12 +13,32 @@ export const openApiTags = [
   { name: 'operations', description: 'Liveness and readiness probes.' },
 ] as const;
 
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  /** Left out of the document on purpose (the docs UI's own assets, /openapi.json). */
+  hidden: boolean;
+}
+
+const routeTables = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route registered after the docs plugin, as Fastify saw it: what the document must cover. */
+export function registeredRoutes(app: FastifyInstance): RegisteredRoute[] {
+  return routeTables.get(app) ?? [];
+}
+
 /**
  * OpenAPI 3.1 generated from the routes' zod schemas, served at /openapi.json, browsable at
  * /docs. Registered before the APIs so it sees every route.
  */
 export const openApiDocs = fp(
   async (app) => {
+    const table: RegisteredRoute[] = [];
+    routeTables.set(app, table);
+    app.addHook('onRoute', (route) => {
+      const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide);
+      for (const method of [route.method].flat()) table.push({ method, url: route.url, hidden });
+    });
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',

@@ -1,0 +1,97 @@
+import { validate, compileErrors } from '@readme/openapi-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiTags, registeredRoutes } from '../../src/plugins/openapi.js';
+import { buildTestApp, type TestContext } from '../helpers/app.js';
+
+type Operation = { operationId?: string; tags?: string[]; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; tags?: { name: string }[] };
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Fastify's `/a/:id` is OpenAPI's `/a/{id}`. */
+const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/**
+ * Written over whatever is registered: every route any API mounts must appear in the generated
+ * document with an operationId, a service tag, its success and its error bodies.
+ */
+describe('the OpenAPI document', () => {
+  let ctx: TestContext;
+  let doc: Document;
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+    const res = await ctx.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    doc = res.json();
+  });
+  afterAll(() => ctx.close());
+
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([method]) => METHODS.includes(method))
+        .map(([method, op]) => ({ path, method, op })),
+    );
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(doc) as never);
+    if (!result.valid) expect.fail(compileErrors(result));
+    expect(result.valid).toBe(true);
+  });
+
+  it('covers every registered route, each with an operationId', () => {
+    const routes = registeredRoutes(ctx.app).filter((r) => !r.hidden && r.method !== 'HEAD');
+    expect(routes.length).toBeGreaterThan(0);
+    const missing = routes
+      .filter((r) => !doc.paths[openApiPath(r.url)]?.[r.method.toLowerCase()]?.operationId)
+      .map((r) => `${r.method} ${r.url}`);
+    expect(missing).toEqual([]);
+    // And the other way: nothing in the document that the app does not serve.
+    const served = new Set(routes.map((r) => `${r.method.toLowerCase()} ${openApiPath(r.url)}`));
+    expect(operations().map((o) => `${o.method} ${o.path}`).filter((o) => !served.has(o))).toEqual([]);
+  });
+
+  it('includes the health probes and the operator API', () => {
+    expect(doc.paths['/health']?.get?.operationId).toBe('health');
+    expect(doc.paths['/ready']?.get?.responses).toHaveProperty('503');
+    expect(doc.paths['/admin/v1/profiles']?.post?.operationId).toBe('createProfile');
+  });
+
+  it('files every operation under one of the service tags', () => {
+    const services = openApiTags.map((t) => t.name as string);
+    expect(doc.tags?.map((t) => t.name)).toEqual(expect.arrayContaining(services));
+    // A sub-tag such as "identity: capture" names its service first; other tags may come along.
+    const ofService = (tag: string) => services.some((s) => tag === s || tag.startsWith(`${s}: `));
+    const untagged = operations()
+      .filter(({ op }) => !op.tags?.some(ofService))
+      .map(({ method, path, op }) => `${method} ${path} [${op.tags?.join(',') ?? ''}]`);
+    expect(untagged).toEqual([]);
+  });
+
+  it('documents a success and, beyond liveness, the error bodies of every operation', () => {
+    const problems: string[] = [];
+    for (const { method, path, op } of operations()) {
+      const codes = Object.keys(op.responses ?? {});
+      if (!codes.some((c) => /^2\d\d$/.test(c))) problems.push(`${method} ${path}: no 2xx response`);
+      if (path === '/health') continue;
+      const errors = codes.filter((c) => /^[45]\d\d$/.test(c));
+      if (errors.length === 0) problems.push(`${method} ${path}: no error response`);
+      for (const code of errors) {
+        if (!op.responses![code]!.content) problems.push(`${method} ${path}: ${code} has no body schema`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('operationIds are unique', () => {
+    const ids = operations().map(({ op }) => op.operationId);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('serves browsable docs at /docs', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+  });
+});
