@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { draftEvent, organizer, type Organizer } from './fixtures.js';
+
+describe('ticketing: GET /events (paging, filter, order)', () => {
+  let ctx: TestContext;
+  let org: Organizer;
+  let other: Organizer;
+  const ids: string[] = [];
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+    org = await organizer(ctx);
+    other = await organizer(ctx);
+    // 5 events, created out of start order; two share a start (id breaks the tie).
+    const starts = ['2027-03-01T10:00:00.000Z', '2027-01-01T10:00:00.000Z', '2027-02-01T10:00:00.000Z', '2027-02-01T10:00:00.000Z', '2027-04-01T10:00:00.000Z'];
+    for (const eventStartsAt of starts) ids.push((await draftEvent(org, { eventStartsAt })).id);
+    await ctx.admin('POST', `/events/${ids[0]}/publish`);
+    await ctx.admin('POST', `/events/${ids[4]}/publish`);
+    await ctx.admin('POST', `/events/${ids[1]}/cancel`);
+    await draftEvent(other);
+  });
+  afterAll(() => ctx.close());
+
+  const expectedOrder = () => {
+    const tied = [ids[2]!, ids[3]!].sort();
+    return [ids[1], ...tied, ids[0], ids[4]];
+  };
+
+  it('lists only the caller’s events, by startsAt ascending with id breaking ties, with default paging', async () => {
+    const res = await org.call('GET', '/events');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({ success: true, data: { items: expect.any(Array), page: 1, limit: 20, total: 5 } });
+    expect(body.data.items.map((e: { id: string }) => e.id)).toEqual(expectedOrder());
+    const theirs = (await other.call('GET', '/events')).json().data;
+    expect(theirs.total).toBe(1);
+    expect(ids).not.toContain(theirs.items[0].id);
+  });
+
+  it('pages: limit 1, last page, page past the end, limit 100', async () => {
+    const all = expectedOrder();
+    for (let page = 1; page <= 5; page++) {
+      const data = (await org.call('GET', `/events?limit=1&page=${page}`)).json().data;
+      expect(data).toMatchObject({ page, limit: 1, total: 5 });
+      expect(data.items.map((e: { id: string }) => e.id)).toEqual([all[page - 1]]);
+    }
+    const last = (await org.call('GET', '/events?limit=2&page=3')).json().data;
+    expect(last.items.map((e: { id: string }) => e.id)).toEqual([all[4]]);
+    const past = (await org.call('GET', '/events?limit=2&page=4')).json().data;
+    expect(past).toEqual({ items: [], page: 4, limit: 2, total: 5 });
+    const wide = (await org.call('GET', '/events?limit=100')).json().data;
+    expect(wide).toMatchObject({ page: 1, limit: 100, total: 5 });
+    expect(wide.items).toHaveLength(5);
+  });
+
+  it('filters by status', async () => {
+    const active = (await org.call('GET', '/events?status=ACTIVE')).json().data;
+    expect(active.total).toBe(2);
+    expect(active.items.map((e: { id: string }) => e.id)).toEqual([ids[0], ids[4]]);
+    expect((await org.call('GET', '/events?status=CANCELLED')).json().data.items.map((e: { id: string }) => e.id)).toEqual([ids[1]]);
+    expect((await org.call('GET', '/events?status=DRAFT&limit=1')).json().data).toMatchObject({ total: 2, limit: 1 });
+    expect((await org.call('GET', '/events?status=ARCHIVED')).json().data).toEqual({ items: [], page: 1, limit: 20, total: 0 });
+  });
+
+  it.each([
+    ['limit=0', 'querystring.limit'],
+    ['limit=101', 'querystring.limit'],
+    ['page=0', 'querystring.page'],
+    ['page=-1', 'querystring.page'],
+    ['page=1.5', 'querystring.page'],
+    ['limit=ten', 'querystring.limit'],
+    ['limit=', 'querystring.limit'],
+    ['status=OPEN', 'querystring.status'],
+    ['status=active', 'querystring.status'],
+  ])('answers 400 VALIDATION_ERROR with details for %s', async (query, path) => {
+    const res = await org.call('GET', `/events?${query}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.any(String), details: [{ path, message: expect.any(String) }] },
+    });
+  });
+});
