@@ -12,6 +12,7 @@ import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
+import { identityApi } from './identity/plugin.js';
 import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
@@ -78,6 +79,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   await app.register(healthRoutes);
   await app.register(adminApi, { prefix: '/admin/v1' });
   await app.register(ticketingApi, { prefix: '/api/v1' });
+  await app.register(identityApi, { prefix: '/v1' });
   await app.register(governanceApi);
 
   app.addHook('onReady', async () => {

@@ -3,6 +3,7 @@ import { bearerToken } from '../auth/api-keys.js';
 import { safeEqual } from '../lib/crypto.js';
 import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { governanceAdminRoutes } from './governance.js';
+import { identityAdminRoutes } from './identity.js';
 import { profileRoutes } from './profiles.js';
 import { webhookRoutes } from './webhooks.js';
 import { ticketingOperatorRoutes } from './ticketing.js';
@@ -24,6 +25,7 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   });
 
   await app.register(profileRoutes);
+  await app.register(identityAdminRoutes);
   await app.register(governanceAdminRoutes);
   await app.register(webhookRoutes);
   await app.register(ticketingOperatorRoutes);

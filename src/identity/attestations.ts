@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { KeyPrincipal } from '../auth/api-keys.js';
+import { liveSigningKey, publishedKeys } from '../lib/signing-keys.js';
+import { appendAudit } from './audit.js';
+import { IdentityError, notFound } from './errors.js';
+import { ageAt, readMrz, startOfDay } from './pipeline/mrz.js';
+import * as repo from './repo.js';
+import { keyActor, type IdentityDeps } from './service.js';
+
+export const CLAIMS = {
+  identity_verified: { description: 'The verification was approved.', needs_mrz: false },
+  age_over_18: { description: 'The holder is at least 18 years old today (MRZ birth date).', needs_mrz: true },
+  age_over_21: { description: 'The holder is at least 21 years old today (MRZ birth date).', needs_mrz: true },
+  document_unexpired: { description: 'The document has not expired today (MRZ expiry date).', needs_mrz: true },
+  nationality: { description: 'The holder’s nationality, ISO 3166-1 alpha-3 (MRZ).', needs_mrz: true },
+} as const;
+export type ClaimName = keyof typeof CLAIMS;
+export const CLAIM_NAMES = Object.keys(CLAIMS) as [ClaimName, ...ClaimName[]];
+
+/** How long an attestation JWS stays valid. */
+const ATTESTATION_TTL_SEC = 90 * 24 * 3600;
+
+export function claimCatalogue() {
+  return { claims: CLAIM_NAMES.map((name) => ({ name, ...CLAIMS[name] })) };
+}
+
+/** The claim's value from the verification's data, or null when the data cannot support it. */
+function claimValue(claim: ClaimName, mrzText: string | null, now: Date): boolean | string | null {
+  if (claim === 'identity_verified') return true;
+  if (!mrzText) return null;
+  const mrz = readMrz(mrzText, now);
+  switch (claim) {
+    case 'age_over_18':
+      return mrz.birthDate ? ageAt(mrz.birthDate, now) >= 18 : null;
+    case 'age_over_21':
+      return mrz.birthDate ? ageAt(mrz.birthDate, now) >= 21 : null;
+    case 'document_unexpired':
+      return mrz.expirationDate ? mrz.expirationDate >= startOfDay(now) : null;
+    case 'nationality':
+      return mrz.nationality;
+  }
+}
+
+export function createAttestationService({ db, clock }: IdentityDeps) {
+  return {
+    /** Attests one claim of an approved verification as an EdDSA compact JWS (kid in the header). */
+    async issue(principal: KeyPrincipal, id: string, claim: ClaimName) {
+      const v = await repo.findVerification(db, principal.profileId, id);
+      if (!v) throw notFound();
+      if (v.erasedAt) throw new IdentityError(409, 'The verification was erased');
+      if (v.status !== 'approved') throw new IdentityError(409, `The verification is ${v.status}, not approved`);
+      const now = clock.now();
+      const value = claimValue(claim, v.mrz, now);
+      if (value === null) throw new IdentityError(409, `This verification's data cannot support the claim ${claim} (no machine-readable zone)`);
+      const key = await liveSigningKey(db, clock, 'attestation');
+      const attestationId = randomUUID();
+      const iat = Math.floor(now.getTime() / 1000);
+      const exp = iat + ATTESTATION_TTL_SEC;
+      const jws = await new SignJWT({ claim, value, [claim]: value })
+        .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
+        .setSubject(v.id)
+        .setJti(attestationId)
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(key.privateKey);
+      await db.transaction(async (tx) => {
+        await repo.lockVerification(tx, v.id);
+        await repo.insertAttestation(tx, { id: attestationId, verificationId: v.id, claim, value, kid: key.kid, issuedAt: now, expiresAt: new Date(exp * 1000) });
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'attestation.issued', actor: keyActor(principal), data: { attestation_id: attestationId, claim } });
+      });
+      return { id: attestationId, claim, value, verification_id: v.id, issued_at: now.toISOString(), jws };
+    },
+
+    /** Every attestation and identity-webhook key, live and retired, as OKP/Ed25519 JWKs. */
+    async jwks() {
+      const keys = [...(await publishedKeys(db, 'attestation')), ...(await publishedKeys(db, 'identity-webhook'))];
+      return {
+        keys: keys.map((k) => ({
+          kty: 'OKP' as const,
+          crv: 'Ed25519' as const,
+          x: Buffer.from(k.publicKey, 'base64').toString('base64url'),
+          kid: k.kid,
+          alg: 'EdDSA' as const,
+          use: 'sig' as const,
+          key_ops: ['verify'],
+          purpose: k.purpose,
+        })),
+      };
+    },
+  };
+}

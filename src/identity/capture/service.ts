@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { parse as parseMrz } from 'mrz';
+import type { JobQueue } from '../../jobs/queue.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { appendAudit } from '../audit.js';
+import { IdentityError } from '../errors.js';
+import * as repo from '../repo.js';
+import type { VerificationRow } from '../repo.js';
+import type { IdentityDeps } from '../service.js';
+import { storeImage, type StoredImage } from '../uploads/inspect.js';
+import { newChallenge, nextStep, type ChallengeStep } from './challenge.js';
+
+export const PIPELINE_QUEUE = 'identity.pipeline';
+const DEVICE = 'device';
+
+const unauthorized = () =>
+  new IdentityError(401, 'The handoff token is missing, expired or revoked: create a new verification or ask the backend for a new token');
+
+/** The parts of one multipart capture request the service needs: text fields and at most one streamed file. */
+export interface CaptureUpload {
+  fields: Record<string, string>;
+  image: StoredImage;
+}
+
+export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
+  const { db, clock, blobs, jobs } = deps;
+
+  async function status(v: VerificationRow) {
+    const steps = (v.challenge as ChallengeStep[] | null) ?? [];
+    const uploaded = (await repo.framesOf(db, v.id)).map((f) => f.step);
+    return { verification_id: v.id, stage: v.stage, next_step: nextStep(v.stage, steps.length, uploaded), uploaded_steps: uploaded };
+  }
+
+  /** Runs `fn` with the verification locked; deletes the just-stored blob when `fn` refuses. */
+  async function commitUpload<T>(v: VerificationRow, image: StoredImage, fn: (tx: Parameters<Parameters<typeof db.transaction>[0]>[0], locked: VerificationRow) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction(async (tx) => {
+        const locked = await repo.lockVerification(tx, v.id);
+        if (!locked || locked.erasedAt) throw unauthorized();
+        return fn(tx, locked);
+      });
+    } catch (err) {
+      await blobs.delete(image.blobKey).catch(() => {});
+      throw err;
+    }
+  }
+
+  return {
+    async authenticate(token: string | null): Promise<VerificationRow> {
+      if (!token) throw unauthorized();
+      const v = await repo.verificationByTokenHash(db, sha256Hex(token), clock.now());
+      if (!v) throw unauthorized();
+      return v;
+    },
+
+    status,
+
+    /** Refusals that need no body: checked before a single upload byte is read. */
+    assertCanUploadDocument(v: VerificationRow) {
+      if (v.stage !== 'document') throw new IdentityError(409, 'The document was already uploaded: call GET /v1/capture/status and resume from next_step');
+    },
+
+    /** Streams one upload into the blob store under this verification. */
+    storeUpload(v: VerificationRow, file: Readable) {
+      return storeImage(blobs, `identity/${v.id}/${randomUUID()}`, file);
+    },
+
+    validateMrz(mrz: string | undefined): string | null {
+      if (mrz === undefined || mrz.trim() === '') return null;
+      const lines = mrz.trim().split(/\r?\n/);
+      try {
+        parseMrz(lines);
+      } catch {
+        throw new IdentityError(422, 'mrz must be a machine-readable zone (TD1, TD2 or TD3), lines joined by \\n');
+      }
+      return lines.join('\n');
+    },
+
+    async uploadDocument(v: VerificationRow, upload: CaptureUpload, mrz: string | null) {
+      const { image } = upload;
+      const updated = await commitUpload(v, image, async (tx, locked) => {
+        this.assertCanUploadDocument(locked);
+        const now = clock.now();
+        const row = await repo.updateVerification(tx, v.id, {
+          stage: 'challenge',
+          mrz,
+          documentBlob: image.blobKey,
+          documentSha256: image.sha256,
+          documentWidth: image.width,
+          documentHeight: image.height,
+          updatedAt: now,
+        });
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'capture.document_uploaded', actor: DEVICE, data: { sha256: image.sha256, width: image.width, height: image.height, mrz: mrz !== null } });
+        return row;
+      });
+      const s = await status(updated);
+      return { stage: s.stage, next_step: s.next_step };
+    },
+
+    /** Issues the challenge once; every later call answers the same one. */
+    async challenge(v: VerificationRow) {
+      if (v.stage === 'document') throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
+      const row = await db.transaction(async (tx) => {
+        const locked = (await repo.lockVerification(tx, v.id))!;
+        if (locked.challengeId) return locked;
+        const now = clock.now();
+        const steps = newChallenge();
+        const issued = await repo.updateVerification(tx, v.id, { challengeId: randomUUID(), challenge: steps, stage: 'selfie', updatedAt: now });
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'capture.challenge_issued', actor: DEVICE, data: { challenge_id: issued.challengeId, steps: steps.length } });
+        return issued;
+      });
+      return { challenge_id: row.challengeId!, steps: row.challenge as ChallengeStep[] };
+    },
+
+    assertCanUploadSelfie(v: VerificationRow) {
+      if (v.stage === 'document') throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
+      if (!v.challengeId) throw new IdentityError(409, 'Request the challenge first: call GET /v1/capture/status and resume from next_step');
+      if (v.stage === 'complete') throw new IdentityError(409, 'Every step already has its frame: call GET /v1/capture/status');
+    },
+
+    /** Parses the step field against the challenge: an integer within 0..N-1, else 422. */
+    parseStep(v: VerificationRow, raw: string | undefined): number {
+      const n = ((v.challenge as ChallengeStep[] | null) ?? []).length;
+      const step = raw !== undefined && /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+      if (!Number.isInteger(step) || step < 0 || step >= n) throw new IdentityError(422, `step must be an integer from 0 to ${n - 1}`);
+      return step;
+    },
+
+    /**
+     * Stores one frame. The frame that completes the challenge moves the verification to
+     * processing and queues the pipeline in the same transaction: the decision cannot be lost.
+     */
+    async uploadSelfie(v: VerificationRow, step: number, upload: CaptureUpload) {
+      const { image } = upload;
+      const updated = await commitUpload(v, image, async (tx, locked) => {
+        this.assertCanUploadSelfie(locked);
+        const now = clock.now();
+        const inserted = await repo.insertFrame(tx, { verificationId: v.id, step, blobKey: image.blobKey, sha256: image.sha256, width: image.width, height: image.height, createdAt: now });
+        if (!inserted) throw new IdentityError(409, `Step ${step} already has its frame: call GET /v1/capture/status and resume from next_step`);
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'capture.frame_uploaded', actor: DEVICE, data: { step, sha256: image.sha256 } });
+        const total = (locked.challenge as ChallengeStep[]).length;
+        const frames = await repo.framesOf(tx, v.id);
+        if (frames.length < total) return locked;
+        const row = await repo.updateVerification(tx, v.id, { stage: 'complete', status: 'processing', updatedAt: now });
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.processing', actor: DEVICE, data: { status: 'processing' } });
+        await jobs.enqueue(PIPELINE_QUEUE, { verificationId: v.id }, { tx });
+        return row;
+      });
+      return status(updated);
+    },
+  };
+}
+
+export type CaptureService = ReturnType<typeof createCaptureService>;

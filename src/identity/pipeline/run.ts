@@ -1,0 +1,68 @@
+import type { Logger } from 'pino';
+import { eq } from 'drizzle-orm';
+import { identityVerifications } from '../../db/schema/identity.js';
+import type { JobHandler } from '../../jobs/queue.js';
+import { appendAudit } from '../audit.js';
+import * as repo from '../repo.js';
+import type { IdentityDeps } from '../service.js';
+import { sendDecisionWebhook } from '../webhooks.js';
+import { decide, type PipelineOutcome } from './decide.js';
+
+const PIPELINE = 'pipeline';
+
+/** The fault the operator injects with fail-next-run. */
+export class InjectedPipelineFault extends Error {
+  constructor() {
+    super('pipeline fault injected by the operator');
+  }
+}
+
+/**
+ * The durable pipeline job. It decides a verification in processing; any thrown error routes the
+ * verification to manual_review with the audit event verification.pipeline_error instead of
+ * losing it. Only when even that cannot be written (database gone) does the job throw, and the
+ * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
+ */
+export function pipelineHandler(deps: IdentityDeps & { logger: Logger }): JobHandler<{ verificationId: string }> {
+  const { db, clock, webhooks, logger } = deps;
+
+  async function record(verificationId: string, outcome: PipelineOutcome | { status: 'manual_review'; reason: 'pipeline_error' }, error?: string) {
+    await db.transaction(async (tx) => {
+      const v = await repo.lockVerification(tx, verificationId);
+      if (!v || v.status !== 'processing' || v.erasedAt) return;
+      const now = clock.now();
+      const decided = await repo.updateVerification(tx, v.id, {
+        status: outcome.status,
+        decisionReason: outcome.reason,
+        decidedAt: outcome.status === 'manual_review' ? null : now,
+        updatedAt: now,
+        ...(error ? { failNextRun: false } : {}),
+      });
+      if (error) await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.pipeline_error', actor: PIPELINE, data: { error } });
+      await appendAudit(tx, clock, { verificationId: v.id, type: `verification.${outcome.status}`, actor: PIPELINE, data: { reason: outcome.reason } });
+      await sendDecisionWebhook(tx, webhooks, decided, outcome.status);
+    });
+  }
+
+  return async (job) => {
+    const { verificationId } = job.payload;
+    const [v] = await db.select().from(identityVerifications).where(eq(identityVerifications.id, verificationId));
+    if (!v || v.status !== 'processing' || v.erasedAt) return;
+    try {
+      if (v.failNextRun) throw new InjectedPipelineFault();
+      const frames = await repo.framesOf(db, v.id);
+      const outcome = decide({
+        mrz: v.mrz,
+        document: { sha256: v.documentSha256!, width: v.documentWidth!, height: v.documentHeight! },
+        frames,
+        documentUsedElsewhere: await repo.documentUsedElsewhere(db, v.id, v.documentSha256!),
+        now: clock.now(),
+      });
+      await record(v.id, outcome);
+    } catch (err) {
+      logger.error({ err, verificationId }, 'identity pipeline failed; routing to manual review');
+      const kind = err instanceof InjectedPipelineFault ? 'injected_fault' : 'internal_error';
+      await record(v.id, { status: 'manual_review', reason: 'pipeline_error' }, kind);
+    }
+  };
+}

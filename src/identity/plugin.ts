@@ -1,0 +1,62 @@
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { liveSigningKey } from '../lib/signing-keys.js';
+import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { createAttestationService } from './attestations.js';
+import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
+import { useDetailErrors } from './errors.js';
+import { pipelineHandler } from './pipeline/run.js';
+import { attestationRoutes } from './routes/attestations.js';
+import { captureRoutes } from './routes/capture.js';
+import { reviewRoutes } from './routes/review.js';
+import { verificationRoutes } from './routes/verifications.js';
+import { createVerificationService, type IdentityDeps } from './service.js';
+import { MAX_UPLOAD_BYTES } from './uploads/inspect.js';
+import { registerIdentityWebhooks } from './webhooks.js';
+
+/** 429 as `{detail}`, with Retry-After set by the rate limiter. */
+function limited(app: FastifyInstance, max: number, nameSpace: string) {
+  return rateLimitOptions(app, {
+    max,
+    nameSpace,
+    keyGenerator: (req: FastifyRequest) => req.ip,
+    errorResponseBuilder: (_req, context) =>
+      Object.assign(new Error(`Rate limit exceeded: ${context.max} requests per minute; retry in ${Math.ceil(context.ttl / 1000)} s`), { statusCode: 429 }),
+  });
+}
+
+/**
+ * The Identity Verification Service, registered at /v1. Its error format (`{detail}`), its
+ * not-found answer, multipart parsing, auth and rate limits live in this scope only, so the
+ * governance routes that share the /v1 prefix keep their own.
+ */
+export const identityApi: FastifyPluginAsync = async (app) => {
+  useDetailErrors(app);
+  await app.register(multipart, {
+    // One byte over the limit is enough to know; the inspector answers 413 itself.
+    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+    throwFileSizeLimit: false,
+  });
+
+  const deps: IdentityDeps = { db: app.db, clock: app.clock, blobs: app.blobs, webhooks: app.webhooks };
+  // Both keys exist from the first start, so the JWKS always carries them.
+  await liveSigningKey(app.db, app.clock, 'attestation');
+  registerIdentityWebhooks(app.webhooks, await liveSigningKey(app.db, app.clock, 'identity-webhook'), app.config.WEBHOOK_TIMEOUT_MS);
+  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log as never }));
+
+  const verifications = createVerificationService(deps);
+  const capture = createCaptureService({ ...deps, jobs: app.jobs });
+  const attestations = createAttestationService(deps);
+
+  await app.register(async (scope) => {
+    await scope.register(rateLimit, limited(app, app.config.CAPTURE_RATE_LIMIT_PER_MINUTE, 'identity-capture-rl:'));
+    await scope.register(captureRoutes, { capture });
+  });
+  await app.register(async (scope) => {
+    await scope.register(rateLimit, limited(app, app.config.IDENTITY_RATE_LIMIT_PER_MINUTE, 'identity-api-rl:'));
+    await scope.register(verificationRoutes, { verifications });
+    await scope.register(reviewRoutes, { verifications });
+    await scope.register(attestationRoutes, { attestations });
+  });
+};

@@ -1,0 +1,116 @@
+import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.js';
+import {
+  identityAttestations,
+  identityFrames,
+  identityHandoffTokens,
+  identityReviews,
+  identityVerifications,
+} from '../db/schema/identity.js';
+import { isUuid } from '../lib/uuid.js';
+
+export type VerificationRow = typeof identityVerifications.$inferSelect;
+export type FrameRow = typeof identityFrames.$inferSelect;
+
+/** A verification of one profile; null for a non-UUID id, an unknown id or another profile's. */
+export async function findVerification(db: DbOrTx, profileId: string, id: string): Promise<VerificationRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select()
+    .from(identityVerifications)
+    .where(and(eq(identityVerifications.id, id), eq(identityVerifications.profileId, profileId)));
+  return row ?? null;
+}
+
+/** Takes the verification's row lock for the rest of the transaction: every change to one verification is serialized. */
+export async function lockVerification(tx: DbOrTx, id: string): Promise<VerificationRow | null> {
+  const [row] = await tx.select().from(identityVerifications).where(eq(identityVerifications.id, id)).for('update');
+  return row ?? null;
+}
+
+export async function updateVerification(tx: DbOrTx, id: string, values: Partial<typeof identityVerifications.$inferInsert>) {
+  const [row] = await tx.update(identityVerifications).set(values).where(eq(identityVerifications.id, id)).returning();
+  return row!;
+}
+
+export async function insertHandoffToken(tx: DbOrTx, values: typeof identityHandoffTokens.$inferInsert) {
+  await tx.insert(identityHandoffTokens).values(values);
+}
+
+export async function revokeHandoffTokens(tx: DbOrTx, verificationId: string, at: Date): Promise<number> {
+  const rows = await tx
+    .update(identityHandoffTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(identityHandoffTokens.verificationId, verificationId), isNull(identityHandoffTokens.revokedAt)))
+    .returning({ id: identityHandoffTokens.id });
+  return rows.length;
+}
+
+/** The verification behind a live (unrevoked, unexpired) handoff token hash. */
+export async function verificationByTokenHash(db: DbOrTx, tokenHash: string, now: Date): Promise<VerificationRow | null> {
+  const [row] = await db
+    .select({ v: identityVerifications })
+    .from(identityHandoffTokens)
+    .innerJoin(identityVerifications, eq(identityVerifications.id, identityHandoffTokens.verificationId))
+    .where(
+      and(
+        eq(identityHandoffTokens.tokenHash, tokenHash),
+        isNull(identityHandoffTokens.revokedAt),
+        gt(identityHandoffTokens.expiresAt, now),
+        isNull(identityVerifications.erasedAt),
+      ),
+    );
+  return row?.v ?? null;
+}
+
+export async function framesOf(db: DbOrTx, verificationId: string): Promise<FrameRow[]> {
+  return db.select().from(identityFrames).where(eq(identityFrames.verificationId, verificationId)).orderBy(asc(identityFrames.step));
+}
+
+export async function insertFrame(tx: DbOrTx, values: typeof identityFrames.$inferInsert): Promise<boolean> {
+  const rows = await tx.insert(identityFrames).values(values).onConflictDoNothing().returning({ id: identityFrames.id });
+  return rows.length === 1;
+}
+
+/** True when another verification (any profile: a reused document is a fraud signal wherever it was seen) stored the same document image. */
+export async function documentUsedElsewhere(db: DbOrTx, verificationId: string, sha256: string): Promise<boolean> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(identityVerifications)
+    .where(and(eq(identityVerifications.documentSha256, sha256), ne(identityVerifications.id, verificationId)));
+  return Number(row?.n ?? 0) > 0;
+}
+
+export async function openReviewQueue(db: DbOrTx, profileId: string): Promise<VerificationRow[]> {
+  return db
+    .select()
+    .from(identityVerifications)
+    .where(
+      and(
+        eq(identityVerifications.profileId, profileId),
+        eq(identityVerifications.status, 'manual_review'),
+        isNull(identityVerifications.erasedAt),
+      ),
+    )
+    .orderBy(asc(identityVerifications.updatedAt), asc(identityVerifications.id));
+}
+
+export async function insertReview(tx: DbOrTx, values: typeof identityReviews.$inferInsert): Promise<string> {
+  const [row] = await tx.insert(identityReviews).values(values).returning({ id: identityReviews.id });
+  return row!.id;
+}
+
+export async function insertAttestation(tx: DbOrTx, values: typeof identityAttestations.$inferInsert) {
+  await tx.insert(identityAttestations).values(values);
+}
+
+/** Erasure of everything personal that hangs off a verification, in the caller's transaction. */
+export async function eraseDependents(tx: DbOrTx, verificationId: string, at: Date): Promise<void> {
+  await revokeHandoffTokens(tx, verificationId, at);
+  await tx.delete(identityFrames).where(eq(identityFrames.verificationId, verificationId));
+  await tx.update(identityReviews).set({ note: null }).where(eq(identityReviews.verificationId, verificationId));
+  await tx
+    .update(identityAttestations)
+    .set({ value: null, revokedAt: sql`coalesce(${identityAttestations.revokedAt}, ${at.toISOString()}::timestamptz)` })
+    .where(eq(identityAttestations.verificationId, verificationId));
+}

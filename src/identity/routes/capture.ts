@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { handoffTokenOf } from '../auth.js';
+import type { CaptureService } from '../capture/service.js';
+import * as s from '../schemas.js';
+import { readCaptureForm } from '../uploads/multipart.js';
+
+const tags = ['identity: capture'];
+const security = [{ bearer: [] }];
+const uploadRules =
+  'The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over 15 MB → 413 (the upload stops there), under 1 KB → 422. ' +
+  'EXIF/GPS and text metadata are stripped before the image is stored. ';
+const resume = 'After a 409, call GET /v1/capture/status and resume from `next_step`.';
+
+export const PIPELINE_DESCRIPTION =
+  'When the last step’s frame is stored the verification moves to `processing` and the decision pipeline is queued durably (a restart does not lose it). ' +
+  'The pipeline decides, in this order: MRZ check digits fail → `declined` (reason `mrz_check_digits_invalid`); MRZ expiry date before today → `declined` (`document_expired`); ' +
+  'two byte-identical selfie frames → `declined` (`replayed_frame`); any image smaller than 320×240 → `declined` (`image_too_small`); ' +
+  'the same document image (SHA-256 of the stored file) already used by another verification → `manual_review` (`document_reused`); otherwise `approved`. ' +
+  'A document sent without `mrz` skips the MRZ checks. Any error inside the pipeline moves the verification to `manual_review` (`pipeline_error`) and records the audit event `verification.pipeline_error`.';
+
+/** The device's capture flow; every endpoint takes the handoff token as `Authorization: Bearer <token>` (401 when missing, expired or revoked). */
+export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> = async (app, { capture }) => {
+  app.get('/capture/status', {
+    schema: {
+      operationId: 'captureStatus',
+      tags,
+      security,
+      description: 'Where the device stands: `stage` (document, challenge, selfie, complete), `next_step` (where to resume) and `uploaded_steps`.',
+      response: { 200: s.captureStatus, ...s.errors(401) },
+    },
+  }, async (req) => capture.status(await capture.authenticate(handoffTokenOf(req))));
+
+  app.post('/capture/document', {
+    schema: {
+      operationId: 'uploadDocument',
+      tags,
+      security,
+      consumes: ['multipart/form-data'],
+      description: `Uploads the identity document: multipart, file field \`file\`, optional text field \`mrz\` (the machine-readable zone, lines joined by \\n; an unreadable one → 422). ${uploadRules}409 once past the document stage. ${resume}`,
+      response: { 201: s.stageAnswer, ...s.errors(401, 409, 413, 415, 422) },
+    },
+  }, async (req, reply) => {
+    const v = await capture.authenticate(handoffTokenOf(req));
+    capture.assertCanUploadDocument(v);
+    const form = await readCaptureForm(req, (file) => capture.storeUpload(v, file), (image) => app.blobs.delete(image.blobKey));
+    let mrz: string | null;
+    try {
+      mrz = capture.validateMrz(form.fields.mrz);
+    } catch (err) {
+      await app.blobs.delete(form.image.blobKey);
+      throw err;
+    }
+    return reply.status(201).send(await capture.uploadDocument(v, form, mrz));
+  });
+
+  app.post('/capture/challenge', {
+    schema: {
+      operationId: 'getChallenge',
+      tags,
+      security,
+      description: `The liveness challenge: 3 to 5 steps, each with an instruction; a repeated call answers the same challenge. 409 before the document upload. ${resume}`,
+      response: { 200: s.challenge, ...s.errors(401, 409) },
+    },
+  }, async (req) => capture.challenge(await capture.authenticate(handoffTokenOf(req))));
+
+  app.post('/capture/selfie', {
+    schema: {
+      operationId: 'uploadSelfieFrame',
+      tags,
+      security,
+      consumes: ['multipart/form-data'],
+      description:
+        `Uploads one selfie frame: multipart, text field \`step\` (0..N-1, else 422) and file field \`file\`, in either order. ${uploadRules}` +
+        `409 before the document upload, before the challenge, or when that step already has its frame. ${resume} ${PIPELINE_DESCRIPTION}`,
+      response: { 201: s.captureStatus, ...s.errors(401, 409, 413, 415, 422) },
+    },
+  }, async (req, reply) => {
+    const v = await capture.authenticate(handoffTokenOf(req));
+    capture.assertCanUploadSelfie(v);
+    const form = await readCaptureForm(req, (file) => capture.storeUpload(v, file), (image) => app.blobs.delete(image.blobKey));
+    let step: number;
+    try {
+      step = capture.parseStep(v, form.fields.step);
+    } catch (err) {
+      await app.blobs.delete(form.image.blobKey);
+      throw err;
+    }
+    return reply.status(201).send(await capture.uploadSelfie(v, step, form));
+  });
+};

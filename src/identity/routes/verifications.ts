@@ -1,0 +1,76 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf, requireRole } from '../auth.js';
+import * as s from '../schemas.js';
+import type { VerificationService } from '../service.js';
+
+const tags = ['identity: verifications'];
+const security = [{ bearer: [] }];
+
+/** The backend's endpoints: create, poll, hand off, erase. */
+export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService }> = async (app, { verifications }) => {
+  const onRequest = requireRole(app.db, 'backend');
+
+  app.post('/verifications', {
+    onRequest,
+    schema: {
+      operationId: 'createVerification',
+      tags,
+      security,
+      description:
+        'Creates a verification for the calling key’s profile and returns its first handoff token (valid 30 minutes) for the end user’s device. ' +
+        '`webhook_url` must be HTTPS (else 422); the decision webhook goes there. Poll GET /v1/verifications/{id} when no webhook arrives.',
+      body: s.createVerificationBody,
+      response: { 201: s.createdVerification, ...s.errors(401, 403, 422) },
+    },
+  }, async (req, reply) => reply.status(201).send(await verifications.create(principalOf(req), req.body)));
+
+  app.get('/verifications/:id', {
+    onRequest,
+    schema: {
+      operationId: 'getVerification',
+      tags,
+      security,
+      description: 'Reads a verification (polling). Status values: awaiting_capture, processing, manual_review, approved, declined. An erased verification answers `{id, status, erased: true, erased_at}` forever.',
+      params: s.idParams,
+      response: { 200: s.verification, ...s.errors(401, 403, 404) },
+    },
+  }, async (req) => verifications.get(principalOf(req), req.params.id));
+
+  app.post('/verifications/:id/handoff', {
+    onRequest,
+    schema: {
+      operationId: 'reissueHandoffToken',
+      tags,
+      security,
+      description: 'Issues a fresh handoff token (30 minutes) and revokes every earlier one. 409 once capture is complete or the verification was erased.',
+      params: s.idParams,
+      response: { 201: s.handoff, ...s.errors(401, 403, 404, 409) },
+    },
+  }, async (req, reply) => reply.status(201).send(await verifications.reissueHandoff(principalOf(req), req.params.id)));
+
+  app.delete('/verifications/:id/handoff', {
+    onRequest,
+    schema: {
+      operationId: 'revokeHandoffToken',
+      tags,
+      security,
+      description: 'Revokes the verification’s handoff tokens: every capture call with them answers 401.',
+      params: s.idParams,
+      response: { 200: s.handoffRevoked, ...s.errors(401, 403, 404) },
+    },
+  }, async (req) => verifications.revokeHandoff(principalOf(req), req.params.id));
+
+  app.delete('/verifications/:id', {
+    onRequest,
+    schema: {
+      operationId: 'eraseVerification',
+      tags,
+      security,
+      description:
+        'Erases the verification: uploaded images deleted, reference, webhook_url, MRZ data and review notes nulled, handoff tokens and attestations revoked. ' +
+        'The record stays addressable and answers `{id, status, erased: true, erased_at}`; erasing again answers the same.',
+      params: s.idParams,
+      response: { 200: s.verification, ...s.errors(401, 403, 404) },
+    },
+  }, async (req) => verifications.erase(principalOf(req), req.params.id));
+};

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { CLAIM_NAMES } from './attestations.js';
+import { errorBody } from './errors.js';
+
+export { errorBody };
+
+export const idParams = z.object({ id: z.string().describe('Verification id (UUID); anything else answers 404') });
+
+export const httpsUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'https:' && u.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'webhook_url must be an HTTPS address');
+
+export const createVerificationBody = z.object({
+  webhook_url: httpsUrl,
+  reference: z.string().min(1).max(200).nullish().describe('Your own reference for this verification; echoed in the webhook'),
+});
+
+const status = z.enum(['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined']);
+const stage = z.enum(['document', 'challenge', 'selfie', 'complete']);
+
+export const createdVerification = z.object({
+  id: z.string(),
+  status,
+  reference: z.string().nullable(),
+  webhook_url: z.string(),
+  handoff_token: z.string().describe('43 characters, URL-safe base64; pass it unchanged as the device’s Bearer token'),
+  handoff_expires_at: z.string(),
+  created_at: z.string(),
+});
+
+export const verification = z.union([
+  z.object({
+    id: z.string(),
+    status,
+    reference: z.string().nullable(),
+    webhook_url: z.string().nullable(),
+    stage,
+    decision_reason: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    decided_at: z.string().nullable(),
+    erased: z.literal(false),
+  }),
+  z.object({ id: z.string(), status, erased: z.literal(true), erased_at: z.string() }),
+]);
+
+export const handoff = z.object({ verification_id: z.string(), handoff_token: z.string(), handoff_expires_at: z.string() });
+export const handoffRevoked = z.object({ verification_id: z.string(), handoff_revoked: z.literal(true) });
+
+export const nextStep = z.union([
+  z.object({ type: z.literal('document') }),
+  z.object({ type: z.literal('challenge') }),
+  z.object({ type: z.literal('selfie'), step: z.number().int() }),
+  z.object({ type: z.literal('done') }),
+]);
+
+export const captureStatus = z.object({ verification_id: z.string(), stage, next_step: nextStep, uploaded_steps: z.array(z.number().int()) });
+export const stageAnswer = z.object({ stage, next_step: nextStep });
+export const challenge = z.object({ challenge_id: z.string(), steps: z.array(z.object({ step: z.number().int(), instruction: z.string() })) });
+
+export const reviewBody = z.object({
+  decision: z.enum(['approve', 'decline']),
+  note: z
+    .string()
+    .refine((n) => n.trim().length >= 20, 'note must be at least 20 characters after trimming')
+    .describe('Mandatory: why, at least 20 characters after trimming'),
+});
+export const reviewResult = z.object({ review_id: z.string(), verification });
+export const reviewQueue = z.object({
+  items: z.array(z.object({ id: z.string(), status: z.literal('manual_review'), reason: z.string().nullable(), created_at: z.string(), updated_at: z.string() })),
+});
+
+export const attestationBody = z.object({ claim: z.enum(CLAIM_NAMES) });
+export const attestation = z.object({
+  id: z.string(),
+  claim: z.enum(CLAIM_NAMES),
+  value: z.union([z.boolean(), z.string()]),
+  verification_id: z.string(),
+  issued_at: z.string(),
+  jws: z.string(),
+});
+export const claimCatalogue = z.object({ claims: z.array(z.object({ name: z.string(), description: z.string(), needs_mrz: z.boolean() })) });
+export const jwks = z.object({
+  keys: z.array(
+    z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string(), alg: z.literal('EdDSA'), use: z.literal('sig'), key_ops: z.array(z.string()), purpose: z.string() }),
+  ),
+});
+
+/** The error answers every identity route can give, all `{detail}`. */
+export const errors = (...codes: number[]) => Object.fromEntries([...new Set([...codes, 429, 500, 503])].map((c) => [c, errorBody]));

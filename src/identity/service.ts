@@ -1,0 +1,182 @@
+import type { BlobStore } from '../blobs/store.js';
+import type { KeyPrincipal } from '../auth/api-keys.js';
+import type { Db, DbOrTx } from '../db/client.js';
+import { identityVerifications } from '../db/schema/identity.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken, sha256Hex } from '../lib/crypto.js';
+import type { WebhookPlatform } from '../webhooks/types.js';
+import { appendAudit } from './audit.js';
+import { IdentityError, notFound } from './errors.js';
+import * as repo from './repo.js';
+import type { VerificationRow } from './repo.js';
+import { sendDecisionWebhook } from './webhooks.js';
+
+export const HANDOFF_TTL_MS = 30 * 60 * 1000;
+
+export interface IdentityDeps {
+  db: Db;
+  clock: Clock;
+  blobs: BlobStore;
+  webhooks: WebhookPlatform;
+}
+
+export const keyActor = (p: KeyPrincipal) => `${p.role}:${p.keyId}`;
+
+/** The verification as its backend sees it; an erased one keeps only id, status and the erasure. */
+export function verificationView(v: VerificationRow) {
+  if (v.erasedAt) return { id: v.id, status: v.status, erased: true as const, erased_at: v.erasedAt.toISOString() };
+  return {
+    id: v.id,
+    status: v.status,
+    reference: v.reference,
+    webhook_url: v.webhookUrl,
+    stage: v.stage,
+    decision_reason: v.decisionReason,
+    created_at: v.createdAt.toISOString(),
+    updated_at: v.updatedAt.toISOString(),
+    decided_at: v.decidedAt ? v.decidedAt.toISOString() : null,
+    erased: false as const,
+  };
+}
+
+/** 32 random bytes, URL-safe base64 without padding; only the hash is kept. */
+async function issueHandoffToken(tx: DbOrTx, clock: Clock, verificationId: string) {
+  const token = randomToken(32);
+  const now = clock.now();
+  const expiresAt = new Date(now.getTime() + HANDOFF_TTL_MS);
+  await repo.insertHandoffToken(tx, { verificationId, tokenHash: sha256Hex(token), expiresAt, createdAt: now });
+  return { token, expiresAt };
+}
+
+export function createVerificationService({ db, clock, blobs, webhooks }: IdentityDeps) {
+  async function load(principal: KeyPrincipal, id: string): Promise<VerificationRow> {
+    const v = await repo.findVerification(db, principal.profileId, id);
+    if (!v) throw notFound();
+    return v;
+  }
+
+  /** Runs `fn` with the verification locked; 404 unless it belongs to the caller's profile. */
+  async function withLocked<T>(principal: KeyPrincipal, id: string, fn: (tx: DbOrTx, v: VerificationRow) => Promise<T>): Promise<T> {
+    await load(principal, id);
+    return db.transaction(async (tx) => {
+      const v = await repo.lockVerification(tx, id);
+      if (!v) throw notFound();
+      return fn(tx, v);
+    });
+  }
+
+  return {
+    async create(principal: KeyPrincipal, input: { webhook_url: string; reference?: string | null }) {
+      return db.transaction(async (tx) => {
+        const now = clock.now();
+        const [v] = await tx
+          .insert(identityVerifications)
+          .values({
+            profileId: principal.profileId,
+            status: 'awaiting_capture',
+            stage: 'document',
+            reference: input.reference ?? null,
+            webhookUrl: input.webhook_url,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning();
+        const handoff = await issueHandoffToken(tx, clock, v!.id);
+        await appendAudit(tx, clock, { verificationId: v!.id, type: 'verification.created', actor: keyActor(principal), data: { status: 'awaiting_capture' } });
+        await appendAudit(tx, clock, { verificationId: v!.id, type: 'handoff.issued', actor: keyActor(principal), data: { expires_at: handoff.expiresAt.toISOString() } });
+        return {
+          id: v!.id,
+          status: v!.status,
+          reference: v!.reference,
+          webhook_url: v!.webhookUrl!,
+          handoff_token: handoff.token,
+          handoff_expires_at: handoff.expiresAt.toISOString(),
+          created_at: v!.createdAt.toISOString(),
+        };
+      });
+    },
+
+    async get(principal: KeyPrincipal, id: string) {
+      return verificationView(await load(principal, id));
+    },
+
+    /** A fresh handoff token; every earlier one stops working. Only while capture is still open. */
+    async reissueHandoff(principal: KeyPrincipal, id: string) {
+      return withLocked(principal, id, async (tx, v) => {
+        if (v.erasedAt) throw new IdentityError(409, 'The verification was erased');
+        if (v.stage === 'complete') throw new IdentityError(409, 'Capture is complete: no handoff token is needed any more');
+        await repo.revokeHandoffTokens(tx, v.id, clock.now());
+        const handoff = await issueHandoffToken(tx, clock, v.id);
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'handoff.issued', actor: keyActor(principal), data: { expires_at: handoff.expiresAt.toISOString() } });
+        return { verification_id: v.id, handoff_token: handoff.token, handoff_expires_at: handoff.expiresAt.toISOString() };
+      });
+    },
+
+    async revokeHandoff(principal: KeyPrincipal, id: string) {
+      return withLocked(principal, id, async (tx, v) => {
+        const revoked = await repo.revokeHandoffTokens(tx, v.id, clock.now());
+        if (revoked > 0) await appendAudit(tx, clock, { verificationId: v.id, type: 'handoff.revoked', actor: keyActor(principal), data: { tokens: revoked } });
+        return { verification_id: v.id, handoff_revoked: true as const };
+      });
+    },
+
+    /**
+     * Erasure: files deleted, personal fields nulled, tokens and attestations revoked. Blobs are
+     * removed inside the transaction, so a failed erasure rolls back and can simply be retried.
+     */
+    async erase(principal: KeyPrincipal, id: string) {
+      return withLocked(principal, id, async (tx, v) => {
+        if (v.erasedAt) return verificationView(v);
+        const now = clock.now();
+        const frames = await repo.framesOf(tx, v.id);
+        for (const key of [v.documentBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
+        await repo.eraseDependents(tx, v.id, now);
+        const erased = await repo.updateVerification(tx, v.id, {
+          reference: null,
+          webhookUrl: null,
+          mrz: null,
+          documentBlob: null,
+          documentSha256: null,
+          documentWidth: null,
+          documentHeight: null,
+          challenge: null,
+          erasedAt: now,
+          updatedAt: now,
+        });
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.erased', actor: keyActor(principal) });
+        return verificationView(erased);
+      });
+    },
+
+    async reviewQueue(principal: KeyPrincipal) {
+      const rows = await repo.openReviewQueue(db, principal.profileId);
+      return {
+        items: rows.map((v) => ({
+          id: v.id,
+          status: 'manual_review' as const,
+          reason: v.decisionReason,
+          created_at: v.createdAt.toISOString(),
+          updated_at: v.updatedAt.toISOString(),
+        })),
+      };
+    },
+
+    /** A reviewer's decision: compare-and-set on manual_review under the row lock, so of two racing decisions exactly one wins. */
+    async review(principal: KeyPrincipal, id: string, input: { decision: 'approve' | 'decline'; note: string }) {
+      return withLocked(principal, id, async (tx, v) => {
+        if (v.erasedAt) throw new IdentityError(409, 'The verification was erased');
+        if (v.status !== 'manual_review') throw new IdentityError(409, `The verification is ${v.status}, not in manual_review`);
+        const now = clock.now();
+        const status = input.decision === 'approve' ? 'approved' : 'declined';
+        const reviewId = await repo.insertReview(tx, { verificationId: v.id, reviewerKeyId: principal.keyId, decision: input.decision, note: input.note.trim(), createdAt: now });
+        const decided = await repo.updateVerification(tx, v.id, { status, decisionReason: `reviewer_${input.decision}d`, decidedAt: now, updatedAt: now });
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'review.decided', actor: keyActor(principal), data: { review_id: reviewId, decision: input.decision } });
+        await appendAudit(tx, clock, { verificationId: v.id, type: `verification.${status}`, actor: keyActor(principal), data: { reason: decided.decisionReason } });
+        await sendDecisionWebhook(tx, webhooks, decided, status);
+        return { review_id: reviewId, verification: verificationView(decided) };
+      });
+    },
+  };
+}
+
+export type VerificationService = ReturnType<typeof createVerificationService>;

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { imageSize } from 'image-size';
+import type { BlobStore } from '../../blobs/store.js';
+import { IdentityError } from '../errors.js';
+import { metadataStripper, sniffImageType, type ImageType, type MetadataStripper } from './strip-metadata.js';
+
+export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+export const MIN_UPLOAD_BYTES = 1024;
+/** How much of the cleaned image is kept to read its header; the rest streams straight through. */
+const HEAD_BYTES = 256 * 1024;
+
+export interface StoredImage {
+  blobKey: string;
+  type: ImageType;
+  width: number;
+  height: number;
+  /** SHA-256 (hex) of the stored bytes, metadata already stripped. */
+  sha256: string;
+  size: number;
+}
+
+/**
+ * A transform that checks an upload while it streams: the 15 MB cap (the upload stops the
+ * moment it is crossed), the type by magic bytes, metadata stripping, SHA-256 of what is
+ * stored, and the first bytes kept for the header parse. Memory stays flat whatever the size.
+ */
+class ImageInspector extends Transform {
+  received = 0;
+  type: ImageType | null = null;
+  private sniff: Buffer[] = [];
+  private sniffed = 0;
+  private stripper: MetadataStripper | null = null;
+  private readonly hash = createHash('sha256');
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  stored = 0;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.received += chunk.length;
+    if (this.received > MAX_UPLOAD_BYTES) return done(new IdentityError(413, 'The file is larger than 15 MB'));
+    if (!this.stripper) {
+      this.sniff.push(chunk);
+      this.sniffed += chunk.length;
+      if (this.sniffed < 12) return done();
+      const first = Buffer.concat(this.sniff);
+      this.sniff = [];
+      if (!this.start(first)) return done(unsupported());
+      this.emit_(this.stripper!.push(first));
+      return done();
+    }
+    this.emit_(this.stripper.push(chunk));
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (!this.stripper) {
+      const first = Buffer.concat(this.sniff);
+      if (!this.start(first)) return done(unsupported());
+      this.emit_(this.stripper!.push(first));
+    }
+    if (this.received < MIN_UPLOAD_BYTES) return done(new IdentityError(422, 'The file is smaller than 1 KB'));
+    done();
+  }
+
+  private start(first: Buffer): boolean {
+    this.type = sniffImageType(first);
+    if (!this.type) return false;
+    this.stripper = metadataStripper(this.type);
+    return true;
+  }
+
+  private emit_(parts: Buffer[]): void {
+    for (const part of parts) {
+      if (part.length === 0) continue;
+      this.hash.update(part);
+      this.stored += part.length;
+      if (this.headBytes < HEAD_BYTES) {
+        const keep = part.subarray(0, HEAD_BYTES - this.headBytes);
+        this.head.push(Buffer.from(keep));
+        this.headBytes += keep.length;
+      }
+      this.push(part);
+    }
+  }
+
+  dimensions(): { width: number; height: number } | null {
+    try {
+      const size = imageSize(Buffer.concat(this.head));
+      const expected = { jpeg: 'jpg', png: 'png', webp: 'webp' }[this.type!];
+      if (size.type !== expected || !size.width || !size.height) return null;
+      return { width: size.width, height: size.height };
+    } catch {
+      return null;
+    }
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+const unsupported = () => new IdentityError(415, 'The file must be a JPEG, PNG or WebP image');
+
+/**
+ * Streams one uploaded file into the blob store under `blobKey`, checked and cleaned on the
+ * way. On any refusal nothing stays on disk (the store removes its partial file).
+ */
+export async function storeImage(blobs: BlobStore, blobKey: string, source: Readable): Promise<StoredImage> {
+  const inspector = new ImageInspector();
+  const writing = blobs.put(blobKey, inspector);
+  const reading = pipeline(source, inspector);
+  const [read, written] = await Promise.allSettled([reading, writing]);
+  if (read.status === 'rejected' || written.status === 'rejected') {
+    await blobs.delete(blobKey).catch(() => {});
+    const err = read.status === 'rejected' ? read.reason : (written as PromiseRejectedResult).reason;
+    throw err;
+  }
+  const dims = inspector.dimensions();
+  if (!dims) {
+    await blobs.delete(blobKey);
+    throw new IdentityError(415, 'The image header could not be read: the file must be a valid JPEG, PNG or WebP image');
+  }
+  return { blobKey, type: inspector.type!, ...dims, sha256: inspector.digest(), size: inspector.stored };
+}

@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { IdentityError } from '../errors.js';
+import type { StoredImage } from './inspect.js';
+
+export interface ReadForm {
+  fields: Record<string, string>;
+  image: StoredImage;
+}
+
+/**
+ * Walks a multipart body in whatever order its parts come: text fields are collected, the one
+ * file (field `file`) is streamed through `store` as it arrives. If anything fails after the file
+ * was stored, the stored blob is deleted before the error goes on.
+ */
+export async function readCaptureForm(
+  req: FastifyRequest,
+  store: (file: Readable) => Promise<StoredImage>,
+  discard: (image: StoredImage) => Promise<void>,
+): Promise<ReadForm> {
+  if (!req.isMultipart()) throw new IdentityError(415, 'The request must be multipart/form-data');
+  const fields: Record<string, string> = {};
+  let image: StoredImage | undefined;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || image) {
+          part.file.resume();
+          throw new IdentityError(422, 'Send exactly one file, in the field "file"');
+        }
+        image = await store(part.file);
+      } else {
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+      }
+    }
+  } catch (err) {
+    if (image) await discard(image).catch(() => {});
+    throw err;
+  }
+  if (!image) throw new IdentityError(422, 'The file field "file" is missing');
+  return { fields, image };
+}
