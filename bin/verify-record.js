@@ -1,0 +1,247 @@
+#!/usr/bin/env node
+// Offline verification of sealed governance records: no server, no database.
+//
+//   verify-record <file.json> --public-key <base64> [--chain] [--at <RFC 3339 time>]
+//
+// A record is valid when its Ed25519 signature (base64url) verifies over the RFC 8785 (JCS)
+// canonical JSON of the record without `signature`, with the given public key (base64 of the
+// raw 32 bytes), and its key_id is the first 16 hex characters of SHA-256 over that key.
+// --chain: the file holds an array of records; seq must count up by one and each prev_hash
+//   must be the SHA-256 hex of the previous whole record's JCS bytes (64 zeros before seq 1).
+// --at: also apply the execution boundary's time checks as of that moment: expiry
+//   (RECEIPT_EXPIRED) and the ±60 s decision window / issued_at in the future
+//   (TIMESTAMP_OUT_OF_WINDOW). Whether a receipt was already admitted needs the server.
+// Exit code 0 valid, 1 invalid, 2 usage error; one line of output.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as ed from '@noble/ed25519';
+import canonicalize from 'canonicalize';
+
+ed.hashes.sha512 = (message) => new Uint8Array(createHash('sha512').update(message).digest());
+
+const GENESIS_HASH = '0'.repeat(64);
+const TIMESTAMP_WINDOW_MS = 60_000;
+const CLOCK_SKEW_MS = 5_000;
+
+class Invalid extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function usage(message) {
+  process.stdout.write(`usage error: ${message}. Usage: verify-record <file.json> --public-key <base64> [--chain] [--at <time>]\n`);
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const opts = { file: undefined, publicKey: undefined, chain: false, at: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--public-key') opts.publicKey = argv[++i];
+    else if (arg.startsWith('--public-key=')) opts.publicKey = arg.slice('--public-key='.length);
+    else if (arg === '--chain') opts.chain = true;
+    else if (arg === '--at') opts.at = argv[++i];
+    else if (arg.startsWith('--at=')) opts.at = arg.slice('--at='.length);
+    else if (arg.startsWith('--')) usage(`unknown option ${arg}`);
+    else if (opts.file === undefined) opts.file = arg;
+    else usage('only one file can be verified at a time');
+  }
+  if (!opts.file) usage('a file is required');
+  if (!opts.publicKey) usage('--public-key is required');
+  return opts;
+}
+
+/** Refuses what canonicalization cannot represent unambiguously: duplicate keys, lone surrogates, unsafe integers, non-finite numbers. */
+function strictParse(text) {
+  let i = 0;
+  const fail = (message) => {
+    throw new Invalid('NON_CANONICAL_JSON', `${message} at character ${i}`);
+  };
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  const string = () => {
+    const start = i++;
+    const units = [];
+    for (;;) {
+      if (i >= text.length) fail('unterminated string');
+      const c = text.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c < 0x20) fail('control character in a string');
+      if (c === 0x5c) {
+        const e = text[i + 1];
+        if (e === 'u') {
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('invalid \\u escape');
+          units.push(parseInt(hex, 16));
+          i += 6;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) {
+          units.push(0x41);
+          i += 2;
+        } else fail('invalid escape');
+      } else {
+        units.push(c);
+        i++;
+      }
+    }
+    i++;
+    for (let k = 0; k < units.length; k++) {
+      const u = units[k];
+      if (u >= 0xd800 && u <= 0xdbff) {
+        if (!(units[k + 1] >= 0xdc00 && units[k + 1] <= 0xdfff)) fail('lone surrogate');
+        k++;
+      } else if (u >= 0xdc00 && u <= 0xdfff) fail('lone surrogate');
+    }
+    return JSON.parse(text.slice(start, i));
+  };
+  const value = (depth) => {
+    if (depth > 64) fail('nesting too deep');
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const keys = new Set();
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail('expected a key');
+        const key = string();
+        if (keys.has(key)) fail(`duplicate key "${key}"`);
+        keys.add(key);
+        ws();
+        if (text[i++] !== ':') fail('expected ":"');
+        value(depth + 1);
+        ws();
+        const next = text[i++];
+        if (next === '}') return;
+        if (next !== ',') fail('expected "," or "}"');
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value(depth + 1);
+        ws();
+        const next = text[i++];
+        if (next === ']') return;
+        if (next !== ',') fail('expected "," or "]"');
+      }
+    }
+    if (c === '"') return void string();
+    const number = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (number) {
+      i += number[0].length;
+      const n = Number(number[0]);
+      if (!Number.isFinite(n)) fail('number out of range');
+      if (!number[3] && Number.isInteger(n) && Math.abs(n) > Number.MAX_SAFE_INTEGER) fail('integer beyond 2^53');
+      if (!number[2] && !number[3]) {
+        const big = BigInt(number[0]);
+        if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < -BigInt(Number.MAX_SAFE_INTEGER)) fail('integer beyond 2^53');
+      }
+      return;
+    }
+    for (const word of ['true', 'false', 'null']) {
+      if (text.startsWith(word, i)) return void (i += word.length);
+    }
+    fail('invalid JSON');
+  };
+  value(0);
+  ws();
+  if (i !== text.length) fail('unexpected text after the JSON value');
+  return JSON.parse(text);
+}
+
+const sha256Hex = (data) => createHash('sha256').update(data).digest('hex');
+const jcs = (value) => Buffer.from(canonicalize(value), 'utf8');
+
+function publicKeyBytes(base64) {
+  if (!/^[A-Za-z0-9+/]{43}=?$/.test(base64)) usage('--public-key must be base64 of the raw 32-byte Ed25519 key');
+  const raw = new Uint8Array(Buffer.from(base64, 'base64'));
+  if (raw.length !== 32) usage('--public-key must be 32 bytes');
+  try {
+    // Strict RFC 8032 decoding, and no small-order keys: those verify forged signatures.
+    if (ed.Point.fromBytes(raw, false).isSmallOrder()) usage('--public-key is a small-order point');
+  } catch {
+    usage('--public-key is not a valid Ed25519 point');
+  }
+  return raw;
+}
+
+function verifySignature(record, publicKey, kid) {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) throw new Invalid('SIGNATURE_INVALID', 'the record is not a JSON object');
+  if (record.key_id !== kid) throw new Invalid('KEY_MISMATCH', `key_id ${String(record.key_id)} is not the given public key (${kid})`);
+  if (typeof record.signature !== 'string' || !/^[A-Za-z0-9_-]{86}$/.test(record.signature)) {
+    throw new Invalid('SIGNATURE_INVALID', 'the signature is missing or malformed');
+  }
+  const { signature, ...unsigned } = record;
+  const ok = ed.verify(new Uint8Array(Buffer.from(signature, 'base64url')), new Uint8Array(jcs(unsigned)), publicKey, { zip215: false });
+  if (!ok) throw new Invalid('SIGNATURE_INVALID', 'the signature does not match the record');
+}
+
+function checkTimes(record, at) {
+  const now = Date.parse(at);
+  const expiresAt = Date.parse(record.expires_at);
+  if (!(now < expiresAt)) throw new Invalid('RECEIPT_EXPIRED', `expired at ${record.expires_at}`);
+  const issuedAt = Date.parse(record.issued_at);
+  if (!(issuedAt <= now + CLOCK_SKEW_MS)) throw new Invalid('TIMESTAMP_OUT_OF_WINDOW', 'issued in the future');
+  const decidedAt = Date.parse(record.inputs?.timestamp);
+  if (!(Math.abs(decidedAt - issuedAt) <= TIMESTAMP_WINDOW_MS)) {
+    throw new Invalid('TIMESTAMP_OUT_OF_WINDOW', 'the decision timestamp lies outside ±60 s of issued_at');
+  }
+}
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const publicKey = publicKeyBytes(opts.publicKey);
+  const kid = sha256Hex(publicKey).slice(0, 16);
+  if (opts.at !== undefined && !Number.isFinite(Date.parse(opts.at))) usage('--at must be an RFC 3339 time');
+  let text;
+  try {
+    text = readFileSync(opts.file, 'utf8');
+  } catch (err) {
+    usage(`cannot read ${opts.file} (${err.code ?? 'error'})`);
+  }
+  try {
+    const parsed = strictParse(text);
+    if (opts.chain) {
+      if (!Array.isArray(parsed) || parsed.length === 0) throw new Invalid('CHAIN_BROKEN', 'a chain file holds a non-empty array of records');
+      parsed.forEach((record, index) => {
+        try {
+          verifySignature(record, publicKey, kid);
+          if (opts.at) checkTimes(record, opts.at);
+        } catch (err) {
+          throw new Invalid(err.code, `record ${index}: ${err.message}`);
+        }
+        if (index === 0) {
+          if (record.seq === 1 && record.prev_hash !== GENESIS_HASH) throw new Invalid('CHAIN_BROKEN', 'record 0: seq 1 must follow 64 zeros');
+          return;
+        }
+        const previous = parsed[index - 1];
+        if (record.seq !== previous.seq + 1) throw new Invalid('CHAIN_BROKEN', `record ${index}: seq ${record.seq} does not follow ${previous.seq}`);
+        if (record.prev_hash !== sha256Hex(jcs(previous))) throw new Invalid('CHAIN_BROKEN', `record ${index}: prev_hash does not match record ${index - 1}`);
+      });
+      const first = parsed[0];
+      const last = parsed[parsed.length - 1];
+      process.stdout.write(`VALID chain of ${parsed.length} records, seq ${first.seq}..${last.seq}, key_id=${kid}\n`);
+    } else {
+      verifySignature(parsed, publicKey, kid);
+      if (opts.at) checkTimes(parsed, opts.at);
+      process.stdout.write(`VALID record_id=${parsed.record_id} seq=${parsed.seq} disposition=${parsed.disposition} key_id=${kid}\n`);
+    }
+    process.exit(0);
+  } catch (err) {
+    if (!(err instanceof Invalid)) {
+      process.stdout.write(`INVALID NOT_JSON: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`INVALID ${err.code}: ${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+main();
