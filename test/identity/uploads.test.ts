@@ -1,0 +1,185 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { imageSize } from 'image-size';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/client.js';
+import { metadataStripper } from '../../src/identity/uploads/strip-metadata.js';
+import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { api, file, HIGH_LIMITS, identityTenant, multipart, type IdentityTenant } from './helpers.js';
+import { jpeg, png, webp } from './images.js';
+
+function blobFiles(dataDir: string): string[] {
+  const root = join(dataDir, 'blobs');
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Feeds `data` to a stripper in `size`-byte chunks. */
+function stripInChunks(type: 'jpeg' | 'png' | 'webp', data: Buffer, size: number): Buffer {
+  const s = metadataStripper(type);
+  const out: Buffer[] = [];
+  for (let i = 0; i < data.length; i += size) out.push(...s.push(data.subarray(i, i + size)));
+  return Buffer.concat(out);
+}
+
+describe('metadata stripping (streaming, any chunking)', () => {
+  for (const size of [1, 7, 4096]) {
+    it(`removes EXIF/GPS from JPEG, PNG and WebP fed in ${size}-byte chunks`, () => {
+      const j = jpeg(640, 480, { exif: true });
+      const strippedJ = stripInChunks('jpeg', j, size);
+      expect(j.includes('GPSMARKER')).toBe(true);
+      expect(strippedJ.includes('GPSMARKER')).toBe(false);
+      expect(strippedJ.includes('Exif')).toBe(false);
+      expect(strippedJ).toEqual(stripInChunks('jpeg', jpeg(640, 480), 4096));
+      expect(imageSize(strippedJ)).toMatchObject({ width: 640, height: 480 });
+
+      const p = png(400, 300, { text: 'GPSMARKER taken at home', exif: Buffer.from('GPSMARKER') });
+      const strippedP = stripInChunks('png', p, size);
+      expect(strippedP.includes('GPSMARKER')).toBe(false);
+      expect(strippedP).toEqual(png(400, 300));
+
+      const w = webp(500, 400, { exif: true, xmp: '<x:xmpmeta>GPSMARKER</x:xmpmeta>' });
+      const strippedW = stripInChunks('webp', w, size);
+      expect(strippedW.length).toBe(w.length);
+      expect(strippedW.includes('GPSMARKER')).toBe(false);
+      expect(strippedW.includes('EXIF')).toBe(false);
+      expect(strippedW[20]! & 0x0c).toBe(0);
+      expect(imageSize(strippedW)).toMatchObject({ width: 500, height: 400 });
+    });
+  }
+});
+
+describe('capture uploads: types, sizes, streaming, stored without metadata', () => {
+  let ctx: TestContext;
+  let tenant: IdentityTenant;
+  beforeAll(async () => {
+    ctx = await buildTestApp({ env: HIGH_LIMITS });
+    tenant = await identityTenant(ctx);
+  });
+  afterAll(() => ctx.close());
+
+  const fresh = async () => (await api(ctx).createVerification(tenant.backend)) as { id: string; handoff_token: string };
+  const doc = async (id: string) =>
+    rowsOf<{ document_blob: string | null; document_sha256: string | null; document_width: number; document_height: number }>(
+      await ctx.app.db.execute(sql`select document_blob, document_sha256, document_width, document_height from identity_verifications where id = ${id}`),
+    )[0]!;
+
+  it('accepts JPEG, PNG and WebP by their bytes, whatever the declared type', async () => {
+    for (const [image, w, h] of [
+      [jpeg(1024, 768), 1024, 768],
+      [png(640, 480), 640, 480],
+      [webp(800, 600), 800, 600],
+    ] as const) {
+      const v = await fresh();
+      const res = await api(ctx).upload('document', v.handoff_token, [{ name: 'file', filename: 'x.txt', contentType: 'text/plain', data: image }]);
+      expect(res.statusCode, res.body).toBe(201);
+      const row = await doc(v.id);
+      expect([row.document_width, row.document_height]).toEqual([w, h]);
+      expect(row.document_sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('stores a JPEG with a GPS EXIF block without it, keyed by the SHA-256 of what is stored', async () => {
+    const v = await fresh();
+    const original = jpeg(1024, 768, { exif: true, seed: 55 });
+    expect(original.includes('GPSMARKER')).toBe(true);
+    const res = await api(ctx).upload('document', v.handoff_token, [file(original, 'photo.jpg')]);
+    expect(res.statusCode, res.body).toBe(201);
+    const row = await doc(v.id);
+    const stored = readFileSync(join(ctx.env.DATA_DIR!, 'blobs', row.document_blob!));
+    expect(stored.includes('GPSMARKER')).toBe(false);
+    expect(stored.includes('Exif')).toBe(false);
+    expect(stored.length).toBeLessThan(original.length);
+    expect(imageSize(stored)).toMatchObject({ width: 1024, height: 768 });
+    const { createHash } = await import('node:crypto');
+    expect(row.document_sha256).toBe(createHash('sha256').update(stored).digest('hex'));
+  });
+
+  it('refuses other types with 415, a header that does not parse with 415, and keeps nothing', async () => {
+    const before = blobFiles(ctx.env.DATA_DIR!).length;
+    const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(4000, 1)]);
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(4000, 32)]);
+    const brokenPng = Buffer.concat([png(640, 480).subarray(0, 8), Buffer.alloc(4000, 7)]);
+    for (const data of [gif, pdf, brokenPng, Buffer.alloc(5000, 0)]) {
+      const v = await fresh();
+      const res = await api(ctx).upload('document', v.handoff_token, [{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data }]);
+      expect(res.statusCode, res.body).toBe(415);
+      expect(Object.keys(res.json())).toEqual(['detail']);
+      expect((await api(ctx).status(v.handoff_token)).json().next_step).toEqual({ type: 'document' });
+    }
+    expect(blobFiles(ctx.env.DATA_DIR!).length).toBe(before);
+  });
+
+  it('refuses a file under 1 KB with 422 and a body that is not multipart with 415', async () => {
+    const v = await fresh();
+    const tiny = png(2, 2);
+    expect(tiny.length).toBeLessThan(1024);
+    const res = await api(ctx).upload('document', v.handoff_token, [file(tiny)]);
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json())).toEqual(['detail']);
+    const json = await ctx.app.inject({ method: 'POST', url: '/v1/capture/document', headers: { authorization: `Bearer ${v.handoff_token}` }, payload: { file: 'x' } });
+    expect(json.statusCode).toBe(415);
+    expect(Object.keys(json.json())).toEqual(['detail']);
+    const noFile = await api(ctx).upload('document', v.handoff_token, [{ name: 'mrz', value: 'x' }]);
+    expect(noFile.statusCode).toBe(422);
+    const twoFiles = await api(ctx).upload('document', v.handoff_token, [file(png(640, 480)), { name: 'other', filename: 'b.png', data: png(640, 480) }]);
+    expect(twoFiles.statusCode).toBe(422);
+    const badMrz = await api(ctx).upload('document', v.handoff_token, [file(png(640, 480)), { name: 'mrz', value: 'not an mrz!' }]);
+    expect(badMrz.statusCode).toBe(422);
+    expect((await api(ctx).status(v.handoff_token)).json().stage).toBe('document');
+  });
+
+  it('refuses a file over 15 MB with 413 while streaming, without buffering it and without leaving a partial file', async () => {
+    const v = await fresh();
+    const before = blobFiles(ctx.env.DATA_DIR!).length;
+    const head = png(640, 480);
+    const total = 15 * 1024 * 1024 + 1;
+    const form = multipart([{ name: 'file', filename: 'big.png', data: Buffer.alloc(0) }]);
+    const boundaryEnd = form.payload.subarray(form.payload.length - (form.payload.length - form.payload.indexOf('\r\n--', form.payload.length - 60)));
+    const prefix = form.payload.subarray(0, form.payload.length - boundaryEnd.length);
+    // Streamed in 64 KB chunks: a valid PNG head followed by filler, 15 MB + 1 byte in all.
+    let sent = 0;
+    const body = Readable.from(
+      (function* () {
+        yield prefix;
+        yield head;
+        sent = head.length;
+        const chunk = Buffer.alloc(64 * 1024, 0x41);
+        while (sent < total) {
+          const n = Math.min(chunk.length, total - sent);
+          sent += n;
+          yield chunk.subarray(0, n);
+        }
+        yield boundaryEnd;
+      })(),
+    );
+    const heapBefore = process.memoryUsage().heapUsed;
+    const res = await ctx.app.inject({ method: 'POST', url: '/v1/capture/document', headers: { ...form.headers, authorization: `Bearer ${v.handoff_token}` }, payload: body });
+    expect(res.statusCode).toBe(413);
+    expect(Object.keys(res.json())).toEqual(['detail']);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(30 * 1024 * 1024);
+    expect(blobFiles(ctx.env.DATA_DIR!).length).toBe(before);
+    expect(blobFiles(ctx.env.DATA_DIR!).some((f) => f.endsWith('.partial'))).toBe(false);
+    expect((await api(ctx).status(v.handoff_token)).json().stage).toBe('document');
+    // Exactly 15 MB is accepted.
+    const atLimit = Buffer.concat([head, Buffer.alloc(15 * 1024 * 1024 - head.length, 0x41)]);
+    const ok = await api(ctx).upload('document', v.handoff_token, [file(atLimit)]);
+    expect(ok.statusCode, ok.body).toBe(201);
+  });
+});
