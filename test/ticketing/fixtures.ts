@@ -92,3 +92,9 @@ export async function webhookRows(ctx: TestContext, profileId: string) {
   const rows = await ctx.app.db.select().from(webhookEvents).where(eq(webhookEvents.profileId, profileId)).orderBy(webhookEvents.createdAt);
   return rows.map((r) => ({ type: r.type, body: r.body as { id: string; type: string; created: string; data: any } }));
 }
+
+/** The webhook rows written from now on (by id, since rows of one instant have no order). */
+export async function webhookWatch(ctx: TestContext, profileId: string) {
+  const seen = new Set((await webhookRows(ctx, profileId)).map((r) => r.body.id));
+  return async () => (await webhookRows(ctx, profileId)).filter((r) => !seen.has(r.body.id));
+}
