@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/client.js';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
@@ -121,7 +122,7 @@ describe('webhook delivery to real HTTPS receivers', () => {
     expect(delivery.attempts).toHaveLength(4);
     for (const a of delivery.attempts) expect(a.error).toMatch(/ECONNREFUSED/);
     expect((await deliveriesOf(ctx, `endpointId=${endpoint.id}&status=failed`)).map((d) => d.id)).toEqual([delivery.id]);
-    const [row] = (await ctx.app.db.execute(sql`select consecutive_failures, disabled_at from webhook_endpoints where id = ${endpoint.id}`)).rows as any[];
+    const [row] = rowsOf(await ctx.app.db.execute(sql`select consecutive_failures, disabled_at from webhook_endpoints where id = ${endpoint.id}`));
     expect(row).toMatchObject({ consecutive_failures: 1, disabled_at: null });
   });
 
