@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import {
   identityAttestations,
@@ -7,6 +7,7 @@ import {
   identityReviews,
   identityVerifications,
 } from '../db/schema/identity.js';
+import { webhookEvents } from '../db/schema/webhooks.js';
 import { isUuid } from '../lib/uuid.js';
 
 export type VerificationRow = typeof identityVerifications.$inferSelect;
@@ -113,4 +114,21 @@ export async function eraseDependents(tx: DbOrTx, verificationId: string, at: Da
     .update(identityAttestations)
     .set({ value: null, revokedAt: sql`coalesce(${identityAttestations.revokedAt}, ${at.toISOString()}::timestamptz)` })
     .where(eq(identityAttestations.verificationId, verificationId));
+  await scrubDecisionWebhooks(tx, verificationId);
+}
+
+/**
+ * The decision webhooks carry the backend's reference: erasure nulls it in the outbox too,
+ * keeping each payload's key order (a retry then sends the scrubbed body, signed afresh).
+ */
+async function scrubDecisionWebhooks(tx: DbOrTx, verificationId: string): Promise<void> {
+  const events = await tx
+    .select({ id: webhookEvents.id, payload: webhookEvents.payload })
+    .from(webhookEvents)
+    .where(and(isNotNull(webhookEvents.targetUrl), sql`${webhookEvents.body}->'data'->>'verification_id' = ${verificationId}`));
+  for (const event of events) {
+    const body = JSON.parse(event.payload) as { data: { reference: unknown } };
+    body.data.reference = null;
+    await tx.update(webhookEvents).set({ body, payload: JSON.stringify(body) }).where(eq(webhookEvents.id, event.id));
+  }
 }
