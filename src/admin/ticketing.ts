@@ -5,7 +5,7 @@ import { createTicketingService } from '../ticketing/service.js';
 import type { EventRow } from '../ticketing/views.js';
 
 const failures = (...statuses: number[]) => Object.fromEntries(statuses.map((code) => [code, s.errorEnvelope]));
-const tags = ['operator', 'operator: ticketing'];
+const tags = ['operator'];
 const eventParams = s.eventParams;
 const orderParams = s.orderParams;
 

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
-import { useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { ticketingErrors as errors } from './errors.js';
 import { ticketingRoutes } from './routes.js';
@@ -61,4 +61,16 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
   });
 
   await app.register(ticketingRoutes, { service });
+
+  // Unknown paths under /api/v1 go through the same key, limit and plan checks as the real ones,
+  // so every keyed answer carries the rate-limit headers, before their 404.
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/*',
+    schema: { hide: true },
+    preParsing: async (req) => {
+      throw new EnvelopeError(404, 'NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`);
+    },
+    handler: async () => undefined,
+  });
 };

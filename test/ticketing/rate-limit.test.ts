@@ -54,9 +54,13 @@ describe('ticketing: rate limit per key', () => {
     const missing = await org.call('GET', '/events/00000000-0000-4000-8000-000000000000');
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['x-ratelimit-limit']).toBe(String(LIMIT));
+    const unknownRoute = await org.call('DELETE', '/events');
+    expect(unknownRoute.statusCode).toBe(404);
+    expect(unknownRoute.json().error.code).toBe('NOT_FOUND');
+    expect(unknownRoute.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 2));
     for (let i = 0; i < LIMIT; i++) await free.call('GET', '/events');
     expect((await free.call('GET', '/events')).json().error.code).toBe('RATE_LIMITED');
-    for (let i = 0; i < LIMIT; i++) await org.call('GET', '/orders/00000000-0000-4000-8000-000000000000');
+    for (let i = 0; i < LIMIT - 2; i++) await org.call('GET', '/orders/00000000-0000-4000-8000-000000000000');
     expect((await org.call('GET', '/orders/00000000-0000-4000-8000-000000000000')).statusCode).toBe(429);
   });
 });
