@@ -2,7 +2,7 @@ import { apiKeys, profiles } from '../../src/db/schema/core.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
-import { organizer, partnerCall, type Organizer } from './fixtures.js';
+import { ALL_SCOPES, draftEvent, eventBody, order, organizer, partnerCall, ticketType, type Organizer } from './fixtures.js';
 
 const LIMIT = 4;
 
@@ -32,6 +32,32 @@ describe('ticketing: rate limit per key', () => {
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');
     // Every endpoint shares the one budget of the key.
     expect((await org.call('GET', '/orders/00000000-0000-4000-8000-000000000000')).statusCode).toBe(429);
+  });
+
+  it('answers 429 on each of the nine endpoints once the key’s budget is spent', async () => {
+    const org = await organizer(ctx);
+    const eventId = (await draftEvent(org)).id;
+    const type = await ticketType(ctx, eventId);
+    const orderId = (await order(ctx, eventId, [{ ticketTypeId: type.id, quantity: 1 }])).id;
+    const endpoints: [string, string, unknown?][] = [
+      ['GET', '/events'],
+      ['POST', '/events', eventBody(org.venueId)],
+      ['GET', `/events/${eventId}`],
+      ['PATCH', `/events/${eventId}`, { name: 'x' }],
+      ['GET', `/events/${eventId}/ticket-types`],
+      ['GET', `/events/${eventId}/orders`],
+      ['GET', `/orders/${orderId}`],
+      ['GET', `/events/${eventId}/tickets`],
+      ['GET', `/events/${eventId}/check-ins`],
+    ];
+    for (const [method, url, body] of endpoints) {
+      const key = await org.keyWith(ALL_SCOPES);
+      for (let i = 0; i < LIMIT; i++) expect((await org.call(method as 'GET', url, body, key)).statusCode).toBeLessThan(300);
+      const res = await org.call(method as 'GET', url, body, key);
+      expect(res.statusCode, `${method} ${url}`).toBe(429);
+      expect(res.json().error.code).toBe('RATE_LIMITED');
+      expect(res.headers['retry-after']).toBeDefined();
+    }
   });
 
   it('keys the limit on the API key: another key of the same profile has its own budget; 401s are not counted', async () => {
