@@ -64,7 +64,7 @@ function asEnvelopeError(err: unknown): unknown {
 /** Webhook endpoints and the delivery log (signed, retried deliveries of ticketing events). */
 export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   const ops = app.webhooks.operations;
-  const tags = ['operator', 'webhooks'];
+  const tags = ['operator'];
   const call = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
