@@ -52,24 +52,25 @@ async function decide(overrides: Record<string, unknown> = {}) {
 
 const write = (name: string, value: unknown) => writeFileSync(join(OUT, name), `${JSON.stringify(value, null, 2)}\n`);
 const allow = await decide();
+const allowOnce = await decide();
 clock.advance(1000);
 const deny = await decide({ consequence_tier: 'CRITICAL' });
 clock.advance(1000);
 const escalate = await decide({ consequence_tier: 'HIGH', human_present: true });
 clock.advance(1000);
 const stale = await decide({ timestamp: '2026-11-22T11:50:00.000Z' });
-const chain = [allow, deny, escalate, stale];
+const chain = [allow, allowOnce, deny, escalate, stale];
 const at = clock.now().toISOString();
 
 write('key.json', { seed: seed.toString('base64'), public_key: pair.publicKey.toString('base64'), key_id: keyIdOf(pair.publicKey) });
 write('record-allow.json', allow);
 write('record-deny.json', deny);
 write('chain.json', chain);
-write('chain-gap.json', [allow, escalate]);
-write('chain-reordered.json', [deny, allow]);
+write('chain-gap.json', [allow, deny]);
+write('chain-reordered.json', [allowOnce, allow]);
 write('bypass-replayed-receipt.json', allow);
 write('bypass-modified-payload.json', { ...deny, disposition: 'ALLOW' });
-write('bypass-expired-signature.json', allow);
+write('bypass-expired-signature.json', allowOnce);
 write('bypass-timestamp-manipulation.json', stale);
 write('manifest.json', {
   description: 'Vectors for verify-record and the server. `at` is the moment the boundary checks are judged at; cli_exit/cli_code are what `verify-record <file> --public-key <key> [--chain] [--at <at>]` prints; server_code is the execution boundary\'s rejection (replay needs the server\'s record of admissions: the CLI sees a valid signature).',
