@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { api, captureAll, file, HIGH_LIMITS, identityTenant, settle, type IdentityTenant } from './helpers.js';
@@ -146,7 +147,7 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
       const a = api(ctx);
       const v = await a.createVerification(tenant.backend);
       const { rows } = (await ctx.app.db.execute(
-        (await import('drizzle-orm')).sql`select token_hash from identity_handoff_tokens where verification_id = ${v.id}`,
+        sql`select token_hash from identity_handoff_tokens where verification_id = ${v.id}`,
       )) as unknown as { rows: { token_hash: string }[] };
       expect(rows).toHaveLength(1);
       expect(rows[0]!.token_hash).not.toContain(v.handoff_token);

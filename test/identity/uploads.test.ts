@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -107,7 +108,6 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     expect(stored.includes('Exif')).toBe(false);
     expect(stored.length).toBeLessThan(original.length);
     expect(imageSize(stored)).toMatchObject({ width: 1024, height: 768 });
-    const { createHash } = await import('node:crypto');
     expect(row.document_sha256).toBe(createHash('sha256').update(stored).digest('hex'));
   });
 
