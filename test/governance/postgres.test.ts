@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson, GENESIS_HASH } from '../../src/governance/seal.js';
+import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { call, goodDecision, governedTenant } from './helpers.js';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Two instances of the server on one PostgreSQL database, as behind a load balancer. */
+describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () => {
+  let one: TestContext;
+  let two: TestContext;
+  let tenant: Awaited<ReturnType<typeof governedTenant>>;
+  beforeAll(async () => {
+    one = await buildTestApp();
+    two = await buildTestApp({ shareWith: one, clock: one.clock });
+    tenant = await governedTenant(one);
+  });
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+  });
+
+  const decideOn = (ctx: TestContext, overrides: Record<string, unknown> = {}) =>
+    call(ctx, 'POST', '/v1/governance/decisions', goodDecision(one, overrides), tenant.key);
+
+  it('share one signing key', async () => {
+    const a = (await call(one, 'GET', '/v1/crypto/keys')).body.keys;
+    const b = (await call(two, 'GET', '/v1/crypto/keys')).body.keys;
+    expect(a).toEqual(b);
+    expect(a.filter((k: { status: string }) => k.status === 'current')).toHaveLength(1);
+  });
+
+  it('admit a record presented to both instances at the same moment exactly once', async () => {
+    for (let round = 0; round < 5; round++) {
+      const record = (await decideOn(one)).body;
+      const attempts = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => call(i % 2 ? two : one, 'POST', '/v1/governance/admit', { record }, tenant.key)),
+      );
+      expect(attempts.filter((a) => a.status === 200)).toHaveLength(1);
+      expect(attempts.filter((a) => a.status === 409).every((a) => a.body.error.code === 'RECEIPT_REPLAYED')).toBe(true);
+      expect(attempts.filter((a) => a.status === 409)).toHaveLength(5);
+      const carrier = (await call(two, 'GET', `/v1/carrier/${record.execution_id}`, undefined, tenant.key)).body;
+      expect(carrier.deliveries.map((d: { result: string }) => d.result).sort()).toEqual(['ADMITTED', ...Array(5).fill('RECEIPT_REPLAYED')]);
+    }
+  });
+
+  it('keep one chain per profile under concurrent decisions on both instances: no gaps, no forks', async () => {
+    const t = await governedTenant(one);
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call(i % 2 ? two : one, 'POST', '/v1/governance/decisions', goodDecision(one), t.key)),
+    );
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    const records = results.map((r) => r.body).sort((a, b) => a.seq - b.seq);
+    expect(records.map((r) => r.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(records[0].prev_hash).toBe(GENESIS_HASH);
+    for (let i = 1; i < records.length; i++) expect(records[i].prev_hash).toBe(sha256(canonicalJson(records[i - 1])));
+    const last = (await call(two, 'POST', '/v1/crypto/verify', { record: records[29] })).body;
+    expect(last).toMatchObject({ valid: true, chain: { seq: 30, recorded: true, prev_hash_matches: true } });
+  });
+
+  it('run the scenario concurrently on both instances for a fresh profile', async () => {
+    const t = await governedTenant(one);
+    const runs = await Promise.all(
+      ['A', 'B', 'A', 'B'].map((condition, i) => call(i % 2 ? two : one, 'POST', '/v1/proof/scenario/run', { condition }, t.key)),
+    );
+    expect(runs.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(runs.map((r) => r.body.disposition)).toEqual(['ALLOW', 'DENY', 'ALLOW', 'DENY']);
+    expect(runs.map((r) => r.body.record.seq).sort()).toEqual([1, 2, 3, 4]);
+  });
+});
