@@ -1,0 +1,171 @@
+import { generateKeyPairSync, sign, verify } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
+
+// canonicalize is CommonJS: required, as the governance service does, to stay typed.
+const canonicalize = createRequire(import.meta.url)('canonicalize') as (input: unknown) => string | undefined;
+
+export interface Figure {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Requests answered with an unexpected status or not at all. */
+  failures: number;
+}
+
+export interface LoadTarget {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+const jsonInit = (t: LoadTarget): RequestInit => ({
+  method: t.method ?? 'GET',
+  headers: { ...(t.body === undefined ? {} : { 'content-type': 'application/json' }), ...t.headers },
+  ...(t.body === undefined ? {} : { body: JSON.stringify(t.body) }),
+});
+
+/** One request before the load: a route that does not exist yet is reported, not measured. */
+export async function probe(t: LoadTarget): Promise<{ status: number; body: string }> {
+  const res = await fetch(t.url, jsonInit(t));
+  return { status: res.status, body: await res.text() };
+}
+
+/** Drives one route with autocannon over loopback. */
+export async function drive(t: LoadTarget, durationS: number, connections: number): Promise<Figure> {
+  const init = jsonInit(t);
+  const result = await autocannon({
+    url: t.url,
+    method: init.method,
+    headers: init.headers as Record<string, string>,
+    ...(typeof init.body === 'string' ? { body: init.body } : {}),
+    connections,
+    duration: durationS,
+    timeout: 30,
+  });
+  return {
+    reqPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/**
+ * The floor for POST /v1/crypto/verify: canonicalize (RFC 8785) and check an Ed25519 signature
+ * over a record of the same shape, in a plain loop in this process.
+ */
+export function bareVerifyLoop(record: Record<string, unknown>, durationS: number): Figure {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const { signature: _drop, ...unsigned } = record;
+  const signature = sign(null, Buffer.from(canonicalize(unsigned)!), privateKey).toString('base64url');
+  const end = performance.now() + durationS * 1000;
+  const latencies: number[] = [];
+  while (performance.now() < end) {
+    const started = performance.now();
+    const { signature: sig, ...rest } = { ...unsigned, signature };
+    const ok = verify(null, Buffer.from(canonicalize(rest)!), publicKey, Buffer.from(sig, 'base64url'));
+    if (!ok) throw new Error('bare verify loop: signature did not verify');
+    latencies.push(performance.now() - started);
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  return { reqPerSec: latencies.length / durationS, p50Ms: at(0.5), p99Ms: at(0.99), failures: 0 };
+}
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of buf) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A structurally valid PNG (4000×3000) of `size` bytes (up to 12 fewer): what a phone camera sends. */
+export function documentImage(size: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(4000, 0);
+  ihdr.writeUInt32BE(3000, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const fixed = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IEND', Buffer.alloc(0))]);
+  const chunks: Buffer[] = [];
+  let remaining = size - fixed.length;
+  while (remaining > 12) {
+    const n = Math.min(remaining - 12, 1 << 20);
+    const data = Buffer.alloc(n, 0x5a);
+    data.writeUInt32BE(chunks.length, 0);
+    chunks.push(pngChunk('IDAT', data));
+    remaining -= n + 12;
+  }
+  return Buffer.concat([fixed.subarray(0, 33), ...chunks, fixed.subarray(33)]);
+}
+
+export function multipartBody(file: Buffer, boundary: string): Buffer {
+  return Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="document.png"\r\nContent-Type: image/png\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+}
+
+export interface UploadFigure {
+  mbPerSec: number;
+  uploads: number;
+  p50Ms: number;
+  p99Ms: number;
+  failures: number;
+}
+
+/**
+ * Rounds of `concurrency` simultaneous uploads for about `durationS`; `authorize` prepares one
+ * upload's headers (a fresh verification's handoff token for the real route) outside the clock.
+ */
+export async function driveUploads(
+  url: string,
+  body: Buffer,
+  boundary: string,
+  concurrency: number,
+  durationS: number,
+  authorize: () => Promise<Record<string, string>>,
+): Promise<UploadFigure> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let busyMs = 0;
+  const deadline = performance.now() + durationS * 1000;
+  do {
+    const headers = await Promise.all(Array.from({ length: concurrency }, authorize));
+    const started = performance.now();
+    await Promise.all(
+      headers.map(async (h) => {
+        const t0 = performance.now();
+        const res = await fetch(url, { method: 'POST', headers: { ...h, 'content-type': `multipart/form-data; boundary=${boundary}` }, body }).catch(() => undefined);
+        await res?.arrayBuffer();
+        if (!res || res.status >= 300) failures++;
+        latencies.push(performance.now() - t0);
+      }),
+    );
+    busyMs += performance.now() - started;
+  } while (performance.now() < deadline);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  return {
+    mbPerSec: (latencies.length * body.length) / 1e6 / (busyMs / 1000),
+    uploads: latencies.length,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    failures,
+  };
+}

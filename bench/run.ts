@@ -1,0 +1,181 @@
+// `npm run bench`: seeds realistic data, measures the reference routes, then the server, and
+// writes bench/results.json and bench/results.md. BENCH_DURATION_S (default 10) per route,
+// BENCH_CONNECTIONS (default 10), BENCH_WARMUP_S (default 2, unrecorded). On PostgreSQL when DATABASE_URL is set, else embedded PGlite.
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bareVerifyLoop, documentImage, drive, driveUploads, multipartBody, probe, type LoadTarget } from './load.js';
+import { rssOf, sampleRss, startChild, type Child } from './processes.js';
+import { toMarkdown, verdicts, type Results, type Row, type UploadResult } from './report.js';
+import { createStore, seed, type Seeded } from './seed.js';
+
+const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Unrecorded load before each measured route, so JIT and pools are warm. */
+const warmupS = Number(process.env.BENCH_WARMUP_S ?? 2);
+const UPLOAD_BYTES = 15_000_000;
+const UPLOAD_CONCURRENCY = 10;
+const ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
+const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+
+async function measure(rows: Row[], id: string, label: string, target: LoadTarget, expect: number[] = [200, 201]) {
+  try {
+    const first = await probe(target);
+    if (!expect.includes(first.status)) {
+      // The seeded ids exist: a 404 means the route is not mounted (yet).
+      const missing = first.status === 404;
+      rows.push({ id, label, status: missing ? 'not available' : 'failed', reason: missing ? 'route not mounted' : `answered ${first.status}` });
+      log(`${label}: ${missing ? 'not available' : `failed (${first.status}: ${first.body.slice(0, 200)})`}`);
+      return;
+    }
+    log(`${label}: ${durationS} s…`);
+    if (warmupS > 0) await drive(target, warmupS, connections);
+    rows.push({ id, label, status: 'ok', figure: await drive(target, durationS, connections) });
+  } catch (err) {
+    rows.push({ id, label, status: 'failed', reason: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+async function admin(base: string, path: string, body: unknown): Promise<any> {
+  const res = await fetch(`${base}/admin/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return res.ok ? res.json() : undefined;
+}
+
+async function measureServer(base: string, s: Seeded, rows: Row[]): Promise<Record<string, unknown> | undefined> {
+  const ticketing = { authorization: `Bearer ${s.ticketingKey}` };
+  const governance = { authorization: `Bearer ${s.governanceKey}` };
+  await measure(rows, 'event', 'GET /api/v1/events/{id}', { url: `${base}/api/v1/events/${s.eventId}`, headers: ticketing });
+  await measure(rows, 'page20', 'GET /api/v1/events?limit=20', { url: `${base}/api/v1/events?limit=20`, headers: ticketing });
+  await measure(rows, 'page100', 'GET /api/v1/events?limit=100', { url: `${base}/api/v1/events?limit=100`, headers: ticketing });
+  await measure(rows, 'createEvent', 'POST /api/v1/events', {
+    url: `${base}/api/v1/events`,
+    method: 'POST',
+    headers: ticketing,
+    body: {
+      name: 'Benchmark night',
+      description: 'Created under load',
+      address: 'Hauptstrasse 1',
+      lat: 52.52,
+      lng: 13.405,
+      categories: ['music'],
+      placeId: s.venueId,
+      eventStartsAt: '2027-06-01T19:00:00.000Z',
+      eventEndsAt: '2027-06-01T23:00:00.000Z',
+      timezone: 'Europe/Berlin',
+    },
+  });
+  await measure(rows, 'orders100', 'GET /api/v1/events/{id}/orders?limit=100 (attendees:read)', { url: `${base}/api/v1/events/${s.bigEventId}/orders?limit=100`, headers: ticketing });
+
+  const agent = 'bench-agent';
+  await admin(base, '/governance/agents', { profileId: s.profileId, agentId: agent, mandate: ['tickets.refund'], baseline: { fingerprint: 'fp-bench', maxDrift: 0.5 } });
+  await admin(base, '/governance/delegations', { profileId: s.profileId, agentId: agent, grantedBy: 'ops@example.com', expiresAt: new Date(Date.now() + 365 * 86_400_000).toISOString() });
+  const decision: LoadTarget = {
+    url: `${base}/v1/governance/decisions`,
+    method: 'POST',
+    headers: governance,
+    body: { agent_id: agent, action: 'tickets.refund', authority_status: 'VALID', human_present: true, consequence_tier: 'MODERATE', timestamp: new Date().toISOString(), behavior: { fingerprint: 'fp-bench', drift: 0.1 } },
+  };
+  const sealed = await probe(decision).catch(() => undefined);
+  const record = sealed?.status === 201 ? (JSON.parse(sealed.body) as Record<string, unknown>) : undefined;
+  await measure(rows, 'decide', 'POST /v1/governance/decisions (decide + seal)', decision);
+  if (record) {
+    await measure(rows, 'verify', 'POST /v1/crypto/verify', { url: `${base}/v1/crypto/verify`, method: 'POST', body: { record } });
+  } else {
+    rows.push({ id: 'verify', label: 'POST /v1/crypto/verify', status: 'not available', reason: 'no sealed record to verify' });
+  }
+  return record;
+}
+
+async function measureUploads(base: string, server: Child, s: Seeded, bareFigure: UploadResult['bare']): Promise<UploadResult> {
+  const boundary = `bench${randomBytes(8).toString('hex')}`;
+  const body = multipartBody(documentImage(UPLOAD_BYTES), boundary);
+  const result: UploadResult = { bare: bareFigure };
+  const handoff = async (): Promise<Record<string, string>> => {
+    const res = await fetch(`${base}/v1/verifications`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.identityKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook_url: 'https://example.com/hooks/identity', reference: 'bench' }),
+    });
+    if (res.status !== 201) throw new Error(`POST /v1/verifications answered ${res.status}`);
+    const v = (await res.json()) as { handoff_token: string };
+    return { authorization: `Bearer ${v.handoff_token}` };
+  };
+  try {
+    const one = await fetch(`${base}/v1/capture/document`, { method: 'POST', headers: { ...(await handoff()), 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+    if (one.status !== 201) throw new Error(`POST /v1/capture/document answered ${one.status}: ${(await one.text()).slice(0, 200)}`);
+    await sleep(500);
+    const idle = rssOf(server.proc.pid!);
+    const sampler = sampleRss(server.proc.pid!);
+    log(`uploads to the server: ${durationS} s…`);
+    result.server = await driveUploads(`${base}/v1/capture/document`, body, boundary, UPLOAD_CONCURRENCY, durationS, handoff);
+    result.serverPeakRssAboveIdleMb = (sampler.stop() - idle) / 1024 / 1024;
+  } catch (err) {
+    result.reason = err instanceof Error ? err.message : String(err);
+    log(`uploads: ${result.reason}`);
+  }
+  return result;
+}
+
+async function main() {
+  const startedAt = new Date().toISOString();
+  const store = await createStore();
+  const rows: Row[] = [];
+  let uploads: UploadResult = {};
+  let server: Child | undefined;
+  let reference: Child | undefined;
+  try {
+    log(`seeding (${store.kind})…`);
+    const seeded = await seed(store);
+
+    reference = await startChild('bench/reference-server.ts', store.env, '/hello');
+    const ref = `http://127.0.0.1:${reference.port}`;
+    await measure(rows, 'A', 'A: bare Fastify hello world', { url: `${ref}/hello` });
+    await measure(rows, 'B', 'B: bare Fastify + one prepared SELECT by id', { url: `${ref}/events/${seeded.eventId}` });
+    const boundary = `bench${randomBytes(8).toString('hex')}`;
+    const body = multipartBody(documentImage(UPLOAD_BYTES), boundary);
+    log(`uploads to the bare multipart route: ${durationS} s…`);
+    const bare = await driveUploads(`${ref}/upload`, body, boundary, UPLOAD_CONCURRENCY, durationS, async () => ({}));
+    await reference.stop();
+    reference = undefined;
+
+    server = await startChild('src/server.ts', {
+      ...store.env,
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'warn',
+      TICKETING_RATE_LIMIT_PER_MINUTE: '100000000',
+      CAPTURE_RATE_LIMIT_PER_MINUTE: '100000000',
+      IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    }, '/ready');
+    const base = `http://127.0.0.1:${server.port}`;
+    const record = await measureServer(base, seeded, rows);
+    if (record) {
+      log(`bare Ed25519 verify loop: ${durationS} s…`);
+      rows.push({ id: 'verifyLoop', label: 'bare node:crypto Ed25519 verify loop (JCS + verify)', status: 'ok', figure: bareVerifyLoop(record, durationS) });
+    }
+    uploads = await measureUploads(base, server, seeded, bare);
+  } finally {
+    await reference?.stop();
+    await server?.stop();
+    await store.drop();
+    if (store.env.DATA_DIR) rmSync(store.env.DATA_DIR, { recursive: true, force: true });
+  }
+
+  const results: Results = { startedAt, database: store.kind, durationS, connections, node: process.version, rows, uploads };
+  const dir = import.meta.dirname;
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ ...results, targets: verdicts(results) }, null, 2)}\n`);
+  const markdown = toMarkdown(results);
+  writeFileSync(join(dir, 'results.md'), markdown);
+  process.stdout.write(markdown);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
