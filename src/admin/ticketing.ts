@@ -36,7 +36,7 @@ export const ticketingOperatorRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       operationId: 'createTicketType',
       tags,
-      description: 'price is a decimal string in USD ("25.00"). partySize applies to TABLE ticket types only. isActive defaults to true.',
+      description: 'price is a decimal string in USD ("25.00"), stored as integer cents. partySize applies to TABLE ticket types only. isActive defaults to true. A CANCELLED or ARCHIVED event is 409 EVENT_NOT_ON_SALE.',
       params: eventParams,
       body: s.ticketTypeCreate,
       response: { 201: s.envelope(s.ticketType), ...failures(400, 401, 404, 409) },

@@ -82,6 +82,17 @@ describe('ticketing: keys, plans, scopes, check order and the error envelope', (
     }
   });
 
+  it('follows a plan change and a revocation at once, even for a key just used', async () => {
+    const moving = await organizer(ctx);
+    expect((await moving.call('GET', '/events')).statusCode).toBe(200);
+    await ctx.admin('PATCH', `/profiles/${moving.profileId}`, { plan: 'PRO' });
+    expect((await moving.call('GET', '/events')).json().error.code).toBe('FEATURE_NOT_AVAILABLE');
+    await ctx.admin('PATCH', `/profiles/${moving.profileId}`, { plan: 'ENTERPRISE' });
+    expect((await moving.call('GET', '/events')).statusCode).toBe(200);
+    await ctx.admin('DELETE', `/api-keys/${moving.keyId}`);
+    expect((await moving.call('GET', '/events')).statusCode).toBe(401);
+  });
+
   it('answers 403 INSUFFICIENT_SCOPE for a key without the endpoint’s scope, attendees:read included', async () => {
     for (const e of endpoints) {
       const others = ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'].filter((s) => s !== e.scope);
