@@ -75,7 +75,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/profiles/:id/webhook-endpoints', {
     schema: {
-      operationId: 'createWebhookEndpoint',
+      operationId: 'createWebhookEndpoint', summary: 'Register a webhook endpoint',
       tags,
       description: 'Registers a receiver. The URL must be https and resolve only to public addresses. The signing secret is shown only in this answer.',
       params: s.idParams,
@@ -88,13 +88,14 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/profiles/:id/webhook-endpoints', {
-    schema: { operationId: 'listWebhookEndpoints', tags, params: s.idParams, response: { 200: s.envelope(z.object({ items: z.array(endpoint) })), ...errors } },
+    schema: { operationId: 'listWebhookEndpoints', summary: "List a profile's webhook endpoints", tags, params: s.idParams, response: { 200: s.envelope(z.object({ items: z.array(endpoint) })), ...errors } },
   }, async (req) => ({ success: true as const, data: { items: await call(() => ops.listEndpoints(req.params.id)) } }));
 
   for (const [action, enabled] of [['disable', false], ['enable', true]] as const) {
     app.post(`/webhook-endpoints/:id/${action}`, {
       schema: {
         operationId: `${action}WebhookEndpoint`,
+        summary: enabled ? 'Enable a webhook endpoint' : 'Disable a webhook endpoint',
         tags,
         description: enabled ? 'Turns deliveries back on and clears the failure count.' : 'Stops deliveries; pending ones end failed.',
         params: s.idParams,
@@ -105,7 +106,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/webhook-endpoints/:id/rotate-secret', {
     schema: {
-      operationId: 'rotateWebhookSecret',
+      operationId: 'rotateWebhookSecret', summary: "Rotate an endpoint's signing secret",
       tags,
       description: 'A new signing secret, shown only here. For 24 hours the old secret keeps signing too: the header carries one v1= per live secret.',
       params: s.idParams,
@@ -115,7 +116,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/webhook-endpoints/:id/test', {
     schema: {
-      operationId: 'sendTestWebhook',
+      operationId: 'sendTestWebhook', summary: 'Send a test event to an endpoint',
       tags,
       description: 'Queues a signed `webhook.test` event to this endpoint only.',
       params: s.idParams,
@@ -125,7 +126,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/webhook-deliveries', {
     schema: {
-      operationId: 'listWebhookDeliveries',
+      operationId: 'listWebhookDeliveries', summary: 'List webhook deliveries and their attempts',
       tags,
       description: 'The delivery log, newest first: every attempt with its time, status code, duration and error.',
       querystring: deliveryQuery,
@@ -138,12 +139,12 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/webhook-deliveries/:id', {
-    schema: { operationId: 'getWebhookDelivery', tags, params: s.idParams, response: { 200: s.envelope(delivery), ...errors } },
+    schema: { operationId: 'getWebhookDelivery', summary: 'Get one webhook delivery with its attempts', tags, params: s.idParams, response: { 200: s.envelope(delivery), ...errors } },
   }, async (req) => ({ success: true as const, data: await call(() => ops.getDelivery(req.params.id)) }));
 
   app.post('/webhook-deliveries/:id/redeliver', {
     schema: {
-      operationId: 'redeliverWebhook',
+      operationId: 'redeliverWebhook', summary: "Send a delivery's event again",
       tags,
       description: 'Sends the same event (same id and body) again now. A pending delivery has its next attempt brought forward; a finished one gets one more attempt.',
       params: s.idParams,

@@ -18,6 +18,7 @@ export interface WebhookSigner {
 export interface DeliveryPolicy {
   /** Delays before attempt 2, 3, …; attempts = delaysMs.length + 1. */
   delaysMs: number[];
+  /** WEBHOOK_TIMEOUT_MS caps it; WEBHOOK_RETRY_DELAYS_MS replaces delaysMs (up to this many delays). */
   timeoutMs: number;
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { deliveriesOf, later, newProfile, publish, register, TEST_DELAYS } from './support/setup.js';
+import { deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from './support/setup.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
@@ -123,8 +123,7 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     receiver.plan(500, 500, 500, 500, 500);
     const failing = await register(ctx, otherProfile, receiver.url('/failing'));
     await publish(ctx, otherProfile, 'event.canceled');
-    await ctx.app.jobs.drain();
-    for (const wait of [1200, 2400, 3600]) await later(ctx, wait);
+    await runSchedule(ctx);
     const [failed] = await deliveriesOf(ctx, `endpointId=${failing.id}`);
     expect(failed).toMatchObject({ state: 'failed', attemptCount: 4 });
     await call('POST', `/webhook-deliveries/${failed.id}/redeliver`);

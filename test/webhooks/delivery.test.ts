@@ -5,7 +5,7 @@ import { rowsOf } from '../../src/db/client.js';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { count, deliveriesOf, later, newProfile, publish, register, TEST_DELAYS } from './support/setup.js';
+import { count, deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from './support/setup.js';
 
 const stripe = new Stripe('sk_test_unused');
 
@@ -115,8 +115,7 @@ describe('webhook delivery to real HTTPS receivers', () => {
     const profileId = await newProfile(ctx);
     const endpoint = await register(ctx, profileId, down.url());
     await publish(ctx, profileId);
-    await ctx.app.jobs.drain();
-    for (const wait of [1200, 2400, 3600]) await later(ctx, wait);
+    await runSchedule(ctx);
     const [delivery] = await deliveriesOf(ctx, `endpointId=${endpoint.id}`);
     expect(delivery).toMatchObject({ state: 'failed', attemptCount: 4, maxAttempts: 4, nextAttemptAt: null });
     expect(delivery.attempts).toHaveLength(4);
@@ -163,8 +162,7 @@ describe('webhook delivery to real HTTPS receivers', () => {
     const endpoint = await register(ctx, profileId, down.url());
     await ctx.app.db.execute(sql`update webhook_endpoints set consecutive_failures = 49 where id = ${endpoint.id}`);
     await publish(ctx, profileId);
-    await ctx.app.jobs.drain();
-    for (const wait of [1200, 2400, 3600]) await later(ctx, wait);
+    await runSchedule(ctx);
     const listed = (await ctx.admin('GET', `/profiles/${profileId}/webhook-endpoints`)).data.items;
     expect(listed[0]).toMatchObject({ enabled: false, disabledReason: '50 deliveries in a row failed' });
   });
@@ -202,8 +200,7 @@ describe('webhook delivery to real HTTPS receivers', () => {
     const { id } = await ctx.app.db.transaction((tx) =>
       ctx.app.webhooks.sendDirect(tx, { profileId, type: 'verification.approved', data: { verification_id: 'v1' }, url: receiver.url('/direct'), signer: 'test-signer', policy: 'three-tries' }),
     );
-    await ctx.app.jobs.drain();
-    for (const wait of [1200, 2400, 3600]) await later(ctx, wait);
+    await runSchedule(ctx);
     const got = receiver.received.filter((r) => r.path === '/direct');
     expect(got).toHaveLength(3);
     expect(got[0]!.headers).toMatchObject({ 'webhook-id': id, 'x-body-length': String(got[0]!.body.length), 'service-event-id': id });

@@ -35,3 +35,9 @@ export async function count(ctx: TestContext, table: string): Promise<number> {
   const rows = rowsOf<{ n: string }>(await ctx.app.db.execute(sql.raw(`select count(*)::text as n from ${table}`)));
   return Number(rows[0]!.n);
 }
+
+/** Runs every attempt of the TEST_DELAYS schedule (4 attempts), whatever the jitter. */
+export async function runSchedule(ctx: TestContext): Promise<void> {
+  await ctx.app.jobs.drain();
+  for (const wait of [1200, 2400, 3600]) await later(ctx, wait);
+}
