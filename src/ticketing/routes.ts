@@ -54,7 +54,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
       operationId: 'createEvent',
       summary: 'Creates a DRAFT event at one of the profile’s venues',
       description:
-        'allDay is true only when the event starts and ends on local midnights of its time zone (UTC when none is given); imageUrl is null; city comes from the body or is null; ticketMode defaults to SERVICE.',
+        'allDay is true only when the event starts and ends on local midnights of its time zone (UTC when none is given); imageUrl is null; city and timezone come from the body or are null (never from the venue); ticketMode defaults to SERVICE. A placeId that is not one of the caller’s venues is 404, checked before the rest of the body.',
       body: s.eventCreate,
       response: { 201: s.envelope(s.event), ...failures(400, 401, 403, 404, 429) },
     },
