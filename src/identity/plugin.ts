@@ -17,13 +17,22 @@ import { registerIdentityWebhooks } from './webhooks.js';
 
 /** 429 as `{detail}`, with Retry-After set by the rate limiter. */
 function limited(app: FastifyInstance, max: number, nameSpace: string) {
-  return rateLimitOptions(app, {
+  const options = rateLimitOptions(app, {
     max,
     nameSpace,
     keyGenerator: (req: FastifyRequest) => req.ip,
     errorResponseBuilder: (_req, context) =>
       Object.assign(new Error(`Rate limit exceeded: ${context.max} requests per minute; retry in ${Math.ceil(context.ttl / 1000)} s`), { statusCode: 429 }),
   });
+  // Applied as the scope's first onRequest hook (below), so it counts before authentication:
+  // a flood of bad keys or guessed handoff tokens is limited too.
+  return { ...options, global: false };
+}
+
+/** Registers the rate limiter in `scope` and runs it ahead of every route's own hooks. */
+async function rateLimited(scope: FastifyInstance, max: number, nameSpace: string) {
+  await scope.register(rateLimit, limited(scope, max, nameSpace));
+  scope.addHook('onRequest', scope.rateLimit());
 }
 
 /**
@@ -50,11 +59,11 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   const attestations = createAttestationService(deps);
 
   await app.register(async (scope) => {
-    await scope.register(rateLimit, limited(app, app.config.CAPTURE_RATE_LIMIT_PER_MINUTE, 'identity-capture-rl:'));
+    await rateLimited(scope, app.config.CAPTURE_RATE_LIMIT_PER_MINUTE, 'identity-capture-rl:');
     await scope.register(captureRoutes, { capture });
   });
   await app.register(async (scope) => {
-    await scope.register(rateLimit, limited(app, app.config.IDENTITY_RATE_LIMIT_PER_MINUTE, 'identity-api-rl:'));
+    await rateLimited(scope, app.config.IDENTITY_RATE_LIMIT_PER_MINUTE, 'identity-api-rl:');
     await scope.register(verificationRoutes, { verifications });
     await scope.register(reviewRoutes, { verifications });
     await scope.register(attestationRoutes, { attestations });

@@ -190,3 +190,38 @@ describe('identity rate limits per client IP', () => {
     expect(apiLimited.headers['retry-after']).toBeDefined();
   });
 });
+
+describe('identity rate limits before authentication, shared through Redis', () => {
+  let one: TestContext;
+  let two: TestContext;
+  beforeAll(async () => {
+    const env = { CAPTURE_RATE_LIMIT_PER_MINUTE: '3', IDENTITY_RATE_LIMIT_PER_MINUTE: '4', REDIS_URL: 'redis://127.0.0.1:6379' };
+    one = await buildTestApp({ env });
+    two = await buildTestApp({ env });
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+  });
+
+  // A fresh address per run: counters in Redis outlive the test.
+  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+  const guess = (ctx: TestContext, url = '/v1/capture/status') =>
+    ctx.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { authorization: 'Bearer guessed-token-guessed-token-guessed-token00' } });
+
+  it('counts guessed tokens and keys too, across instances, with separate capture and API budgets', async () => {
+    expect((await guess(one)).statusCode).toBe(401);
+    expect((await guess(two)).statusCode).toBe(401);
+    expect((await guess(one)).statusCode).toBe(401);
+    const limited = await guess(two);
+    expect(limited.statusCode).toBe(429);
+    expect(Object.keys(limited.json())).toEqual(['detail']);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // The API budget (4) is its own namespace.
+    const apiUrl = '/v1/verifications/00000000-0000-4000-8000-000000000000';
+    for (const ctx of [one, two, one, two]) expect((await guess(ctx, apiUrl)).statusCode).toBe(401);
+    expect((await guess(one, apiUrl)).statusCode).toBe(429);
+    // Governance routes under /v1 are not counted by identity's limiter.
+    expect((await guess(one, '/v1/proof/boundaries')).statusCode).not.toBe(429);
+  });
+});
