@@ -64,7 +64,7 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.post('/governance/agents', {
-    schema: { operationId: 'createGovernanceAgent', tags, body: agentCreate, response: { 201: s.envelope(agentView), ...errors } },
+    schema: { operationId: 'createGovernanceAgent', summary: 'Register an agent with its mandate (action patterns) and approved behavioural baseline', tags, body: agentCreate, response: { 201: s.envelope(agentView), ...errors } },
   }, async (req, reply) => {
     const body = req.body;
     if (body.agentId === SCENARIO_AGENT_ID) {
@@ -94,7 +94,7 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/governance/delegations', {
-    schema: { operationId: 'createGovernanceDelegation', tags, body: delegationCreate, response: { 201: s.envelope(delegationView), ...errors } },
+    schema: { operationId: 'createGovernanceDelegation', summary: 'Delegate authority to an agent until expiresAt', tags, body: delegationCreate, response: { 201: s.envelope(delegationView), ...errors } },
   }, async (req, reply) => {
     const body = req.body;
     await requireProfile(body.profileId);
@@ -110,7 +110,7 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/governance/delegations/:id/revoke', {
-    schema: { operationId: 'revokeGovernanceDelegation', tags, params: s.idParams, response: { 200: s.envelope(delegationView), ...errors } },
+    schema: { operationId: 'revokeGovernanceDelegation', summary: 'Revoke a delegation (idempotent: the first revocation time stays)', tags, params: s.idParams, response: { 200: s.envelope(delegationView), ...errors } },
   }, async (req) => {
     if (!isUuid(req.params.id)) throw notFound('Delegation');
     const row = await repo.revokeDelegation(db, req.params.id, clock.now());

@@ -31,7 +31,16 @@ export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { servi
     schema: {
       operationId: 'createGovernanceDecision',
       tags,
-      description: `Evaluates the four gates for an agent action and seals the disposition as the next record of the tenant's chain. ${rateNote}`,
+      description: [
+        "Evaluates the four gates for an agent action and seals the disposition as the next record of the tenant's chain (seq, prev_hash), signed with Ed25519 over the RFC 8785 canonical JSON of the record without `signature`.",
+        'Gate 1: behavior.fingerprint must equal the baseline fingerprint and behavior.drift must be ≤ maxDrift (equal passes); without `behavior` nothing was observed to deviate and the gate passes.',
+        'Gate 2: the action must match a mandate pattern; patterns are dot-separated, `*` matches one segment, a trailing `*` one or more (`payments.*` covers `payments.refund`, not `payments`).',
+        'Gate 3: a delegation unrevoked and expiring strictly after `timestamp` (expiring exactly then is expired), and authority_status VALID.',
+        'Gate 4: CRITICAL/EMERGENCY with human_present=false fails (DENY, never ESCALATE); HIGH or above with a human present escalates.',
+        'A gate that cannot read its inputs fails (fail closed). The record expires 300 s after issued_at.',
+        'The body is read strictly: duplicate keys, lone surrogates, integers beyond 2^53 and non-finite numbers are refused (400 VALIDATION_ERROR).',
+        rateNote,
+      ].join(' '),
       security: [{ bearer: [] }],
       body: s.decisionRequest,
       response: { 201: s.sealedRecord, ...s.errors },
@@ -104,6 +113,7 @@ export const cryptoRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service, 
     return {
       keys: keys.map((k) => ({
         kid: k.kid,
+        key_id: k.kid,
         algorithm: 'Ed25519' as const,
         public_key: k.publicKey,
         status: k.retiredAt ? ('retired' as const) : ('current' as const),

@@ -96,6 +96,7 @@ export const keysResponse = z.object({
   keys: z.array(
     z.object({
       kid: z.string(),
+      key_id: z.string(),
       algorithm: z.literal('Ed25519'),
       public_key: z.string(),
       status: z.enum(['current', 'retired']),

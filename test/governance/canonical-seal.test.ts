@@ -248,7 +248,7 @@ describe('Ed25519 seal over JCS', () => {
 
   it('rejects a flipped signature bit, a malformed signature, an unknown key id and non-objects', () => {
     const sig = Buffer.from(record.signature, 'base64url');
-    sig[10] ^= 1;
+    sig[10] = sig[10]! ^ 1;
     expect(verifyRecordSignature({ ...record, signature: sig.toString('base64url') }, keys)).toMatchObject({ valid: false });
     expect(verifyRecordSignature({ ...record, signature: 'abc' }, keys)).toMatchObject({ valid: false, reason: expect.stringMatching(/malformed/) });
     expect(verifyRecordSignature({ ...record, key_id: '0000000000000000' }, keys)).toMatchObject({ valid: false, reason: 'unknown key_id' });

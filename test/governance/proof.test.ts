@@ -148,6 +148,7 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
       const [key] = res.body.keys;
       const raw = Buffer.from(key.public_key, 'base64');
       expect(raw).toHaveLength(32);
+      expect(key.key_id).toBe(key.kid);
       expect(key).toMatchObject({ kid: createHash('sha256').update(raw).digest('hex').slice(0, 16), algorithm: 'Ed25519', status: 'current', retired_at: null });
       expect(key.kid).toBe((await decide()).key_id);
     });
@@ -190,6 +191,24 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
       expect(what_proves.bypass_attempt_rejection.detail).toContain('POST /v1/challenge/bypass');
       expect(what_proves.external_independent_validation.detail).toContain('ML-DSA-65');
     });
+  });
+
+  it('documents every governance operation in the OpenAPI document, with an operationId', async () => {
+    const doc = (await call(ctx, 'GET', '/openapi.json')).body;
+    const ops = Object.entries(doc.paths as Record<string, Record<string, { operationId?: string }>>)
+      .filter(([path]) => /^\/v1\/(governance|proof|crypto|challenge|carrier)\//.test(path))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`));
+    expect(ops.sort()).toEqual([
+      'GET /v1/carrier/{execution_id} getCarrier',
+      'GET /v1/crypto/keys listGovernanceKeys',
+      'GET /v1/proof/boundaries getProofBoundaries',
+      'POST /v1/challenge/bypass challengeBypass',
+      'POST /v1/crypto/verify verifyGovernanceRecord',
+      'POST /v1/governance/admit admitGovernanceRecord',
+      'POST /v1/governance/decisions createGovernanceDecision',
+      'POST /v1/governance/replay replayGovernanceDecision',
+      'POST /v1/proof/scenario/run runProofScenario',
+    ]);
   });
 
   describe('rate limit', () => {
