@@ -108,7 +108,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       operationId: 'rotateWebhookSecret', summary: "Rotate an endpoint's signing secret",
       tags,
-      description: 'A new signing secret, shown only here. For 24 hours the old secret keeps signing too: the header carries one v1= per live secret.',
+      description: 'A new signing secret, shown only here. For 24 hours the old secret keeps signing too: the header carries one v1= per live secret. Rotating again within those 24 hours retires the oldest secret at once.',
       params: s.idParams,
       response: { 200: s.envelope(z.object({ secret: z.string() })), ...errors },
     },

@@ -128,9 +128,8 @@ export function createDispatcher(deps: DispatcherDeps) {
     endpoint: EndpointRow | undefined,
     attempt: number,
     policy: DeliveryPolicy,
+    signer: WebhookSigner,
   ): Promise<SendResult> {
-    const signer = signers.get(delivery.signer);
-    if (!signer) throw new Error(`unknown webhook signer ${delivery.signer}`);
     let target;
     try {
       target = await checkTarget(delivery.url, deps.guard);
@@ -139,18 +138,25 @@ export function createDispatcher(deps: DispatcherDeps) {
       throw err;
     }
     const now = clock.now();
+    let signature: Record<string, string>;
+    try {
+      signature = signer.sign({
+        eventId: event.id,
+        timestampSec: Math.floor(now.getTime() / 1000),
+        body: event.payload,
+        secrets: endpoint ? liveSecrets(endpoint, now) : [],
+      });
+    } catch (err) {
+      // Nothing unsigned ever leaves; the attempt counts as failed so the schedule still ends.
+      return { error: `could not sign: ${err instanceof Error ? err.message : String(err)}`, durationMs: 0 };
+    }
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': USER_AGENT,
       'Service-Event-Id': event.id,
       'Service-Delivery-Id': delivery.id,
       'Service-Delivery-Attempt': String(attempt),
-      ...signer.sign({
-        eventId: event.id,
-        timestampSec: Math.floor(now.getTime() / 1000),
-        body: event.payload,
-        secrets: endpoint ? liveSecrets(endpoint, now) : [],
-      }),
+      ...signature,
     };
     return postWebhook(target, headers, event.payload, { timeoutMs: policy.timeoutMs, ca: deps.ca });
   }
@@ -170,10 +176,13 @@ export function createDispatcher(deps: DispatcherDeps) {
         .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.state, 'pending')));
       return;
     }
+    // Misconfiguration throws before an attempt is claimed: the job waits and nothing is counted.
     const policy = policyOf(delivery.policy);
+    const signer = signers.get(delivery.signer);
+    if (!signer) throw new Error(`unknown webhook signer ${delivery.signer}`);
     const attempt = delivery.attempts + 1;
     if (!(await claimAttempt(delivery, attempt, clock.now()))) return;
-    const result = await send(delivery, event, endpoint, attempt, policy);
+    const result = await send(delivery, event, endpoint, attempt, policy, signer);
     return record(delivery, endpoint, attempt, policy, result);
   }
 

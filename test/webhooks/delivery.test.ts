@@ -207,6 +207,14 @@ describe('webhook delivery to real HTTPS receivers', () => {
     expect(got[0]!.headers['service-signature']).toBeUndefined();
     const [delivery] = await deliveriesOf(ctx, `eventId=${id}`);
     expect(delivery).toMatchObject({ endpointId: null, state: 'failed', attemptCount: 3, maxAttempts: 3 });
+    // A signer that cannot sign (HMAC without an endpoint secret) sends nothing unsigned: failed attempts.
+    const unsigned = await ctx.app.db.transaction((tx) =>
+      ctx.app.webhooks.sendDirect(tx, { profileId, type: 'verification.declined', data: {}, url: receiver.url('/unsigned'), signer: 'service-hmac', policy: 'three-tries' }),
+    );
+    await runSchedule(ctx);
+    const [failed] = await deliveriesOf(ctx, `eventId=${unsigned.id}`);
+    expect(failed).toMatchObject({ state: 'failed', attemptCount: 3, lastError: expect.stringContaining('could not sign') });
+    expect(receiver.received.filter((r) => r.path === '/unsigned')).toHaveLength(0);
     await expect(
       ctx.app.db.transaction((tx) => ctx.app.webhooks.sendDirect(tx, { profileId, type: 't', data: {}, url: 'http://example.com', signer: 'test-signer', policy: 'three-tries' })),
     ).rejects.toThrow('https');
