@@ -68,4 +68,25 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () =
     expect(runs.map((r) => r.body.disposition)).toEqual(['ALLOW', 'DENY', 'ALLOW', 'DENY']);
     expect(runs.map((r) => r.body.record.seq).sort()).toEqual([1, 2, 3, 4]);
   });
+
+  it('keep verifying across a key rotation: a configured key retires the generated one, both stay published', async () => {
+    const before = (await decideOn(one)).body;
+    const three = await buildTestApp({ shareWith: one, clock: one.clock, env: { GOVERNANCE_SIGNING_KEY: Buffer.alloc(32, 9).toString('base64') } });
+    try {
+      const keys = (await call(three, 'GET', '/v1/crypto/keys')).body.keys;
+      expect(keys.map((k: { status: string }) => k.status).sort()).toEqual(['current', 'retired']);
+      expect(keys.find((k: { status: string }) => k.status === 'retired').kid).toBe(before.key_id);
+      const after = (await decideOn(three)).body;
+      expect(after.key_id).not.toBe(before.key_id);
+      expect(after.seq).toBe(before.seq + 1);
+      for (const ctx of [one, three]) {
+        for (const record of [before, after]) {
+          expect((await call(ctx, 'POST', '/v1/crypto/verify', { record })).body).toMatchObject({ valid: true, key_id: record.key_id, chain: { prev_hash_matches: true } });
+        }
+      }
+      expect((await call(three, 'GET', '/v1/proof/boundaries')).body.public_key).toBe(keys.find((k: { status: string }) => k.status === 'current').public_key);
+    } finally {
+      await three.close();
+    }
+  });
 });
