@@ -25,7 +25,7 @@ const endpointCreate = z.strictObject({
 const delivery = z.object({
   id: z.uuid(),
   eventId: z.uuid(),
-  eventType: z.string(),
+  type: z.string().describe('The event type'),
   endpointId: z.uuid().nullable(),
   url: z.string(),
   state: z.enum(['pending', 'succeeded', 'failed']),

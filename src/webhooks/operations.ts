@@ -56,7 +56,7 @@ export function createWebhookOperations({ db, clock, jobs, dispatcher, guard }: 
     return rows.map((r) => ({
       id: r.id,
       eventId: r.eventId,
-      eventType: r.eventType,
+      type: r.eventType,
       endpointId: r.endpointId,
       url: r.url,
       state: r.state,

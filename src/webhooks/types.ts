@@ -72,7 +72,8 @@ export type DeliveryState = 'pending' | 'succeeded' | 'failed';
 export interface WebhookDeliveryView {
   id: string;
   eventId: string;
-  eventType: string;
+  /** The event's type. */
+  type: string;
   endpointId: string | null;
   url: string;
   state: DeliveryState;

@@ -82,7 +82,7 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     expect(JSON.parse(got!.body)).toMatchObject({ id: eventId, type: 'webhook.test', data: { endpointId: endpoint.id } });
     expect(verifyServiceSignature(got!.body, got!.headers['service-signature'] as string, endpoint.secret, { toleranceSec: 300, now: Math.floor(ctx.clock.now().getTime() / 1000) }).ok).toBe(true);
     const delivery = (await call('GET', `/webhook-deliveries/${deliveryId}`)).json().data;
-    expect(delivery).toMatchObject({ id: deliveryId, eventId, eventType: 'webhook.test', endpointId: endpoint.id, state: 'succeeded' });
+    expect(delivery).toMatchObject({ id: deliveryId, eventId, type: 'webhook.test', endpointId: endpoint.id, state: 'succeeded' });
   });
 
   it('replays a delivered event on request: same id, same body, the next attempt number', async () => {

@@ -44,7 +44,7 @@ describe('webhook delivery to real HTTPS receivers', () => {
     expect(event.id).toBe(id);
     expect(verifyServiceSignature(req!.body, header, endpoint.secret, { toleranceSec: 300, now: nowSec() })).toMatchObject({ ok: true });
     const [delivery] = await deliveriesOf(ctx, `endpointId=${endpoint.id}`);
-    expect(delivery).toMatchObject({ eventId: id, eventType: 'order.paid', state: 'succeeded', lastStatusCode: 200, nextAttemptAt: null, attemptCount: 1 });
+    expect(delivery).toMatchObject({ eventId: id, type: 'order.paid', state: 'succeeded', lastStatusCode: 200, nextAttemptAt: null, attemptCount: 1 });
     expect(delivery.attempts).toEqual([{ attempt: 1, at: ctx.clock.now().toISOString(), statusCode: 200, durationMs: expect.any(Number), error: null }]);
   });
 
