@@ -118,13 +118,22 @@ function jpegStripper(): MetadataStripper {
   };
 }
 
-const PNG_DROPPED = new Set(['eXIf', 'tEXt', 'zTXt', 'iTXt']);
+/** What a container walker does with one chunk: its (possibly rewritten) header, then its body copied, dropped or zeroed. */
+interface ChunkPlan {
+  header: Buffer | null;
+  body: number;
+  action: 'pass' | 'drop' | 'blank';
+  /** Rewrites the first body byte on its way through (WebP VP8X flags). */
+  patchFirst?: (byte: number) => number;
+}
 
-function pngStripper(): MetadataStripper {
-  let signature: Need | null = new Need(8);
+/** Walks a signature followed by 8-byte chunk headers (PNG, RIFF/WebP), chunk by chunk as bytes arrive. */
+function chunkStripper(signatureBytes: number, plan: (header: Buffer) => ChunkPlan): MetadataStripper {
+  let signature: Need | null = new Need(signatureBytes);
   let header: Need | null = null;
-  let pass = 0;
-  let skip = 0;
+  let remaining = 0;
+  let action: ChunkPlan['action'] = 'pass';
+  let patchFirst: ChunkPlan['patchFirst'];
   return {
     push(chunk) {
       const out: Buffer[] = [];
@@ -138,94 +147,55 @@ function pngStripper(): MetadataStripper {
           }
           continue;
         }
-        if (pass > 0 || skip > 0) {
-          const n = Math.min(pass || skip, chunk.length - i);
-          if (pass > 0) {
-            out.push(chunk.subarray(i, i + n));
-            pass -= n;
-          } else skip -= n;
+        if (remaining > 0) {
+          const n = Math.min(remaining, chunk.length - i);
+          if (action === 'blank') out.push(Buffer.alloc(n));
+          else if (action === 'pass') {
+            let piece = chunk.subarray(i, i + n);
+            if (patchFirst) {
+              piece = Buffer.from(piece);
+              piece[0] = patchFirst(piece[0]!);
+              patchFirst = undefined;
+            }
+            out.push(piece);
+          }
+          remaining -= n;
           i += n;
           continue;
         }
         header ??= new Need(8);
         i = header.take(chunk, i);
         if (!header.done) continue;
-        const bytes = header.bytes;
+        const next = plan(header.bytes);
         header = null;
-        const rest = bytes.readUInt32BE(0) + 4; // data + CRC
-        if (PNG_DROPPED.has(bytes.toString('latin1', 4, 8))) skip = rest;
-        else {
-          out.push(bytes);
-          pass = rest;
-        }
+        if (next.header) out.push(next.header);
+        ({ body: remaining, action, patchFirst } = next);
       }
       return out;
     },
   };
 }
 
+const PNG_DROPPED = new Set(['eXIf', 'tEXt', 'zTXt', 'iTXt']);
+
+function pngStripper(): MetadataStripper {
+  return chunkStripper(8, (header) => {
+    const body = header.readUInt32BE(0) + 4; // data + CRC
+    return PNG_DROPPED.has(header.toString('latin1', 4, 8)) ? { header: null, body, action: 'drop' } : { header, body, action: 'pass' };
+  });
+}
+
 const WEBP_BLANKED = new Set(['EXIF', 'XMP ']);
 
 function webpStripper(): MetadataStripper {
-  let riff: Need | null = new Need(12);
-  let header: Need | null = null;
-  let pass = 0;
-  let blank = 0;
-  let vp8xFlags = false;
-  return {
-    push(chunk) {
-      const out: Buffer[] = [];
-      let i = 0;
-      while (i < chunk.length) {
-        if (riff) {
-          i = riff.take(chunk, i);
-          if (riff.done) {
-            out.push(riff.bytes);
-            riff = null;
-          }
-          continue;
-        }
-        if (pass > 0) {
-          const n = Math.min(pass, chunk.length - i);
-          let piece = chunk.subarray(i, i + n);
-          if (vp8xFlags) {
-            // The first byte of VP8X data holds the flags: clear EXIF (0x08) and XMP (0x04).
-            piece = Buffer.from(piece);
-            piece[0] = piece[0]! & ~0x0c;
-            vp8xFlags = false;
-          }
-          out.push(piece);
-          pass -= n;
-          i += n;
-          continue;
-        }
-        if (blank > 0) {
-          const n = Math.min(blank, chunk.length - i);
-          out.push(Buffer.alloc(n));
-          blank -= n;
-          i += n;
-          continue;
-        }
-        header ??= new Need(8);
-        i = header.take(chunk, i);
-        if (!header.done) continue;
-        const bytes = header.bytes;
-        header = null;
-        const size = bytes.readUInt32LE(4);
-        const padded = size + (size % 2);
-        const fourcc = bytes.toString('latin1', 0, 4);
-        if (WEBP_BLANKED.has(fourcc)) {
-          out.push(Buffer.concat([Buffer.from('JUNK', 'latin1'), bytes.subarray(4)]));
-          blank = padded;
-        } else {
-          out.push(bytes);
-          pass = padded;
-          vp8xFlags = fourcc === 'VP8X' && padded > 0;
-        }
-      }
-      return out;
-    },
-  };
+  return chunkStripper(12, (header) => {
+    const size = header.readUInt32LE(4);
+    const body = size + (size % 2);
+    const fourcc = header.toString('latin1', 0, 4);
+    if (WEBP_BLANKED.has(fourcc)) return { header: Buffer.concat([Buffer.from('JUNK', 'latin1'), header.subarray(4)]), body, action: 'blank' };
+    // The first byte of VP8X data holds the flags: clear EXIF (0x08) and XMP (0x04).
+    return { header, body, action: 'pass', ...(fourcc === 'VP8X' && body > 0 ? { patchFirst: (b: number) => b & ~0x0c } : {}) };
+  });
 }
 
 export function metadataStripper(type: ImageType): MetadataStripper {
