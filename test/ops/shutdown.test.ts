@@ -1,7 +1,11 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { documentImage } from '../../bench/png.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
@@ -102,5 +106,75 @@ describe('graceful shutdown of the server process', () => {
     server.child.kill('SIGINT');
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+/**
+ * A hard kill must not lose queued work: the identity decision pipeline queued by the last
+ * selfie is run by the next process. (A job killed mid-run is retaken once its lease runs out:
+ * test/foundation/jobs.test.ts moves the clock past the lease.)
+ */
+describe('a hard kill of the server process', () => {
+  let database: { url: string; drop: () => Promise<void> };
+  let dataDir: string;
+  let server: ServerProcess | undefined;
+  beforeAll(async () => {
+    database = await databaseForChild();
+    dataDir = mkdtempSync(join(tmpdir(), 'server-kill-'));
+  });
+  afterAll(async () => {
+    server?.cleanup();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  // In-memory PGlite dies with the process: the embedded database runs from DATA_DIR here.
+  const env = () => ({ ...(database.url === 'memory://' ? {} : { DATABASE_URL: database.url }), DATA_DIR: dataDir, ADMIN_TOKEN });
+
+  it('runs the job queued before the kill once the server is back', async (t) => {
+    // Polling once an hour: the job queued below stays queued until the process is killed.
+    server = await startServerProcess({ ...env(), JOBS_POLL_INTERVAL_MS: '3600000' });
+    const base = `http://127.0.0.1:${server.port}`;
+    const admin = async (path: string, body: unknown) => {
+      const res = await fetch(`${base}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return (await res.json()) as any;
+    };
+    const profile = await admin('/profiles', { name: 'Kill test', plan: 'ENTERPRISE' });
+    const key = await admin('/api-keys', { service: 'identity', profileId: profile.data.id, role: 'backend' });
+    const backend = { authorization: `Bearer ${key.data.key}` };
+    const created = await fetch(`${base}/v1/verifications`, {
+      method: 'POST',
+      headers: { ...backend, 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook_url: 'https://example.com/hooks/identity', reference: 'kill-9' }),
+    });
+    if (created.status === 404) t.skip();
+    expect(created.status).toBe(201);
+    const verification = (await created.json()) as { id: string; handoff_token: string };
+    const handoff = { authorization: `Bearer ${verification.handoff_token}` };
+    const upload = async (path: string, file: Buffer, fields: Record<string, string> = {}) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      form.append('file', new Blob([file], { type: 'image/png' }), 'frame.png');
+      const res = await fetch(`${base}/v1/capture/${path}`, { method: 'POST', headers: handoff, body: form });
+      expect(res.status, await res.clone().text()).toBe(201);
+    };
+    await upload('document', documentImage(40_000));
+    const challenge = (await (await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers: handoff })).json()) as { steps: { step: number }[] };
+    for (const { step } of challenge.steps) await upload('selfie', documentImage(20_000 + step * 1_000), { step: String(step) });
+    const status = async () => ((await (await fetch(`${base}/v1/verifications/${verification.id}`, { headers: backend })).json()) as { status: string }).status;
+    expect(await status()).toBe('processing');
+
+    server.child.kill('SIGKILL');
+    expect((await server.exited).signal).toBe('SIGKILL');
+
+    server = await startServerProcess({ ...env(), JOBS_POLL_INTERVAL_MS: '100' });
+    const restarted = `http://127.0.0.1:${server.port}`;
+    await vi.waitFor(
+      async () => {
+        const res = await fetch(`${restarted}/v1/verifications/${verification.id}`, { headers: backend });
+        expect(((await res.json()) as { status: string }).status).toBe('approved');
+      },
+      { timeout: 15_000, interval: 200 },
+    );
   });
 });

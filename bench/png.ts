@@ -1,0 +1,39 @@
+// Test images without image libraries: valid PNG structure (signature, IHDR, IDAT, IEND, CRCs).
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of buf) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A structurally valid PNG (4000×3000) of `size` bytes (up to 12 fewer): what a phone camera sends. */
+export function documentImage(size: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(4000, 0);
+  ihdr.writeUInt32BE(3000, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const fixed = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IEND', Buffer.alloc(0))]);
+  const chunks: Buffer[] = [];
+  let remaining = size - fixed.length;
+  while (remaining > 12) {
+    const n = Math.min(remaining - 12, 1 << 20);
+    const data = Buffer.alloc(n, 0x5a);
+    data.writeUInt32BE(chunks.length, 0);
+    chunks.push(pngChunk('IDAT', data));
+    remaining -= n + 12;
+  }
+  return Buffer.concat([fixed.subarray(0, 33), ...chunks, fixed.subarray(33)]);
+}
