@@ -6,7 +6,7 @@ import { notFound } from './errors.js';
 import { evaluateGates, POLICY_VERSION } from './policy.js';
 import * as repo from './repo.js';
 import { canonicalJson, recordHash, sealRecord } from './seal.js';
-import type { AuthorityStatus, ConsequenceTier, DecisionInputs, DelegationSnapshot, SealedRecord } from './types.js';
+import type { DecisionInputs, DelegationSnapshot, SealedRecord } from './types.js';
 
 /** How long a sealed record can be presented at the execution boundary. */
 export const RECORD_TTL_MS = 300_000;
@@ -22,15 +22,10 @@ const SCENARIO_MANDATE = ['scenario.payments.*'];
 const SCENARIO_BASELINE = { fingerprint: 'scenario-baseline-v1', maxDrift: 0.1 };
 const SCENARIO_DELEGATION_MS = 365 * 24 * 3600_000;
 
-export interface DecisionRequest {
-  agent_id: string;
-  action: string;
-  authority_status: AuthorityStatus;
-  human_present: boolean;
-  consequence_tier: ConsequenceTier;
-  timestamp: string;
+/** What a caller asserts; the service adds the agent's mandate, baseline and delegation. */
+export type DecisionRequest = Pick<DecisionInputs, 'agent_id' | 'action' | 'authority_status' | 'human_present' | 'consequence_tier' | 'timestamp'> & {
   behavior?: { fingerprint: string; drift: number } | undefined;
-}
+};
 
 export interface GovernanceDeps {
   db: Db;
