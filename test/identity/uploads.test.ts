@@ -182,4 +182,15 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     const ok = await api(ctx).upload('document', v.handoff_token, [file(atLimit)]);
     expect(ok.statusCode, ok.body).toBe(201);
   });
+  it('answers 413 to a real HTTP client sending 16 MB, and the token keeps working', async () => {
+    const v = await fresh();
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const form = multipart([file(Buffer.concat([png(640, 480), Buffer.alloc(16 * 1024 * 1024, 0x41)]), 'big.png')]);
+    const res = await fetch(`${address}/v1/capture/document`, { method: 'POST', headers: { ...form.headers, authorization: `Bearer ${v.handoff_token}` }, body: form.payload });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ detail: expect.any(String) });
+    const status = await fetch(`${address}/v1/capture/status`, { headers: { authorization: `Bearer ${v.handoff_token}` } });
+    expect(status.status).toBe(200);
+    expect((await status.json()).next_step).toEqual({ type: 'document' });
+  });
 });
