@@ -100,8 +100,8 @@ export function createExecutionBoundary(svc: GovernanceService) {
     switch (kind) {
       case 'replayed_receipt': {
         const record = await svc.decideScenario(profileId);
-        await admit(profileId, record as unknown as RecordObject);
-        return { record: record as unknown as RecordObject, at: now };
+        await admit(profileId, record);
+        return { record: record, at: now };
       }
       case 'modified_payload': {
         const record = await svc.decideScenario(profileId, { consequence_tier: 'CRITICAL', human_present: false });
@@ -109,11 +109,11 @@ export function createExecutionBoundary(svc: GovernanceService) {
       }
       case 'expired_signature': {
         const record = await svc.decideScenario(profileId);
-        return { record: record as unknown as RecordObject, at: new Date(record.expires_at) };
+        return { record: record, at: new Date(record.expires_at) };
       }
       case 'timestamp_manipulation': {
         const record = await svc.decideScenario(profileId, { timestamp: new Date(now.getTime() - 10 * TIMESTAMP_WINDOW_MS).toISOString() });
-        return { record: record as unknown as RecordObject, at: now };
+        return { record: record, at: now };
       }
     }
   }

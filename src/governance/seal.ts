@@ -28,7 +28,7 @@ export function signingBytes(record: Record<string, unknown>): Buffer {
 }
 
 export function sealRecord(unsigned: UnsignedRecord, privateKey: KeyObject): SealedRecord {
-  const signature = edSign(null, signingBytes(unsigned as unknown as Record<string, unknown>), privateKey).toString('base64url');
+  const signature = edSign(null, signingBytes(unsigned), privateKey).toString('base64url');
   return { ...unsigned, signature };
 }
 
