@@ -191,6 +191,6 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     expect(await res.json()).toEqual({ detail: expect.any(String) });
     const status = await fetch(`${address}/v1/capture/status`, { headers: { authorization: `Bearer ${v.handoff_token}` } });
     expect(status.status).toBe(200);
-    expect((await status.json()).next_step).toEqual({ type: 'document' });
+    expect(((await status.json()) as { next_step: unknown }).next_step).toEqual({ type: 'document' });
   });
 });

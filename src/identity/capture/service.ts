@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { parse as parseMrz } from 'mrz';
+import type { Tx } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { appendAudit } from '../audit.js';
@@ -16,6 +17,17 @@ const DEVICE = 'device';
 
 const unauthorized = () =>
   new IdentityError(401, 'The handoff token is missing, expired or revoked: create a new verification or ask the backend for a new token');
+
+/** Refusals that need no body: checked before a single upload byte is read, and again under the lock. */
+function assertCanUploadDocument(v: VerificationRow): void {
+  if (v.stage !== 'document') throw new IdentityError(409, 'The document was already uploaded: call GET /v1/capture/status and resume from next_step');
+}
+
+function assertCanUploadSelfie(v: VerificationRow): void {
+  if (v.stage === 'document') throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
+  if (!v.challengeId) throw new IdentityError(409, 'Request the challenge first: call GET /v1/capture/status and resume from next_step');
+  if (v.stage === 'complete') throw new IdentityError(409, 'Every step already has its frame: call GET /v1/capture/status');
+}
 
 /** The parts of one multipart capture request the service needs: text fields and at most one streamed file. */
 export interface CaptureUpload {
@@ -33,7 +45,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
   }
 
   /** Runs `fn` with the verification locked; deletes the just-stored blob when `fn` refuses. */
-  async function commitUpload<T>(v: VerificationRow, image: StoredImage, fn: (tx: Parameters<Parameters<typeof db.transaction>[0]>[0], locked: VerificationRow) => Promise<T>): Promise<T> {
+  async function commitUpload<T>(v: VerificationRow, image: StoredImage, fn: (tx: Tx, locked: VerificationRow) => Promise<T>): Promise<T> {
     try {
       return await db.transaction(async (tx) => {
         const locked = await repo.lockVerification(tx, v.id);
@@ -56,10 +68,8 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
 
     status,
 
-    /** Refusals that need no body: checked before a single upload byte is read. */
-    assertCanUploadDocument(v: VerificationRow) {
-      if (v.stage !== 'document') throw new IdentityError(409, 'The document was already uploaded: call GET /v1/capture/status and resume from next_step');
-    },
+    assertCanUploadDocument,
+    assertCanUploadSelfie,
 
     /** Streams one upload into the blob store under this verification. */
     storeUpload(v: VerificationRow, file: Readable) {
@@ -80,7 +90,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     async uploadDocument(v: VerificationRow, upload: CaptureUpload, mrz: string | null) {
       const { image } = upload;
       const updated = await commitUpload(v, image, async (tx, locked) => {
-        this.assertCanUploadDocument(locked);
+        assertCanUploadDocument(locked);
         const now = clock.now();
         const row = await repo.updateVerification(tx, v.id, {
           stage: 'challenge',
@@ -113,12 +123,6 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
       return { challenge_id: row.challengeId!, steps: row.challenge as ChallengeStep[] };
     },
 
-    assertCanUploadSelfie(v: VerificationRow) {
-      if (v.stage === 'document') throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
-      if (!v.challengeId) throw new IdentityError(409, 'Request the challenge first: call GET /v1/capture/status and resume from next_step');
-      if (v.stage === 'complete') throw new IdentityError(409, 'Every step already has its frame: call GET /v1/capture/status');
-    },
-
     /** Parses the step field against the challenge: an integer within 0..N-1, else 422. */
     parseStep(v: VerificationRow, raw: string | undefined): number {
       const n = ((v.challenge as ChallengeStep[] | null) ?? []).length;
@@ -134,7 +138,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     async uploadSelfie(v: VerificationRow, step: number, upload: CaptureUpload) {
       const { image } = upload;
       const updated = await commitUpload(v, image, async (tx, locked) => {
-        this.assertCanUploadSelfie(locked);
+        assertCanUploadSelfie(locked);
         const now = clock.now();
         const inserted = await repo.insertFrame(tx, { verificationId: v.id, step, blobKey: image.blobKey, sha256: image.sha256, width: image.width, height: image.height, createdAt: now });
         if (!inserted) throw new IdentityError(409, `Step ${step} already has its frame: call GET /v1/capture/status and resume from next_step`);
