@@ -95,7 +95,7 @@ export const proofRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service })
       operationId: 'runProofScenario',
       tags,
       description:
-        `Seals a decision of the fixed scenario (reserved agent "proof-scenario-agent", created on demand in the caller's profile). A: every condition good → ALLOW. B: authority_status EXPIRED → DENY. ${rateNote}`,
+        `Seals a decision of the fixed scenario (reserved agent "proof-scenario-agent", created on demand in the caller's profile). A: every condition good → ALLOW. B: authority_status EXPIRED → DENY. The response is the sealed record plus condition and changed_condition (null for A); record holds the sealed record alone, exactly as signed. ${rateNote}`,
       security: [{ bearer: [] }],
       body: s.scenarioRequest,
       response: { 201: s.scenarioResponse, ...s.errors },

@@ -63,9 +63,8 @@ export const admitResponse = z.object({
 });
 
 export const scenarioRequest = z.strictObject({ condition: z.enum(['A', 'B']) });
-export const scenarioResponse = z.object({
+export const scenarioResponse = sealedRecord.extend({
   condition: z.enum(['A', 'B']),
-  disposition: z.enum(['ALLOW', 'DENY', 'ESCALATE']),
   changed_condition: z.object({ field: z.string(), from: z.string(), to: z.string() }).nullable(),
   record: sealedRecord,
 });

@@ -171,7 +171,9 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
   async function runScenario(profileId: string, condition: 'A' | 'B') {
     const changed = condition === 'B' ? { field: 'authority_status', from: 'VALID', to: 'EXPIRED' } : null;
     const record = await decideScenario(profileId, condition === 'B' ? { authority_status: 'EXPIRED' } : {});
-    return { condition, disposition: record.disposition, changed_condition: changed, record };
+    // The sealed record's fields at the top level (the record, plus changed_condition), and the
+    // record alone under `record`, exactly as signed, to hand to verify, replay or admit.
+    return { ...record, condition, changed_condition: changed, record };
   }
 
   async function carrier(profileId: string, executionId: string) {

@@ -74,6 +74,8 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
       const b = await call(ctx, 'POST', '/v1/proof/scenario/run', { condition: 'B' }, tenant.key);
       expect(a).toMatchObject({ status: 201, body: { condition: 'A', disposition: 'ALLOW', changed_condition: null, record: { disposition: 'ALLOW', agent_id: 'proof-scenario-agent' } } });
       expect(b).toMatchObject({ status: 201, body: { condition: 'B', disposition: 'DENY', changed_condition: { field: 'authority_status', from: 'VALID', to: 'EXPIRED' } } });
+      const { condition: _c, changed_condition: _cc, record: sealed, ...topLevel } = b.body;
+      expect(topLevel).toEqual(sealed);
       const { authority_status: _a, timestamp: _t1, delegation: _d1, ...restA } = a.body.record.inputs;
       const { authority_status: _b, timestamp: _t2, delegation: _d2, ...restB } = b.body.record.inputs;
       expect(restA).toEqual(restB);
