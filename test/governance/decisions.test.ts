@@ -183,6 +183,22 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
     expect(replay.body).toMatchObject({ signature_valid: true, original_disposition: 'ALLOW', replayed_disposition: 'ALLOW', match: true });
   });
 
+  it('snapshots the delegation in force when an agent holds several', async () => {
+    const t = await governedTenant(ctx, 'agent-m');
+    const later = await ctx.admin('POST', '/governance/delegations', { profileId: t.profileId, agentId: 'agent-m', grantedBy: 'ceo', expiresAt: '2026-12-31T00:00:00.000Z' });
+    await ctx.admin('POST', `/governance/delegations/${later.data.id}/revoke`);
+    const expired = await ctx.admin('POST', '/governance/delegations', { profileId: t.profileId, agentId: 'agent-m', grantedBy: 'cto', expiresAt: '2026-11-22T11:00:00.000Z' });
+    const r = await decide(goodDecision(ctx, { agent_id: 'agent-m' }), t.key);
+    expect(r.body.disposition).toBe('ALLOW');
+    expect(r.body.inputs.delegation).toMatchObject({ delegation_id: t.delegationId, granted_by: 'cfo@example.com', revoked_at: null });
+    expect(expired.data.id).not.toBe(t.delegationId);
+    const none = await governedTenant(ctx, 'agent-n');
+    await ctx.admin('POST', `/governance/delegations/${none.delegationId}/revoke`);
+    const denied = await decide(goodDecision(ctx, { agent_id: 'agent-n' }), none.key);
+    expect(denied.body.inputs.delegation.delegation_id).toBe(none.delegationId);
+    expect(denied.body.disposition).toBe('DENY');
+  });
+
   it('chains each profile\'s records: seq from 1 without gaps, prev_hash = SHA-256 of the previous JCS', async () => {
     const t = await governedTenant(ctx);
     const records = [];
