@@ -117,6 +117,21 @@ describe('identity review, attestations, erasure and the audit chain', () => {
       await expect(jwtVerify(`${h}.${forged}.${s}`, keySet, { currentDate: ctx.clock.now() })).rejects.toThrow();
     });
 
+    it('keeps verifying attestations signed before a key rotation: retired keys stay in the JWKS', async () => {
+      const a = api(ctx);
+      const v = await captureAll(ctx, tenant.backend);
+      await settle(ctx, tenant.backend, v.id);
+      const before = (await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'identity_verified' }, 201)).json();
+      // Rotation: the live key is retired; the next attestation makes and uses a new one.
+      await ctx.app.db.execute(sql`update signing_keys set retired_at = ${ctx.clock.now().toISOString()} where purpose = 'attestation' and retired_at is null`);
+      const after = (await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'identity_verified' }, 201)).json();
+      expect(decodeProtectedHeader(after.jws).kid).not.toBe(decodeProtectedHeader(before.jws).kid);
+      const jwks = (await a.call('GET', '/v1/.well-known/jwks.json', null, undefined, 200)).json();
+      expect(jwks.keys.filter((k: { purpose: string }) => k.purpose === 'attestation')).toHaveLength(2);
+      const keySet = createLocalJWKSet(jwks);
+      for (const att of [before, after]) expect((await jwtVerify(att.jws, keySet, { currentDate: ctx.clock.now() })).payload.sub).toBe(v.id);
+    });
+
     it('answers 422 to an unknown claim, 409 when not approved or when the data cannot support the claim', async () => {
       const a = api(ctx);
       const approvedNoMrz = await captureAll(ctx, tenant.backend, { mrz: null });
