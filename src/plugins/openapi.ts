@@ -13,6 +13,36 @@ export const openApiTags = [
   { name: 'operations', description: 'Liveness and readiness probes.' },
 ] as const;
 
+type Operation = { tags?: string[]; responses?: Record<string, unknown> };
+type Paths = Record<string, Record<string, Operation>>;
+
+const message = { type: 'string' };
+/** The error body of each API, by the service its tag names. */
+const errorBodies: [string, object][] = [
+  ['identity', { type: 'object', properties: { detail: message }, required: ['detail'], additionalProperties: false }],
+  ['governance', { type: 'object', properties: { error: { type: 'object', properties: { code: message, message }, required: ['code', 'message'] } }, required: ['error'] }],
+  ['ticketing', { type: 'object', properties: { success: { const: false }, error: { type: 'object', properties: { code: message, message }, required: ['code', 'message'] } }, required: ['success', 'error'] }],
+  ['operator', { type: 'object', properties: { success: { const: false }, error: { type: 'object', properties: { code: message, message }, required: ['code', 'message'] } }, required: ['success', 'error'] }],
+];
+
+/**
+ * Every API answers 503 in its own error format while the database is unreachable; routes do
+ * not each declare it, so the document adds it to every operation of the four APIs.
+ */
+export function documentUnavailable(paths: Paths): void {
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item)) {
+      if (!op || typeof op !== 'object' || !op.responses || op.responses['503']) continue;
+      const body = errorBodies.find(([service]) => op.tags?.some((t) => t === service || t.startsWith(`${service}: `)))?.[1];
+      if (!body) continue;
+      op.responses['503'] = {
+        description: 'The database is unreachable; retry later (GET /ready tells when it is back).',
+        content: { 'application/json': { schema: body } },
+      };
+    }
+  }
+}
+
 export interface RegisteredRoute {
   method: string;
   url: string;
@@ -52,7 +82,11 @@ export const openApiDocs = fp(
         components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       },
       transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (input) => {
+        const doc = jsonSchemaTransformObject(input) as { paths?: Paths };
+        documentUnavailable(doc.paths ?? {});
+        return doc as ReturnType<typeof jsonSchemaTransformObject>;
+      },
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

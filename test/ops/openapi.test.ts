@@ -84,6 +84,19 @@ describe('the OpenAPI document', () => {
     expect(problems).toEqual([]);
   });
 
+  it('documents the 503 of a database outage on every operation of the four APIs', () => {
+    const services = ['ticketing', 'identity', 'governance', 'operator'];
+    const missing = operations()
+      .filter(({ op }) => op.tags?.some((t) => services.some((s) => t === s || t.startsWith(`${s}: `))))
+      .filter(({ op }) => !op.responses?.['503']?.content)
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(missing).toEqual([]);
+    const identity = operations().find(({ op }) => op.tags?.some((t) => t.startsWith('identity')));
+    if (identity) {
+      expect(identity.op.responses!['503']!.content!['application/json']!.schema).toMatchObject({ required: ['detail'] });
+    }
+  });
+
   it('operationIds are unique', () => {
     const ids = operations().map(({ op }) => op.operationId);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
