@@ -101,6 +101,36 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
     onlyDetail(res);
   });
 
+  it('answers a server fault with 500 {detail} and an unreachable database with 503 {detail}, never a message or stack', async () => {
+    const a = api(ctx);
+    const v = await a.createVerification(tenant.backend);
+    const put = ctx.app.blobs.put;
+    ctx.app.blobs.put = async () => {
+      throw new Error('disk on fire at /var/secret/blobs');
+    };
+    try {
+      const res = await a.upload('document', v.handoff_token, [file(png(640, 480, { seed: 5 }))]);
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ detail: 'Internal server error' });
+    } finally {
+      ctx.app.blobs.put = put;
+    }
+    const db = ctx.app.db as unknown as { transaction: unknown };
+    const transaction = db.transaction;
+    db.transaction = async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    };
+    try {
+      const res = await a.call('POST', '/v1/verifications', tenant.backend, { webhook_url: 'https://a.example.com/h' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ detail: expect.any(String) });
+      expect(res.body).not.toContain('ECONNREFUSED');
+    } finally {
+      db.transaction = transaction;
+    }
+    expect((await a.upload('document', v.handoff_token, [file(png(640, 480, { seed: 6 }))])).statusCode).toBe(201);
+  });
+
   describe('handoff tokens', () => {
     it('expires after 30 minutes on every capture endpoint (ManualClock)', async () => {
       const a = api(ctx);
