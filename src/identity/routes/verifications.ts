@@ -30,7 +30,10 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
       operationId: 'getVerification',
       tags,
       security,
-      description: 'Reads a verification (polling). Status values: awaiting_capture, processing, manual_review, approved, declined. An erased verification answers `{id, status, erased: true, erased_at}` forever.',
+      description:
+        'Reads a verification (polling, the fallback when no webhook arrives). Status values: awaiting_capture, processing, manual_review, approved, declined. ' +
+        '`decision_reason`: mrz_check_digits_invalid, document_expired, replayed_frame, image_too_small (declined), document_reused, pipeline_error (manual_review), ' +
+        'reviewer_approved, reviewer_declined, or null (approved by the pipeline). An erased verification answers `{id, status, erased: true, erased_at}` forever.',
       params: s.idParams,
       response: { 200: s.verification, ...s.errors(401, 403, 404) },
     },
@@ -68,7 +71,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
       security,
       description:
         'Erases the verification: uploaded images deleted, reference, webhook_url, MRZ data and review notes nulled, handoff tokens and attestations revoked. ' +
-        'The record stays addressable and answers `{id, status, erased: true, erased_at}`; erasing again answers the same.',
+        'The record stays addressable and answers `{id, status, erased: true, erased_at}`; erasing again answers the same. ' +
+        'A verification erased while processing is never decided (its pipeline run finds nothing to decide). The audit log stays: it holds no personal data.',
       params: s.idParams,
       response: { 200: s.verification, ...s.errors(401, 403, 404) },
     },
