@@ -77,8 +77,9 @@ export async function findPrincipal(db: DbOrTx, service: KeyService, key: string
   const cache = keyCacheOf(db);
   let row = cache?.get(keyHash) as KeyRow | undefined;
   if (!row) {
+    const started = cache?.begin() ?? 0;
     row = await loadKey(db, keyHash);
-    if (row && !row.revokedAt) cache?.set(keyHash, row);
+    if (row && !row.revokedAt) cache?.set(keyHash, row, started);
   }
   if (!row || row.revokedAt || row.service !== service) return null;
   return {

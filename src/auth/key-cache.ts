@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database, DbOrTx } from '../db/client.js';
@@ -22,6 +21,8 @@ interface Log {
  */
 export class PrincipalCache<T = unknown> {
   private readonly entries = new Map<string, { value: T; expiresAt: number }>();
+  /** Bumped by every clear: a lookup that started before a change must not store what it read. */
+  private generation = 0;
   enabled: boolean;
 
   constructor(enabled: boolean) {
@@ -39,13 +40,19 @@ export class PrincipalCache<T = unknown> {
     return entry.value;
   }
 
-  set(keyHash: string, value: T): void {
-    if (!this.enabled) return;
+  /** The token to pass to `set` for a lookup starting now. */
+  begin(): number {
+    return this.generation;
+  }
+
+  set(keyHash: string, value: T, startedAt: number): void {
+    if (!this.enabled || startedAt !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(keyHash, { value, expiresAt: performance.now() + TTL_MS });
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
   }
 }

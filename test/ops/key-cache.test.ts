@@ -109,3 +109,35 @@ describe.runIf(usingPostgres())('the key cache across instances (PostgreSQL)', (
     expect(listeners[0]!.n).toBe(2);
   });
 });
+
+describe('PrincipalCache', () => {
+  it('does not store what a lookup read before the cache was cleared', async () => {
+    const { PrincipalCache } = await import('../../src/auth/key-cache.js');
+    const cache = new PrincipalCache<string>(true);
+    const started = cache.begin();
+    cache.clear(); // a revocation arrives while the lookup is in flight
+    cache.set('hash', 'stale principal', started);
+    expect(cache.get('hash')).toBeUndefined();
+    cache.set('hash', 'fresh principal', cache.begin());
+    expect(cache.get('hash')).toBe('fresh principal');
+  });
+
+  it('forgets entries after a few seconds and stores nothing while disabled', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const { PrincipalCache } = await import('../../src/auth/key-cache.js');
+      const cache = new PrincipalCache<string>(true);
+      cache.set('hash', 'principal', cache.begin());
+      vi.advanceTimersByTime(4_000);
+      expect(cache.get('hash')).toBe('principal');
+      vi.advanceTimersByTime(2_000);
+      expect(cache.get('hash')).toBeUndefined();
+      cache.enabled = false;
+      cache.set('other', 'principal', cache.begin());
+      cache.enabled = true;
+      expect(cache.get('other')).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
