@@ -87,6 +87,11 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
     onlyDetail(await ctx.app.inject({ method: 'PUT', url: '/v1/verifications' }));
     const admin = await ctx.app.inject({ method: 'GET', url: '/admin/v1/nothing', headers: { authorization: 'Bearer x' } });
     expect(admin.json()).not.toHaveProperty('detail');
+    // Governance shares /v1 but keeps its own not-found answer and needs no identity key.
+    const governance = await ctx.app.inject({ method: 'GET', url: '/v1/governance/nothing-here' });
+    expect(governance.statusCode).toBe(404);
+    expect(governance.json()).not.toHaveProperty('detail');
+    expect((await ctx.app.inject({ method: 'GET', url: '/v1/proof/boundaries' })).statusCode).toBe(200);
   });
 
   it('answers a malformed JSON body with {detail} only', async () => {
