@@ -2,7 +2,7 @@
 // writes bench/results.json and bench/results.md. BENCH_DURATION_S (default 10) per route,
 // BENCH_CONNECTIONS (default 10), BENCH_WARMUP_S (default 2, unrecorded). On PostgreSQL when DATABASE_URL is set, else embedded PGlite.
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bareVerifyLoop, drive, driveUploads, multipartBody, probe, type LoadTarget } from './load.js';
@@ -165,7 +165,6 @@ async function main() {
     await reference?.stop();
     await server?.stop();
     await store.drop();
-    if (store.env.DATA_DIR) rmSync(store.env.DATA_DIR, { recursive: true, force: true });
   }
 
   const results: Results = { startedAt, database: store.kind, durationS, connections, node: process.version, rows, uploads };

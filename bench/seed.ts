@@ -1,7 +1,7 @@
 // Realistic data in bulk SQL, before the server starts: one organizer with 10,000 events, one
 // event with 1,000 confirmed orders and their tickets, and the keys the scenarios use.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -28,12 +28,13 @@ export interface Seeded {
   identityKey: string;
 }
 
-/** A fresh database: a new one on the PostgreSQL of DATABASE_URL, else a PGlite data directory. */
+/** A fresh store: a new database on the PostgreSQL of DATABASE_URL, else a PGlite data directory; drop() removes it. */
 export async function createStore(): Promise<Store> {
   const base = process.env.DATABASE_URL;
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
+  const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (!base || base === 'memory://') {
-    const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
-    return { env: { DATA_DIR: dataDir }, kind: 'pglite', drop: async () => {} };
+    return { env: { DATA_DIR: dataDir }, kind: 'pglite', drop: async () => removeDir() };
   }
   const name = `bench_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
@@ -43,13 +44,14 @@ export async function createStore(): Promise<Store> {
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: url.toString(), DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-data-')) },
+    env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
     kind: 'postgres',
     async drop() {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
+      removeDir();
     },
   };
 }

@@ -1,35 +1,9 @@
 import http from 'node:http';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { documentImage } from '../../bench/png.js';
+import { createStore, type Store } from '../../bench/seed.js';
+import { png } from '../identity/images.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
-
-/** A PostgreSQL database of its own when the suite runs on PostgreSQL, else in-memory PGlite. */
-async function databaseForChild(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.DATABASE_URL;
-  if (!base) return { url: 'memory://', drop: async () => {} };
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 /** Sends a request whose body arrives in two halves, so the test decides when it completes. */
 function slowRequest(port: number, body: string) {
@@ -61,17 +35,20 @@ function slowRequest(port: number, body: string) {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('graceful shutdown of the server process', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  beforeAll(async () => {
-    database = await databaseForChild();
-  });
-  afterAll(() => database?.drop());
-
+  let finishedProfileId = '';
+  // A fresh database of the suite's kind: its own PostgreSQL database, or an embedded one.
+  let store: Store;
   let server: ServerProcess | undefined;
-  afterAll(() => server?.cleanup());
+  beforeAll(async () => {
+    store = await createStore();
+  });
+  afterAll(async () => {
+    server?.cleanup();
+    await store?.drop();
+  });
 
   it('on SIGTERM stops accepting, finishes the in-flight request, and exits 0', async () => {
-    server = await startServerProcess({ DATABASE_URL: database.url, ADMIN_TOKEN, SHUTDOWN_GRACE_MS: '5000' });
+    server = await startServerProcess({ ...store.env, ADMIN_TOKEN, SHUTDOWN_GRACE_MS: '5000' });
     const { port } = server;
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
 
@@ -86,22 +63,17 @@ describe('graceful shutdown of the server process', () => {
     const res = await inFlight.response;
     expect(res.status).toBe(201);
     expect(JSON.parse(res.body).data.name).toBe('Finished during shutdown');
+    finishedProfileId = JSON.parse(res.body).data.id;
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.logs.some((l) => l.includes('shut down cleanly'))).toBe(true);
   });
 
   it('on SIGINT of an idle server exits 0 promptly, and the data outlives the process', async () => {
     server?.cleanup();
-    server = await startServerProcess({ DATABASE_URL: database.url, ADMIN_TOKEN });
-    if (database.url !== 'memory://') {
-      // In-memory PGlite dies with its process; on PostgreSQL the request finished during the
-      // last shutdown must have been committed.
-      const c = new pg.Client({ connectionString: database.url });
-      await c.connect();
-      const { rows } = await c.query(`select name from profiles where name = 'Finished during shutdown'`);
-      await c.end();
-      expect(rows).toHaveLength(1);
-    }
+    server = await startServerProcess({ ...store.env, ADMIN_TOKEN });
+    // The request finished during the last shutdown was committed.
+    const res = await fetch(`http://127.0.0.1:${server.port}/admin/v1/profiles/${finishedProfileId}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(res.status).toBe(200);
     const started = performance.now();
     server.child.kill('SIGINT');
     expect(await server.exited).toEqual({ code: 0, signal: null });
@@ -115,21 +87,17 @@ describe('graceful shutdown of the server process', () => {
  * test/foundation/jobs.test.ts moves the clock past the lease.)
  */
 describe('a hard kill of the server process', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let dataDir: string;
+  let store: Store;
   let server: ServerProcess | undefined;
   beforeAll(async () => {
-    database = await databaseForChild();
-    dataDir = mkdtempSync(join(tmpdir(), 'server-kill-'));
+    store = await createStore();
   });
   afterAll(async () => {
     server?.cleanup();
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await store?.drop();
   });
 
-  // In-memory PGlite dies with the process: the embedded database runs from DATA_DIR here.
-  const env = () => ({ ...(database.url === 'memory://' ? {} : { DATABASE_URL: database.url }), DATA_DIR: dataDir, ADMIN_TOKEN });
+  const env = () => ({ ...store.env, ADMIN_TOKEN });
 
   it('runs the job queued before the kill once the server is back', async (t) => {
     // Polling once an hour: the job queued below stays queued until the process is killed.
@@ -158,9 +126,9 @@ describe('a hard kill of the server process', () => {
       const res = await fetch(`${base}/v1/capture/${path}`, { method: 'POST', headers: handoff, body: form });
       expect(res.status, await res.clone().text()).toBe(201);
     };
-    await upload('document', documentImage(40_000));
+    await upload('document', png(640, 480, { seed: 1 }));
     const challenge = (await (await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers: handoff })).json()) as { steps: { step: number }[] };
-    for (const { step } of challenge.steps) await upload('selfie', documentImage(20_000 + step * 1_000), { step: String(step) });
+    for (const { step } of challenge.steps) await upload('selfie', png(640, 480, { seed: 10 + step }), { step: String(step) });
     const status = async () => ((await (await fetch(`${base}/v1/verifications/${verification.id}`, { headers: backend })).json()) as { status: string }).status;
     expect(await status()).toBe('processing');
 
