@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { request } from 'node:http';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -29,6 +30,20 @@ function blobFiles(dataDir: string): string[] {
   };
   walk(root);
   return out;
+}
+
+/** One HTTP request on its own connection (closed afterwards, so the app can close promptly). */
+function httpCall(url: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { ...headers, connection: 'close' }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    // The server may answer 413 and close before the whole body is written.
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Feeds `data` to a stripper in `size`-byte chunks. */
@@ -186,11 +201,11 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     const v = await fresh();
     const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const form = multipart([file(Buffer.concat([png(640, 480), Buffer.alloc(16 * 1024 * 1024, 0x41)]), 'big.png')]);
-    const res = await fetch(`${address}/v1/capture/document`, { method: 'POST', headers: { ...form.headers, authorization: `Bearer ${v.handoff_token}` }, body: form.payload });
+    const res = await httpCall(`${address}/v1/capture/document`, 'POST', { ...form.headers, authorization: `Bearer ${v.handoff_token}` }, form.payload);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ detail: expect.any(String) });
-    const status = await fetch(`${address}/v1/capture/status`, { headers: { authorization: `Bearer ${v.handoff_token}` } });
+    expect(JSON.parse(res.body)).toEqual({ detail: expect.any(String) });
+    const status = await httpCall(`${address}/v1/capture/status`, 'GET', { authorization: `Bearer ${v.handoff_token}` });
     expect(status.status).toBe(200);
-    expect(((await status.json()) as { next_step: unknown }).next_step).toEqual({ type: 'document' });
+    expect(JSON.parse(status.body).next_step).toEqual({ type: 'document' });
   });
 });
