@@ -27,6 +27,12 @@ const MULTIPART_STATUS: Record<string, [number, string]> = {
   FST_PROTO_VIOLATION: [422, 'Invalid form field name'],
 };
 
+/** True for the multipart plugin's own limit and content-type errors (mapped by MULTIPART_STATUS). */
+export function isMultipartError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code in MULTIPART_STATUS;
+}
+
 /** Every error in this scope, the framework's own included, becomes exactly `{detail}`. */
 export function useDetailErrors(scope: FastifyInstance): void {
   scope.setErrorHandler((err: FastifyError, req, reply) => {

@@ -208,4 +208,35 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     expect(status.status).toBe(200);
     expect(JSON.parse(status.body).next_step).toEqual({ type: 'document' });
   });
+  it('answers a malformed or truncated multipart body with 400 {detail} and keeps nothing', async () => {
+    const v = await fresh();
+    const before = blobFiles(ctx.env.DATA_DIR!).length;
+    const form = multipart([file(png(640, 480, { noisyRows: 60 }))]);
+    for (const [headers, payload] of [
+      [{ 'content-type': 'multipart/form-data' }, form.payload],
+      [form.headers, form.payload.subarray(0, form.payload.length - 300)],
+      [form.headers, form.payload.subarray(0, 60)],
+      [form.headers, Buffer.from('hello world')],
+    ] as const) {
+      const res = await ctx.app.inject({ method: 'POST', url: '/v1/capture/document', headers: { ...headers, authorization: `Bearer ${v.handoff_token}` }, payload });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(Object.keys(res.json())).toEqual(['detail']);
+    }
+    expect(blobFiles(ctx.env.DATA_DIR!).length).toBe(before);
+  });
+
+  it('answers 500 {detail} when the store fails, even on a file larger than the stream buffers', async () => {
+    const v = await fresh();
+    const put = ctx.app.blobs.put;
+    ctx.app.blobs.put = async () => {
+      throw new Error('disk full at /var/secret');
+    };
+    try {
+      const res = await api(ctx).upload('document', v.handoff_token, [file(png(1200, 900, { noisyRows: 400 }))]);
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ detail: 'Internal server error' });
+    } finally {
+      ctx.app.blobs.put = put;
+    }
+  });
 });

@@ -109,13 +109,26 @@ const unsupported = () => new IdentityError(415, 'The file must be a JPEG, PNG o
  */
 export async function storeImage(blobs: BlobStore, blobKey: string, source: Readable): Promise<StoredImage> {
   const inspector = new ImageInspector();
+  // Whichever side failed first decides whose fault it is: the upload stream (400) or the store (500).
+  let firstFailure: 'source' | 'store' | undefined;
+  source.once('error', () => {
+    firstFailure ??= 'source';
+  });
   const writing = blobs.put(blobKey, inspector);
+  // A store that fails stops consuming: end the reading side too instead of stalling on backpressure.
+  writing.catch((err: unknown) => {
+    firstFailure ??= 'store';
+    inspector.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
   const reading = pipeline(source, inspector);
   const [read, written] = await Promise.allSettled([reading, writing]);
   if (read.status === 'rejected' || written.status === 'rejected') {
     await blobs.delete(blobKey).catch(() => {});
-    const err = read.status === 'rejected' ? read.reason : (written as PromiseRejectedResult).reason;
-    throw err;
+    const reasons = [read, written].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    const refusal = reasons.find((r) => r instanceof IdentityError);
+    if (refusal) throw refusal;
+    if (firstFailure === 'store' && written.status === 'rejected') throw written.reason;
+    throw new IdentityError(400, 'The upload ended early or the multipart body is malformed');
   }
   const dims = inspector.dimensions();
   if (!dims) {

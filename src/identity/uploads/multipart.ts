@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { IdentityError } from '../errors.js';
+import { IdentityError, isMultipartError } from '../errors.js';
 import type { StoredImage } from './inspect.js';
 
 export interface ReadForm {
@@ -21,6 +21,7 @@ export async function readCaptureForm(
   if (!req.isMultipart()) throw new IdentityError(415, 'The request must be multipart/form-data');
   const fields: Record<string, string> = {};
   let image: StoredImage | undefined;
+  let storing = false;
   try {
     for await (const part of req.parts()) {
       if (part.type === 'file') {
@@ -28,14 +29,18 @@ export async function readCaptureForm(
           part.file.resume();
           throw new IdentityError(422, 'Send exactly one file, in the field "file"');
         }
+        storing = true;
         image = await store(part.file);
+        storing = false;
       } else {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
       }
     }
   } catch (err) {
     if (image) await discard(image).catch(() => {});
-    throw err;
+    // Refusals and storage failures keep their status; anything else broke while parsing the body.
+    if (err instanceof IdentityError || isMultipartError(err) || storing) throw err;
+    throw new IdentityError(400, 'The multipart body is malformed or ended early');
   }
   if (!image) throw new IdentityError(422, 'The file field "file" is missing');
   return { fields, image };
