@@ -75,7 +75,7 @@ describe.runIf(usingPostgres())('the key cache across instances (PostgreSQL)', (
   });
 
   // The NOTIFY travels through PostgreSQL to the other process's listener: allow it a moment.
-  const soon = { timeout: 1_000, interval: 5 };
+  const soon = { timeout: 2_000, interval: 5 };
 
   it('a key revoked on instance A is refused by instance B', async () => {
     const tenant = await createTenant(a, { service: 'ticketing', scopes: ['events:read'] });

@@ -81,9 +81,9 @@ describe.runIf(process.env.DATABASE_URL)('a job cut off by kill -9 (PostgreSQL)'
         const delivery = await admin('GET', `/webhook-deliveries/${sent.data.deliveryId}`);
         expect(delivery.data.state).toBe('succeeded');
       },
-      { timeout: 15_000, interval: 200 },
+      { timeout: 30_000, interval: 200 },
     );
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body); // the same signed event, again
-  });
+  }, 180_000);
 });

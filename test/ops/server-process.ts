@@ -28,7 +28,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not listen in time: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not listen in time: ${stderr}`)), 60_000);
     let buffered = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
