@@ -239,4 +239,19 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
       ctx.app.blobs.put = put;
     }
   });
+  it('refuses a bad or taken step sent before the file without storing the file', async () => {
+    const a = api(ctx);
+    const v = await fresh();
+    expect((await a.upload('document', v.handoff_token, [file(png(640, 480, { seed: 8100 }))])).statusCode).toBe(201);
+    await a.challenge(v.handoff_token);
+    expect((await a.upload('selfie', v.handoff_token, [{ name: 'step', value: '0' }, file(png(640, 480, { seed: 8101 }))])).statusCode).toBe(201);
+    const before = blobFiles(ctx.env.DATA_DIR!).length;
+    const big = png(1600, 1200, { seed: 8102, noisyRows: 600 });
+    const taken = await a.upload('selfie', v.handoff_token, [{ name: 'step', value: '0' }, file(big)]);
+    expect(taken.statusCode).toBe(409);
+    const outside = await a.upload('selfie', v.handoff_token, [{ name: 'step', value: '9' }, file(big)]);
+    expect(outside.statusCode).toBe(422);
+    expect(blobFiles(ctx.env.DATA_DIR!).length).toBe(before);
+    expect((await a.status(v.handoff_token)).json().uploaded_steps).toEqual([0]);
+  });
 });

@@ -131,6 +131,13 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
       return step;
     },
 
+    /** 409 when the step already has its frame (checked again under the lock when the frame is stored). */
+    async assertStepOpen(v: VerificationRow, step: number) {
+      if ((await repo.framesOf(db, v.id)).some((f) => f.step === step)) {
+        throw new IdentityError(409, `Step ${step} already has its frame: call GET /v1/capture/status and resume from next_step`);
+      }
+    },
+
     /**
      * Stores one frame. The frame that completes the challenge moves the verification to
      * processing and queues the pipeline in the same transaction: the decision cannot be lost.

@@ -77,7 +77,11 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
   }, async (req, reply) => {
     const v = await capture.authenticate(handoffTokenOf(req));
     capture.assertCanUploadSelfie(v);
-    const form = await readCaptureForm(req, (file) => capture.storeUpload(v, file), (image) => app.blobs.delete(image.blobKey));
+    // A step sent before the file is checked before a byte of the file is stored.
+    const checkStep = async (fields: Record<string, string>) => {
+      if (fields.step !== undefined) await capture.assertStepOpen(v, capture.parseStep(v, fields.step));
+    };
+    const form = await readCaptureForm(req, (file) => capture.storeUpload(v, file), (image) => app.blobs.delete(image.blobKey), checkStep);
     let step: number;
     try {
       step = capture.parseStep(v, form.fields.step);

@@ -17,6 +17,8 @@ export async function readCaptureForm(
   req: FastifyRequest,
   store: (file: Readable) => Promise<StoredImage>,
   discard: (image: StoredImage) => Promise<void>,
+  /** Runs when the file part arrives, with the fields sent before it: refuse early without reading the file. */
+  beforeFile?: (fields: Record<string, string>) => Promise<void>,
 ): Promise<ReadForm> {
   if (!req.isMultipart()) throw new IdentityError(415, 'The request must be multipart/form-data');
   const fields: Record<string, string> = {};
@@ -29,6 +31,7 @@ export async function readCaptureForm(
           part.file.resume();
           throw new IdentityError(422, 'Send exactly one file, in the field "file"');
         }
+        await beforeFile?.(fields);
         storing = true;
         image = await store(part.file);
         storing = false;
