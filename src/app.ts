@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { adminApi } from './admin/plugin.js';
@@ -30,19 +30,27 @@ export interface AppOptions {
   logger?: boolean;
   /** Webhook delivery: extra trusted CAs (tests' self-signed receivers) and the SSRF guard's DNS. */
   webhooks?: Pick<WebhookPlatformDeps, 'ca' | 'resolve'>;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+}
+
+function trustProxyOption(config: Config): FastifyServerOptions['trustProxy'] {
+  const hops = config.TRUST_PROXY_HOPS;
+  return hops > 0 ? (_address: string, hop: number) => hop < hops : false;
 }
 
 /** Builds the whole process: the three APIs, the operator API and operations, ready to inject or listen. */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : loggerOptions(config),
+    logger: opts.logger === false ? false : loggerOptions(config, opts.logStream),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Per-IP rate limits must not trust a client-supplied X-Forwarded-For unless a proxy sets it.
+    trustProxy: trustProxyOption(config),
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(validatorCompiler);

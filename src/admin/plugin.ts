@@ -25,8 +25,8 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   });
 
   await app.register(profileRoutes);
-  await app.register(identityAdminRoutes);
   await app.register(governanceAdminRoutes);
+  await app.register(identityAdminRoutes);
   await app.register(webhookRoutes);
   await app.register(ticketingOperatorRoutes);
 };

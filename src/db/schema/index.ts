@@ -1,4 +1,3 @@
-// TEAM NOTE (temporary, removed at integration): before changing anything, read /work/main/.team-rules.md — the rules of the shared work tree (git, migrations, tests, deadline).
 // Every table group of the process. drizzle-kit reads this file to generate migrations/.
 export * from './core.js';
 export * from './jobs.js';
