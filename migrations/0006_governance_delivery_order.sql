@@ -1,1 +1,0 @@
-ALTER TABLE "governance_deliveries" ADD COLUMN "position" bigserial NOT NULL;
