@@ -45,7 +45,8 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 
 function rateOf(rows: Row[], id: string): number | undefined {
   const row = rows.find((r) => r.id === id);
-  return row?.status === 'ok' ? row.figure.reqPerSec : undefined;
+  // A route that answered with errors under load has no figure to compare.
+  return row?.status === 'ok' && row.figure.failures === 0 ? row.figure.reqPerSec : undefined;
 }
 
 export function verdicts(results: Results) {

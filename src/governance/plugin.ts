@@ -7,7 +7,7 @@ import { createExecutionBoundary } from './boundary.js';
 import { CanonicalJsonError, parseCanonicalJson } from './canonical-json.js';
 import { GovernanceError } from './errors.js';
 import { carrierRoutes, challengeRoutes, cryptoRoutes, governanceRoutes, proofRoutes } from './routes.js';
-import { GOVERNANCE_RATE_LIMIT_PER_MINUTE, useGovernanceErrors } from './scope.js';
+import { useGovernanceErrors } from './scope.js';
 import { createGovernanceService } from './service.js';
 
 /**
@@ -50,7 +50,7 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
   await app.register(
     rateLimit,
     rateLimitOptions(app, {
-      max: GOVERNANCE_RATE_LIMIT_PER_MINUTE,
+      max: app.config.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
       nameSpace: 'governance-rate-limit-',
       keyGenerator: (req) => (req.governancePrincipal ? `key:${req.governancePrincipal.keyHash}` : `ip:${req.ip}`),
       errorResponseBuilder: () => new GovernanceError(429, 'RATE_LIMITED', 'Too many requests; retry later'),

@@ -14,7 +14,7 @@ interface Deps {
 }
 
 const tags = ['governance'];
-const rateNote = `Rate limit: ${GOVERNANCE_RATE_LIMIT_PER_MINUTE} requests per minute per API key (per client IP on public routes).`;
+const rateNote = `Rate limit: GOVERNANCE_RATE_LIMIT_PER_MINUTE (default ${GOVERNANCE_RATE_LIMIT_PER_MINUTE}) requests per minute per API key (per client IP on public routes).`;
 const withRejections = { ...s.errors, 409: s.errorBody, 422: s.errorBody };
 
 function profileOf(req: FastifyRequest): string {

@@ -17,8 +17,9 @@ declare module 'fastify' {
 }
 
 /**
- * Requests per minute per governance key (per client IP on the public routes), counted across
- * all governance paths together, and across instances when REDIS_URL is set.
+ * The default of GOVERNANCE_RATE_LIMIT_PER_MINUTE: requests per minute per governance key (per
+ * client IP on the public routes), counted across all governance paths together, and across
+ * instances when REDIS_URL is set. The seed sets no limit; this one is ours.
  */
 export const GOVERNANCE_RATE_LIMIT_PER_MINUTE = 600;
 

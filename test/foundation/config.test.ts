@@ -12,6 +12,7 @@ describe('configuration', () => {
       TICKETING_RATE_LIMIT_PER_MINUTE: 120,
       CAPTURE_RATE_LIMIT_PER_MINUTE: 40,
       IDENTITY_RATE_LIMIT_PER_MINUTE: 240,
+      GOVERNANCE_RATE_LIMIT_PER_MINUTE: 600,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.ADMIN_TOKEN).toBeUndefined();
