@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib';
+import { pngChunk } from '../../bench/png.js';
 
 /** Deterministic bytes from a seed, so two images differ exactly when their seeds do. */
 export function noise(seed: number, length: number): Buffer {
@@ -12,26 +13,6 @@ export function noise(seed: number, length: number): Buffer {
     out[i] = x & 0xff;
   }
   return out;
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])));
-  return Buffer.concat([head, data, crc]);
 }
 
 /** A valid RGB PNG of width×height; `noisyRows` rows of noise set its size; optional tEXt and eXIf chunks. */
