@@ -16,14 +16,48 @@ async function paged<T>(rows: Promise<T[]>, total: Promise<{ n: number }[]>) {
   return { rows: items, total: Number(counted?.n ?? 0) };
 }
 
+const statementsByDb = new WeakMap<DbOrTx, Map<string, unknown>>();
+
+/**
+ * A statement of a hot read path, built and prepared once per database handle: building a
+ * drizzle query costs more CPU than PostgreSQL spends answering it, and a named statement is
+ * parsed once per connection.
+ */
+function prepared<T>(db: DbOrTx, name: string, build: (name: string) => T): T {
+  let statements = statementsByDb.get(db);
+  if (!statements) statementsByDb.set(db, (statements = new Map()));
+  let statement = statements.get(name) as T | undefined;
+  if (!statement) statements.set(name, (statement = build(name)));
+  return statement;
+}
+
 // ---- events ----------------------------------------------------------------------------------
 
-export function findVenue(db: DbOrTx, profileId: string, id: string) {
-  return db.select().from(venues).where(and(eq(venues.id, id), eq(venues.profileId, profileId))).then((r) => r[0]);
+export async function findVenue(db: DbOrTx, profileId: string, id: string) {
+  const statement = prepared(db, 'ticketing_find_venue', (name) =>
+    db
+      .select()
+      .from(venues)
+      .where(and(eq(venues.id, sql.placeholder('id')), eq(venues.profileId, sql.placeholder('profileId'))))
+      .prepare(name),
+  );
+  const [row] = await statement.execute({ id, profileId });
+  return row;
 }
 
 /** An event by id; with `profileId`, only that profile's (another profile's event does not exist). */
 export async function findEvent(db: DbOrTx, id: string, profileId?: string, opts: { forUpdate?: boolean } = {}) {
+  if (profileId && !opts.forUpdate) {
+    const statement = prepared(db, 'ticketing_find_event', (name) =>
+      db
+        .select()
+        .from(ticketingEvents)
+        .where(and(eq(ticketingEvents.id, sql.placeholder('id')), eq(ticketingEvents.profileId, sql.placeholder('profileId'))))
+        .prepare(name),
+    );
+    const [row] = await statement.execute({ id, profileId });
+    return row;
+  }
   const where = profileId ? and(eq(ticketingEvents.id, id), eq(ticketingEvents.profileId, profileId)) : eq(ticketingEvents.id, id);
   const query = db.select().from(ticketingEvents).where(where);
   const [row] = await (opts.forUpdate ? query.for('update') : query);
@@ -31,11 +65,24 @@ export async function findEvent(db: DbOrTx, id: string, profileId?: string, opts
 }
 
 export function listEvents(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined, w: Window) {
-  const where = and(eq(ticketingEvents.profileId, profileId), status ? eq(ticketingEvents.status, status) : undefined);
-  return paged(
-    db.select().from(ticketingEvents).where(where).orderBy(asc(ticketingEvents.startsAt), asc(ticketingEvents.id)).limit(w.limit).offset(w.offset),
-    db.select({ n: count() }).from(ticketingEvents).where(where),
+  // One statement with and one without the status filter, so each keeps its own plan.
+  const filtered = status !== undefined;
+  const where = () =>
+    and(eq(ticketingEvents.profileId, sql.placeholder('profileId')), filtered ? eq(ticketingEvents.status, sql.placeholder('status')) : undefined);
+  const page = prepared(db, filtered ? 'ticketing_events_page_by_status' : 'ticketing_events_page', (name) =>
+    db
+      .select()
+      .from(ticketingEvents)
+      .where(where())
+      .orderBy(asc(ticketingEvents.startsAt), asc(ticketingEvents.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name),
   );
+  const total = prepared(db, filtered ? 'ticketing_events_count_by_status' : 'ticketing_events_count', (name) =>
+    db.select({ n: count() }).from(ticketingEvents).where(where()).prepare(name),
+  );
+  return paged(page.execute({ profileId, status, limit: w.limit, offset: w.offset }), total.execute({ profileId, status }));
 }
 
 export async function insertEvent(db: DbOrTx, values: typeof ticketingEvents.$inferInsert) {
