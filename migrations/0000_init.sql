@@ -172,6 +172,13 @@ CREATE TABLE "ticketing_ticket_types" (
 	CONSTRAINT "ticketing_ticket_types_stock" CHECK ("ticketing_ticket_types"."sold" >= 0 and "ticketing_ticket_types"."sold" <= "ticketing_ticket_types"."quantity")
 );
 --> statement-breakpoint
+CREATE TABLE "ticketing_event_counts" (
+	"profile_id" uuid NOT NULL,
+	"status" text NOT NULL,
+	"n" integer NOT NULL,
+	CONSTRAINT "ticketing_event_counts_profile_id_status_pk" PRIMARY KEY("profile_id","status")
+);
+--> statement-breakpoint
 CREATE TABLE "ticketing_events" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"profile_id" uuid NOT NULL,
@@ -353,6 +360,7 @@ ALTER TABLE "ticketing_order_items" ADD CONSTRAINT "ticketing_order_items_ticket
 ALTER TABLE "ticketing_orders" ADD CONSTRAINT "ticketing_orders_profile_id_profiles_id_fk" FOREIGN KEY ("profile_id") REFERENCES "public"."profiles"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticketing_orders" ADD CONSTRAINT "ticketing_orders_event_id_ticketing_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."ticketing_events"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticketing_ticket_types" ADD CONSTRAINT "ticketing_ticket_types_event_id_ticketing_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."ticketing_events"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "ticketing_event_counts" ADD CONSTRAINT "ticketing_event_counts_profile_id_profiles_id_fk" FOREIGN KEY ("profile_id") REFERENCES "public"."profiles"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticketing_events" ADD CONSTRAINT "ticketing_events_profile_id_profiles_id_fk" FOREIGN KEY ("profile_id") REFERENCES "public"."profiles"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ticketing_events" ADD CONSTRAINT "ticketing_events_place_id_venues_id_fk" FOREIGN KEY ("place_id") REFERENCES "public"."venues"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "identity_attestations" ADD CONSTRAINT "identity_attestations_verification_id_identity_verifications_id_fk" FOREIGN KEY ("verification_id") REFERENCES "public"."identity_verifications"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -393,4 +401,36 @@ CREATE INDEX "identity_handoff_tokens_verification_idx" ON "identity_handoff_tok
 CREATE INDEX "identity_verifications_profile_idx" ON "identity_verifications" USING btree ("profile_id","status");--> statement-breakpoint
 CREATE INDEX "identity_verifications_document_idx" ON "identity_verifications" USING btree ("document_sha256");--> statement-breakpoint
 CREATE INDEX "governance_delegations_agent_idx" ON "governance_delegations" USING btree ("profile_id","agent_id");--> statement-breakpoint
-CREATE INDEX "governance_deliveries_execution_idx" ON "governance_deliveries" USING btree ("execution_id","attempted_at");
+CREATE INDEX "governance_deliveries_execution_idx" ON "governance_deliveries" USING btree ("execution_id","attempted_at");--> statement-breakpoint
+-- Hand-written (drizzle-kit does not generate triggers): keep ticketing_event_counts equal to
+-- count(*) of ticketing_events per (profile_id, status). Statement triggers with transition
+-- tables, so a bulk insert writes each counter once; rows are upserted in key order, so
+-- concurrent writers lock counters in the same order and cannot deadlock.
+CREATE FUNCTION "ticketing_event_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP = 'INSERT' THEN
+		INSERT INTO "ticketing_event_counts" ("profile_id", "status", "n")
+		SELECT "profile_id", "status", count(*)::integer FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
+		ON CONFLICT ("profile_id", "status") DO UPDATE SET "n" = "ticketing_event_counts"."n" + excluded."n";
+	ELSIF TG_OP = 'UPDATE' THEN
+		INSERT INTO "ticketing_event_counts" ("profile_id", "status", "n")
+		SELECT "profile_id", "status", sum(d)::integer FROM (
+			SELECT "profile_id", "status", -1 AS d FROM old_rows
+			UNION ALL
+			SELECT "profile_id", "status", 1 AS d FROM new_rows
+		) AS changes GROUP BY 1, 2 HAVING sum(d) <> 0 ORDER BY 1, 2
+		ON CONFLICT ("profile_id", "status") DO UPDATE SET "n" = "ticketing_event_counts"."n" + excluded."n";
+	ELSE
+		INSERT INTO "ticketing_event_counts" ("profile_id", "status", "n")
+		SELECT "profile_id", "status", -count(*)::integer FROM old_rows GROUP BY 1, 2 ORDER BY 1, 2
+		ON CONFLICT ("profile_id", "status") DO UPDATE SET "n" = "ticketing_event_counts"."n" + excluded."n";
+	END IF;
+	RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "ticketing_events_count_insert" AFTER INSERT ON "ticketing_events"
+	REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "ticketing_event_counts_apply"();--> statement-breakpoint
+CREATE TRIGGER "ticketing_events_count_update" AFTER UPDATE ON "ticketing_events"
+	REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "ticketing_event_counts_apply"();--> statement-breakpoint
+CREATE TRIGGER "ticketing_events_count_delete" AFTER DELETE ON "ticketing_events"
+	REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "ticketing_event_counts_apply"();

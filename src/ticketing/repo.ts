@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { venues } from '../db/schema/core.js';
-import { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEvents } from '../db/schema/ticketing.js';
+import { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEventCounts, ticketingEvents } from '../db/schema/ticketing.js';
 import type { EventRow, OrderItemRow, OrderRow } from './views.js';
 
 /** The SQL of ticketing. Every function takes the connection or the transaction to run on. */
@@ -79,8 +79,18 @@ export function listEvents(db: DbOrTx, profileId: string, status: EventRow['stat
       .offset(sql.placeholder('offset'))
       .prepare(name),
   );
-  const total = prepared(db, filtered ? 'ticketing_events_count_by_status' : 'ticketing_events_count', (name) =>
-    db.select({ n: count() }).from(ticketingEvents).where(where()).prepare(name),
+  // The triggered per-status counters, not count(*): a profile's events are counted once, when written.
+  const total = prepared(db, filtered ? 'ticketing_event_count_by_status' : 'ticketing_event_count', (name) =>
+    db
+      .select({ n: sql<number>`coalesce(sum(${ticketingEventCounts.n}), 0)` })
+      .from(ticketingEventCounts)
+      .where(
+        and(
+          eq(ticketingEventCounts.profileId, sql.placeholder('profileId')),
+          filtered ? eq(ticketingEventCounts.status, sql.placeholder('status')) : undefined,
+        ),
+      )
+      .prepare(name),
   );
   return paged(page.execute({ profileId, status, limit: w.limit, offset: w.offset }), total.execute({ profileId, status }));
 }

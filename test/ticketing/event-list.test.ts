@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { draftEvent, organizer, type Organizer } from './fixtures.js';
@@ -60,6 +61,26 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
     expect((await org.call('GET', '/events?status=CANCELLED')).json().data.items.map((e: { id: string }) => e.id)).toEqual([ids[1]]);
     expect((await org.call('GET', '/events?status=DRAFT&limit=1')).json().data).toMatchObject({ total: 2, limit: 1 });
     expect((await org.call('GET', '/events?status=ARCHIVED')).json().data).toEqual({ items: [], page: 1, limit: 20, total: 0 });
+  });
+
+  it('counts rows written by bulk SQL too: inserted, moved between statuses, deleted', async () => {
+    const totals = async () =>
+      Object.fromEntries(
+        await Promise.all(['', '?status=DRAFT', '?status=ARCHIVED'].map(async (q) => [q, (await org.call('GET', `/events${q}`)).json().data.total])),
+      );
+    const before = await totals();
+    const db = ctx.app.db;
+    // A plain table: on PostgreSQL each statement may run on another pooled connection.
+    const copied = sql.raw(`copied_events_${Date.now()}`);
+    await db.execute(sql`create table ${copied} as select * from ticketing_events where profile_id = ${org.profileId} and status = 'DRAFT'`);
+    await db.execute(sql`update ${copied} set id = gen_random_uuid()`);
+    await db.execute(sql`insert into ticketing_events select * from ${copied}`);
+    expect(await totals()).toEqual({ '': before['']! + 2, '?status=DRAFT': before['?status=DRAFT']! + 2, '?status=ARCHIVED': 0 });
+    await db.execute(sql`update ticketing_events set status = 'ARCHIVED' where id in (select id from ${copied})`);
+    expect(await totals()).toEqual({ '': before['']! + 2, '?status=DRAFT': before['?status=DRAFT'], '?status=ARCHIVED': 2 });
+    await db.execute(sql`delete from ticketing_events where id in (select id from ${copied})`);
+    await db.execute(sql`drop table ${copied}`);
+    expect(await totals()).toEqual(before);
   });
 
   it.each([
