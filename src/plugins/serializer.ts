@@ -12,8 +12,10 @@ function plainJsonSchema(schema: z.ZodType): object | undefined {
     const output = z.toJSONSchema(schema, { ...options, io: 'output' });
     // Transforms, pipes, codecs and defaults make the written shape differ from the returned one: zod's job.
     const input = z.toJSONSchema(schema, { ...options, io: 'input' });
-    const text = JSON.stringify(output);
-    if (text !== JSON.stringify(input) || text.includes('"$ref"')) return undefined;
+    // (Objects differ only in additionalProperties: output is closed, input is open.)
+    const shape = (json: object) => JSON.stringify(json, (key, value: unknown) => (key === 'additionalProperties' ? undefined : value));
+    const text = shape(output);
+    if (text !== shape(input) || text.includes('"$ref"')) return undefined;
     return output;
   } catch {
     return undefined;
