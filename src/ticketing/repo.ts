@@ -64,35 +64,58 @@ export async function findEvent(db: DbOrTx, id: string, profileId?: string, opts
   return row;
 }
 
-export function listEvents(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined, w: Window) {
+/** The columns eventView reads: a list page neither fetches nor parses the rest (categories, contacts, coordinates). */
+const eventViewColumns = {
+  id: ticketingEvents.id,
+  name: ticketingEvents.name,
+  description: ticketingEvents.description,
+  status: ticketingEvents.status,
+  startsAt: ticketingEvents.startsAt,
+  endsAt: ticketingEvents.endsAt,
+  timezone: ticketingEvents.timezone,
+  allDay: ticketingEvents.allDay,
+  address: ticketingEvents.address,
+  city: ticketingEvents.city,
+  placeId: ticketingEvents.placeId,
+  ticketMode: ticketingEvents.ticketMode,
+  imageUrl: ticketingEvents.imageUrl,
+  createdAt: ticketingEvents.createdAt,
+  updatedAt: ticketingEvents.updatedAt,
+};
+
+/**
+ * A page of the profile's events and their total in one round trip. The total comes from the
+ * triggered per-status counters, not count(*): a profile's events are counted once, when written.
+ */
+export async function listEvents(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined, w: Window) {
   // One statement with and one without the status filter, so each keeps its own plan.
   const filtered = status !== undefined;
-  const where = () =>
-    and(eq(ticketingEvents.profileId, sql.placeholder('profileId')), filtered ? eq(ticketingEvents.status, sql.placeholder('status')) : undefined);
+  const counted = () =>
+    and(
+      eq(ticketingEventCounts.profileId, sql.placeholder('profileId')),
+      filtered ? eq(ticketingEventCounts.status, sql.placeholder('status')) : undefined,
+    );
   const page = prepared(db, filtered ? 'ticketing_events_page_by_status' : 'ticketing_events_page', (name) =>
     db
-      .select()
+      .select({
+        ...eventViewColumns,
+        total: sql<string>`(select coalesce(sum(${ticketingEventCounts.n}), 0) from ${ticketingEventCounts} where ${counted()})`,
+      })
       .from(ticketingEvents)
-      .where(where())
+      .where(and(eq(ticketingEvents.profileId, sql.placeholder('profileId')), filtered ? eq(ticketingEvents.status, sql.placeholder('status')) : undefined))
       .orderBy(asc(ticketingEvents.startsAt), asc(ticketingEvents.id))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
       .prepare(name),
   );
-  // The triggered per-status counters, not count(*): a profile's events are counted once, when written.
+  const rows = await page.execute({ profileId, status, limit: w.limit, offset: w.offset });
+  if (rows.length > 0) return { rows, total: Number(rows[0]!.total) };
+  // An empty page (past the end, or no events) carries no total of its own.
   const total = prepared(db, filtered ? 'ticketing_event_count_by_status' : 'ticketing_event_count', (name) =>
-    db
-      .select({ n: sql<number>`coalesce(sum(${ticketingEventCounts.n}), 0)` })
-      .from(ticketingEventCounts)
-      .where(
-        and(
-          eq(ticketingEventCounts.profileId, sql.placeholder('profileId')),
-          filtered ? eq(ticketingEventCounts.status, sql.placeholder('status')) : undefined,
-        ),
-      )
-      .prepare(name),
+    db.select({ n: sql<string>`coalesce(sum(${ticketingEventCounts.n}), 0)` }).from(ticketingEventCounts).where(counted()).prepare(name),
   );
-  return paged(page.execute({ profileId, status, limit: w.limit, offset: w.offset }), total.execute({ profileId, status }));
+  const [row] = await total.execute({ profileId, status });
+  return { rows, total: Number(row?.n ?? 0) };
 }
 
 export async function insertEvent(db: DbOrTx, values: typeof ticketingEvents.$inferInsert) {

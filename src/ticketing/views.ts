@@ -15,7 +15,13 @@ export type CheckInRow = typeof checkIns.$inferSelect;
 
 export const CURRENCY = 'USD';
 
-export function eventView(row: EventRow): z.infer<typeof s.event> {
+/** What an event's resource is made of (a list page selects only these). */
+export type EventViewRow = Pick<
+  EventRow,
+  'id' | 'name' | 'description' | 'status' | 'startsAt' | 'endsAt' | 'timezone' | 'allDay' | 'address' | 'city' | 'placeId' | 'ticketMode' | 'imageUrl' | 'createdAt' | 'updatedAt'
+>;
+
+export function eventView(row: EventViewRow): z.infer<typeof s.event> {
   return {
     id: row.id,
     name: row.name,
