@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { venues } from '../db/schema/core.js';
 import { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEventCounts, ticketingEvents } from '../db/schema/ticketing.js';
@@ -84,6 +84,13 @@ const eventViewColumns = {
 };
 
 /**
+ * A time written as the API writes it (toISOString's RFC 3339 UTC with milliseconds) by
+ * PostgreSQL: parsing it into a Date and formatting it again cost a list page more CPU than the rest of its rows.
+ */
+const isoTime = (column: SQLWrapper) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoTimeOrNull = (column: SQLWrapper) => sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
  * A page of the profile's events and their total in one round trip. The total comes from the
  * triggered per-status counters, not count(*): a profile's events are counted once, when written.
  */
@@ -99,6 +106,10 @@ export async function listEvents(db: DbOrTx, profileId: string, status: EventRow
     db
       .select({
         ...eventViewColumns,
+        startsAt: isoTime(ticketingEvents.startsAt),
+        endsAt: isoTimeOrNull(ticketingEvents.endsAt),
+        createdAt: isoTime(ticketingEvents.createdAt),
+        updatedAt: isoTime(ticketingEvents.updatedAt),
         total: sql<string>`(select coalesce(sum(${ticketingEventCounts.n}), 0) from ${ticketingEventCounts} where ${counted()})`,
       })
       .from(ticketingEvents)

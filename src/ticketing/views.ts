@@ -21,14 +21,19 @@ export type EventViewRow = Pick<
   'id' | 'name' | 'description' | 'status' | 'startsAt' | 'endsAt' | 'timezone' | 'allDay' | 'address' | 'city' | 'placeId' | 'ticketMode' | 'imageUrl' | 'createdAt' | 'updatedAt'
 >;
 
-export function eventView(row: EventViewRow): z.infer<typeof s.event> {
+/** Times as Dates, or already written as the API writes them (list pages have PostgreSQL format them). */
+type Times<T> = { [K in keyof T]: T[K] extends Date ? Date | string : T[K] extends Date | null ? Date | string | null : T[K] };
+const iso = (t: Date | string) => (typeof t === 'string' ? t : toIso(t));
+const isoOrNull = (t: Date | string | null) => (typeof t === 'string' ? t : toIsoOrNull(t));
+
+export function eventView(row: Times<EventViewRow>): z.infer<typeof s.event> {
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     status: row.status,
-    startsAt: toIso(row.startsAt),
-    endsAt: toIsoOrNull(row.endsAt),
+    startsAt: iso(row.startsAt),
+    endsAt: isoOrNull(row.endsAt),
     timezone: row.timezone,
     allDay: row.allDay,
     address: row.address,
@@ -36,8 +41,8 @@ export function eventView(row: EventViewRow): z.infer<typeof s.event> {
     placeId: row.placeId,
     ticketMode: row.ticketMode,
     imageUrl: row.imageUrl,
-    createdAt: toIso(row.createdAt),
-    updatedAt: toIso(row.updatedAt),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
   };
 }
 
