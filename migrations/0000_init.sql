@@ -401,36 +401,4 @@ CREATE INDEX "identity_handoff_tokens_verification_idx" ON "identity_handoff_tok
 CREATE INDEX "identity_verifications_profile_idx" ON "identity_verifications" USING btree ("profile_id","status");--> statement-breakpoint
 CREATE INDEX "identity_verifications_document_idx" ON "identity_verifications" USING btree ("document_sha256");--> statement-breakpoint
 CREATE INDEX "governance_delegations_agent_idx" ON "governance_delegations" USING btree ("profile_id","agent_id");--> statement-breakpoint
-CREATE INDEX "governance_deliveries_execution_idx" ON "governance_deliveries" USING btree ("execution_id","attempted_at");--> statement-breakpoint
--- Hand-written (drizzle-kit does not generate triggers): keep ticketing_event_counts equal to
--- count(*) of ticketing_events per (profile_id, status). Statement triggers with transition
--- tables, so a bulk insert writes each counter once; rows are upserted in key order, so
--- concurrent writers lock counters in the same order and cannot deadlock.
-CREATE FUNCTION "ticketing_event_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-	IF TG_OP = 'INSERT' THEN
-		INSERT INTO "ticketing_event_counts" ("profile_id", "status", "n")
-		SELECT "profile_id", "status", count(*)::integer FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
-		ON CONFLICT ("profile_id", "status") DO UPDATE SET "n" = "ticketing_event_counts"."n" + excluded."n";
-	ELSIF TG_OP = 'UPDATE' THEN
-		INSERT INTO "ticketing_event_counts" ("profile_id", "status", "n")
-		SELECT "profile_id", "status", sum(d)::integer FROM (
-			SELECT "profile_id", "status", -1 AS d FROM old_rows
-			UNION ALL
-			SELECT "profile_id", "status", 1 AS d FROM new_rows
-		) AS changes GROUP BY 1, 2 HAVING sum(d) <> 0 ORDER BY 1, 2
-		ON CONFLICT ("profile_id", "status") DO UPDATE SET "n" = "ticketing_event_counts"."n" + excluded."n";
-	ELSE
-		INSERT INTO "ticketing_event_counts" ("profile_id", "status", "n")
-		SELECT "profile_id", "status", -count(*)::integer FROM old_rows GROUP BY 1, 2 ORDER BY 1, 2
-		ON CONFLICT ("profile_id", "status") DO UPDATE SET "n" = "ticketing_event_counts"."n" + excluded."n";
-	END IF;
-	RETURN NULL;
-END
-$$;--> statement-breakpoint
-CREATE TRIGGER "ticketing_events_count_insert" AFTER INSERT ON "ticketing_events"
-	REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "ticketing_event_counts_apply"();--> statement-breakpoint
-CREATE TRIGGER "ticketing_events_count_update" AFTER UPDATE ON "ticketing_events"
-	REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "ticketing_event_counts_apply"();--> statement-breakpoint
-CREATE TRIGGER "ticketing_events_count_delete" AFTER DELETE ON "ticketing_events"
-	REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "ticketing_event_counts_apply"();
+CREATE INDEX "governance_deliveries_execution_idx" ON "governance_deliveries" USING btree ("execution_id","attempted_at");
