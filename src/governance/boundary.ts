@@ -173,9 +173,9 @@ export function createExecutionBoundary(svc: GovernanceService) {
 
   async function chainPosition(record: RecordObject) {
     if (!isUuid(record.record_id)) return null;
-    const stored = await repo.findRecord(db, { recordId: record.record_id });
+    const stored = await repo.findChainLink(db, record.record_id);
     if (!stored) return { seq: typeof record.seq === 'number' ? record.seq : null, recorded: false, prev_hash_matches: null };
-    const previous = stored.seq === 1 ? GENESIS_HASH : (await repo.findRecordBySeq(db, stored.profileId, stored.seq - 1))?.hash;
+    const previous = stored.seq === 1 ? GENESIS_HASH : (stored.previousHash ?? undefined);
     return {
       seq: stored.seq,
       recorded: stored.hash === recordHash(record),

@@ -88,11 +88,20 @@ export async function findRecord(db: DbOrTx, where: { recordId?: string; executi
   return row;
 }
 
-export async function findRecordBySeq(db: DbOrTx, profileId: string, seq: number): Promise<RecordRow | undefined> {
+/**
+ * A stored record's place in its chain, with the hash of the record before it, in one round
+ * trip and without reading the records themselves (public verify runs this per call).
+ */
+export async function findChainLink(db: DbOrTx, recordId: string): Promise<{ seq: number; hash: string; previousHash: string | null } | undefined> {
   const [row] = await db
-    .select()
+    .select({
+      seq: governanceRecords.seq,
+      hash: governanceRecords.hash,
+      previousHash: sql<string | null>`(select previous.hash from governance_records previous
+        where previous.profile_id = governance_records.profile_id and previous.seq = governance_records.seq - 1)`,
+    })
     .from(governanceRecords)
-    .where(and(eq(governanceRecords.profileId, profileId), eq(governanceRecords.seq, seq)));
+    .where(eq(governanceRecords.recordId, recordId));
   return row;
 }
 

@@ -51,6 +51,22 @@ export function publicKeyObject(raw: Uint8Array): KeyObject {
   return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') }, format: 'jwk' });
 }
 
+/**
+ * The verifying KeyObject of an acceptable key, or null: decoding the point and building the
+ * key cost more than the verify itself, and a process only ever sees a handful of keys.
+ */
+const verifierCache = new Map<string, KeyObject | null>();
+function verifierOf(raw: Uint8Array): KeyObject | null {
+  const id = Buffer.from(raw).toString('hex');
+  let verifier = verifierCache.get(id);
+  if (verifier === undefined) {
+    verifier = isAcceptablePublicKey(raw) ? publicKeyObject(raw) : null;
+    if (verifierCache.size >= 64) verifierCache.clear();
+    verifierCache.set(id, verifier);
+  }
+  return verifier;
+}
+
 export type SignatureCheck =
   | { valid: true; key_id: string }
   | { valid: false; key_id: string | null; reason: string };
@@ -70,13 +86,14 @@ export function verifyRecordSignature(record: unknown, keys: ReadonlyMap<string,
   if (!keyId) return { valid: false, key_id: null, reason: 'the record names no key_id' };
   const raw = keys.get(keyId);
   if (!raw) return { valid: false, key_id: keyId, reason: 'unknown key_id' };
-  if (!isAcceptablePublicKey(raw)) return { valid: false, key_id: keyId, reason: 'the public key is not acceptable' };
+  const verifier = verifierOf(raw);
+  if (!verifier) return { valid: false, key_id: keyId, reason: 'the public key is not acceptable' };
   if (typeof fields.signature !== 'string' || !BASE64URL_SIGNATURE.test(fields.signature)) {
     return { valid: false, key_id: keyId, reason: 'the signature is missing or malformed' };
   }
   let ok = false;
   try {
-    ok = edVerify(null, signingBytes(fields), publicKeyObject(raw), Buffer.from(fields.signature, 'base64url'));
+    ok = edVerify(null, signingBytes(fields), verifier, Buffer.from(fields.signature, 'base64url'));
   } catch {
     ok = false;
   }
