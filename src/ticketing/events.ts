@@ -6,7 +6,7 @@ import { spansWholeDays } from './all-day.js';
 import { ticketingErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { EventCreate, EventUpdate } from './schemas.js';
-import { eventView, type EventRow } from './views.js';
+import { eventView, type EventRow, type VenueRow } from './views.js';
 
 export interface TicketingDeps {
   db: Db;
@@ -69,8 +69,11 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
       return row;
     },
 
-    async isOwnVenue(profileId: string, placeId: string): Promise<boolean> {
-      return isUuid(placeId) && (await repo.findVenue(db, profileId, placeId)) !== undefined;
+    /** One of the profile's own venues; another profile's venue, or none, is 404. */
+    async requireOwnVenue(profileId: string, placeId: string): Promise<VenueRow> {
+      const venue = isUuid(placeId) ? await repo.findVenue(db, profileId, placeId) : undefined;
+      if (!venue) throw errors.venueNotFound();
+      return venue;
     },
 
     async list(profileId: string, status: EventStatus | undefined, page: PageRequest) {
@@ -78,9 +81,8 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
       return { items: rows.map(eventView), ...page, total };
     },
 
-    async create(profileId: string, body: EventCreate) {
-      const venue = await repo.findVenue(db, profileId, body.placeId);
-      if (!venue) throw errors.venueNotFound();
+    /** Creates a DRAFT event at `venue`, which the caller got from requireOwnVenue for the same profile. */
+    async create(profileId: string, venue: VenueRow, body: EventCreate) {
       const now = clock.now();
       const startsAt = new Date(body.eventStartsAt);
       const endsAt = body.eventEndsAt ? new Date(body.eventEndsAt) : null;

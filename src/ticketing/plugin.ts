@@ -7,7 +7,7 @@ import { ticketingErrors as errors } from './errors.js';
 import { ticketingRoutes } from './routes.js';
 import type { TicketingScope } from './schemas.js';
 import { createTicketingService } from './service.js';
-import type { EventRow } from './views.js';
+import type { EventRow, VenueRow } from './views.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,6 +15,8 @@ declare module 'fastify' {
     ticketingPrincipal: KeyPrincipal | null;
     /** The path's event, loaded for the caller's profile before the body is read. */
     ticketingEvent: EventRow | null;
+    /** The body's venue of POST /events, checked to be the caller's before the body is validated. */
+    ticketingVenue: VenueRow | null;
   }
   interface FastifyContextConfig {
     /** The scope a ticketing route requires. */
@@ -34,6 +36,7 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
 
   app.decorateRequest('ticketingPrincipal', null);
   app.decorateRequest('ticketingEvent', null);
+  app.decorateRequest('ticketingVenue', null);
 
   app.addHook('onRequest', async (req) => {
     const token = bearerToken(req.headers.authorization);

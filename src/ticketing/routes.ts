@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isUuid } from '../lib/uuid.js';
-import { ticketingErrors as errors } from './errors.js';
 import * as s from './schemas.js';
 import type { TicketingService } from './service.js';
 import { eventView, type EventRow } from './views.js';
@@ -45,8 +44,9 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
     // placeId is a record reference: a venue of another profile or none answers 404 before any 400.
     preValidation: async (req) => {
       const placeId = (req.body as { placeId?: unknown } | null)?.placeId;
-      if (typeof placeId === 'string' && isUuid(placeId) && !(await service.events.isOwnVenue(principal(req).profileId, placeId))) {
-        throw errors.venueNotFound();
+      // Anything but a UUID string is the schema's 400; the handler gets the venue read here.
+      if (typeof placeId === 'string' && isUuid(placeId)) {
+        req.ticketingVenue = await service.events.requireOwnVenue(principal(req).profileId, placeId);
       }
     },
     schema: {
@@ -59,7 +59,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
       response: { 201: s.envelope(s.event), ...failures(400, 401, 403, 404, 429) },
     },
   }, async (req, reply) => {
-    const data = await service.events.create(principal(req).profileId, req.body);
+    const data = await service.events.create(principal(req).profileId, req.ticketingVenue!, req.body);
     return reply.status(201).send({ success: true as const, data });
   });
 

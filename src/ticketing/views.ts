@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { venues } from '../db/schema/core.js';
 import type { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEvents } from '../db/schema/ticketing.js';
 import { toIso, toIsoOrNull } from '../lib/time.js';
 import { formatCents } from './money.js';
@@ -7,6 +8,7 @@ import type * as s from './schemas.js';
 /** How rows become the API's resources: one place, shared by the partner API, the operator API and webhooks. */
 
 export type EventRow = typeof ticketingEvents.$inferSelect;
+export type VenueRow = typeof venues.$inferSelect;
 export type TicketTypeRow = typeof ticketTypes.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
