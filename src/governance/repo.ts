@@ -41,11 +41,6 @@ export async function insertDelegation(db: DbOrTx, values: typeof governanceDele
   return row!;
 }
 
-export async function findDelegation(db: DbOrTx, id: string): Promise<DelegationRow | undefined> {
-  const [row] = await db.select().from(governanceDelegations).where(eq(governanceDelegations.id, id));
-  return row;
-}
-
 export async function revokeDelegation(db: DbOrTx, id: string, at: Date): Promise<DelegationRow | undefined> {
   const [row] = await db
     .update(governanceDelegations)

@@ -20,16 +20,6 @@ export function validationError(details: { path: string; message: string }[]): E
   return new EnvelopeError(400, 'VALIDATION_ERROR', 'The request is not valid', details);
 }
 
-export function zodIssuesToDetails(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
-  prefix?: string,
-) {
-  return issues.map((i) => ({
-    path: [prefix, ...i.path.map(String)].filter(Boolean).join('.'),
-    message: i.message,
-  }));
-}
-
 /** Maps every error in this scope, the framework's own included, to the envelope. */
 export function useEnvelopeErrors(scope: FastifyInstance): void {
   scope.setErrorHandler((err: FastifyError, req, reply) => {
