@@ -17,6 +17,7 @@ import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
 import { responseSerializerCompiler } from './plugins/serializer.js';
+import { closeUnreadBodies } from './plugins/unread-bodies.js';
 import { governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
@@ -59,6 +60,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  closeUnreadBodies(app);
 
   const clock = opts.clock ?? systemClock;
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, loadDataDir: opts.loadDataDir });
