@@ -17,6 +17,7 @@ import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
 import { responseSerializerCompiler } from './plugins/serializer.js';
+import { securityHeaders } from './plugins/security-headers.js';
 import { closeUnreadBodies } from './plugins/unread-bodies.js';
 import { governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
@@ -84,6 +85,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('redis', redis);
   app.decorate('webhooks', createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks }));
 
+  await securityHeaders(app);
   await app.register(openApiDocs);
 
   // The APIs, each in its own scope with its own auth, rate limits and error format.

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { contentSecurityPolicy } from './security-headers.js';
 
 /** The tags every operation is filed under, one per service plus the operator and ops surfaces. */
 export const openApiTags = [
@@ -88,7 +89,11 @@ export const openApiDocs = fp(
         return doc as ReturnType<typeof jsonSchemaTransformObject>;
       },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs' });
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      // swagger-ui adds one <style> element at run time; its scripts stay 'self' only.
+      transformStaticCSP: () => contentSecurityPolicy({ 'style-src': ["'unsafe-inline'"] }),
+    });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'openapi-docs' },
