@@ -9,7 +9,7 @@ import { createDispatcher, DELIVERY_QUEUE } from './dispatcher.js';
 import { createWebhookOperations } from './operations.js';
 import { DEFAULT_POLICY, defaultDelaysMs } from './policy.js';
 import { SERVICE_HMAC_SIGNER, serviceHmacSigner } from './signers.js';
-import { parseTargetUrl, systemResolver, type Resolver } from './ssrf.js';
+import { checkTarget, parseTargetUrl, systemResolver, type Resolver } from './ssrf.js';
 import type { SendOptions } from './transport.js';
 import type { DeliveryPolicy, WebhookEventInput, WebhookPlatform, WebhookSigner } from './types.js';
 
@@ -86,6 +86,7 @@ export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatfor
       parseTargetUrl(url);
       return record(tx, event, { url, signer, policy });
     },
+    checkUrl: async (url) => void (await checkTarget(url, guard)),
     registerSigner: (name, signer) => void signers.set(name, signer),
     registerPolicy: (name, policy) => void policies.set(name, policy),
     operations: createWebhookOperations({ db: deps.db, clock, jobs, dispatcher, guard }),

@@ -18,7 +18,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
       security,
       description:
         'Creates a verification for the calling key’s profile and returns its first handoff token (valid 30 minutes) for the end user’s device. ' +
-        '`webhook_url` must be HTTPS (else 422); the decision webhook goes there. Poll GET /v1/verifications/{id} when no webhook arrives.',
+        '`webhook_url` is checked like a registered webhook endpoint: HTTPS, no credentials, a host that resolves, and only public addresses (else 422 saying which rule failed); the decision webhook goes there. Poll GET /v1/verifications/{id} when no webhook arrives.',
       body: s.createVerificationBody,
       response: { 201: s.createdVerification, ...s.errors(401, 403, 422) },
     },
