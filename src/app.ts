@@ -14,6 +14,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
 import { healthRoutes } from './plugins/health.js';
+import { homeRoute } from './plugins/home.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
 import { responseSerializerCompiler } from './plugins/serializer.js';
@@ -90,6 +91,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
 
   // The APIs, each in its own scope with its own auth, rate limits and error format.
   await app.register(healthRoutes);
+  await app.register(homeRoute);
   await app.register(adminApi, { prefix: '/admin/v1' });
   await app.register(ticketingApi, { prefix: '/api/v1' });
   await app.register(identityApi, { prefix: '/v1' });

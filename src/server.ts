@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startupLines } from './startup-lines.js';
 
 /**
  * Listens, and on SIGTERM/SIGINT shuts down gracefully: stop accepting, let in-flight requests
@@ -49,6 +50,10 @@ async function main() {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  // For the person at the terminal: plain lines on stderr, so stdout stays JSON log lines.
+  process.stderr.write(`${startupLines(config, port).join('\n')}\n`);
 }
 
 main().catch((err: unknown) => {
