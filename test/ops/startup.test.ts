@@ -36,7 +36,7 @@ describe('startup lines', () => {
     try {
       let stderr = '';
       const lines = await new Promise<string[]>((done, fail) => {
-        const timer = setTimeout(() => fail(new Error(`no startup lines in time: ${stderr}`)), 60_000);
+        const timer = setTimeout(() => fail(new Error(`no startup lines in time: ${stderr}`)), 150_000);
         child.stderr!.on('data', (c: Buffer) => {
           stderr += c.toString();
           const got = stderr.split('\n').filter(Boolean);
@@ -64,7 +64,7 @@ describe('startup lines', () => {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('GET /', () => {
