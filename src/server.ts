@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { acquireDataDirLock, DataDirLockedError, lockedMessage, reachableUrl, type DataDirLock } from './db/data-dir-lock.js';
 
 /**
  * Listens, and on SIGTERM/SIGINT shuts down gracefully: stop accepting, let in-flight requests
@@ -16,6 +17,20 @@ async function main() {
       process.exit(1);
     }
     throw err;
+  }
+  // The embedded database belongs to one process: refuse to start beside another holder.
+  let lock: DataDirLock | undefined;
+  if (!config.DATABASE_URL) {
+    try {
+      lock = acquireDataDirLock(config.DATA_DIR, 'server');
+    } catch (err) {
+      if (err instanceof DataDirLockedError) {
+        process.stderr.write(`${lockedMessage(err, 'server')}\n`);
+        process.exit(2);
+      }
+      throw err;
+    }
+    process.on('exit', () => lock?.release());
   }
   const app = await buildApp(config);
   const grace = config.SHUTDOWN_GRACE_MS;
@@ -49,6 +64,8 @@ async function main() {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  if (lock && address && typeof address === 'object') lock.setUrl(reachableUrl(config.HOST, address.port));
 }
 
 main().catch((err: unknown) => {
