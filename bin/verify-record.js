@@ -6,8 +6,10 @@
 // A record is valid when its Ed25519 signature (base64url) verifies over the RFC 8785 (JCS)
 // canonical JSON of the record without `signature`, with the given public key (base64 of the
 // raw 32 bytes), and its key_id is the first 16 hex characters of SHA-256 over that key.
-// --chain: the file holds an array of records; seq must count up by one and each prev_hash
-//   must be the SHA-256 hex of the previous whole record's JCS bytes (64 zeros before seq 1).
+// --chain: the file holds an array of records, or the whole answer of
+//   GET /v1/governance/records ({records, next_after_seq}); seq must count up by one and each
+//   prev_hash must be the SHA-256 hex of the previous whole record's JCS bytes (64 zeros before
+//   seq 1). A file holding one record (or no records) is a usage error: drop --chain for one.
 // --at: also apply the execution boundary's time checks as of that moment: expiry
 //   (RECEIPT_EXPIRED) and the ±60 s decision window / issued_at in the future
 //   (TIMESTAMP_OUT_OF_WINDOW). Whether a receipt was already admitted needs the server.
@@ -195,6 +197,19 @@ function checkTimes(record, at) {
   }
 }
 
+/** The records a --chain file holds: an array, or the export answer's `records`; anything else is a usage error. */
+function chainOf(parsed) {
+  const isObject = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+  const records = Array.isArray(parsed) ? parsed : isObject && Array.isArray(parsed.records) ? parsed.records : undefined;
+  if (records === undefined) {
+    usage(isObject && 'signature' in parsed
+      ? '--chain takes an array of records or the answer of GET /v1/governance/records; this file holds one record (verify it without --chain)'
+      : '--chain takes an array of records or the answer of GET /v1/governance/records');
+  }
+  if (records.length === 0) usage('the file holds no records to verify');
+  return records;
+}
+
 function main() {
   const opts = parseArgs(process.argv.slice(2));
   const publicKey = publicKeyBytes(opts.publicKey);
@@ -209,8 +224,8 @@ function main() {
   try {
     const parsed = strictParse(text);
     if (opts.chain) {
-      if (!Array.isArray(parsed) || parsed.length === 0) throw new Invalid('CHAIN_BROKEN', 'a chain file holds a non-empty array of records');
-      parsed.forEach((record, index) => {
+      const chain = chainOf(parsed);
+      chain.forEach((record, index) => {
         try {
           verifySignature(record, publicKey, kid);
           if (opts.at) checkTimes(record, opts.at);
@@ -221,13 +236,13 @@ function main() {
           if (record.seq === 1 && record.prev_hash !== GENESIS_HASH) throw new Invalid('CHAIN_BROKEN', 'record 0: seq 1 must follow 64 zeros');
           return;
         }
-        const previous = parsed[index - 1];
+        const previous = chain[index - 1];
         if (record.seq !== previous.seq + 1) throw new Invalid('CHAIN_BROKEN', `record ${index}: seq ${record.seq} does not follow ${previous.seq}`);
         if (record.prev_hash !== sha256Hex(jcs(previous))) throw new Invalid('CHAIN_BROKEN', `record ${index}: prev_hash does not match record ${index - 1}`);
       });
-      const first = parsed[0];
-      const last = parsed[parsed.length - 1];
-      process.stdout.write(`VALID chain of ${parsed.length} records, seq ${first.seq}..${last.seq}, key_id=${kid}\n`);
+      const first = chain[0];
+      const last = chain[chain.length - 1];
+      process.stdout.write(`VALID chain of ${chain.length} records, seq ${first.seq}..${last.seq}, key_id=${kid}\n`);
     } else {
       verifySignature(parsed, publicKey, kid);
       if (opts.at) checkTimes(parsed, opts.at);

@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startupLines } from './startup-lines.js';
+import { acquireDataDirLock, DataDirLockedError, lockedMessage, reachableUrl, type DataDirLock } from './db/data-dir-lock.js';
 
 /**
  * Listens, and on SIGTERM/SIGINT shuts down gracefully: stop accepting, let in-flight requests
@@ -17,6 +18,20 @@ async function main() {
       process.exit(1);
     }
     throw err;
+  }
+  // The embedded database belongs to one process: refuse to start beside another holder.
+  let lock: DataDirLock | undefined;
+  if (!config.DATABASE_URL) {
+    try {
+      lock = acquireDataDirLock(config.DATA_DIR, 'server');
+    } catch (err) {
+      if (err instanceof DataDirLockedError) {
+        process.stderr.write(`${lockedMessage(err, 'server')}\n`);
+        process.exit(2);
+      }
+      throw err;
+    }
+    process.on('exit', () => lock?.release());
   }
   const app = await buildApp(config);
   const grace = config.SHUTDOWN_GRACE_MS;
@@ -52,6 +67,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  lock?.setUrl(reachableUrl(config.HOST, port));
   // For the person at the terminal: plain lines on stderr, so stdout stays JSON log lines.
   process.stderr.write(`${startupLines(config, port).join('\n')}\n`);
 }

@@ -6,6 +6,55 @@ export interface OperatorCommand {
   /** Path template under /admin/v1, with `{param}` placeholders. */
   path: string;
   summary?: string;
+  /** `name!` required, `name[]` a list (see cli-commands.ts). */
+  flags?: string[];
+}
+
+export interface FlagSpec {
+  name: string;
+  required: boolean;
+  list: boolean;
+}
+
+export function flagSpec(flag: string): FlagSpec {
+  const required = flag.endsWith('!');
+  const bare = required ? flag.slice(0, -1) : flag;
+  const list = bare.endsWith('[]');
+  return { name: list ? bare.slice(0, -2) : bare, required, list };
+}
+
+/**
+ * The global options: `--url <server>` before the command (after it, `--url` is a body field,
+ * as on create-webhook-endpoint) and `--help` anywhere; the rest is left in order.
+ */
+export function splitGlobalOptions(argv: string[]): { url?: string; help: boolean; rest: string[] } {
+  const rest: string[] = [];
+  let url: string | undefined;
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const beforeCommand = rest.length === 0;
+    if (beforeCommand && arg === '--url') {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new UsageError('--url needs the server address, e.g. --url http://localhost:3000');
+      url = next;
+      i++;
+    } else if (beforeCommand && arg.startsWith('--url=')) url = arg.slice('--url='.length);
+    else if (arg === '--help' || arg === '-h') help = true;
+    else if (beforeCommand && arg.startsWith('-')) throw new UsageError(`unknown option ${arg} before the command (npm run admin -- --help lists the commands)`);
+    else rest.push(arg);
+  }
+  if (url !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new UsageError(`--url ${url} is not a URL (e.g. --url http://localhost:3000)`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url ${url} must be http:// or https://`);
+    url = parsed.origin + parsed.pathname.replace(/\/+$/, '');
+  }
+  return { ...(url !== undefined ? { url } : {}), help, rest };
 }
 
 export interface ParsedRequest {
@@ -78,6 +127,9 @@ export function parseFlags(argv: string[]): Record<string, unknown> {
 /** Fills the path's parameters from the flags; the rest is the body (or the query of a GET). */
 export function buildRequest(command: OperatorCommand, argv: string[]): ParsedRequest {
   const flags = parseFlags(argv);
+  for (const spec of (command.flags ?? []).map(flagSpec)) {
+    if (spec.list && spec.name in flags) flags[spec.name] = asList(flags[spec.name]);
+  }
   const url = command.path.replace(/\{(\w+)\}/g, (_, param: string) => {
     const value = flags[param];
     if (value === undefined) throw new UsageError(`${command.name} needs --${param}`);
@@ -91,16 +143,44 @@ export function buildRequest(command: OperatorCommand, argv: string[]): ParsedRe
   return { method: command.method, url: `/admin/v1${url}`, body: flags };
 }
 
+/** A list flag's value: a JSON array as given; `a,b` split on commas; one value a list of one. */
+function asList(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap((v) => (typeof v === 'string' ? splitCommas(v) : [v]));
+  if (typeof value === 'string') return splitCommas(value);
+  return [value];
+}
+
+function splitCommas(value: string): string[] {
+  return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+}
+
 export function usage(commands: OperatorCommand[]): string {
   const lines = commands
-    .map((c) => `  ${c.name.padEnd(32)} ${c.method.padEnd(6)} /admin/v1${c.path}${c.summary ? `  ${c.summary}` : ''}`)
+    .map((c) => `  ${c.name.padEnd(30)} ${c.summary ?? ''}`)
     .sort();
   return [
-    'usage: npm run admin -- <command> [--param value] [--field value | --json \'{...}\']',
-    'Path parameters and body fields are flags; values that read as JSON are JSON; --a.b sets a nested field;',
-    'a repeated flag makes a list. Prints the answer as JSON; exits 1 on an error answer.',
+    'usage: npm run admin -- [--url http://host:port] <command> [--flag value …]',
+    '',
+    'Runs an operator API (/admin/v1) operation and prints the answer as JSON; exits 1 on an error answer, 2 on a usage error.',
+    'With --url it calls that server over HTTP with ADMIN_TOKEN (use this while a server runs on the embedded database);',
+    'without it, it opens the configured database itself (DATABASE_URL, or the embedded one in DATA_DIR).',
+    'Flags: path parameters and body fields; values that read as JSON are JSON; --a.b sets a nested field;',
+    'lists take --scopes a,b, a JSON array or the flag repeated; --json \'{...}\' gives the whole body.',
+    '`npm run admin -- <command> --help` shows a command\'s flags.',
     '',
     'commands:',
     ...lines,
+  ].join('\n');
+}
+
+export function commandUsage(command: OperatorCommand): string {
+  const flags = (command.flags ?? []).map(flagSpec);
+  const shown = flags.map((f) => `  ${`--${f.name}${f.list ? ' a,b,…' : ''}`.padEnd(28)} ${f.required ? 'required' : 'optional'}`);
+  return [
+    `usage: npm run admin -- [--url http://host:port] ${command.name}${flags.filter((f) => f.required).map((f) => ` --${f.name} …`).join('')}`,
+    '',
+    command.summary ?? '',
+    `${command.method} /admin/v1${command.path}`,
+    ...(shown.length ? ['', 'flags:', ...shown] : []),
   ].join('\n');
 }

@@ -1,62 +1,69 @@
-import { randomBytes } from 'node:crypto';
-import { buildApp } from '../app.js';
-import { ConfigError, loadConfig } from '../config.js';
-import { buildRequest, commandName, usage, UsageError, type OperatorCommand } from './cli-args.js';
+import { buildRequest, commandName, commandUsage, splitGlobalOptions, usage, UsageError, type OperatorCommand, type ParsedRequest } from './cli-args.js';
+import { OPERATOR_COMMANDS } from './cli-commands.js';
+import type { OperatorAnswer } from './cli-local.js';
 
 /**
- * The operator API without HTTP: every /admin/v1 operation, named after its operationId,
- * run in-process against the configured database with the same validation and rules.
- * With the embedded database, stop the server first: PGlite is single-process.
+ * The operator API from a shell: every /admin/v1 operation, named after its operationId.
+ * `--url http://host:port` calls a running server over HTTP with ADMIN_TOKEN; without it the
+ * operation runs in-process against the configured database with the same validation and
+ * rules. Only this file and the command table load up front, so `--help` answers at once and
+ * touches no database; the app is imported when an operation runs in-process.
  */
+const commands: OperatorCommand[] = OPERATOR_COMMANDS.map((c) => ({
+  name: commandName(c.operationId),
+  method: c.method,
+  path: c.path,
+  summary: c.description,
+  flags: c.flags,
+}));
+
 async function main(argv: string[]): Promise<number> {
-  const env: NodeJS.ProcessEnv = { LOG_LEVEL: 'silent', ...process.env };
-  const adminToken = env.ADMIN_TOKEN ?? randomBytes(24).toString('hex');
-  const config = loadConfig({ ...env, ADMIN_TOKEN: adminToken });
-  const app = await buildApp(config, { startJobs: false });
+  const { url, help, rest } = splitGlobalOptions(argv);
+  const [name, ...args] = rest;
+  if (!name || name === 'help') {
+    process.stdout.write(`${usage(commands)}\n`);
+    return name || help ? 0 : 2;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) throw new UsageError(`unknown command "${name}" (npm run admin -- --help lists them)`);
+  if (help) {
+    process.stdout.write(`${commandUsage(command)}\n`);
+    return 0;
+  }
+  const request = buildRequest(command, args);
+  const answer = url ? await overHttp(url, request, process.env) : await (await import('./cli-local.js')).runInProcess(request, process.env);
+  process.stdout.write(`${typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body, null, 2)}\n`);
+  return answer.status < 400 ? 0 : 1;
+}
+
+async function overHttp(base: string, request: ParsedRequest, env: NodeJS.ProcessEnv): Promise<OperatorAnswer> {
+  const token = env.ADMIN_TOKEN;
+  if (!token) throw new UsageError(`--url needs ADMIN_TOKEN set to the operator token of the server at ${base}`);
+  let res: Response;
   try {
-    await app.ready();
-    const commands = operatorCommands(app.swagger() as OpenApiDoc);
-    const [name, ...rest] = argv;
-    if (!name || name === 'help' || name === '--help') {
-      process.stdout.write(`${usage(commands)}\n`);
-      return name ? 0 : 2;
-    }
-    const command = commands.find((c) => c.name === name);
-    if (!command) throw new UsageError(`unknown command "${name}" (npm run admin -- help lists them)`);
-    const request = buildRequest(command, rest);
-    const res = await app.inject({
-      method: request.method as 'GET',
-      url: request.url,
-      headers: { authorization: `Bearer ${adminToken}` },
-      ...(request.body ? { payload: request.body } : {}),
+    res = await fetch(`${base}${request.url}`, {
+      method: request.method,
+      headers: { authorization: `Bearer ${token}`, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+      ...(request.body ? { body: JSON.stringify(request.body) } : {}),
+      signal: AbortSignal.timeout(30_000),
     });
-    process.stdout.write(`${JSON.stringify(res.body ? res.json() : { status: res.statusCode }, null, 2)}\n`);
-    return res.statusCode < 400 ? 0 : 1;
-  } finally {
-    await app.close();
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new UsageError(`cannot reach ${base}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
   }
-}
-
-interface OpenApiDoc {
-  paths?: Record<string, Record<string, { operationId?: string; summary?: string }>>;
-}
-
-function operatorCommands(doc: OpenApiDoc): OperatorCommand[] {
-  const commands: OperatorCommand[] = [];
-  for (const [path, operations] of Object.entries(doc.paths ?? {})) {
-    if (!path.startsWith('/admin/v1/')) continue;
-    for (const [method, op] of Object.entries(operations)) {
-      if (!op.operationId) continue;
-      commands.push({ name: commandName(op.operationId), method: method.toUpperCase(), path: path.slice('/admin/v1'.length), summary: op.summary });
-    }
+  const text = await res.text();
+  if (!text) return { status: res.status, body: { status: res.status } };
+  try {
+    return { status: res.status, body: JSON.parse(text) as unknown };
+  } catch {
+    return { status: res.status, body: `HTTP ${res.status}: ${text.slice(0, 500)}` };
   }
-  return commands;
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    const message = err instanceof UsageError || err instanceof ConfigError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}`;
+    const message = err instanceof UsageError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}`;
     process.stderr.write(`${message}\n`);
     process.exit(2);
   },

@@ -87,11 +87,12 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       operationId: 'listApiKeys',
       tags: ['operator'],
-      querystring: z.object({ profileId: z.uuid() }),
+      querystring: z.object({ profileId: z.uuid().optional().describe("Only this profile's keys; omitted, every key, oldest first") }),
       response: { 200: s.envelope(z.object({ items: z.array(s.apiKey) })), ...errors },
     },
   }, async (req) => {
-    const rows = await db.select().from(apiKeys).where(eq(apiKeys.profileId, req.query.profileId)).orderBy(apiKeys.createdAt, apiKeys.id);
+    const { profileId } = req.query;
+    const rows = await db.select().from(apiKeys).where(profileId ? eq(apiKeys.profileId, profileId) : undefined).orderBy(apiKeys.createdAt, apiKeys.id);
     return { success: true as const, data: { items: rows.map(keyView) } };
   });
 

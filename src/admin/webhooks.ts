@@ -47,6 +47,7 @@ const delivery = z.object({
 });
 
 const deliveryQuery = z.strictObject({
+  profileId: z.uuid().optional().describe("Only this profile's deliveries (its endpoints' and its identity decision webhooks)"),
   endpointId: z.uuid().optional(),
   eventId: z.uuid().optional(),
   status: z.enum(['pending', 'succeeded', 'failed']).optional().describe('Filters on the delivery state'),
@@ -133,8 +134,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: s.envelope(z.object({ items: z.array(delivery), page: z.number(), limit: z.number(), total: z.number() })), ...errors },
     },
   }, async (req) => {
-    const { status, page, limit, endpointId, eventId } = req.query;
-    const result = await call(() => ops.listDeliveries({ endpointId, eventId, state: status, page, limit }));
+    const { status, page, limit, profileId, endpointId, eventId } = req.query;
+    const result = await call(() => ops.listDeliveries({ profileId, endpointId, eventId, state: status, page, limit }));
     return { success: true as const, data: { ...result, page, limit } };
   });
 

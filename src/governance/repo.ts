@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client.js';
 import {
   governanceAdmissions,
@@ -81,6 +81,16 @@ export async function findRecord(db: DbOrTx, where: { recordId?: string; executi
   ].filter((c) => c !== undefined);
   const [row] = await db.select().from(governanceRecords).where(and(...conditions));
   return row;
+}
+
+/** A profile's records after `afterSeq` in seq order, as stored (canonical JCS text), at most `limit`. */
+export async function recordsAfter(db: DbOrTx, profileId: string, afterSeq: number, limit: number): Promise<{ seq: number; canonical: string }[]> {
+  return db
+    .select({ seq: governanceRecords.seq, canonical: governanceRecords.canonical })
+    .from(governanceRecords)
+    .where(and(eq(governanceRecords.profileId, profileId), gt(governanceRecords.seq, afterSeq)))
+    .orderBy(asc(governanceRecords.seq))
+    .limit(limit);
 }
 
 /**

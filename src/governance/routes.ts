@@ -63,6 +63,24 @@ export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { servi
     },
   }, async (req) => boundary.replay(req.body.record));
 
+  app.get('/records', {
+    config: { governanceScope: 'governance:read' },
+    schema: {
+      operationId: 'listGovernanceRecords',
+      summary: "Export the tenant's sealed records",
+      tags,
+      description: [
+        "The caller's profile's sealed records in seq order, each exactly as it was issued (signature included), a page at a time:",
+        'pass next_after_seq as after_seq for the next page; it is null at the end of the chain. Other profiles\' records are never included.',
+        'Save the answer (or its `records` array) and check it offline with `verify-record <file> --chain --public-key <base64>`.',
+        rateNote,
+      ].join(' '),
+      security: [{ bearer: [] }],
+      querystring: s.recordsQuery,
+      response: { 200: s.recordsResponse, ...s.errors },
+    },
+  }, async (req) => service.exportRecords(profileOf(req), req.query.after_seq, req.query.limit));
+
   app.post('/admit', {
     config: { governanceScope: 'governance:decide' },
     schema: {

@@ -105,6 +105,15 @@ export const keysResponse = z.object({
   ),
 });
 
+export const recordsQuery = z.object({
+  after_seq: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0).describe('Return records with a seq above this one (0: from the start of the chain).'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('At most this many records (1–1000).'),
+});
+export const recordsResponse = z.object({
+  records: z.array(sealedRecord),
+  next_after_seq: z.number().int().nullable().describe('Pass as after_seq for the next page; null at the end of the chain.'),
+});
+
 export const carrierParams = z.object({ execution_id: z.string() });
 export const carrierResponse = z.object({
   execution_id: z.uuid(),

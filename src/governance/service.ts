@@ -187,5 +187,18 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
     };
   }
 
-  return { db, clock, signingKey, verificationKeys, listKeys, decide, decideScenario, runScenario, carrier };
+  /**
+   * One page of the profile's chain, each record exactly as it was sealed (parsed from the
+   * stored canonical text), for offline verification with `verify-record --chain`.
+   */
+  async function exportRecords(profileId: string, afterSeq: number, limit: number) {
+    const rows = await repo.recordsAfter(db, profileId, afterSeq, limit + 1);
+    const page = rows.slice(0, limit);
+    return {
+      records: page.map((row) => JSON.parse(row.canonical) as SealedRecord),
+      next_after_seq: rows.length > limit ? page[page.length - 1]!.seq : null,
+    };
+  }
+
+  return { db, clock, signingKey, verificationKeys, listKeys, decide, decideScenario, runScenario, carrier, exportRecords };
 }

@@ -155,8 +155,10 @@ export function createWebhookOperations({ db, clock, jobs, dispatcher, guard }: 
       });
     },
 
-    async listDeliveries({ endpointId, eventId, state, page, limit }) {
+    async listDeliveries({ profileId, endpointId, eventId, state, page, limit }) {
       const conditions = [
+        // Through the event, so a profile's direct deliveries (identity's webhook_url) count too.
+        profileId ? inArray(webhookDeliveries.eventId, db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.profileId, profileId))) : undefined,
         endpointId ? eq(webhookDeliveries.endpointId, endpointId) : undefined,
         eventId ? eq(webhookDeliveries.eventId, eventId) : undefined,
         state ? eq(webhookDeliveries.state, state) : undefined,

@@ -64,6 +64,13 @@ describe('operator API: profiles, venues, API keys', () => {
     const listed = (await call('GET', `/api-keys?profileId=${profile.id}`)).json().data.items;
     expect(listed).toHaveLength(1);
     expect(listed[0].key).toBeUndefined();
+    // profileId is an optional filter, as on GET /admin/v1/webhook-deliveries.
+    const other = (await call('POST', '/profiles', { name: 'Other keys', plan: 'FREE' })).json().data;
+    const otherKey = (await call('POST', '/api-keys', { service: 'ticketing', profileId: other.id, scopes: ['events:read'] })).json().data;
+    const everyKey = (await call('GET', '/api-keys')).json().data.items.map((k: { id: string }) => k.id);
+    expect(everyKey).toEqual(expect.arrayContaining([key.id, otherKey.id]));
+    expect((await call('GET', `/api-keys?profileId=${other.id}`)).json().data.items.map((k: { id: string }) => k.id)).toEqual([otherKey.id]);
+    expect((await call('GET', '/api-keys?profileId=nope')).statusCode).toBe(400);
     const identity = (await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer' })).json().data;
     expect(identity).toMatchObject({ role: 'reviewer', service: 'identity' });
     expect(identity.key).toMatch(/^idv_live_/);

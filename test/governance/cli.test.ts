@@ -140,6 +140,14 @@ describe('the server agrees with the CLI', () => {
     expect((await runCli([file('one.json', records[0]), ...key])).code).toBe(0);
     expect((await runCli([file('chain.json', records), ...key, '--chain'])).out).toMatch(/^VALID chain of 4 records, seq 1\.\.4/);
     expect((await runCli([file('forked.json', [records[0], records[2]]), ...key, '--chain'])).out).toMatch(/^INVALID CHAIN_BROKEN/);
+    // The export answer, whole or its records array, is a chain the CLI verifies.
+    const exported = (await call(ctx, 'GET', '/v1/governance/records', undefined, tenant.key)).body;
+    expect((await runCli([file('export.json', exported), ...key, '--chain'])).out).toMatch(/^VALID chain of 4 records, seq 1\.\.4/);
+    expect((await runCli([file('export-records.json', exported.records), ...key, '--chain'])).out).toMatch(/^VALID chain of 4 records/);
+    // One record, or none, is not a chain: a usage error, not CHAIN_BROKEN.
+    const single = await runCli([file('one.json', records[0]), ...key, '--chain']);
+    expect(single).toMatchObject({ code: 2, out: expect.stringMatching(/^usage error: .*one record/) });
+    expect(await runCli([file('empty.json', { records: [], next_after_seq: null }), ...key, '--chain'])).toMatchObject({ code: 2, out: expect.stringMatching(/^usage error: /) });
     const tampered = { ...records[1], inputs: { ...records[1].inputs, consequence_tier: 'CRITICAL' } };
     expect((await runCli([file('tampered.json', tampered), ...key])).out).toMatch(/^INVALID SIGNATURE_INVALID/);
     const admitTampered = await call(ctx, 'POST', '/v1/governance/admit', { record: tampered }, tenant.key);

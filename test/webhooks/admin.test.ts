@@ -63,8 +63,23 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     expect((await call('GET', `/webhook-deliveries/${UNKNOWN}`)).statusCode).toBe(404);
   });
 
+  it("filters the delivery log by profile: only that profile's deliveries", async () => {
+    const mine = await newProfile(ctx);
+    const theirs = await newProfile(ctx);
+    const myEndpoint = await register(ctx, mine, receiver.url('/mine'));
+    const theirEndpoint = await register(ctx, theirs, receiver.url('/theirs'));
+    const sent = (await call('POST', `/webhook-endpoints/${myEndpoint.id}/test`)).json().data;
+    await call('POST', `/webhook-endpoints/${theirEndpoint.id}/test`);
+    await ctx.app.jobs.drain();
+    const listed = (await call('GET', `/webhook-deliveries?profileId=${mine}`)).json().data;
+    expect(listed).toMatchObject({ total: 1, items: [{ id: sent.deliveryId, endpointId: myEndpoint.id }] });
+    expect((await call('GET', `/webhook-deliveries?profileId=${UNKNOWN}`)).json().data).toMatchObject({ total: 0, items: [] });
+    const everyone = (await call('GET', '/webhook-deliveries?limit=100')).json().data;
+    expect(everyone.total).toBeGreaterThanOrEqual(2);
+  });
+
   it('validates the delivery log query', async () => {
-    for (const q of ['status=done', 'endpointId=x', 'limit=0', 'limit=101', 'page=0', 'color=red']) {
+    for (const q of ['status=done', 'profileId=x', 'endpointId=x', 'limit=0', 'limit=101', 'page=0', 'color=red']) {
       const res = await call('GET', `/webhook-deliveries?${q}`);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');

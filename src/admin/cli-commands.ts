@@ -1,0 +1,78 @@
+/**
+ * The operator CLI's command table: one entry per /admin/v1 operation, named after its
+ * operationId. Kept as plain data so `--help` and `--url` never load the app or open a
+ * database; test/admin/cli-commands.test.ts holds it equal to the OpenAPI document (every
+ * operation, method, path and parameter), so it cannot drift from the routes.
+ *
+ * Flags: `name!` is required, `name[]` is a list (`--scopes a,b`, a JSON array, or the flag
+ * repeated), `a.b` is a nested field. Path parameters come first.
+ */
+export interface CommandSpec {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Under /admin/v1, with `{param}` placeholders. */
+  path: string;
+  description: string;
+  flags: string[];
+}
+
+export const OPERATOR_COMMANDS: CommandSpec[] = [
+  { operationId: 'createProfile', method: 'POST', path: '/profiles', description: 'Create a profile (a tenant) on a plan: ENTERPRISE, PRO or FREE', flags: ['name!', 'plan!'] },
+  { operationId: 'getProfile', method: 'GET', path: '/profiles/{id}', description: 'Show one profile', flags: ['id!'] },
+  { operationId: 'updateProfile', method: 'PATCH', path: '/profiles/{id}', description: "Change a profile's name or plan", flags: ['id!', 'name', 'plan'] },
+  { operationId: 'createVenue', method: 'POST', path: '/profiles/{id}/venues', description: 'Add a venue to a profile', flags: ['id!', 'name!', 'address!', 'city', 'lat!', 'lng!', 'timezone'] },
+  {
+    operationId: 'createApiKey',
+    method: 'POST',
+    path: '/api-keys',
+    description: 'Issue an API key (shown once): ticketing or governance with --scopes, identity with --role backend|reviewer',
+    flags: ['service!', 'profileId!', 'scopes[]', 'role'],
+  },
+  { operationId: 'listApiKeys', method: 'GET', path: '/api-keys', description: 'List API keys (never the keys themselves), optionally of one profile', flags: ['profileId'] },
+  { operationId: 'revokeApiKey', method: 'DELETE', path: '/api-keys/{id}', description: 'Revoke an API key on every instance at once', flags: ['id!'] },
+  {
+    operationId: 'createGovernanceAgent',
+    method: 'POST',
+    path: '/governance/agents',
+    description: 'Register a governance agent with its mandate (action patterns) and behavioural baseline',
+    flags: ['profileId!', 'agentId!', 'mandate[]!', 'baseline.fingerprint!', 'baseline.maxDrift!'],
+  },
+  { operationId: 'createGovernanceDelegation', method: 'POST', path: '/governance/delegations', description: 'Delegate authority to a governance agent until expiresAt', flags: ['profileId!', 'agentId!', 'grantedBy!', 'expiresAt!'] },
+  { operationId: 'revokeGovernanceDelegation', method: 'POST', path: '/governance/delegations/{id}/revoke', description: 'Revoke a delegation', flags: ['id!'] },
+  { operationId: 'failNextPipelineRun', method: 'POST', path: '/identity/verifications/{id}/fail-next-run', description: "Make a verification's next pipeline run fail (fault injection)", flags: ['id!'] },
+  { operationId: 'createWebhookEndpoint', method: 'POST', path: '/profiles/{id}/webhook-endpoints', description: 'Register a webhook endpoint for a profile (its secret is shown once)', flags: ['id!', 'url!', 'events[]'] },
+  { operationId: 'listWebhookEndpoints', method: 'GET', path: '/profiles/{id}/webhook-endpoints', description: "List a profile's webhook endpoints", flags: ['id!'] },
+  { operationId: 'disableWebhookEndpoint', method: 'POST', path: '/webhook-endpoints/{id}/disable', description: 'Stop deliveries to a webhook endpoint', flags: ['id!'] },
+  { operationId: 'enableWebhookEndpoint', method: 'POST', path: '/webhook-endpoints/{id}/enable', description: 'Resume deliveries to a webhook endpoint', flags: ['id!'] },
+  { operationId: 'rotateWebhookSecret', method: 'POST', path: '/webhook-endpoints/{id}/rotate-secret', description: "Rotate a webhook endpoint's signing secret (the old one signs for 24 h more)", flags: ['id!'] },
+  { operationId: 'sendTestWebhook', method: 'POST', path: '/webhook-endpoints/{id}/test', description: 'Send a signed webhook.test event to one endpoint', flags: ['id!'] },
+  {
+    operationId: 'listWebhookDeliveries',
+    method: 'GET',
+    path: '/webhook-deliveries',
+    description: 'List webhook deliveries and their attempts, newest first',
+    flags: ['profileId', 'endpointId', 'eventId', 'status', 'page', 'limit'],
+  },
+  { operationId: 'getWebhookDelivery', method: 'GET', path: '/webhook-deliveries/{id}', description: 'Show one webhook delivery with its attempts', flags: ['id!'] },
+  { operationId: 'redeliverWebhook', method: 'POST', path: '/webhook-deliveries/{id}/redeliver', description: "Send a delivery's event again now", flags: ['id!'] },
+  {
+    operationId: 'createTicketType',
+    method: 'POST',
+    path: '/events/{eventId}/ticket-types',
+    description: 'Add a ticket type to an event',
+    flags: ['eventId!', 'name!', 'description', 'kind!', 'partySize', 'price!', 'quantity!', 'salesEndAt', 'isActive'],
+  },
+  { operationId: 'publishEvent', method: 'POST', path: '/events/{eventId}/publish', description: 'Publish a draft event (DRAFT → ACTIVE)', flags: ['eventId!'] },
+  { operationId: 'cancelEvent', method: 'POST', path: '/events/{eventId}/cancel', description: 'Cancel an event', flags: ['eventId!'] },
+  { operationId: 'changeEventStatus', method: 'POST', path: '/events/{eventId}/status', description: "Set an event's status: INACTIVE, ARCHIVED or ACTIVE", flags: ['eventId!', 'status!'] },
+  {
+    operationId: 'createOrder',
+    method: 'POST',
+    path: '/events/{eventId}/orders',
+    description: 'Place an order (items as JSON: --items \'[{"ticketTypeId":"…","quantity":2}]\')',
+    flags: ['eventId!', 'items[]!', 'buyer.name!', 'buyer.email!', 'status'],
+  },
+  { operationId: 'payOrder', method: 'POST', path: '/orders/{orderId}/pay', description: 'Mark a pending order paid and issue its tickets', flags: ['orderId!'] },
+  { operationId: 'refundOrder', method: 'POST', path: '/orders/{orderId}/refund', description: 'Refund a confirmed order and void its tickets', flags: ['orderId!'] },
+  { operationId: 'scanTicket', method: 'POST', path: '/events/{eventId}/check-ins', description: 'Check a ticket in at the door', flags: ['eventId!', 'ticketId!'] },
+];
