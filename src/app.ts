@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
-import { validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from './plugins/validator.js';
 import { adminApi } from './admin/plugin.js';
 import { startKeyCache } from './auth/api-keys.js';
 import { createFileBlobStore, type BlobStore } from './blobs/store.js';
