@@ -13,6 +13,7 @@ import { createJobQueue } from './jobs/queue.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
+import { frameworkErrors } from './plugins/framework-errors.js';
 import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
@@ -53,6 +54,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     // Per-IP rate limits must not trust a client-supplied X-Forwarded-For unless a proxy sets it.
     trustProxy: trustProxyOption(config),
     forceCloseConnections: 'idle',
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
