@@ -86,7 +86,7 @@ const LEAKS: RegExp[] = [
 class PropertyFailure extends Error {}
 
 function fail(message: string, req: Sent, res: LightMyRequestResponse): never {
-  const payload = req.payload === undefined ? '' : ` body ${String(Buffer.isBuffer(req.payload) ? req.payload.toString('utf8') : JSON.stringify(req.payload)).slice(0, 300)}`;
+  const payload = req.payload === undefined ? '' : ` body ${(Buffer.isBuffer(req.payload) ? req.payload.toString('utf8') : typeof req.payload === 'string' ? req.payload : JSON.stringify(req.payload)).slice(0, 300)}`;
   throw new PropertyFailure(`${message}\n  ${req.method} ${req.url.slice(0, 300)}${payload}\n  → ${res.statusCode} ${res.body.slice(0, 500)}`);
 }
 
@@ -198,6 +198,40 @@ const dotted = (path: (string | number)[]) => ['body', ...path].join('.');
 const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const valueAt = (value: Json, path: (string | number)[]): Json => path.reduce<any>((node, key) => node?.[key], value);
 
+/** The refusal of text the database cannot store: a 4xx naming the member (or the canonical-JSON path of governance's parser). */
+function namesMember(where: (string | number)[], recordFirst?: number): (res: LightMyRequestResponse) => string | null {
+  return (res) => {
+    if (res.statusCode < 400 || res.statusCode >= 500) return 'text the database cannot store must be refused with a 4xx';
+    // The path's record is checked before the body (404/409): the valid body got that answer too.
+    if (res.statusCode === recordFirst) return null;
+    const canonical = `$${where.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('')}`;
+    return res.body.includes(dotted(where)) || res.body.includes(`${canonical} (at`) ? null : `the refusal must name ${dotted(where)}`;
+  };
+}
+
+/** One request per member of the valid body (a NUL, then a lone surrogate) and per query parameter (a NUL). */
+function unstorableSweep(op: Operation, baseline: number): Sent[] {
+  const recordFirst = baseline === 404 || baseline === 409 ? baseline : undefined;
+  const valid = validBody(op);
+  const sent: Sent[] = [];
+  if (takesBody(op) && valid !== undefined && valid !== null && typeof valid === 'object') {
+    for (const path of pathsOf(valid).filter((p) => p.length > 0)) {
+      for (const text of ['a\u0000b', 'a\ud800b']) sent.push(jsonRequest(op, replaceAt(valid, path, text), { expect: namesMember(path, recordFirst) }));
+    }
+  }
+  for (const name of op.queryParams) {
+    sent.push({
+      ...jsonRequest(op, takesBody(op) ? valid : undefined),
+      url: urlOf(op, {}, `${name}=a%00b`),
+      expect: (res) =>
+        res.statusCode === recordFirst || ((res.statusCode === 400 || res.statusCode === 422) && res.body.includes(`querystring.${name}`))
+          ? null
+          : `a NUL in query ${name} must be a 400/422 naming querystring.${name}`,
+    });
+  }
+  return sent;
+}
+
 /** The arbitrary of every kind of request this operation can receive. */
 function requestsFor(op: Operation): fc.Arbitrary<Sent> {
   const valid = validBody(op);
@@ -212,16 +246,6 @@ function requestsFor(op: Operation): fc.Arbitrary<Sent> {
       fc.record(Object.fromEntries(op.pathParams.map((name) => [name, fc.oneof(hostileId.map((id) => id.replace(/\./g, '%2E')), fc.constant(encodeURIComponent(pathValue(op, name))))]))).map((params) => ({
         ...jsonRequest(op, valid),
         url: urlOf(op, params as Record<string, string>),
-      })),
-    );
-  }
-  if (op.queryParams.length > 0) {
-    // A NUL in a query value (a lone surrogate cannot be percent-encoded as UTF-8).
-    kinds.push(
-      fc.tuple(fc.constantFrom(...op.queryParams), fc.string({ maxLength: 5 })).map(([name, text]) => ({
-        ...jsonRequest(op, valid),
-        url: urlOf(op, {}, `${name}=${encodeURIComponent(text)}%00`),
-        expect: (res) => (res.statusCode === 400 || res.statusCode === 422) && res.body.includes(`querystring.${name}`) ? null : `a NUL in query ${name} must be a 400/422 naming querystring.${name}`,
       })),
     );
   }
@@ -258,18 +282,7 @@ function requestsFor(op: Operation): fc.Arbitrary<Sent> {
         fc.tuple(fc.constantFrom(...objects), unstorableString).map(([path, text]) => ({ body: replaceAt(valid, path, { ...(valueAt(valid, path) as object), [text]: 1 }), where: path })),
       );
       kinds.push(
-        placed.map(({ body, where }) =>
-          jsonRequest(op, body, {
-            expect: (res) => {
-              if (res.statusCode < 400 || res.statusCode >= 500) return 'text the database cannot store must be refused with a 4xx';
-              if (res.statusCode === 404 || res.statusCode === 409) return null; // the path's record, checked before the body
-              const canonical = `$${where.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('')}`;
-              return res.body.includes(dotted(where)) || res.body.includes(`${canonical} (at`)
-                ? null
-                : `the refusal must name ${dotted(where)}`;
-            },
-          }),
-        ),
+        placed.map(({ body, where }) => jsonRequest(op, body, { expect: namesMember(where) })),
       );
     }
     kinds.push(fc.dictionary(nastyString, anyJson, { minKeys: 1, maxKeys: 3 }).map((extra) => jsonRequest(op, { ...extra, ...(valid as object) } as Json)));
@@ -300,6 +313,16 @@ describe('every operation of the OpenAPI document survives arbitrary input', () 
       checkAnswer(api, base, first);
       seen.push(first.statusCode);
       if (api !== 'other') expect([401, 403], `${op.operationId} with its key: ${first.body.slice(0, 300)}`).not.toContain(first.statusCode);
+
+      // Text the database cannot store at each member of the valid body and in each query
+      // parameter, one request each: always refused, naming where.
+      for (const req of unstorableSweep(op, first.statusCode)) {
+        const res = await send(req);
+        seen.push(res.statusCode);
+        checkAnswer(api, req, res);
+        const problem = req.expect?.(res);
+        if (problem) fail(problem, req, res);
+      }
 
       try {
         await fc.assert(

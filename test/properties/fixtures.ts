@@ -35,6 +35,8 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
   const org = await organizer(ctx, { scopes: ALL_SCOPES, plan: 'ENTERPRISE' });
   const draft = await draftEvent(org);
   const live = await draftEvent(org);
+  // Published and cancelled by the operator's actions, away from the events the other routes read.
+  const doomed = await draftEvent(org);
   const type = await ticketType(ctx, live.id);
   await ctx.admin('POST', `/events/${live.id}/publish`);
   const paid = await order(ctx, live.id, [{ ticketTypeId: type.id, quantity: 2 }]);
@@ -81,8 +83,9 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     createEvent: {
       body: { name: 'Harbour Nights', description: 'Live', address: '1 Dock Road', lat: 53.55, lng: 9.99, categories: ['music'], placeId: org.venueId, eventStartsAt: '2026-12-31T20:00:00.000Z' },
     },
-    publishEvent: { params: { eventId: draft.id } },
-    cancelEvent: { params: { eventId: draft.id } },
+    publishEvent: { params: { eventId: doomed.id } },
+    cancelEvent: { params: { eventId: doomed.id } },
+    changeEventStatus: { params: { eventId: doomed.id }, body: { status: 'ACTIVE' } },
     updateProfile: { body: { name: 'Renamed' } },
     createVenue: { body: { name: 'Hall', address: '2 Dock Road', city: 'Hamburg', lat: 53.5, lng: 9.9, timezone: 'Europe/Berlin' } },
     createApiKey: { body: { service: 'ticketing', profileId: spare.profileId, scopes: ['events:read'] } },
@@ -95,7 +98,6 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     createTicketType: { body: { name: 'Balcony', kind: 'STANDARD', price: '12.50', quantity: 10 } },
     createOrder: { body: { items: [{ ticketTypeId: type.id, quantity: 1 }], buyer: { name: 'Ada Lovelace', email: 'ada@example.com' }, status: 'PENDING' } },
     scanTicket: { body: { ticketId } },
-    changeEventStatus: { body: { status: 'ACTIVE' } },
     createVerification: { body: { webhook_url: 'https://127.0.0.1:9/hooks', reference: 'order-42' } },
     reviewVerification: { body: { decision: 'approve', note: 'Document and selfie checked by hand, all consistent' } },
     createAttestation: { body: { claim: 'identity_verified' } },
