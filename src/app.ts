@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
-import { validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from './plugins/validator.js';
 import { adminApi } from './admin/plugin.js';
 import { startKeyCache } from './auth/api-keys.js';
 import { createFileBlobStore, type BlobStore } from './blobs/store.js';
@@ -13,6 +13,7 @@ import { createJobQueue } from './jobs/queue.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
+import { frameworkErrors } from './plugins/framework-errors.js';
 import { healthRoutes } from './plugins/health.js';
 import { homeRoute } from './plugins/home.js';
 import { loggerOptions } from './plugins/logger.js';
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     // Per-IP rate limits must not trust a client-supplied X-Forwarded-For unless a proxy sets it.
     trustProxy: trustProxyOption(config),
     forceCloseConnections: 'idle',
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
