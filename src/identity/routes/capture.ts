@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { handoffTokenOf } from '../auth.js';
 import type { CaptureService } from '../capture/service.js';
+import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import { readCaptureForm } from '../uploads/multipart.js';
 
 const tags = ['identity: capture'];
-const security = [{ bearer: [] }];
+const security = securityOf.captureHandoff;
 const uploadRules =
   'The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over 15 MB → 413 (the upload stops there), under 1 KB → 422. ' +
   'EXIF/GPS and text metadata are stripped before the image is stored. ';
@@ -22,7 +23,7 @@ export const PIPELINE_DESCRIPTION =
 export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> = async (app, { capture }) => {
   app.get('/capture/status', {
     schema: {
-      operationId: 'captureStatus',
+      operationId: 'captureStatus', summary: 'Where the device stands in the capture flow',
       tags,
       security,
       description: 'Where the device stands: `stage` (document, challenge, selfie, complete), `next_step` (where to resume) and `uploaded_steps`.',
@@ -32,7 +33,7 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
 
   app.post('/capture/document', {
     schema: {
-      operationId: 'uploadDocument',
+      operationId: 'uploadDocument', summary: 'Upload the identity document',
       tags,
       security,
       consumes: ['multipart/form-data'],
@@ -55,7 +56,7 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
 
   app.post('/capture/challenge', {
     schema: {
-      operationId: 'getChallenge',
+      operationId: 'getChallenge', summary: 'Get the liveness challenge',
       tags,
       security,
       description: `The liveness challenge: 3 to 5 steps, each with an instruction; a repeated call answers the same challenge. 409 before the document upload. ${resume}`,
@@ -65,7 +66,7 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
 
   app.post('/capture/selfie', {
     schema: {
-      operationId: 'uploadSelfieFrame',
+      operationId: 'uploadSelfieFrame', summary: 'Upload one selfie frame',
       tags,
       security,
       consumes: ['multipart/form-data'],
