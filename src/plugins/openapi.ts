@@ -3,6 +3,8 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { applyExamples } from './openapi-example-types.js';
+import { operationExamples } from './openapi-examples.js';
 import { securitySchemes } from './openapi-security.js';
 
 const ERROR_FORMATS = {
@@ -161,6 +163,7 @@ export const openApiDocs = fp(
         const doc = jsonSchemaTransformObject(input) as { paths?: Paths; components?: { schemas?: Record<string, unknown> } };
         doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...Object.fromEntries(errorBodies.map(([, name, schema]) => [name, schema])) } };
         documentCommonErrors(doc.paths ?? {});
+        applyExamples((doc.paths ?? {}) as never, operationExamples);
         Object.assign(doc, { 'x-tagGroups': tagGroups });
         return doc as ReturnType<typeof jsonSchemaTransformObject>;
       },
