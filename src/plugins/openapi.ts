@@ -61,7 +61,7 @@ const tagGroups = [
   { name: 'Operations', tags: ['operations'] },
 ];
 
-type Operation = { tags?: string[]; operationId?: string; requestBody?: unknown; responses?: Record<string, unknown> };
+type Operation = { tags?: string[]; operationId?: string; requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, unknown> };
 type Paths = Record<string, Record<string, Operation>>;
 
 const message = { type: 'string' };
@@ -95,10 +95,10 @@ const errorBodies: [service: string, component: string, schema: object][] = [
  * outage. Each API's error handler answers them in its own format, so the document adds them
  * to every operation of the four APIs, in that format.
  */
-const commonErrors: { status: string; description: string; withBody?: boolean }[] = [
-  { status: '400', description: 'The body is not valid JSON or fails validation.', withBody: true },
-  { status: '413', description: 'The body is larger than 1 MB.', withBody: true },
-  { status: '415', description: 'The body is not application/json.', withBody: true },
+const commonErrors: { status: string; description: string; jsonBody?: boolean }[] = [
+  { status: '400', description: 'The body is not valid JSON (or, outside the identity API, fails validation).', jsonBody: true },
+  { status: '413', description: 'The body is larger than 1 MB.', jsonBody: true },
+  { status: '415', description: 'The body is not application/json.', jsonBody: true },
   { status: '500', description: 'An unexpected failure; the request had no effect that a retry would duplicate.' },
   { status: '503', description: 'The database is unreachable; retry later (GET /ready tells when it is back).' },
 ];
@@ -109,13 +109,31 @@ export function documentCommonErrors(paths: Paths): void {
       if (!op || typeof op !== 'object' || !op.responses) continue;
       const component = errorBodies.find(([service]) => op.tags?.some((t) => t === service || t.startsWith(`${service}: `)))?.[1];
       if (!component) continue;
-      for (const { status, description, withBody } of commonErrors) {
-        if (op.responses[status] || (withBody && !op.requestBody)) continue;
+      const takesJson = Boolean(op.requestBody?.content?.['application/json']);
+      for (const { status, description, jsonBody } of commonErrors) {
+        if (op.responses[status] || (jsonBody && !takesJson)) continue;
         op.responses[status] = { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${component}` } } } };
       }
     }
   }
 }
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * The multipart/form-data fields of an upload route, as JSON Schema, for the document only:
+     * the route reads its form itself (a body schema would be validated against nothing).
+     */
+    multipartForm?: { type: 'object'; required?: string[]; properties: Record<string, object> };
+  }
+}
+
+/** The routes' zod schemas as JSON Schema, and an upload route's form as its request body. */
+const transform: typeof jsonSchemaTransform = (input) => {
+  const out = jsonSchemaTransform(input);
+  const { multipartForm, ...schema } = out.schema as { multipartForm?: object };
+  return multipartForm ? { ...out, schema: { ...schema, body: multipartForm } } : out;
+};
 
 export interface RegisteredRoute {
   method: string;
@@ -158,7 +176,7 @@ export const openApiDocs = fp(
         tags: [...openApiTags],
         components: { securitySchemes },
       },
-      transform: jsonSchemaTransform,
+      transform,
       transformObject: (input) => {
         const doc = jsonSchemaTransformObject(input) as { paths?: Paths; components?: { schemas?: Record<string, unknown> } };
         doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...Object.fromEntries(errorBodies.map(([, name, schema]) => [name, schema])) } };

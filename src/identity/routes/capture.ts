@@ -11,6 +11,7 @@ const uploadRules =
   'The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over 15 MB → 413 (the upload stops there), under 1 KB → 422. ' +
   'EXIF/GPS and text metadata are stripped before the image is stored. ';
 const resume = 'After a 409, call GET /v1/capture/status and resume from `next_step`.';
+const imageField = { type: 'string', format: 'binary', description: 'The image: JPEG, PNG or WebP, 1 KB to 15 MB' };
 
 export const PIPELINE_DESCRIPTION =
   'When the last step’s frame is stored the verification moves to `processing` and the decision pipeline is queued durably (a restart does not lose it). ' +
@@ -37,6 +38,11 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
       tags,
       security,
       consumes: ['multipart/form-data'],
+      multipartForm: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: imageField, mrz: { type: 'string', description: 'The machine-readable zone, its lines joined by \\n' } },
+      },
       description: `Uploads the identity document: multipart, file field \`file\`, optional text field \`mrz\` (the machine-readable zone, lines joined by \\n; an unreadable one → 422). ${uploadRules}409 once past the document stage. ${resume}`,
       response: { 201: s.stageAnswer, ...s.errors(401, 409, 413, 415, 422) },
     },
@@ -70,6 +76,11 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
       tags,
       security,
       consumes: ['multipart/form-data'],
+      multipartForm: {
+        type: 'object',
+        required: ['step', 'file'],
+        properties: { step: { type: 'string', pattern: '^[0-9]+$', description: 'The challenge step this frame answers, 0..N-1' }, file: imageField },
+      },
       description:
         `Uploads one selfie frame: multipart, text field \`step\` (0..N-1, else 422) and file field \`file\`, in either order. ${uploadRules}` +
         `409 before the document upload, before the challenge, or when that step already has its frame. ${resume} ${PIPELINE_DESCRIPTION}`,
