@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationExamples } from '../../src/plugins/openapi-example-types.js';
+import { operationExamples } from '../../src/plugins/openapi-examples.js';
 import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
 import { multipart, passportMrz, type Part } from '../identity/helpers.js';
 import { png } from '../identity/images.js';
@@ -340,6 +341,11 @@ describe('the examples of the OpenAPI document', () => {
       }
     }
     expect(missing, `operations lacking examples; to add them: ${HOW_TO_ADD}`).toEqual([]);
+  });
+
+  it('holds no examples of operations the document no longer has', () => {
+    const stale = Object.keys(UPDATE ? published : operationExamples).filter((id) => !operations.has(id));
+    expect(stale, `examples of removed operations; refresh them: ${HOW_TO_ADD}`).toEqual([]);
   });
 
   it('every example validates against the schema it illustrates', () => {
