@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify'
 import { bearerToken } from '../auth/api-keys.js';
 import { safeEqual } from '../lib/crypto.js';
 import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { documentScopeSecurity, securityOf } from '../plugins/openapi-security.js';
 import { governanceAdminRoutes } from './governance.js';
 import { identityAdminRoutes } from './identity.js';
 import { profileRoutes } from './profiles.js';
@@ -27,6 +28,8 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   const token = app.config.ADMIN_TOKEN;
   if (!token) return disabledOperatorApi(app);
   useEnvelopeErrors(app);
+  // The onRequest hook below guards every route of this scope with the operator token.
+  documentScopeSecurity(app, securityOf.operator);
 
   app.addHook('onRequest', async (req) => {
     const given = bearerToken(req.headers.authorization);

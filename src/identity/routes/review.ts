@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf, requireRole } from '../auth.js';
+import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import type { VerificationService } from '../service.js';
 
 const tags = ['identity: review'];
-const security = [{ bearer: [] }];
+const security = securityOf.identityReviewer;
 
 /** The reviewer's endpoints (reviewer keys only). */
 export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService }> = async (app, { verifications }) => {
@@ -13,7 +14,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
   app.get('/review', {
     onRequest,
     schema: {
-      operationId: 'listReviewQueue',
+      operationId: 'listReviewQueue', summary: 'The manual-review queue',
       tags,
       security,
       description: 'The open manual-review queue of the reviewer’s profile, oldest first. `reason` says why: document_reused or pipeline_error.',
@@ -24,7 +25,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
   app.post('/review/:id', {
     onRequest,
     schema: {
-      operationId: 'reviewVerification',
+      operationId: 'reviewVerification', summary: 'Approve or decline a verification in review',
       tags,
       security,
       description:
