@@ -47,6 +47,8 @@ export interface Receiver {
   /** Answers to give, in order, before falling back to `fallback`. */
   plan(...answers: Answer[]): void;
   fallback: Answer;
+  /** TLS connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -64,8 +66,13 @@ export async function startReceiver(certificate: Certificate, host = '127.0.0.1'
       res.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'https://127.0.0.1:1/elsewhere' } : {}).end('ok');
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
+  Object.defineProperty(receiver, 'connections', { get: () => connections });
   return Object.assign(receiver, {
     port,
     received,
