@@ -49,6 +49,8 @@ export interface Receiver {
   fallback: Answer;
   /** TLS connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
   readonly connections: number;
+  /** Closes the connections that carry no request, as a server ending keep-alive does. */
+  closeIdle(): void;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function startReceiver(certificate: Certificate, host = '127.0.0.1'
     received,
     url: (path = '/hook') => `https://${host === '127.0.0.1' ? '127.0.0.1' : host}:${port}${path}`,
     plan: (...answers: Answer[]) => void queue.push(...answers),
+    closeIdle: () => server.closeIdleConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
