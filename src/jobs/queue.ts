@@ -260,20 +260,28 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       lane.again = true;
       return lane.pumping;
     }
+    let pumping: Promise<void> | undefined;
+    let finished = false;
     const loop = async () => {
-      do {
-        lane.again = false;
-        while (active() && lane.running < lane.concurrency) {
-          const rows = await claim(lane, lane.concurrency - lane.running);
-          if (rows.length === 0) break;
-          for (const row of rows) start(lane, row);
-        }
-      } while (lane.again && active());
+      try {
+        do {
+          lane.again = false;
+          while (active() && lane.running < lane.concurrency) {
+            const rows = await claim(lane, lane.concurrency - lane.running);
+            if (rows.length === 0) break;
+            for (const row of rows) start(lane, row);
+          }
+        } while (lane.again && active());
+      } finally {
+        // Cleared in the same tick as the last look at `again`: a pump() after this starts a
+        // new loop instead of joining one that has already decided to end.
+        finished = true;
+        if (lane.pumping === pumping) lane.pumping = undefined;
+      }
     };
-    lane.pumping = loop().finally(() => {
-      lane.pumping = undefined;
-    });
-    return lane.pumping;
+    pumping = loop();
+    if (!finished) lane.pumping = pumping;
+    return pumping;
   }
 
   function kick(lane: Lane): void {

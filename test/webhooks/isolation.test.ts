@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rowsOf } from '../../src/db/client.js';
 import { api, captureAll, HIGH_LIMITS, identityTenant } from '../identity/helpers.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
@@ -37,6 +39,9 @@ describe('one dead endpoint does not hold back other tenants or identity decisio
     await Promise.all([dead?.close(), deadToo?.close(), live?.close()]);
   });
 
+  const deliveriesOfProfile = async (profileId: string) =>
+    Number(rowsOf<{ n: string }>(await ctx.app.db.execute(sql`select count(*)::text as n from webhook_deliveries d join webhook_events e on e.id = d.event_id where e.profile_id = ${profileId}`))[0]!.n);
+
   const publishMany = (profileId: string, n: number) =>
     ctx.app.db.transaction(async (tx) => {
       for (let i = 0; i < n; i++) await ctx.app.webhooks.publish(tx, { profileId, type: 'order.paid', data: { n: i } });
@@ -46,6 +51,8 @@ describe('one dead endpoint does not hold back other tenants or identity decisio
     const slowTenant = await newProfile(ctx);
     await register(ctx, slowTenant, dead.url('/dead'));
     await publishMany(slowTenant, 50);
+    // Measured once the 50 deliveries exist (fanned out); the fan-out queue itself is FIFO.
+    await vi.waitFor(async () => expect(await deliveriesOfProfile(slowTenant)).toBe(50), { timeout: 30_000, interval: 20 });
     await vi.waitFor(() => expect(dead.received).toHaveLength(4), { timeout: 20_000, interval: 10 });
 
     const otherTenant = await newProfile(ctx);
