@@ -9,10 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { generate } from 'selfsigned';
 import { issueApiKey } from '../src/auth/api-keys.js';
-import { openDatabase } from '../src/db/client.js';
+import { openDatabase, rowsOf } from '../src/db/client.js';
 import { applyMigrations } from '../src/db/migrate.js';
 import { systemClock } from '../src/lib/clock.js';
 import { serviceHmacSigner } from '../src/webhooks/signers.js';
@@ -202,9 +203,9 @@ export async function measureWebhooks(): Promise<WebhookBench> {
     let identityKey: string;
     try {
       await applyMigrations(database);
-      const [profile] = (await database.db.execute(
-        (await import('drizzle-orm')).sql`insert into profiles (name, plan, created_at, updated_at) values ('Bench identity', 'ENTERPRISE', now(), now()) returning id`,
-      )).rows as { id: string }[];
+      const [profile] = rowsOf<{ id: string }>(
+        await database.db.execute(sql`insert into profiles (name, plan, created_at, updated_at) values ('Bench identity', 'ENTERPRISE', now(), now()) returning id`),
+      );
       identityKey = (await issueApiKey(database.db, systemClock, { profileId: profile!.id, service: 'identity', role: 'backend' })).key;
     } finally {
       await database.close();
@@ -306,7 +307,7 @@ export function webhooksMarkdown(r: WebhookBench): string {
   return lines.join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1]?.endsWith('bench/webhooks.ts')) {
   measureWebhooks()
     .then((r) => {
       const markdown = webhooksMarkdown(r);
