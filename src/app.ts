@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
+import { jobListener } from './jobs/wake.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
@@ -76,7 +77,18 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   }
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
   redis?.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
-  const jobs = createJobQueue({ db: database.db, clock, logger: app.log as never, pollIntervalMs: config.JOBS_POLL_INTERVAL_MS });
+  const jobs = createJobQueue({
+    db: database.db,
+    clock,
+    logger: app.log as never,
+    pollIntervalMs: config.JOBS_POLL_INTERVAL_MS,
+    lanes: {
+      identity: { concurrency: config.JOBS_IDENTITY_CONCURRENCY },
+      deliveries: { concurrency: config.JOBS_DELIVERY_CONCURRENCY, perKeyLimit: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT },
+      housekeeping: { concurrency: config.JOBS_HOUSEKEEPING_CONCURRENCY },
+    },
+    listen: jobListener(database, app.log as never),
+  });
   const keyCache = await startKeyCache(database, app.log);
 
   app.decorate('config', config);
@@ -86,7 +98,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('jobs', jobs);
   app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
   app.decorate('redis', redis);
-  app.decorate('webhooks', createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks }));
+  const webhooks = createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks });
+  app.decorate('webhooks', webhooks);
 
   await securityHeaders(app);
   await app.register(openApiDocs);
@@ -108,6 +121,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.addHook('onClose', async () => {
     await redis?.quit().catch(() => {});
     await keyCache.close();
+    webhooks.connections.close();
     await database.close();
   });
   return app;

@@ -52,7 +52,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   // Both keys exist from the first start, so the JWKS always carries them.
   await liveSigningKey(app.db, app.clock, 'attestation');
   registerIdentityWebhooks(app.webhooks, await liveSigningKey(app.db, app.clock, 'identity-webhook'), app.config.WEBHOOK_TIMEOUT_MS);
-  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log as never }));
+  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log as never }), { lane: 'identity' });
 
   const verifications = createVerificationService(deps);
   const capture = createCaptureService({ ...deps, jobs: app.jobs });
