@@ -4,6 +4,7 @@ import { safeEqual } from '../lib/crypto.js';
 import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { governanceAdminRoutes } from './governance.js';
 import { identityAdminRoutes } from './identity.js';
+import { overviewRoutes } from './overview-routes.js';
 import { profileRoutes } from './profiles.js';
 import { webhookRoutes } from './webhooks.js';
 import { ticketingOperatorRoutes } from './ticketing.js';
@@ -29,4 +30,5 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   await app.register(identityAdminRoutes);
   await app.register(webhookRoutes);
   await app.register(ticketingOperatorRoutes);
+  await app.register(overviewRoutes);
 };
