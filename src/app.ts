@@ -22,6 +22,7 @@ import { openApiDocs } from './plugins/openapi.js';
 import { responseSerializerCompiler } from './plugins/serializer.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { closeUnreadBodies } from './plugins/unread-bodies.js';
+import { webApp } from './plugins/web-app.js';
 import { governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   await app.register(ticketingApi, { prefix: '/api/v1' });
   await app.register(identityApi, { prefix: '/v1' });
   await app.register(governanceApi);
+  await app.register(webApp);
 
   app.addHook('onReady', async () => {
     if (opts.startJobs !== false) jobs.start();

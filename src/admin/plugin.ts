@@ -5,6 +5,7 @@ import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js'
 import { documentScopeSecurity, securityOf } from '../plugins/openapi-security.js';
 import { governanceAdminRoutes } from './governance.js';
 import { identityAdminRoutes } from './identity.js';
+import { overviewRoutes } from './overview-routes.js';
 import { profileRoutes } from './profiles.js';
 import { webhookRoutes } from './webhooks.js';
 import { ticketingOperatorRoutes } from './ticketing.js';
@@ -43,4 +44,5 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   await app.register(identityAdminRoutes);
   await app.register(webhookRoutes);
   await app.register(ticketingOperatorRoutes);
+  await app.register(overviewRoutes);
 };
