@@ -8,7 +8,6 @@ import * as s from './schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope };
 const tags = ['operator'];
-const security = [{ bearer: [] }];
 
 const paging = {
   page: z.coerce.number().int().min(1).default(1),
@@ -25,7 +24,6 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
       operationId: 'listProfiles',
       summary: 'List profiles, newest first',
       tags,
-      security,
       querystring: z.strictObject(paging),
       response: { 200: paged(s.profile.extend({ createdAt: z.string() })), ...errors },
     },
@@ -36,7 +34,6 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
       operationId: 'listProfileVerifications',
       summary: "List a profile's identity verifications, newest first",
       tags,
-      security,
       params: s.idParams,
       querystring: z.strictObject({ status: z.enum(['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined']).optional(), ...paging }),
       response: { 200: paged(verification), ...errors },
@@ -51,7 +48,6 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
       operationId: 'listProfileEvents',
       summary: "List a profile's ticketing events, latest start first",
       tags,
-      security,
       params: s.idParams,
       querystring: z.strictObject({ status: z.enum(['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED']).optional(), ...paging }),
       response: { 200: paged(event), ...errors },
@@ -66,7 +62,6 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
       operationId: 'listProfileGovernance',
       summary: "List a profile's governance agents and delegations",
       tags,
-      security,
       params: s.idParams,
       response: { 200: s.envelope(z.object({ agents: z.array(agentView), delegations: z.array(delegationView) })), ...errors },
     },
