@@ -1,0 +1,8 @@
+import { render } from 'preact';
+import { App } from './components/app.js';
+import { start } from './flow.js';
+import './capture.css';
+
+// The hosted capture page: the phone opens <PUBLIC_URL>/capture#<handoff_token> (README "Hosted capture page").
+render(<App />, document.getElementById('app')!);
+start();
