@@ -17,6 +17,7 @@ import { healthRoutes } from './plugins/health.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
 import { responseSerializerCompiler } from './plugins/serializer.js';
+import { webApp } from './plugins/web-app.js';
 import { governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
@@ -90,6 +91,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   await app.register(ticketingApi, { prefix: '/api/v1' });
   await app.register(identityApi, { prefix: '/v1' });
   await app.register(governanceApi);
+  await app.register(webApp);
 
   app.addHook('onReady', async () => {
     if (opts.startJobs !== false) jobs.start();
