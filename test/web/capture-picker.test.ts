@@ -10,11 +10,11 @@ describe.skipIf(!browserAvailable())('hosted capture page with the camera refuse
   beforeAll(async () => {
     server = await startCaptureServer();
     browser = await launchWithCamera('deny');
-  });
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-  });
+  }, 60_000);
 
   it('takes the document and every challenge photo from files and finishes', async () => {
     const v = await server.newVerification();

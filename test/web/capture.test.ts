@@ -10,11 +10,11 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
   beforeAll(async () => {
     server = await startCaptureServer();
     browser = await launchWithCamera('allow');
-  });
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-  });
+  }, 60_000);
 
   it('goes from the capture_url through the document and every challenge step to "Done", and the verification leaves awaiting_capture', async () => {
     const v = await server.newVerification();
