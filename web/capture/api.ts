@@ -4,6 +4,10 @@
  * than fetch: only it reports upload progress. The token is only ever sent in that header.
  */
 
+import { ApiError, OfflineError } from './errors.js';
+
+export { ApiError, OfflineError } from './errors.js';
+
 export type NextStep = { type: 'document' } | { type: 'challenge' } | { type: 'selfie'; step: number } | { type: 'done' };
 export type Pose = 'front' | 'left' | 'right';
 export interface CaptureStatus {
@@ -21,20 +25,6 @@ export interface Challenge {
   challenge_id: string;
   steps: ChallengeStep[];
 }
-
-/** An answer other than 2xx: the status, the API's `detail`, and Retry-After in seconds when sent. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly retryAfterSeconds: number | null,
-  ) {
-    super(`HTTP ${status}: ${detail}`);
-  }
-}
-
-/** The request never got an answer (no network, connection lost). */
-export class OfflineError extends Error {}
 
 export type Progress = (fraction: number) => void;
 

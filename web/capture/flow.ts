@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { captureApi, type CaptureApi, type Challenge, type NextStep } from './api.js';
-import { classify, type Subject } from './messages.js';
+import { classify, tokenFromHash, type Subject } from './messages.js';
 
 /**
  * The page's state. The server's `next_step` (GET /v1/capture/status) decides every screen, so a
@@ -36,12 +36,6 @@ export const announcement = signal('');
 const HERE_KEY = 'capture.continue-here';
 let api: CaptureApi | null = null;
 let offlineRetry: (() => void) | null = null;
-
-/** The handoff token from the URL fragment (`/capture#<token>`); it is never put in a query or logged. */
-export function tokenFromHash(hash: string): string | null {
-  const token = hash.replace(/^#/, '').trim();
-  return /^[A-Za-z0-9_-]{20,200}$/.test(token) ? token : null;
-}
 
 /** A desktop (fine pointer, wide window) is offered the phone first: its camera is usually worse. */
 function looksLikeDesktop(): boolean {

@@ -1,4 +1,4 @@
-import { ApiError, OfflineError } from './api.js';
+import { ApiError, OfflineError } from './errors.js';
 
 /** What the page does after a failed call, and what it says in plain words. */
 export type Failure =
@@ -50,3 +50,9 @@ export const EXPIRED_TEXT =
 export const OFFLINE_TEXT = 'You seem to be offline. Check your connection: we will carry on as soon as it is back.';
 export const waitText = (seconds: number) =>
   seconds > 0 ? `Too many attempts in a short time. Please wait ${seconds} second${seconds === 1 ? '' : 's'}, then try again.` : 'You can try again now.';
+
+/** The handoff token from the URL fragment (`/capture#<token>`); it is never put in a query or logged. */
+export function tokenFromHash(hash: string): string | null {
+  const token = hash.replace(/^#/, '').trim();
+  return /^[A-Za-z0-9_-]{20,200}$/.test(token) ? token : null;
+}
