@@ -4,8 +4,14 @@ import { Heading } from './heading.js';
 import { NoticeBox } from './notice.js';
 import { QrCode } from './qr-code.js';
 
+/** The first status call; offline or a server error here shows its notice with a retry. */
 export function Loading() {
-  return <Heading>Opening your verification…</Heading>;
+  return (
+    <>
+      <Heading>Opening your verification…</Heading>
+      <NoticeBox />
+    </>
+  );
 }
 
 /** On a computer: the same link as a QR code for the phone, or carry on here with a webcam. */
