@@ -16,7 +16,7 @@ export function webAppDir(): string | undefined {
 /**
  * The capture page's own policy: its scripts, styles and API calls come from this origin only;
  * photos are previewed from blob: URLs, the camera plays as a MediaStream. The page may use the
- * camera, nothing else (README "Hosted capture page").
+ * camera, nothing else (README "Identity: the hosted capture page").
  */
 export const CAPTURE_PAGE_HEADERS = {
   'content-security-policy':

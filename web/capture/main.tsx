@@ -3,6 +3,6 @@ import { App } from './components/app.js';
 import { start } from './flow.js';
 import './capture.css';
 
-// The hosted capture page: the phone opens <PUBLIC_URL>/capture#<handoff_token> (README "Hosted capture page").
+// The hosted capture page: the phone opens <PUBLIC_URL>/capture#<handoff_token> (README "Identity: the hosted capture page").
 render(<App />, document.getElementById('app')!);
 start();
