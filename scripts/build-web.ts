@@ -1,7 +1,7 @@
 /**
  * `npm run build:web`: the OpenAPI document → its TypeScript types (web/shared/api-schema.d.ts)
  * → the Vite build of the pages into dist/web → the typed partner client into dist/client
- * (package export `partner-services/client`). Prints the console's gzipped size.
+ * (package export `partner-services/client`). Prints the console's and the capture page's gzipped sizes.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { build } from 'vite';
-import { consoleGzipBytes } from './bundle-size.js';
+import { captureGzipBytes, consoleGzipBytes } from './bundle-size.js';
 
 const schemaFile = 'web/shared/api-schema.d.ts';
 
@@ -33,4 +33,4 @@ await build({ configFile: 'web/vite.config.ts', logLevel: 'warn', build: { manif
 run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'web/tsconfig.client.json']);
 copyFileSync(schemaFile, 'dist/client/api-schema.d.ts');
 
-console.log(`console bundle: ${(consoleGzipBytes() / 1024).toFixed(1)} KB gzipped`);
+console.log(`console bundle: ${(consoleGzipBytes() / 1024).toFixed(1)} KB gzipped; capture page: ${(captureGzipBytes() / 1024).toFixed(1)} KB gzipped`);

@@ -15,9 +15,27 @@ const base64Seed = z
   .string()
   .refine((v) => Buffer.from(v, 'base64').length === 32, 'base64 of a 32-byte Ed25519 seed');
 
+/** An http(s) origin with an optional path prefix; no query, fragment or credentials. Kept without a trailing slash. */
+const publicUrl = z.string().transform((v, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'an absolute http(s) URL such as https://id.example.com' });
+    return z.NEVER;
+  }
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password || v.includes('#') || v.includes('?')) {
+    ctx.addIssue({ code: 'custom', message: 'an http(s) URL without query, fragment or credentials' });
+    return z.NEVER;
+  }
+  return url.toString().replace(/\/+$/, '');
+});
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** Where browsers reach this server: the base of the capture page links (`capture_url`). Default http://localhost:<PORT>. */
+  PUBLIC_URL: publicUrl.optional(),
   DATABASE_URL: z
     .string()
     .refine(
@@ -49,7 +67,7 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
 });
 
-export type Config = z.infer<typeof envSchema>;
+export type Config = Omit<z.infer<typeof envSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
 export class ConfigError extends Error {}
 
@@ -64,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const name = String(issue.path[0] ?? 'environment');
     throw new ConfigError(`invalid configuration: ${name}: ${issue.message}`);
   }
-  return parsed.data;
+  return { ...parsed.data, PUBLIC_URL: parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}` };
 }
 
 /** A config for tests and tools: defaults plus the given overrides, never the real environment. */

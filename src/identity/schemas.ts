@@ -26,6 +26,10 @@ export const createVerificationBody = z.object({
 const status = z.enum(['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined']);
 const stage = z.enum(['document', 'challenge', 'selfie', 'complete']);
 
+const captureUrl = z
+  .string()
+  .describe('The hosted capture page for the end user’s device: `<PUBLIC_URL>/capture#<handoff_token>`. Open it on the phone (or show it as a link or QR code); the token travels in the fragment, so it never reaches a server log or a Referer.');
+
 export const createdVerification = z.object({
   id: z.string(),
   status,
@@ -33,6 +37,7 @@ export const createdVerification = z.object({
   webhook_url: z.string(),
   handoff_token: z.string().describe('43 characters, URL-safe base64; pass it unchanged as the device’s Bearer token'),
   handoff_expires_at: z.string(),
+  capture_url: captureUrl,
   created_at: z.string(),
 });
 
@@ -52,7 +57,7 @@ export const verification = z.union([
   z.object({ id: z.string(), status, erased: z.literal(true), erased_at: z.string() }),
 ]);
 
-export const handoff = z.object({ verification_id: z.string(), handoff_token: z.string(), handoff_expires_at: z.string() });
+export const handoff = z.object({ verification_id: z.string(), handoff_token: z.string(), handoff_expires_at: z.string(), capture_url: captureUrl });
 export const handoffRevoked = z.object({ verification_id: z.string(), handoff_revoked: z.literal(true) });
 
 export const nextStep = z.union([

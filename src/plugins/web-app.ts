@@ -13,6 +13,19 @@ export function webAppDir(): string | undefined {
   return candidates.map((u) => fileURLToPath(u)).find((dir) => existsSync(`${dir}console/index.html`));
 }
 
+/**
+ * The capture page's own policy: its scripts, styles and API calls come from this origin only;
+ * photos are previewed from blob: URLs, the camera plays as a MediaStream. The page may use the
+ * camera, nothing else (README "Identity: the hosted capture page").
+ */
+export const CAPTURE_PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self'; " +
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'permissions-policy': 'camera=(self), microphone=(), geolocation=()',
+  'referrer-policy': 'no-referrer',
+};
+
 const notBuilt = 'The web app is not built: run `npm run build:web` (npm install does it) and restart.\n';
 
 /**
@@ -24,9 +37,9 @@ const notBuilt = 'The web app is not built: run `npm run build:web` (npm install
 export const webApp = fp(
   async (app: FastifyInstance) => {
     const root = webAppDir();
-    const page = (file: string) => async (_req: unknown, reply: FastifyReply) => {
+    const page = (file: string, headers: Record<string, string> = {}) => async (_req: unknown, reply: FastifyReply) => {
       if (!root) return reply.code(503).type('text/plain; charset=utf-8').send(notBuilt);
-      reply.header('cache-control', 'no-cache');
+      reply.header('cache-control', 'no-cache').headers(headers);
       return reply.sendFile(file, root, { cacheControl: false });
     };
     if (root) {
@@ -44,7 +57,7 @@ export const webApp = fp(
     app.get('/console', hide, async (_req, reply) => reply.redirect('/console/'));
     app.get('/console/', hide, page('console/index.html'));
     app.get('/console/*', hide, page('console/index.html'));
-    app.get('/capture', hide, page('capture/index.html'));
+    app.get('/capture', hide, page('capture/index.html', CAPTURE_PAGE_HEADERS));
   },
   { name: 'web-app' },
 );

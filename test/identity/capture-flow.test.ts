@@ -15,7 +15,7 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
   it('creates a verification with a 43-character URL-safe handoff token valid 30 minutes', async () => {
     const a = api(ctx);
     const v = await a.createVerification(tenant.backend);
-    expect(Object.keys(v).sort()).toEqual(['created_at', 'handoff_expires_at', 'handoff_token', 'id', 'reference', 'status', 'webhook_url']);
+    expect(Object.keys(v).sort()).toEqual(['capture_url', 'created_at', 'handoff_expires_at', 'handoff_token', 'id', 'reference', 'status', 'webhook_url']);
     expect(v.status).toBe('awaiting_capture');
     expect(v.reference).toBe('order-42');
     expect(v.handoff_token).toMatch(/^[A-Za-z0-9_-]{43}$/);

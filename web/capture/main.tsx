@@ -1,4 +1,8 @@
 import { render } from 'preact';
+import { App } from './components/app.js';
+import { start } from './flow.js';
+import './capture.css';
 
-// Placeholder entry: the hosted capture page replaces this.
-render(<main><h1>Identity capture</h1></main>, document.getElementById('app')!);
+// The hosted capture page: the phone opens <PUBLIC_URL>/capture#<handoff_token> (README "Identity: the hosted capture page").
+render(<App />, document.getElementById('app')!);
+start();

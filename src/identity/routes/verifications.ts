@@ -3,6 +3,7 @@ import { principalOf, requireRole } from '../auth.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import type { VerificationService } from '../service.js';
+import { captureUrl } from '../capture/url.js';
 
 const tags = ['identity: verifications'];
 const security = securityOf.identityBackend;
@@ -10,6 +11,7 @@ const security = securityOf.identityBackend;
 /** The backend's endpoints: create, poll, hand off, erase. */
 export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService }> = async (app, { verifications }) => {
   const onRequest = requireRole(app.db, 'backend');
+  const withCaptureUrl = <T extends { handoff_token: string }>(answer: T) => ({ ...answer, capture_url: captureUrl(app.config.PUBLIC_URL, answer.handoff_token) });
 
   app.post('/verifications', {
     onRequest,
@@ -18,12 +20,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
       tags,
       security,
       description:
-        'Creates a verification for the calling key’s profile and returns its first handoff token (valid 30 minutes) for the end user’s device. ' +
+        'Creates a verification for the calling key’s profile and returns its first handoff token (valid 30 minutes) for the end user’s device, ' +
+        'and `capture_url`, the hosted capture page that uses it (send the user there, or build your own capture with the /v1/capture endpoints). ' +
         '`webhook_url` is checked like a registered webhook endpoint: HTTPS, no credentials, a host that resolves, and only public addresses (else 422 saying which rule failed); the decision webhook goes there. Poll GET /v1/verifications/{id} when no webhook arrives.',
       body: s.createVerificationBody,
       response: { 201: s.createdVerification, ...s.errors(401, 403, 422) },
     },
-  }, async (req, reply) => reply.status(201).send(await verifications.create(principalOf(req), req.body)));
+  }, async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.create(principalOf(req), req.body))));
 
   app.get('/verifications/:id', {
     onRequest,
@@ -46,11 +49,11 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
       operationId: 'reissueHandoffToken', summary: 'Issue a fresh handoff token',
       tags,
       security,
-      description: 'Issues a fresh handoff token (30 minutes) and revokes every earlier one. 409 once capture is complete or the verification was erased.',
+      description: 'Issues a fresh handoff token (30 minutes) and its `capture_url`, and revokes every earlier one (an open capture page then asks for a new link). 409 once capture is complete or the verification was erased.',
       params: s.idParams,
       response: { 201: s.handoff, ...s.errors(401, 403, 404, 409) },
     },
-  }, async (req, reply) => reply.status(201).send(await verifications.reissueHandoff(principalOf(req), req.params.id)));
+  }, async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.reissueHandoff(principalOf(req), req.params.id))));
 
   app.delete('/verifications/:id/handoff', {
     onRequest,

@@ -1,0 +1,97 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../identity/helpers.js';
+import { CHROMIUM, PHONE, startServer, type LiveServer } from './browser.js';
+import { cameraVideoFile } from './camera.js';
+
+const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Chromium with a camera: the fake device plays test/web/camera.ts's video, and the permission
+ * prompt is answered "allow" (`camera: 'allow'`) or left to headless Chromium, which refuses it
+ * (`camera: 'deny'`: the page must fall back to the file picker).
+ */
+export function launchWithCamera(camera: 'allow' | 'deny'): Promise<Browser> {
+  const args = [...BASE_ARGS, '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${cameraVideoFile()}`];
+  if (camera === 'allow') args.push('--use-fake-ui-for-media-stream');
+  return chromium.launch({ executablePath: CHROMIUM, args });
+}
+
+/** A phone-sized page (touch, coarse pointer) that records the requests it makes. */
+export async function phonePage(browser: Browser): Promise<{ context: BrowserContext; page: Page; requests: string[]; errors: string[] }> {
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  return { context, page, requests, errors };
+}
+
+export interface CaptureServer extends LiveServer {
+  tenant: IdentityTenant;
+  /** Creates a verification and answers its id, token and capture_url pointed at this server. */
+  newVerification(): Promise<{ id: string; token: string; url: string }>;
+  verification(id: string): Promise<{ status: string; stage: string }>;
+  captureStatus(token: string): Promise<{ next_step: { type: string; step?: number }; uploaded_steps: number[] }>;
+}
+
+export async function startCaptureServer(env: Record<string, string> = {}): Promise<CaptureServer> {
+  const server = await startServer({ env: { ...HIGH_LIMITS, ...env } });
+  const tenant = await identityTenant(server);
+  const a = api(server);
+  return Object.assign(server, {
+    tenant,
+    async newVerification() {
+      const v = await a.createVerification(tenant.backend);
+      const link = new URL(v.capture_url as string);
+      expect(link.hash).toBe(`#${v.handoff_token}`);
+      return { id: v.id as string, token: v.handoff_token as string, url: `${server.url}${link.pathname}${link.hash}` };
+    },
+    async verification(id: string) {
+      return (await a.call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json();
+    },
+    async captureStatus(token: string) {
+      return (await a.status(token)).json();
+    },
+  });
+}
+
+export const screenOf = (page: Page) => page.locator('main').getAttribute('data-screen');
+
+export async function waitForScreen(page: Page, name: string, timeout = 30_000): Promise<void> {
+  await page.locator(`main[data-screen="${name}"]`).waitFor({ timeout });
+}
+
+/** "Step 2 of 2 · photo 3 of 4" → 3 (1-based), or null off the challenge. */
+export async function photoNumber(page: Page): Promise<{ n: number; of: number } | null> {
+  const text = await page.locator('main[data-screen="challenge"] .step').textContent({ timeout: 30_000 });
+  const m = /photo (\d+) of (\d+)/.exec(text ?? '');
+  return m ? { n: Number(m[1]), of: Number(m[2]) } : null;
+}
+
+/** Takes the document with the camera and sends it from the preview; `shot` names screenshots. */
+export async function documentWithCamera(page: Page, shot?: (name: string) => Promise<unknown>): Promise<void> {
+  await waitForScreen(page, 'document');
+  const take = page.getByRole('button', { name: 'Take photo' });
+  await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
+  await shot?.('document-camera');
+  await take.click();
+  await page.getByRole('img', { name: /photo of your document/ }).waitFor();
+  await shot?.('document-preview');
+  await page.getByRole('button', { name: 'Send this photo' }).click();
+  await waitForScreen(page, 'challenge');
+}
+
+/** Takes the current challenge step's photo with the camera and waits until the page moved on. */
+export async function stepWithCamera(page: Page): Promise<void> {
+  const before = await photoNumber(page);
+  const take = page.getByRole('button', { name: 'Take photo' });
+  await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
+  await take.click();
+  if (before && before.n === before.of) return waitForScreen(page, 'done');
+  await page.locator('main[data-screen="challenge"] .step', { hasText: `photo ${before!.n + 1} of` }).waitFor({ timeout: 30_000 });
+}

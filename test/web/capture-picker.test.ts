@@ -1,0 +1,59 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, screenshot } from './browser.js';
+import { still } from './camera.js';
+import { launchWithCamera, phonePage, photoNumber, startCaptureServer, waitForScreen, type CaptureServer } from './capture-page.js';
+
+describe.skipIf(!browserAvailable())('hosted capture page with the camera refused: the file picker (390×844)', { timeout: 180_000 }, () => {
+  let server: CaptureServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startCaptureServer();
+    browser = await launchWithCamera('deny');
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  }, 60_000);
+
+  it('takes the document and every challenge photo from files and finishes', async () => {
+    const v = await server.newVerification();
+    const { context, page, errors } = await phonePage(browser);
+    const shot = (name: string) => screenshot(page, `capture-phone-picker-${name}`);
+    try {
+      await page.goto(v.url);
+      await waitForScreen(page, 'document');
+      await page.getByText('The camera is blocked').waitFor({ timeout: 30_000 });
+      const documentInput = page.locator('input[type="file"]');
+      expect(await documentInput.getAttribute('accept')).toBe('image/*');
+      expect(await documentInput.getAttribute('capture')).toBe('environment');
+      await shot('document');
+
+      // A file that is no picture: said in plain words, nothing sent.
+      await documentInput.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a photo') });
+      await page.getByRole('alert').filter({ hasText: 'not a photo' }).waitFor();
+      expect((await server.captureStatus(v.token)).next_step).toEqual({ type: 'document' });
+
+      await documentInput.setInputFiles({ name: 'document.jpg', mimeType: 'image/jpeg', buffer: still(0) });
+      await page.getByRole('button', { name: 'Send this photo' }).click();
+      await waitForScreen(page, 'challenge');
+      await page.getByText('The camera is blocked').waitFor();
+      const frameInput = page.locator('input[type="file"]');
+      expect(await frameInput.getAttribute('capture')).toBe('user');
+      await shot('challenge');
+
+      const { of: total } = (await photoNumber(page))!;
+      for (let n = 1; n <= total; n++) {
+        await frameInput.setInputFiles({ name: `selfie-${n}.jpg`, mimeType: 'image/jpeg', buffer: still(n, n * 5) });
+        if (n < total) await page.locator('main[data-screen="challenge"] .step', { hasText: `photo ${n + 1} of` }).waitFor({ timeout: 30_000 });
+      }
+      await waitForScreen(page, 'done');
+      expect((await server.verification(v.id)).status).not.toBe('awaiting_capture');
+      expect((await server.captureStatus(v.token)).uploaded_steps).toHaveLength(total);
+      // The camera refusal is reported by the browser; nothing else went wrong.
+      expect(errors.filter((e) => !/Permission|NotAllowed/i.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,195 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encode } from 'uqr';
+import { browserAvailable, DESKTOP, screenshot } from './browser.js';
+import { documentWithCamera, launchWithCamera, phonePage, photoNumber, startCaptureServer, stepWithCamera, waitForScreen, type CaptureServer } from './capture-page.js';
+
+describe.skipIf(!browserAvailable())('hosted capture page on a phone with a camera (390×844)', { timeout: 180_000 }, () => {
+  let server: CaptureServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startCaptureServer();
+    browser = await launchWithCamera('allow');
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  }, 60_000);
+
+  it('goes from the capture_url through the document and every challenge step to "Done", and the verification leaves awaiting_capture', async () => {
+    const v = await server.newVerification();
+    const { context, page, requests, errors } = await phonePage(browser);
+    const shot = (name: string) => screenshot(page, `capture-phone-${name}`);
+    try {
+      await page.goto(v.url);
+      await documentWithCamera(page, shot);
+      await shot('challenge-step-1');
+      const { of: total } = (await photoNumber(page))!;
+      expect(total).toBeGreaterThanOrEqual(3);
+      for (let n = 1; n <= total; n++) {
+        if (n === 2) {
+          // The countdown before the picture: the pose is held with the hands free.
+          await page.getByRole('button', { name: 'Take photo' }).click();
+          await page.getByRole('button', { name: /Hold still/ }).waitFor();
+          await shot('challenge-countdown');
+          await page.locator('main[data-screen="challenge"] .step', { hasText: 'photo 3 of' }).or(page.locator('main[data-screen="done"]')).waitFor({ timeout: 30_000 });
+          continue;
+        }
+        await stepWithCamera(page);
+      }
+      await waitForScreen(page, 'done');
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Done — you can return to the website');
+      await expect(page.getByRole('button').count()).resolves.toBe(0);
+      await shot('done');
+
+      const after = await server.verification(v.id);
+      expect(after.status).not.toBe('awaiting_capture');
+      expect(after.stage).toBe('complete');
+      await server.app.jobs.drain();
+      expect(['approved', 'declined', 'manual_review']).toContain((await server.verification(v.id)).status);
+
+      // Only this origin, and the token never in a request line.
+      for (const url of requests) {
+        // blob: URLs are the page's own previews, never fetched from anywhere.
+        expect(url.startsWith(`${server.url}/`) || url.startsWith(`blob:${server.url}/`), url).toBe(true);
+        expect(url, 'token in a URL').not.toContain(v.token);
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('resumes at the challenge after a reload that follows the document, and at step 2 after a reload that follows step 1', async () => {
+    const v = await server.newVerification();
+    const { context, page, errors } = await phonePage(browser);
+    try {
+      await page.goto(v.url);
+      await documentWithCamera(page);
+      await page.reload();
+      await waitForScreen(page, 'challenge');
+      expect((await photoNumber(page))!.n).toBe(1);
+      expect((await server.captureStatus(v.token)).next_step).toEqual({ type: 'selfie', step: 0 });
+
+      await stepWithCamera(page);
+      expect((await server.captureStatus(v.token)).uploaded_steps).toEqual([0]);
+      await page.reload();
+      await waitForScreen(page, 'challenge');
+      expect((await photoNumber(page))!.n).toBe(2);
+      await screenshot(page, 'capture-phone-resumed-step-2');
+
+      // A second tab on the same link after step 2 also resumes there: nothing is asked twice.
+      await stepWithCamera(page);
+      const other = await context.newPage();
+      await other.goto(v.url);
+      await waitForScreen(other, 'challenge');
+      expect((await photoNumber(other))!.n).toBe(3);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('says the link expired (ask the website for a new one) when the token expired or was replaced', async () => {
+    const { context, page } = await phonePage(browser);
+    try {
+      const expired = await server.newVerification();
+      server.clock.advance(31 * 60 * 1000);
+      await page.goto(expired.url);
+      await waitForScreen(page, 'expired');
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This link has expired');
+      await expect(page.locator('main').textContent()).resolves.toContain('ask for a new link');
+      await screenshot(page, 'capture-phone-expired');
+
+      // Replaced by a fresh handoff while the page was open: the next call says so too.
+      const replaced = await server.newVerification();
+      await page.goto(replaced.url);
+      await waitForScreen(page, 'document');
+      await server.app.inject({ method: 'POST', url: `/v1/verifications/${replaced.id}/handoff`, headers: { authorization: `Bearer ${server.tenant.backend}` } });
+      const take = page.getByRole('button', { name: 'Take photo' });
+      await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
+      await take.click();
+      await page.getByRole('button', { name: 'Send this photo' }).click();
+      await waitForScreen(page, 'expired');
+
+      const missing = new URL(expired.url);
+      missing.hash = '';
+      await page.goto(missing.toString());
+      await waitForScreen(page, 'no-link');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('explains refused uploads, rate limits and a lost connection in plain words, and recovers', async () => {
+    const v = await server.newVerification();
+    const { context, page } = await phonePage(browser);
+    const sendDocument = async () => {
+      const take = page.getByRole('button', { name: 'Take photo' });
+      await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
+      await take.click();
+      await page.getByRole('button', { name: 'Send this photo' }).click();
+    };
+    try {
+      await page.goto(v.url);
+      await waitForScreen(page, 'document');
+
+      await page.route('**/v1/capture/document', (route) => route.fulfill({ status: 413, contentType: 'application/json', body: '{"detail":"too large"}' }));
+      await sendDocument();
+      await page.getByRole('alert').filter({ hasText: 'larger than 15 MB' }).waitFor();
+      await screenshot(page, 'capture-phone-error-413');
+
+      await page.unroute('**/v1/capture/document');
+      await page.route('**/v1/capture/document', (route) =>
+        route.fulfill({ status: 429, contentType: 'application/json', headers: { 'retry-after': '2' }, body: '{"detail":"Rate limit exceeded"}' }),
+      );
+      await sendDocument();
+      await page.getByRole('alert').filter({ hasText: /wait 2 seconds/ }).waitFor();
+      await screenshot(page, 'capture-phone-error-429');
+      // Sending waits out Retry-After.
+      const send = page.getByRole('button', { name: 'Send this photo' });
+      expect(await send.isDisabled()).toBe(true);
+      await page.unroute('**/v1/capture/document');
+      await expect.poll(() => send.isEnabled(), { timeout: 10_000 }).toBe(true);
+
+      // Offline: the message says so, and the page carries on by itself when the network is back.
+      await context.setOffline(true);
+      await send.click();
+      await page.getByRole('alert').filter({ hasText: 'offline' }).waitFor();
+      await screenshot(page, 'capture-phone-offline');
+      await context.setOffline(false);
+      await waitForScreen(page, 'challenge');
+      expect((await server.captureStatus(v.token)).next_step).toEqual({ type: 'selfie', step: 0 });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('on a computer offers the same link as a QR code first, then goes on there when asked', async () => {
+    const v = await server.newVerification();
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    try {
+      await page.goto(v.url);
+      await waitForScreen(page, 'handoff');
+      const qr = page.getByRole('img', { name: /QR code/ });
+      await qr.waitFor();
+      // The code holds this very page's address, token fragment included (drawn as one path of 1×1 modules).
+      const drawn = await qr.locator('path').getAttribute('d');
+      const expected = encode(v.url, { ecc: 'M', border: 4 });
+      const modules = expected.data.flat().filter(Boolean).length;
+      expect(drawn!.match(/M/g)!.length).toBe(modules);
+      await screenshot(page, 'capture-desktop-handoff');
+      await page.getByRole('button', { name: 'Continue on this computer' }).click();
+      await waitForScreen(page, 'document');
+      const take = page.getByRole('button', { name: 'Take photo' });
+      await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
+      await screenshot(page, 'capture-desktop-document');
+      // A reload keeps the choice: the QR code is not shown again.
+      await page.reload();
+      await waitForScreen(page, 'document');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,37 @@
+import { announcement, screen } from '../flow.js';
+import { ChallengeScreen } from './challenge-screen.js';
+import { DocumentScreen } from './document-screen.js';
+import { Done, Expired, Handoff, Loading, NoLink } from './screens.js';
+
+function Current() {
+  const s = screen.value;
+  switch (s.name) {
+    case 'loading':
+      return <Loading />;
+    case 'no-link':
+      return <NoLink />;
+    case 'expired':
+      return <Expired />;
+    case 'handoff':
+      return <Handoff />;
+    case 'document':
+      return <DocumentScreen />;
+    case 'challenge':
+      return <ChallengeScreen challenge={s.challenge} step={s.step} />;
+    case 'done':
+      return <Done />;
+  }
+}
+
+export function App() {
+  return (
+    <>
+      <main data-screen={screen.value.name}>
+        <Current />
+      </main>
+      <p class="visually-hidden" role="status" aria-live="polite">
+        {announcement.value}
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { continueHere } from '../flow.js';
+import { EXPIRED_TEXT, EXPIRED_TITLE } from '../messages.js';
+import { Heading } from './heading.js';
+import { NoticeBox } from './notice.js';
+import { QrCode } from './qr-code.js';
+
+/** The first status call; offline or a server error here shows its notice with a retry. */
+export function Loading() {
+  return (
+    <>
+      <Heading>Opening your verification…</Heading>
+      <NoticeBox />
+    </>
+  );
+}
+
+/** On a computer: the same link as a QR code for the phone, or carry on here with a webcam. */
+export function Handoff() {
+  return (
+    <>
+      <Heading>Continue on your phone</Heading>
+      <p>Your phone’s camera takes sharper photos of your ID. Scan this code with your phone’s camera app to open this page there.</p>
+      <QrCode text={location.href} label="QR code of this page’s address, to open it on your phone" />
+      <p class="small">The code holds a private link for you only. Don’t share it.</p>
+      <NoticeBox />
+      <div class="actions">
+        <button type="button" class="button secondary" onClick={continueHere}>
+          Continue on this computer
+        </button>
+      </div>
+    </>
+  );
+}
+
+export function Expired() {
+  return (
+    <>
+      <Heading>{EXPIRED_TITLE}</Heading>
+      <p>{EXPIRED_TEXT}</p>
+    </>
+  );
+}
+
+export function NoLink() {
+  return (
+    <>
+      <Heading>This link is incomplete</Heading>
+      <p>Open the full link the website gave you (or scan its QR code again). If it still does not work, ask the website for a new link.</p>
+    </>
+  );
+}
+
+export function Done() {
+  return (
+    <>
+      <Heading>Done — you can return to the website</Heading>
+      <p>Your photos were received and are being checked. You can close this page.</p>
+      <svg class="done-mark" viewBox="0 0 48 48" aria-hidden="true">
+        <circle cx="24" cy="24" r="22" fill="none" stroke="currentColor" stroke-width="3" />
+        <path d="M14 25l7 7 13-15" fill="none" stroke="currentColor" stroke-width="4" stroke-linecap="round" stroke-linejoin="round" />
+      </svg>
+    </>
+  );
+}

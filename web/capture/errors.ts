@@ -1,0 +1,15 @@
+/** Failures of the capture calls, without browser types, so the wording logic is testable anywhere. */
+
+/** An answer other than 2xx: the status, the API's `detail`, and Retry-After in seconds when sent. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly retryAfterSeconds: number | null,
+  ) {
+    super(`HTTP ${status}: ${detail}`);
+  }
+}
+
+/** The request never got an answer (no network, connection lost). */
+export class OfflineError extends Error {}

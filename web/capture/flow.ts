@@ -1,0 +1,190 @@
+import { signal } from '@preact/signals';
+import { captureApi, type CaptureApi, type Challenge, type NextStep } from './api.js';
+import { classify, tokenFromHash, type Subject } from './messages.js';
+
+/**
+ * The page's state. The server's `next_step` (GET /v1/capture/status) decides every screen, so a
+ * reload, a lost connection or a second device always resumes where the capture really stands
+ * and never asks again for a stored image.
+ */
+export type Screen =
+  | { name: 'loading' }
+  | { name: 'no-link' }
+  | { name: 'expired' }
+  | { name: 'handoff' }
+  | { name: 'document' }
+  | { name: 'challenge'; challenge: Challenge; step: number }
+  | { name: 'done' };
+
+/** A message over the current screen; `retry` repeats what failed. */
+export type Notice =
+  | { kind: 'retake'; message: string }
+  | { kind: 'wait'; retry: () => void }
+  | { kind: 'offline'; retry: () => void }
+  | { kind: 'broken'; message: string; retry: () => void }
+  | { kind: 'info'; message: string };
+
+export const screen = signal<Screen>({ name: 'loading' });
+export const notice = signal<Notice | null>(null);
+/** Upload progress 0..1 while an image is being sent, else null. */
+export const progress = signal<number | null>(null);
+/** Seconds left of a 429's Retry-After; sending waits until it is 0. */
+export const waitSeconds = signal(0);
+/** Short status sentences for the aria-live region. */
+export const announcement = signal('');
+
+const HERE_KEY = 'capture.continue-here';
+let api: CaptureApi | null = null;
+let offlineRetry: (() => void) | null = null;
+
+/** A desktop (fine pointer, wide window) is offered the phone first: its camera is usually worse. */
+function looksLikeDesktop(): boolean {
+  return !matchMedia('(pointer: coarse)').matches && window.innerWidth >= 700;
+}
+
+function continueHereChosen(): boolean {
+  try {
+    return sessionStorage.getItem(HERE_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function continueHere(): void {
+  try {
+    sessionStorage.setItem(HERE_KEY, '1');
+  } catch {
+    // Private mode without storage: the choice lasts until a reload, which is fine.
+  }
+  void resume(true);
+}
+
+export function start(): void {
+  // Another link opened in this tab (only the fragment changes, so the browser would not reload): start over with it.
+  window.addEventListener('hashchange', () => location.reload());
+  const token = tokenFromHash(location.hash);
+  if (!token) {
+    screen.value = { name: 'no-link' };
+    return;
+  }
+  api = captureApi(token);
+  window.addEventListener('online', () => {
+    const retry = offlineRetry;
+    offlineRetry = null;
+    if (retry) {
+      notice.value = null;
+      retry();
+    }
+  });
+  void resume(false);
+}
+
+async function route(next: NextStep, here: boolean): Promise<void> {
+  if (next.type === 'done') {
+    screen.value = { name: 'done' };
+    announcement.value = 'Done. You can return to the website.';
+    return;
+  }
+  if (next.type === 'document') {
+    screen.value = !here && looksLikeDesktop() && !continueHereChosen() ? { name: 'handoff' } : { name: 'document' };
+    return;
+  }
+  // The challenge call answers the same steps every time, so asking again after a reload is safe.
+  const challenge = await api!.challenge();
+  const step = next.type === 'selfie' ? next.step : 0;
+  const current = screen.value;
+  if (current.name === 'challenge' && current.step === step) return;
+  screen.value = { name: 'challenge', challenge, step };
+  announcement.value = `Step ${step + 1} of ${challenge.steps.length}: ${challenge.steps.find((s) => s.step === step)?.instruction ?? ''}`;
+}
+
+/** Asks the server where the capture stands and shows that screen. */
+export async function resume(here = screen.value.name !== 'loading'): Promise<void> {
+  try {
+    const status = await api!.status();
+    // A desktop that already started here (or a phone) never sees the QR code again.
+    await route(status.next_step, here || status.next_step.type !== 'document');
+  } catch (err) {
+    fail(err, 'none', () => void resume(here));
+  }
+}
+
+let waitTimer: ReturnType<typeof setInterval> | undefined;
+function countDown(seconds: number): void {
+  const until = Date.now() + seconds * 1000;
+  const tick = () => {
+    waitSeconds.value = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    if (waitSeconds.value === 0) clearInterval(waitTimer);
+  };
+  clearInterval(waitTimer);
+  waitTimer = setInterval(tick, 250);
+  tick();
+}
+
+function fail(err: unknown, subject: Subject, retry: () => void): void {
+  progress.value = null;
+  const failure = classify(err, subject);
+  switch (failure.kind) {
+    case 'expired':
+      notice.value = null;
+      screen.value = { name: 'expired' };
+      return;
+    case 'resume':
+      notice.value = { kind: 'info', message: 'That part was already done: carrying on from where you are.' };
+      void resume(true);
+      return;
+    case 'retake':
+      notice.value = { kind: 'retake', message: failure.message };
+      announcement.value = failure.message;
+      return;
+    case 'wait':
+      notice.value = { kind: 'wait', retry };
+      countDown(failure.seconds);
+      return;
+    case 'offline':
+      offlineRetry = retry;
+      notice.value = { kind: 'offline', retry };
+      return;
+    case 'broken':
+      notice.value = { kind: 'broken', message: failure.message, retry };
+      announcement.value = failure.message;
+  }
+}
+
+function onProgress(fraction: number): void {
+  const before = progress.value ?? 0;
+  progress.value = fraction;
+  // Announce in quarters, not every event: a screen reader cannot keep up with more.
+  if (Math.floor(fraction * 4) > Math.floor(before * 4)) announcement.value = `Sending: ${Math.round(fraction * 100)} percent`;
+}
+
+export async function sendDocument(image: Blob): Promise<boolean> {
+  notice.value = null;
+  progress.value = 0;
+  announcement.value = 'Sending the photo of your document';
+  try {
+    const answer = await api!.uploadDocument(image, onProgress);
+    progress.value = null;
+    announcement.value = 'Document received';
+    await route(answer.next_step, true);
+    return true;
+  } catch (err) {
+    fail(err, 'document', () => void sendDocument(image));
+    return false;
+  }
+}
+
+export async function sendFrame(step: number, image: Blob): Promise<boolean> {
+  notice.value = null;
+  progress.value = 0;
+  announcement.value = 'Sending the photo';
+  try {
+    const status = await api!.uploadFrame(step, image, onProgress);
+    progress.value = null;
+    await route(status.next_step, true);
+    return true;
+  } catch (err) {
+    fail(err, 'frame', () => void sendFrame(step, image));
+    return false;
+  }
+}
