@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
+import { createFacePool } from './identity/faces/pool.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
@@ -78,6 +79,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('jobs', jobs);
+  // Face inference threads start now and load their models in the background (/ready does not wait).
+  app.decorate('faces', config.FACE_CHECKS === 'on' ? createFacePool({ workers: config.FACE_WORKERS, timeoutMs: config.FACE_TIMEOUT_MS, maxSide: config.FACE_MAX_SIDE }) : null);
   app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
   app.decorate('redis', redis);
   app.decorate('webhooks', createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks }));
@@ -98,6 +101,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     await jobs.stop(config.SHUTDOWN_GRACE_MS);
   });
   app.addHook('onClose', async () => {
+    await app.faces?.close();
     await redis?.quit().catch(() => {});
     await keyCache.close();
     await database.close();

@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { FaceTask, FaceTaskResult } from './worker.js';
+
+/** Face inference off the API's event loop: a pool of worker threads, each with its models loaded once. */
+export interface FacePool {
+  /** Analyses the document and the frames (document first); rejects on a worker crash, a failed model load or the timeout. */
+  analyze(images: Uint8Array[]): Promise<FaceTaskResult>;
+  /** The pool's worker threads (tests end one mid-job to check that a crash is a pipeline fault). */
+  readonly threads: readonly { terminate(): Promise<number> }[];
+  close(): Promise<void>;
+}
+
+export class FaceAnalysisTimeout extends Error {
+  constructor(ms: number) {
+    super(`face analysis took longer than ${ms} ms`);
+  }
+}
+
+/**
+ * Starts the workers at once; each loads the models in the background (a few seconds), so
+ * startup and /ready never wait for them, and the first job waits inside its worker instead.
+ */
+export function createFacePool(opts: { workers: number; timeoutMs: number; maxSide: number }): FacePool {
+  // From the compiled build the worker is worker.js; from source (tsx, vitest) it is worker.ts and
+  // its thread needs the tsx loader too.
+  const source = import.meta.url.endsWith('.ts');
+  const pool = new Piscina({
+    filename: fileURLToPath(new URL(source ? './worker.ts' : './worker.js', import.meta.url)),
+    minThreads: opts.workers,
+    maxThreads: opts.workers,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    // The workers load models asynchronously while idle: a blocking Atomics wait would stall that.
+    atomics: 'disabled',
+    execArgv: source ? ['--import', 'tsx'] : [],
+  });
+  // A worker that dies between tasks is replaced by the pool; its error must not crash the process.
+  pool.on('error', () => {});
+
+  return {
+    async analyze(images) {
+      const signal = AbortSignal.timeout(opts.timeoutMs);
+      const task: FaceTask = { images, maxSide: opts.maxSide };
+      try {
+        return (await pool.run(task, { signal })) as FaceTaskResult;
+      } catch (err) {
+        if (signal.aborted) throw new FaceAnalysisTimeout(opts.timeoutMs);
+        throw err;
+      }
+    },
+    get threads() {
+      return pool.threads;
+    },
+    close: () => pool.close({ force: true }),
+  };
+}
