@@ -6,6 +6,8 @@ import type { FaceTask, FaceTaskResult } from './worker.js';
 export interface FacePool {
   /** Analyses the document and the frames (document first); rejects on a worker crash, a failed model load or the timeout. */
   analyze(images: Uint8Array[]): Promise<FaceTaskResult>;
+  /** Analyses under way (tests wait for one before ending its worker). */
+  readonly running: number;
   /** The pool's worker threads (tests end one mid-job to check that a crash is a pipeline fault). */
   readonly threads: readonly { terminate(): Promise<number> }[];
   close(): Promise<void>;
@@ -36,17 +38,24 @@ export function createFacePool(opts: { workers: number; timeoutMs: number; maxSi
   });
   // A worker that dies between tasks is replaced by the pool; its error must not crash the process.
   pool.on('error', () => {});
+  let running = 0;
 
   return {
     async analyze(images) {
       const signal = AbortSignal.timeout(opts.timeoutMs);
       const task: FaceTask = { images, maxSide: opts.maxSide };
+      running++;
       try {
         return (await pool.run(task, { signal })) as FaceTaskResult;
       } catch (err) {
         if (signal.aborted) throw new FaceAnalysisTimeout(opts.timeoutMs);
         throw err;
+      } finally {
+        running--;
       }
+    },
+    get running() {
+      return running;
     },
     get threads() {
       return pool.threads;
