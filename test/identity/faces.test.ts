@@ -68,7 +68,7 @@ describe('identity pipeline with face checks (FACE_CHECKS=on, one shared worker)
   });
 
   it("declines another person's selfies against the document (face_mismatch) or sends them to review", async () => {
-    const personB = { front: [photo('b-1'), photo('b-6'), await mirrored('b-6')], left: await mirrored('b-4'), right: photo('b-4') };
+    const personB = { front: [photo('b-1'), photo('b-6'), await mirrored('b-1')], left: await mirrored('b-4'), right: photo('b-4') };
     const v = await captureAll(ctx, tenant.backend, { document: await reencoded('a-1', 91), frames: framesFrom(personB) });
     const decided = await settle(ctx, tenant.backend, v.id);
     expect(['face_mismatch', 'face_match_uncertain']).toContain(decided.decision_reason);
