@@ -79,7 +79,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('jobs', jobs);
-  // Face inference threads start now and load their models in the background (/ready does not wait).
+  // Face inference threads start with the job runner and load their models in the background (/ready does not wait).
   app.decorate('faces', config.FACE_CHECKS === 'on' ? createFacePool({ workers: config.FACE_WORKERS, timeoutMs: config.FACE_TIMEOUT_MS, maxSide: config.FACE_MAX_SIDE }) : null);
   app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
   app.decorate('redis', redis);
@@ -95,7 +95,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   await app.register(governanceApi);
 
   app.addHook('onReady', async () => {
-    if (opts.startJobs !== false) jobs.start();
+    if (opts.startJobs !== false) {
+      jobs.start();
+      app.faces?.start();
+    }
   });
   app.addHook('preClose', async () => {
     await jobs.stop(config.SHUTDOWN_GRACE_MS);

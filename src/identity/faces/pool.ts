@@ -4,6 +4,8 @@ import type { FaceTask, FaceTaskResult } from './worker.js';
 
 /** Face inference off the API's event loop: a pool of worker threads, each with its models loaded once. */
 export interface FacePool {
+  /** Starts the workers (idempotent); the first analysis starts them too. */
+  start(): void;
   /** Analyses the document and the frames (document first); rejects on a worker crash, a failed model load or the timeout. */
   analyze(images: Uint8Array[]): Promise<FaceTaskResult>;
   /** Analyses under way (tests wait for one before ending its worker). */
@@ -20,33 +22,43 @@ export class FaceAnalysisTimeout extends Error {
 }
 
 /**
- * Starts the workers at once; each loads the models in the background (a few seconds), so
- * startup and /ready never wait for them, and the first job waits inside its worker instead.
+ * The workers start with start() (the server calls it when its job runner starts) or with the
+ * first analysis; each loads the models in the background (a few seconds), so startup and /ready
+ * never wait for them, and a job that comes earlier waits inside its worker. A process that runs
+ * no jobs (the operator CLI, tools) never starts a worker.
  */
 export function createFacePool(opts: { workers: number; timeoutMs: number; maxSide: number }): FacePool {
   // From the compiled build the worker is worker.js; from source (tsx, vitest) it is worker.ts and
   // its thread needs the tsx loader too.
   const source = import.meta.url.endsWith('.ts');
-  const pool = new Piscina({
-    filename: fileURLToPath(new URL(source ? './worker.ts' : './worker.js', import.meta.url)),
-    minThreads: opts.workers,
-    maxThreads: opts.workers,
-    idleTimeout: Number.POSITIVE_INFINITY,
-    // The workers load models asynchronously while idle: a blocking Atomics wait would stall that.
-    atomics: 'disabled',
-    execArgv: source ? ['--import', 'tsx'] : [],
-  });
-  // A worker that dies between tasks is replaced by the pool; its error must not crash the process.
-  pool.on('error', () => {});
+  let pool: Piscina | undefined;
+  const start = (): Piscina => {
+    if (pool) return pool;
+    pool = new Piscina({
+      filename: fileURLToPath(new URL(source ? './worker.ts' : './worker.js', import.meta.url)),
+      minThreads: opts.workers,
+      maxThreads: opts.workers,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      // The workers load models asynchronously while idle: a blocking Atomics wait would stall that.
+      atomics: 'disabled',
+      execArgv: source ? ['--import', 'tsx'] : [],
+    });
+    // A worker that dies between tasks is replaced by the pool; its error must not crash the process.
+    pool.on('error', () => {});
+    return pool;
+  };
   let running = 0;
 
   return {
+    start() {
+      start();
+    },
     async analyze(images) {
       const signal = AbortSignal.timeout(opts.timeoutMs);
       const task: FaceTask = { images, maxSide: opts.maxSide };
       running++;
       try {
-        return (await pool.run(task, { signal })) as FaceTaskResult;
+        return (await start().run(task, { signal })) as FaceTaskResult;
       } catch (err) {
         if (signal.aborted) throw new FaceAnalysisTimeout(opts.timeoutMs);
         throw err;
@@ -58,8 +70,10 @@ export function createFacePool(opts: { workers: number; timeoutMs: number; maxSi
       return running;
     },
     get threads() {
-      return pool.threads;
+      return pool?.threads ?? [];
     },
-    close: () => pool.close({ force: true }),
+    close: async () => {
+      await pool?.close({ force: true });
+    },
   };
 }

@@ -1,5 +1,14 @@
+import { setPriority } from 'node:os';
 import { loadFaceAnalyzer } from './analyzer.js';
 import type { ImageAnalysis } from './signals.js';
+
+// On Linux a nice value belongs to a thread, and pid 0 names the calling one: this worker thread
+// (and any thread it starts) yields the CPU to the API's event loop whenever both want it.
+try {
+  setPriority(0, 10);
+} catch {
+  // Not permitted or not supported here: inference simply competes at normal priority.
+}
 
 /**
  * The face worker (one per thread of the pool in pool.ts). The models start loading as soon as
