@@ -26,12 +26,13 @@ async function auditTypes(ctx: TestContext, id: string): Promise<string[]> {
   return rowsOf<{ type: string }>(await ctx.app.db.execute(sql`select type from identity_audit_events where verification_id = ${id} order by seq`)).map((r) => r.type);
 }
 
-describe('identity pipeline with face checks (FACE_CHECKS=on, one shared worker)', () => {
+// Real inference on a shared, busy CPU: the first case also waits for the worker to load its models.
+describe('identity pipeline with face checks (FACE_CHECKS=on, one shared worker)', { timeout: 240_000 }, () => {
   let ctx: TestContext;
   let tenant: IdentityTenant;
   let personA: { front: Buffer[]; left: Buffer; right: Buffer };
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: { ...HIGH_LIMITS, FACE_CHECKS: 'on' } });
+    ctx = await buildTestApp({ env: { ...HIGH_LIMITS, FACE_CHECKS: 'on', FACE_TIMEOUT_MS: '200000' } });
     tenant = await identityTenant(ctx);
     personA = { front: [photo('a-3'), photo('a-6'), photo('a-4')], left: photo('a-2'), right: await mirrored('a-2') };
   });

@@ -6,9 +6,12 @@ import type { FaceTask, FaceTaskResult } from './worker.js';
 export interface FacePool {
   /** Starts the workers (idempotent); the first analysis starts them too. */
   start(): void;
-  /** Analyses the document and the frames (document first); rejects on a worker crash, a failed model load or the timeout. */
-  analyze(images: Uint8Array[]): Promise<FaceTaskResult>;
-  /** Analyses under way (tests wait for one before ending its worker). */
+  /**
+   * Analyses the document and the frames (document first, read by `load` once a worker is free, so
+   * queued verifications hold no image bytes); rejects on a worker crash, a failed model load or the timeout.
+   */
+  analyze(load: () => Promise<Uint8Array[]>): Promise<FaceTaskResult>;
+  /** Analyses running in a worker now (tests wait for one before ending its worker). */
   readonly running: number;
   /** The pool's worker threads (tests end one mid-job to check that a crash is a pipeline fault). */
   readonly threads: readonly { terminate(): Promise<number> }[];
@@ -48,22 +51,42 @@ export function createFacePool(opts: { workers: number; timeoutMs: number; maxSi
     return pool;
   };
   let running = 0;
+  let slots = opts.workers;
+  const waiting: (() => void)[] = [];
+  const acquire = async () => {
+    if (slots > 0) slots--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  // A freed slot goes straight to the next waiter, if any.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else slots++;
+  };
 
   return {
     start() {
       start();
     },
-    async analyze(images) {
-      const signal = AbortSignal.timeout(opts.timeoutMs);
-      const task: FaceTask = { images, maxSide: opts.maxSide };
-      running++;
+    async analyze(load) {
+      // One analysis per worker at a time, queued here: the time limit counts the run, not the wait
+      // behind other verifications.
+      await acquire();
       try {
-        return (await start().run(task, { signal })) as FaceTaskResult;
-      } catch (err) {
-        if (signal.aborted) throw new FaceAnalysisTimeout(opts.timeoutMs);
-        throw err;
+        const task: FaceTask = { images: await load(), maxSide: opts.maxSide };
+        const signal = AbortSignal.timeout(opts.timeoutMs);
+        const run = start().run(task, { signal }) as Promise<FaceTaskResult>;
+        running++;
+        try {
+          return await run;
+        } catch (err) {
+          if (signal.aborted) throw new FaceAnalysisTimeout(opts.timeoutMs);
+          throw err;
+        } finally {
+          running--;
+        }
       } finally {
-        running--;
+        release();
       }
     },
     get running() {

@@ -38,8 +38,7 @@ export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: F
   /** Runs the models in the pool (off this event loop) over the document and the frames; a crash or timeout throws. */
   async function measureFaces(checks: FaceChecks, v: typeof identityVerifications.$inferSelect, frames: repo.FrameRow[]): Promise<FaceSignals> {
     const started = Date.now();
-    const images = await Promise.all([v.documentBlob!, ...frames.map((f) => f.blobKey)].map((key) => blobs.get(key)));
-    const result = await checks.pool.analyze(images);
+    const result = await checks.pool.analyze(() => Promise.all([v.documentBlob!, ...frames.map((f) => f.blobKey)].map((key) => blobs.get(key))));
     const steps = (v.challenge as ChallengeStep[] | null) ?? [];
     const poses = frames.map((f) => ({ step: f.step, pose: steps.find((s) => s.step === f.step)?.pose ?? null }));
     return buildSignals(result.images, result.similarity, poses, checks.thresholds, Date.now() - started);
