@@ -45,6 +45,8 @@ const envSchema = z.object({
   FACE_CHECKS: z.enum(['on', 'off']).default('on'),
   /** Worker threads running face inference, each with its own copy of the models (~150 MB). */
   FACE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+  /** Linux nice value of the face workers: above 0 the API's event loop wins the CPU when both want it. */
+  FACE_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** One verification's face analysis (waiting for the models included) is a pipeline fault after this. */
   FACE_TIMEOUT_MS: positiveInt.default(45_000),
   /** Longest image side the models see; larger uploads are downscaled first. */

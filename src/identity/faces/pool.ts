@@ -30,7 +30,7 @@ export class FaceAnalysisTimeout extends Error {
  * never wait for them, and a job that comes earlier waits inside its worker. A process that runs
  * no jobs (the operator CLI, tools) never starts a worker.
  */
-export function createFacePool(opts: { workers: number; timeoutMs: number; maxSide: number }): FacePool {
+export function createFacePool(opts: { workers: number; timeoutMs: number; maxSide: number; nice?: number }): FacePool {
   // From the compiled build the worker is worker.js; from source (tsx, vitest) it is worker.ts and
   // its thread needs the tsx loader too.
   const source = import.meta.url.endsWith('.ts');
@@ -45,6 +45,7 @@ export function createFacePool(opts: { workers: number; timeoutMs: number; maxSi
       // The workers load models asynchronously while idle: a blocking Atomics wait would stall that.
       atomics: 'disabled',
       execArgv: source ? ['--import', 'tsx'] : [],
+      workerData: { nice: opts.nice ?? 10 },
     });
     // A worker that dies between tasks is replaced by the pool; its error must not crash the process.
     pool.on('error', () => {});

@@ -1,11 +1,13 @@
 import { setPriority } from 'node:os';
+import { workerData } from 'node:worker_threads';
 import { loadFaceAnalyzer } from './analyzer.js';
 import type { ImageAnalysis } from './signals.js';
 
 // On Linux a nice value belongs to a thread, and pid 0 names the calling one: this worker thread
 // (and any thread it starts) yields the CPU to the API's event loop whenever both want it.
 try {
-  setPriority(0, 10);
+  const nice = (workerData as { nice?: number } | undefined)?.nice ?? 10;
+  if (nice > 0) setPriority(0, nice);
 } catch {
   // Not permitted or not supported here: inference simply competes at normal priority.
 }
