@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { configFrom } from '../../src/config.js';
 import { newChallenge } from '../../src/identity/capture/challenge.js';
 import { buildSignals, decideFaces, poseFollowed, type FaceThresholds, type ImageAnalysis } from '../../src/identity/faces/signals.js';
 
@@ -64,6 +65,13 @@ describe('face rules (pure)', () => {
   it('skips the pose rule for a step issued before poses existed', () => {
     const s = signals({ frames: [[0.5]] });
     expect(decideFaces({ ...s, frames: s.frames.map((f) => ({ ...f, pose: null })) }, T)).toBeNull();
+  });
+
+  it('configures face checks on by default and refuses a low threshold above the high one', () => {
+    expect(configFrom({})).toMatchObject({ FACE_CHECKS: 'on', FACE_WORKERS: 1, FACE_MATCH_LOW: 0.3, FACE_MATCH_HIGH: 0.45, FACE_YAW_TURN: 0.15, FACE_YAW_FRONT: 0.25 });
+    expect(configFrom({ FACE_CHECKS: 'off' }).FACE_CHECKS).toBe('off');
+    expect(() => configFrom({ FACE_MATCH_LOW: '0.5', FACE_MATCH_HIGH: '0.4' })).toThrow('FACE_MATCH_LOW');
+    expect(() => configFrom({ FACE_CHECKS: 'maybe' })).toThrow('FACE_CHECKS');
   });
 
   it('issues 3–5 steps with exactly one left and one right turn, the pose said in words', () => {
