@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bareVerifyLoop, drive, driveUploads, multipartBody, probe, type LoadTarget } from './load.js';
+import { facesMarkdown, facesVerdicts, measureFaces, type FacesResult } from './faces.js';
 import { documentImage } from './png.js';
 import { rssOf, sampleRss, startChild, type Child } from './processes.js';
 import { toMarkdown, verdicts, type Results, type Row, type UploadResult } from './report.js';
@@ -128,22 +129,28 @@ async function main() {
   const store = await createStore();
   const rows: Row[] = [];
   let uploads: UploadResult = {};
+  let faces: FacesResult = {};
+  // BENCH_ONLY=faces measures only the face checks section (the server and the seed still run).
+  const only = process.env.BENCH_ONLY;
   let server: Child | undefined;
   let reference: Child | undefined;
   try {
     log(`seeding (${store.kind})…`);
     const seeded = await seed(store);
 
-    reference = await startChild('bench/reference-server.ts', store.env, '/hello');
-    const ref = `http://127.0.0.1:${reference.port}`;
-    await measure(rows, 'A', 'A: bare Fastify hello world', { url: `${ref}/hello` });
-    await measure(rows, 'B', 'B: bare Fastify + one prepared SELECT by id', { url: `${ref}/events/${seeded.eventId}` });
-    const boundary = `bench${randomBytes(8).toString('hex')}`;
-    const body = multipartBody(documentImage(UPLOAD_BYTES), boundary);
-    log(`uploads to the bare multipart route: ${durationS} s…`);
-    const bare = await driveUploads(`${ref}/upload`, body, boundary, UPLOAD_CONCURRENCY, durationS, async () => ({}));
-    await reference.stop();
-    reference = undefined;
+    if (only !== 'faces') {
+      reference = await startChild('bench/reference-server.ts', store.env, '/hello');
+      const ref = `http://127.0.0.1:${reference.port}`;
+      await measure(rows, 'A', 'A: bare Fastify hello world', { url: `${ref}/hello` });
+      await measure(rows, 'B', 'B: bare Fastify + one prepared SELECT by id', { url: `${ref}/events/${seeded.eventId}` });
+      const boundary = `bench${randomBytes(8).toString('hex')}`;
+      const body = multipartBody(documentImage(UPLOAD_BYTES), boundary);
+      log(`uploads to the bare multipart route: ${durationS} s…`);
+      const bare = await driveUploads(`${ref}/upload`, body, boundary, UPLOAD_CONCURRENCY, durationS, async () => ({}));
+      await reference.stop();
+      reference = undefined;
+      uploads.bare = bare;
+    }
 
     server = await startChild('src/server.ts', {
       ...store.env,
@@ -157,12 +164,15 @@ async function main() {
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     }, '/ready');
     const base = `http://127.0.0.1:${server.port}`;
-    const record = await measureServer(base, seeded, rows);
-    if (record) {
-      log(`bare Ed25519 verify loop: ${durationS} s…`);
-      rows.push({ id: 'verifyLoop', label: 'bare node:crypto Ed25519 verify loop (JCS + verify)', status: 'ok', figure: bareVerifyLoop(record, durationS) });
+    if (only !== 'faces') {
+      const record = await measureServer(base, seeded, rows);
+      if (record) {
+        log(`bare Ed25519 verify loop: ${durationS} s…`);
+        rows.push({ id: 'verifyLoop', label: 'bare node:crypto Ed25519 verify loop (JCS + verify)', status: 'ok', figure: bareVerifyLoop(record, durationS) });
+      }
+      uploads = await measureUploads(base, server, seeded, uploads.bare);
     }
-    uploads = await measureUploads(base, server, seeded, bare);
+    faces = await measureFaces(base, server.proc.pid!, seeded, durationS, connections, log);
   } finally {
     await reference?.stop();
     await server?.stop();
@@ -171,15 +181,17 @@ async function main() {
 
   const results: Results = { startedAt, database: store.kind, durationS, connections, node: process.version, rows, uploads };
   const dir = import.meta.dirname;
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ ...results, targets: verdicts(results) }, null, 2)}\n`);
-  let markdown = toMarkdown(results);
-  if (process.env.BENCH_WEBHOOKS !== '0') {
+  // A faces-only run keeps the full run's files and writes its own.
+  const name = only === 'faces' ? 'results-faces' : 'results';
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ ...results, targets: verdicts(results), faces, facesTargets: facesVerdicts(faces) }, null, 2)}\n`);
+  let markdown = (only === 'faces' ? '' : toMarkdown(results)) + facesMarkdown(faces);
+  if (only !== 'faces' && process.env.BENCH_WEBHOOKS !== '0') {
     // Background work (bench/webhooks.ts): its own store, server and receiver.
     const background = await measureWebhooks();
     writeFileSync(join(dir, 'webhooks-results.json'), `${JSON.stringify(background, null, 2)}\n`);
     markdown = `${markdown}\n${webhooksMarkdown(background)}`;
   }
-  writeFileSync(join(dir, 'results.md'), markdown);
+  writeFileSync(join(dir, `${name}.md`), markdown);
   process.stdout.write(markdown);
 }
 

@@ -11,6 +11,7 @@ import { openDatabase } from './db/client.js';
 import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
 import { jobListener } from './jobs/wake.js';
+import { createFacePool } from './identity/faces/pool.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
@@ -97,6 +98,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('jobs', jobs);
+  // Face inference threads start with the job runner and load their models in the background (/ready does not wait).
+  app.decorate('faces', config.FACE_CHECKS === 'on' ? createFacePool({ workers: config.FACE_WORKERS, timeoutMs: config.FACE_TIMEOUT_MS, maxSide: config.FACE_MAX_SIDE, nice: config.FACE_WORKER_NICE }) : null);
   app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
   app.decorate('redis', redis);
   const webhooks = createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks });
@@ -115,12 +118,16 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   await app.register(webApp);
 
   app.addHook('onReady', async () => {
-    if (opts.startJobs !== false) jobs.start();
+    if (opts.startJobs !== false) {
+      jobs.start();
+      app.faces?.start();
+    }
   });
   app.addHook('preClose', async () => {
     await jobs.stop(config.SHUTDOWN_GRACE_MS);
   });
   app.addHook('onClose', async () => {
+    await app.faces?.close();
     await redis?.quit().catch(() => {});
     await keyCache.close();
     webhooks.connections.close();

@@ -65,7 +65,23 @@ const envSchema = z.object({
   /** Deliveries to one endpoint in flight at once, across all processes. */
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.default(4),
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
-});
+  /** Face checks in the identity pipeline (README, "Face checks"); `off` keeps only the byte rules and loads no model. */
+  FACE_CHECKS: z.enum(['on', 'off']).default('on'),
+  /** Worker threads running face inference, each with its own copy of the models (~150 MB). */
+  FACE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+  /** Linux nice value of the face workers: above 0 the API's event loop wins the CPU when both want it. */
+  FACE_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** One verification's face analysis (waiting for the models included) is a pipeline fault after this. */
+  FACE_TIMEOUT_MS: positiveInt.default(45_000),
+  /** Longest image side the models see; larger uploads are downscaled first. */
+  FACE_MAX_SIDE: z.coerce.number().int().min(256).max(4096).default(640),
+  /** Document↔selfie similarity: below LOW declined face_mismatch, below HIGH manual_review face_match_uncertain. */
+  FACE_MATCH_LOW: z.coerce.number().min(0).max(1).default(0.3),
+  FACE_MATCH_HIGH: z.coerce.number().min(0).max(1).default(0.45),
+  /** Radians of yaw: a left/right step turns at least FACE_YAW_TURN, a front step at most FACE_YAW_FRONT. */
+  FACE_YAW_TURN: z.coerce.number().min(0).max(1.5).default(0.15),
+  FACE_YAW_FRONT: z.coerce.number().min(0).max(1.5).default(0.25),
+}).refine((c) => c.FACE_MATCH_LOW <= c.FACE_MATCH_HIGH, { path: ['FACE_MATCH_LOW'], message: 'must not exceed FACE_MATCH_HIGH' });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 

@@ -53,7 +53,11 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   // Both keys exist from the first start, so the JWKS always carries them.
   await liveSigningKey(app.db, app.clock, 'attestation');
   registerIdentityWebhooks(app.webhooks, await liveSigningKey(app.db, app.clock, 'identity-webhook'), app.config.WEBHOOK_TIMEOUT_MS);
-  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log as never }), { lane: 'identity' });
+  const { config } = app;
+  const faces = app.faces
+    ? { pool: app.faces, thresholds: { matchLow: config.FACE_MATCH_LOW, matchHigh: config.FACE_MATCH_HIGH, yawTurn: config.FACE_YAW_TURN, yawFront: config.FACE_YAW_FRONT } }
+    : undefined;
+  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log as never, faces }), { lane: 'identity' });
 
   const verifications = createVerificationService(deps);
   const capture = createCaptureService({ ...deps, jobs: app.jobs });

@@ -60,16 +60,21 @@ export const verification = z.union([
 export const handoff = z.object({ verification_id: z.string(), handoff_token: z.string(), handoff_expires_at: z.string(), capture_url: captureUrl });
 export const handoffRevoked = z.object({ verification_id: z.string(), handoff_revoked: z.literal(true) });
 
+/** `left`: the person's own left (in the unmirrored camera image the face turns toward the image's right edge). */
+export const pose = z
+  .enum(['front', 'left', 'right'])
+  .describe("Head pose of a challenge step: `left` is the person's own left, so in the camera's unmirrored image the face turns toward the image's right edge; `right` the reverse. null only on challenges issued before poses existed.");
+
 export const nextStep = z.union([
   z.object({ type: z.literal('document') }),
   z.object({ type: z.literal('challenge') }),
-  z.object({ type: z.literal('selfie'), step: z.number().int() }),
+  z.object({ type: z.literal('selfie'), step: z.number().int(), pose: pose.nullable() }),
   z.object({ type: z.literal('done') }),
 ]);
 
 export const captureStatus = z.object({ verification_id: z.string(), stage, next_step: nextStep, uploaded_steps: z.array(z.number().int()) });
 export const stageAnswer = z.object({ stage, next_step: nextStep });
-export const challenge = z.object({ challenge_id: z.string(), steps: z.array(z.object({ step: z.number().int(), instruction: z.string() })) });
+export const challenge = z.object({ challenge_id: z.string(), steps: z.array(z.object({ step: z.number().int(), instruction: z.string(), pose: pose.nullable() })) });
 
 export const reviewBody = z.object({
   decision: z.enum(['approve', 'decline']),

@@ -148,6 +148,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           documentWidth: null,
           documentHeight: null,
           challenge: null,
+          signals: {},
           erasedAt: now,
           updatedAt: now,
         });

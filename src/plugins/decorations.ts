@@ -5,6 +5,7 @@ import type { Database, Db } from '../db/client.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
+import type { FacePool } from '../identity/faces/pool.js';
 
 /** What the whole process shares; buildApp decorates the root instance with these. */
 declare module 'fastify' {
@@ -14,6 +15,8 @@ declare module 'fastify' {
     database: Database;
     db: Db;
     jobs: JobQueue;
+    /** The face-inference worker pool; null when FACE_CHECKS=off. */
+    faces: FacePool | null;
     blobs: BlobStore;
     redis: Redis | undefined;
     webhooks: WebhookPlatform;

@@ -81,6 +81,8 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestConte
       ADMIN_TOKEN,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      // Most tests upload synthetic noise images: face checks are opted into by the face tests.
+      FACE_CHECKS: 'off',
       ...opts.env,
     };
   }

@@ -63,6 +63,9 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
     expect(challenge.steps.length).toBeLessThanOrEqual(5);
     expect(challenge.steps.map((s: { step: number }) => s.step)).toEqual([...Array(challenge.steps.length).keys()]);
     expect((await a.challenge(token)).json()).toEqual(challenge);
+    // Every step names its head pose; one turn each way (README, "Face checks").
+    expect(challenge.steps.map((s: { pose: string }) => s.pose).sort()).toEqual(expect.arrayContaining(['front', 'left', 'right']));
+    expect(challenge.steps.filter((s: { pose: string }) => s.pose !== 'front').map((s: { pose: string }) => s.pose).sort()).toEqual(['left', 'right']);
     const n = challenge.steps.length;
 
     // Step outside 0..N-1 and non-integer steps: 422; the file is not kept.
@@ -79,7 +82,7 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
     const dup = await a.upload('selfie', token, [{ name: 'step', value: '1' }, file(png(640, 480, { seed: 16 }))]);
     expect(dup.statusCode).toBe(409);
     const resume = (await a.status(token)).json();
-    expect(resume).toEqual({ verification_id: v.id, stage: 'selfie', next_step: { type: 'selfie', step: 0 }, uploaded_steps: [1] });
+    expect(resume).toEqual({ verification_id: v.id, stage: 'selfie', next_step: { type: 'selfie', step: 0, pose: challenge.steps[0].pose }, uploaded_steps: [1] });
 
     // The device resumes from next_step until done.
     let next = resume.next_step;

@@ -89,7 +89,7 @@ export const file = (data: Buffer, filename = 'image.bin'): Part => ({ name: 'fi
 export async function captureAll(
   ctx: TestContext,
   key: string,
-  opts: { document?: Buffer; mrz?: string | null; frames?: (step: number) => Buffer } = {},
+  opts: { document?: Buffer; mrz?: string | null; frames?: (step: number, pose: 'front' | 'left' | 'right' | null) => Buffer } = {},
 ) {
   const a = api(ctx);
   const v = await a.createVerification(key);
@@ -100,8 +100,8 @@ export async function captureAll(
   expect(doc.statusCode, doc.body).toBe(201);
   const challenge = (await a.challenge(token)).json();
   const salt = randomBytes(4).readUInt32BE();
-  for (const { step } of challenge.steps) {
-    const frame = opts.frames ? opts.frames(step) : png(640, 480, { seed: salt + step + 1 });
+  for (const { step, pose } of challenge.steps) {
+    const frame = opts.frames ? opts.frames(step, pose) : png(640, 480, { seed: salt + step + 1 });
     const res = await a.upload('selfie', token, [{ name: 'step', value: String(step) }, file(frame)]);
     expect(res.statusCode, res.body).toBe(201);
   }

@@ -23,10 +23,12 @@ export const identityVerifications = pgTable(
     documentSha256: text('document_sha256'),
     documentWidth: integer('document_width'),
     documentHeight: integer('document_height'),
-    /** The challenge steps `[{step, instruction}]` once issued. */
+    /** The challenge steps `[{step, instruction, pose}]` once issued. */
     challengeId: uuid('challenge_id'),
     challenge: jsonb('challenge'),
     decisionReason: text('decision_reason'),
+    /** The pipeline's face measurements (README, "Face checks"), never an image; `{}` until measured and after erasure. */
+    signals: jsonb('signals').notNull().default({}),
     /** Fault injection by the operator: the next pipeline run throws, and clears this. */
     failNextRun: boolean('fail_next_run').notNull().default(false),
     createdAt: ts('created_at').notNull(),

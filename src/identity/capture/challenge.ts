@@ -1,39 +1,53 @@
 import { randomInt } from 'node:crypto';
 
+import type { Pose } from '../faces/signals.js';
+
 export interface ChallengeStep {
   step: number;
   instruction: string;
+  /** The head pose the pipeline checks the frame against; absent on challenges issued before poses existed. */
+  pose?: Pose;
 }
 
-const INSTRUCTIONS = [
-  'Look straight at the camera',
-  'Turn your head slightly to the left',
-  'Turn your head slightly to the right',
-  'Tilt your head up',
-  'Tilt your head down',
-  'Smile',
-  'Blink slowly',
+/**
+ * "Left" is the person's own left: in the camera's unmirrored image their face then turns toward
+ * the image's right edge (README, "Face checks").
+ */
+const TURNS: { instruction: string; pose: Pose }[] = [
+  { instruction: 'Turn your head slightly to your own left', pose: 'left' },
+  { instruction: 'Turn your head slightly to your own right', pose: 'right' },
 ];
 
-/** A fresh liveness challenge: 3 to 5 distinct instructions in random order. */
+const FRONT = ['Look straight at the camera', 'Look straight at the camera and smile', 'Look straight at the camera and blink slowly'];
+
+/**
+ * A fresh liveness challenge: 3 to 5 steps in random order, always one turn to the left, one to
+ * the right and 1 to 3 frontal steps, so every challenge can be checked against head pose.
+ */
 export function newChallenge(): ChallengeStep[] {
-  const n = randomInt(3, 6);
-  const pool = [...INSTRUCTIONS];
+  const fronts = [...FRONT];
+  const items = [...TURNS];
+  for (let n = randomInt(1, 4); n > 0; n--) items.push({ instruction: fronts.splice(randomInt(fronts.length), 1)[0]!, pose: 'front' });
   const steps: ChallengeStep[] = [];
-  for (let step = 0; step < n; step++) {
-    const [instruction] = pool.splice(randomInt(pool.length), 1);
-    steps.push({ step, instruction: instruction! });
+  while (items.length > 0) {
+    const [item] = items.splice(randomInt(items.length), 1);
+    steps.push({ step: steps.length, instruction: item!.instruction, pose: item!.pose });
   }
   return steps;
 }
 
 export type Stage = 'document' | 'challenge' | 'selfie' | 'complete';
-export type NextStep = { type: 'document' } | { type: 'challenge' } | { type: 'selfie'; step: number } | { type: 'done' };
+export type NextStep = { type: 'document' } | { type: 'challenge' } | { type: 'selfie'; step: number; pose: Pose | null } | { type: 'done' };
 
 /** Where the device resumes: the first thing not yet done. */
-export function nextStep(stage: Stage, steps: number, uploaded: number[]): NextStep {
+export function nextStep(stage: Stage, steps: ChallengeStep[], uploaded: number[]): NextStep {
   if (stage === 'document') return { type: 'document' };
   if (stage === 'challenge') return { type: 'challenge' };
-  for (let step = 0; step < steps; step++) if (!uploaded.includes(step)) return { type: 'selfie', step };
+  for (const s of steps) if (!uploaded.includes(s.step)) return { type: 'selfie', step: s.step, pose: s.pose ?? null };
   return { type: 'done' };
+}
+
+/** The steps as the API shows them: `pose` null on a challenge issued before poses existed. */
+export function stepsView(steps: ChallengeStep[]) {
+  return steps.map((s) => ({ step: s.step, instruction: s.instruction, pose: s.pose ?? null }));
 }

@@ -10,7 +10,7 @@ import * as repo from '../repo.js';
 import type { VerificationRow } from '../repo.js';
 import type { IdentityDeps } from '../service.js';
 import { storeImage, type StoredImage } from '../uploads/inspect.js';
-import { newChallenge, nextStep, type ChallengeStep } from './challenge.js';
+import { newChallenge, nextStep, stepsView, type ChallengeStep } from './challenge.js';
 
 export const PIPELINE_QUEUE = 'identity.pipeline';
 const DEVICE = 'device';
@@ -41,7 +41,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
   async function status(v: VerificationRow) {
     const steps = (v.challenge as ChallengeStep[] | null) ?? [];
     const uploaded = (await repo.framesOf(db, v.id)).map((f) => f.step);
-    return { verification_id: v.id, stage: v.stage, next_step: nextStep(v.stage, steps.length, uploaded), uploaded_steps: uploaded };
+    return { verification_id: v.id, stage: v.stage, next_step: nextStep(v.stage, steps, uploaded), uploaded_steps: uploaded };
   }
 
   /** Runs `fn` with the verification locked; deletes the just-stored blob when `fn` refuses. */
@@ -120,7 +120,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
         await appendAudit(tx, clock, { verificationId: v.id, type: 'capture.challenge_issued', actor: DEVICE, data: { challenge_id: issued.challengeId, steps: steps.length } });
         return issued;
       });
-      return { challenge_id: row.challengeId!, steps: row.challenge as ChallengeStep[] };
+      return { challenge_id: row.challengeId!, steps: stepsView(row.challenge as ChallengeStep[]) };
     },
 
     /** Parses the step field against the challenge: an integer within 0..N-1, else 422. */

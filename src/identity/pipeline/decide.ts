@@ -1,3 +1,4 @@
+import type { FaceOutcome } from '../faces/signals.js';
 import { readMrz, startOfDay } from './mrz.js';
 
 export const MIN_WIDTH = 320;
@@ -14,7 +15,8 @@ export interface PipelineInput {
 export type PipelineOutcome =
   | { status: 'approved'; reason: null }
   | { status: 'declined'; reason: 'mrz_check_digits_invalid' | 'document_expired' | 'replayed_frame' | 'image_too_small' }
-  | { status: 'manual_review'; reason: 'document_reused' };
+  | { status: 'manual_review'; reason: 'document_reused' }
+  | NonNullable<FaceOutcome>;
 
 /**
  * The decision, deterministic and in this order (documented in the OpenAPI):
@@ -24,6 +26,7 @@ export type PipelineOutcome =
  * 4. any image smaller than 320×240 → declined `image_too_small`;
  * 5. the same document image (SHA-256) was used by another verification → manual_review `document_reused`;
  * 6. otherwise approved. A document without MRZ skips 1 and 2.
+ * With face checks on, an approval here then goes through the face rules (faces/signals.ts).
  */
 export function decide(input: PipelineInput): PipelineOutcome {
   if (input.mrz) {

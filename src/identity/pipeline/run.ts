@@ -6,6 +6,9 @@ import { appendAudit } from '../audit.js';
 import * as repo from '../repo.js';
 import type { IdentityDeps } from '../service.js';
 import { sendDecisionWebhook } from '../webhooks.js';
+import type { ChallengeStep } from '../capture/challenge.js';
+import { FaceAnalysisTimeout, type FacePool } from '../faces/pool.js';
+import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../faces/signals.js';
 import { decide, type PipelineOutcome } from './decide.js';
 
 const PIPELINE = 'pipeline';
@@ -23,10 +26,25 @@ export class InjectedPipelineFault extends Error {
  * losing it. Only when even that cannot be written (database gone) does the job throw, and the
  * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
  */
-export function pipelineHandler(deps: IdentityDeps & { logger: Logger }): JobHandler<{ verificationId: string }> {
-  const { db, clock, webhooks, logger } = deps;
+/** Face checks (README, "Face checks"); absent when FACE_CHECKS=off. */
+export interface FaceChecks {
+  pool: FacePool;
+  thresholds: FaceThresholds;
+}
 
-  async function record(verificationId: string, outcome: PipelineOutcome | { status: 'manual_review'; reason: 'pipeline_error' }, error?: string) {
+export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: FaceChecks }): JobHandler<{ verificationId: string }> {
+  const { db, clock, webhooks, logger, blobs, faces } = deps;
+
+  /** Runs the models in the pool (off this event loop) over the document and the frames; a crash or timeout throws. */
+  async function measureFaces(checks: FaceChecks, v: typeof identityVerifications.$inferSelect, frames: repo.FrameRow[]): Promise<FaceSignals> {
+    const started = Date.now();
+    const result = await checks.pool.analyze(() => Promise.all([v.documentBlob!, ...frames.map((f) => f.blobKey)].map((key) => blobs.get(key))));
+    const steps = (v.challenge as ChallengeStep[] | null) ?? [];
+    const poses = frames.map((f) => ({ step: f.step, pose: steps.find((s) => s.step === f.step)?.pose ?? null }));
+    return buildSignals(result.images, result.similarity, poses, checks.thresholds, Date.now() - started);
+  }
+
+  async function record(verificationId: string, outcome: PipelineOutcome | { status: 'manual_review'; reason: 'pipeline_error' }, error?: string, signals?: FaceSignals) {
     await db.transaction(async (tx) => {
       const v = await repo.lockVerification(tx, verificationId);
       if (!v || v.status !== 'processing' || v.erasedAt) return;
@@ -36,6 +54,7 @@ export function pipelineHandler(deps: IdentityDeps & { logger: Logger }): JobHan
         decisionReason: outcome.reason,
         decidedAt: outcome.status === 'manual_review' ? null : now,
         updatedAt: now,
+        ...(signals ? { signals } : {}),
         ...(error ? { failNextRun: false } : {}),
       });
       if (error) await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.pipeline_error', actor: PIPELINE, data: { error } });
@@ -51,17 +70,25 @@ export function pipelineHandler(deps: IdentityDeps & { logger: Logger }): JobHan
     try {
       if (v.failNextRun) throw new InjectedPipelineFault();
       const frames = await repo.framesOf(db, v.id);
-      const outcome = decide({
+      let outcome = decide({
         mrz: v.mrz,
         document: { sha256: v.documentSha256!, width: v.documentWidth!, height: v.documentHeight! },
         frames,
         documentUsedElsewhere: await repo.documentUsedElsewhere(db, v.id, v.documentSha256!),
         now: clock.now(),
       });
-      await record(v.id, outcome);
+      // The face rules come after the byte rules: measured unless a byte rule already declined
+      // (a reviewer of a reused document sees the faces too), deciding only what would be approved.
+      let signals: FaceSignals | undefined;
+      if (faces && outcome.status !== 'declined') {
+        signals = await measureFaces(faces, v, frames);
+        const faceOutcome = decideFaces(signals, faces.thresholds);
+        if (outcome.status === 'approved' && faceOutcome) outcome = faceOutcome;
+      }
+      await record(v.id, outcome, undefined, signals);
     } catch (err) {
       logger.error({ err, verificationId }, 'identity pipeline failed; routing to manual review');
-      const kind = err instanceof InjectedPipelineFault ? 'injected_fault' : 'internal_error';
+      const kind = err instanceof InjectedPipelineFault ? 'injected_fault' : err instanceof FaceAnalysisTimeout ? 'face_analysis_timeout' : 'internal_error';
       await record(v.id, { status: 'manual_review', reason: 'pipeline_error' }, kind);
     }
   };

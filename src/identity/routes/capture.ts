@@ -17,7 +17,10 @@ export const PIPELINE_DESCRIPTION =
   'When the last step’s frame is stored the verification moves to `processing` and the decision pipeline is queued durably (a restart does not lose it). ' +
   'The pipeline decides, in this order: MRZ check digits fail → `declined` (reason `mrz_check_digits_invalid`); MRZ expiry date before today → `declined` (`document_expired`); ' +
   'two byte-identical selfie frames → `declined` (`replayed_frame`); any image smaller than 320×240 → `declined` (`image_too_small`); ' +
-  'the same document image (SHA-256 of the stored file) already used by another verification → `manual_review` (`document_reused`); otherwise `approved`. ' +
+  'the same document image (SHA-256 of the stored file) already used by another verification → `manual_review` (`document_reused`). ' +
+  'With face checks on (the default), then: no face in the document → `declined` (`no_face_document`); a frame without a face → `declined` (`no_face_selfie`); ' +
+  'more than one face in an image → `manual_review` (`multiple_faces`); a frame whose head pose contradicts its step’s `pose` → `declined` (`challenge_not_followed`); ' +
+  'the median document↔frame face similarity below the low threshold → `declined` (`face_mismatch`), below the high one → `manual_review` (`face_match_uncertain`). Otherwise `approved`. ' +
   'A document sent without `mrz` skips the MRZ checks. Any error inside the pipeline moves the verification to `manual_review` (`pipeline_error`) and records the audit event `verification.pipeline_error`.';
 
 /** The device's capture flow; every endpoint takes the handoff token as `Authorization: Bearer <token>` (401 when missing, expired or revoked). */
@@ -65,7 +68,7 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
       operationId: 'getChallenge', summary: 'Get the liveness challenge',
       tags,
       security,
-      description: `The liveness challenge: 3 to 5 steps, each with an instruction; a repeated call answers the same challenge. 409 before the document upload. ${resume}`,
+      description: `The liveness challenge: 3 to 5 steps, each with an instruction and the head \`pose\` it asks for (front, left, right; left is the person’s own left, so in the unmirrored camera image the face turns toward the image’s right edge); every challenge has one left and one right step; a repeated call answers the same challenge. 409 before the document upload. ${resume}`,
       response: { 200: s.challenge, ...s.errors(401, 409) },
     },
   }, async (req) => capture.challenge(await capture.authenticate(handoffTokenOf(req))));

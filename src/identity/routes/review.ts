@@ -20,7 +20,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
       operationId: 'listReviewQueue', summary: 'The manual-review queue',
       tags,
       security,
-      description: 'The open manual-review queue of the reviewer’s profile, oldest first. `reason` says why: document_reused or pipeline_error.',
+      description: 'The open manual-review queue of the reviewer’s profile, oldest first. `reason` says why: document_reused, multiple_faces, face_match_uncertain or pipeline_error.',
       response: { 200: s.reviewQueue, ...s.errors(401, 403) },
     },
   }, async (req) => verifications.reviewQueue(principalOf(req)));

@@ -1,0 +1,103 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { FaceTask, FaceTaskResult } from './worker.js';
+
+/** Face inference off the API's event loop: a pool of worker threads, each with its models loaded once. */
+export interface FacePool {
+  /** Starts the workers (idempotent); the first analysis starts them too. */
+  start(): void;
+  /**
+   * Analyses the document and the frames (document first, read by `load` once a worker is free, so
+   * queued verifications hold no image bytes); rejects on a worker crash, a failed model load or the timeout.
+   */
+  analyze(load: () => Promise<Uint8Array[]>): Promise<FaceTaskResult>;
+  /** Analyses running in a worker now (tests wait for one before ending its worker). */
+  readonly running: number;
+  /** The pool's worker threads (tests end one mid-job to check that a crash is a pipeline fault). */
+  readonly threads: readonly { terminate(): Promise<number> }[];
+  close(): Promise<void>;
+}
+
+export class FaceAnalysisTimeout extends Error {
+  constructor(ms: number) {
+    super(`face analysis took longer than ${ms} ms`);
+  }
+}
+
+/**
+ * The workers start with start() (the server calls it when its job runner starts) or with the
+ * first analysis; each loads the models in the background (a few seconds), so startup and /ready
+ * never wait for them, and a job that comes earlier waits inside its worker. A process that runs
+ * no jobs (the operator CLI, tools) never starts a worker.
+ */
+export function createFacePool(opts: { workers: number; timeoutMs: number; maxSide: number; nice?: number }): FacePool {
+  // From the compiled build the worker is worker.js; from source (tsx, vitest) it is worker.ts and
+  // its thread needs the tsx loader too.
+  const source = import.meta.url.endsWith('.ts');
+  let pool: Piscina | undefined;
+  const start = (): Piscina => {
+    if (pool) return pool;
+    pool = new Piscina({
+      filename: fileURLToPath(new URL(source ? './worker.ts' : './worker.js', import.meta.url)),
+      minThreads: opts.workers,
+      maxThreads: opts.workers,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      // The workers load models asynchronously while idle: a blocking Atomics wait would stall that.
+      atomics: 'disabled',
+      execArgv: source ? ['--import', 'tsx'] : [],
+      workerData: { nice: opts.nice ?? 10 },
+    });
+    // A worker that dies between tasks is replaced by the pool; its error must not crash the process.
+    pool.on('error', () => {});
+    return pool;
+  };
+  let running = 0;
+  let slots = opts.workers;
+  const waiting: (() => void)[] = [];
+  const acquire = async () => {
+    if (slots > 0) slots--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  // A freed slot goes straight to the next waiter, if any.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else slots++;
+  };
+
+  return {
+    start() {
+      start();
+    },
+    async analyze(load) {
+      // One analysis per worker at a time, queued here: the time limit counts the run, not the wait
+      // behind other verifications.
+      await acquire();
+      try {
+        const task: FaceTask = { images: await load(), maxSide: opts.maxSide };
+        const signal = AbortSignal.timeout(opts.timeoutMs);
+        const run = start().run(task, { signal }) as Promise<FaceTaskResult>;
+        running++;
+        try {
+          return await run;
+        } catch (err) {
+          if (signal.aborted) throw new FaceAnalysisTimeout(opts.timeoutMs);
+          throw err;
+        } finally {
+          running--;
+        }
+      } finally {
+        release();
+      }
+    },
+    get running() {
+      return running;
+    },
+    get threads() {
+      return pool?.threads ?? [];
+    },
+    close: async () => {
+      await pool?.close({ force: true });
+    },
+  };
+}
