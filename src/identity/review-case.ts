@@ -84,8 +84,7 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
           mrz: mrzFields(v.mrz),
         },
         steps: await Promise.all(steps),
-        // The pipeline's measurements live in identity_verifications.signals once face checks store them.
-        signals: {} as Record<string, unknown>,
+        signals: (v.signals ?? {}) as Record<string, unknown>,
         audit: audit.map((e) => ({ type: e.type, at: e.createdAt.toISOString(), actor: e.actor })),
       };
     },
