@@ -16,6 +16,11 @@ export default tseslint.config(
     },
   },
   {
+    // The web app runs in the browser.
+    files: ['web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Tests read parsed JSON answers of every shape; typing each one would say nothing the assertions don't.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

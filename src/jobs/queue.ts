@@ -125,7 +125,7 @@ const iso = (d: Date) => d.toISOString();
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const { db, clock, logger } = opts;
   const leaseMs = opts.leaseMs ?? 60_000;
-  const handlers = new Map<string, JobHandler<any>>();
+  const handlers = new Map<string, JobHandler>();
   const lanes = new Map<LaneName, Lane>(
     LANES.map((name) => [name, { name, ...DEFAULT_LANES[name], ...opts.lanes?.[name], queues: [], running: 0, again: false }]),
   );
@@ -260,6 +260,8 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       lane.again = true;
       return lane.pumping;
     }
+    // `let`, not `const`: the loop's finally can run inside loop() itself, before the assignment below.
+    // eslint-disable-next-line prefer-const
     let pumping: Promise<void> | undefined;
     let finished = false;
     const loop = async () => {
@@ -311,7 +313,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     handle(queue, handler, o = {}) {
       if (handlers.has(queue)) throw new Error(`queue ${queue} already has a handler`);
       const lane = lanes.get(o.lane ?? 'housekeeping')!;
-      handlers.set(queue, handler as JobHandler<any>);
+      handlers.set(queue, handler as JobHandler);
       lane.queues.push(queue);
       laneOf.set(queue, lane);
       if (live) kick(lane);

@@ -12,6 +12,7 @@ export interface UnstorableText {
 
 const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 const SURROGATE_MESSAGE = 'must not contain a lone UTF-16 surrogate (not valid Unicode)';
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
 const SUSPECT = /[\u0000\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -40,6 +40,7 @@ export async function readCaptureForm(
         const value = typeof part.value === 'string' ? part.value : String(part.value);
         // Form fields bypass the route validator, so they get the same storable-text check here.
         const unstorable = unstorableTextReason(part.fieldname) ?? unstorableTextReason(value);
+        // eslint-disable-next-line no-control-regex -- replacing NUL is the point
         if (unstorable) throw new IdentityError(422, `body.${part.fieldname.replace(/[\u0000\ud800-\udfff]/g, '\ufffd')}: ${unstorable}`);
         fields[part.fieldname] = value;
       }
