@@ -39,12 +39,12 @@ describe.runIf(haveChromium)('/docs in a real browser under the content security
       });
       const res = await page.goto(`${base}/docs`, { waitUntil: 'load' });
       expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
-      await page.waitForSelector('.opblock-tag', { timeout: 20_000 });
+      await page.waitForSelector('.opblock-tag', { timeout: 90_000 });
       expect(await page.locator('.opblock').count()).toBeGreaterThan(20);
       expect(await page.locator('.info .title').innerText()).toContain('Partner services');
       expect(messages.filter((m) => /content security policy|CSP violation|refused to/i.test(m))).toEqual([]);
     } finally {
       await browser.close();
     }
-  }, 150_000);
+  }, 180_000);
 });
