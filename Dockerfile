@@ -1,13 +1,18 @@
 # syntax=docker/dockerfile:1
-# Build: compile TypeScript with the dev dependencies; run: production dependencies only.
+# Build: compile TypeScript and the web app (Vite) with the dev dependencies; run: production
+# dependencies only. Scripts are skipped at install: `prepare` builds the web app, done here
+# explicitly once the sources are in place.
 
 FROM node:22-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+COPY migrations ./migrations
+COPY scripts ./scripts
+COPY web ./web
+RUN npm run build && npm run build:web
 
 FROM node:22-slim AS run
 ENV NODE_ENV=production \
@@ -16,7 +21,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# dist holds the server, the web app (dist/web) and the partner client (dist/client).
 COPY --from=build /app/dist ./dist
 COPY migrations ./migrations
 COPY bin ./bin

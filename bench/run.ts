@@ -10,6 +10,7 @@ import { documentImage } from './png.js';
 import { rssOf, sampleRss, startChild, type Child } from './processes.js';
 import { toMarkdown, verdicts, type Results, type Row, type UploadResult } from './report.js';
 import { createStore, seed, type Seeded } from './seed.js';
+import { measureWebhooks, webhooksMarkdown } from './webhooks.js';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -171,7 +172,13 @@ async function main() {
   const results: Results = { startedAt, database: store.kind, durationS, connections, node: process.version, rows, uploads };
   const dir = import.meta.dirname;
   writeFileSync(join(dir, 'results.json'), `${JSON.stringify({ ...results, targets: verdicts(results) }, null, 2)}\n`);
-  const markdown = toMarkdown(results);
+  let markdown = toMarkdown(results);
+  if (process.env.BENCH_WEBHOOKS !== '0') {
+    // Background work (bench/webhooks.ts): its own store, server and receiver.
+    const background = await measureWebhooks();
+    writeFileSync(join(dir, 'webhooks-results.json'), `${JSON.stringify(background, null, 2)}\n`);
+    markdown = `${markdown}\n${webhooksMarkdown(background)}`;
+  }
   writeFileSync(join(dir, 'results.md'), markdown);
   process.stdout.write(markdown);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
-import { validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from './plugins/validator.js';
 import { adminApi } from './admin/plugin.js';
 import { startKeyCache } from './auth/api-keys.js';
 import { createFileBlobStore, type BlobStore } from './blobs/store.js';
@@ -10,13 +10,19 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
+import { jobListener } from './jobs/wake.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
+import { frameworkErrors } from './plugins/framework-errors.js';
 import { healthRoutes } from './plugins/health.js';
+import { homeRoute } from './plugins/home.js';
 import { loggerOptions } from './plugins/logger.js';
 import { openApiDocs } from './plugins/openapi.js';
 import { responseSerializerCompiler } from './plugins/serializer.js';
+import { securityHeaders } from './plugins/security-headers.js';
+import { closeUnreadBodies } from './plugins/unread-bodies.js';
+import { webApp } from './plugins/web-app.js';
 import { governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
@@ -53,12 +59,14 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     // Per-IP rate limits must not trust a client-supplied X-Forwarded-For unless a proxy sets it.
     trustProxy: trustProxyOption(config),
     forceCloseConnections: 'idle',
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  closeUnreadBodies(app);
 
   const clock = opts.clock ?? systemClock;
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, loadDataDir: opts.loadDataDir });
@@ -70,7 +78,18 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   }
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
   redis?.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
-  const jobs = createJobQueue({ db: database.db, clock, logger: app.log as never, pollIntervalMs: config.JOBS_POLL_INTERVAL_MS });
+  const jobs = createJobQueue({
+    db: database.db,
+    clock,
+    logger: app.log as never,
+    pollIntervalMs: config.JOBS_POLL_INTERVAL_MS,
+    lanes: {
+      identity: { concurrency: config.JOBS_IDENTITY_CONCURRENCY },
+      deliveries: { concurrency: config.JOBS_DELIVERY_CONCURRENCY, perKeyLimit: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT },
+      housekeeping: { concurrency: config.JOBS_HOUSEKEEPING_CONCURRENCY },
+    },
+    listen: jobListener(database, app.log as never),
+  });
   const keyCache = await startKeyCache(database, app.log);
 
   app.decorate('config', config);
@@ -80,16 +99,20 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('jobs', jobs);
   app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
   app.decorate('redis', redis);
-  app.decorate('webhooks', createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks }));
+  const webhooks = createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks });
+  app.decorate('webhooks', webhooks);
 
+  await securityHeaders(app);
   await app.register(openApiDocs);
 
   // The APIs, each in its own scope with its own auth, rate limits and error format.
   await app.register(healthRoutes);
+  await app.register(homeRoute);
   await app.register(adminApi, { prefix: '/admin/v1' });
   await app.register(ticketingApi, { prefix: '/api/v1' });
   await app.register(identityApi, { prefix: '/v1' });
   await app.register(governanceApi);
+  await app.register(webApp);
 
   app.addHook('onReady', async () => {
     if (opts.startJobs !== false) jobs.start();
@@ -100,6 +123,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.addHook('onClose', async () => {
     await redis?.quit().catch(() => {});
     await keyCache.close();
+    webhooks.connections.close();
     await database.close();
   });
   return app;

@@ -40,6 +40,12 @@ const envSchema = z.object({
   /** Trust X-Forwarded-For from this many proxy hops (0: the socket address is the client). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   JOBS_POLL_INTERVAL_MS: positiveInt.default(500),
+  /** Slots per lane (README, Operations): jobs of each kind running at once in this process. */
+  JOBS_IDENTITY_CONCURRENCY: positiveInt.default(4),
+  JOBS_DELIVERY_CONCURRENCY: positiveInt.default(32),
+  JOBS_HOUSEKEEPING_CONCURRENCY: positiveInt.default(4),
+  /** Deliveries to one endpoint in flight at once, across all processes. */
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.default(4),
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
 });
 

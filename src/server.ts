@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startupLines } from './startup-lines.js';
 import { acquireDataDirLock, DataDirLockedError, lockedMessage, reachableUrl, type DataDirLock } from './db/data-dir-lock.js';
 
 /**
@@ -65,7 +66,10 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
-  if (lock && address && typeof address === 'object') lock.setUrl(reachableUrl(config.HOST, address.port));
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  lock?.setUrl(reachableUrl(config.HOST, port));
+  // For the person at the terminal: plain lines on stderr, so stdout stays JSON log lines.
+  process.stderr.write(`${startupLines(config, port).join('\n')}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -18,7 +18,7 @@ const agentCreate = z.strictObject({
   mandate: z.array(z.string().trim().min(1).max(200)).max(100),
   baseline: z.strictObject({ fingerprint: z.string().min(1).max(200), maxDrift: z.number().min(0).max(1e9) }),
 });
-const agentView = z.object({
+export const agentView = z.object({
   id: z.uuid(),
   profileId: z.uuid(),
   agentId: z.string(),
@@ -32,7 +32,7 @@ const delegationCreate = z.strictObject({
   grantedBy: z.string().trim().min(1).max(200),
   expiresAt: z.iso.datetime({ offset: true }),
 });
-const delegationView = z.object({
+export const delegationView = z.object({
   id: z.uuid(),
   profileId: z.uuid(),
   agentId: z.string(),

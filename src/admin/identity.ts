@@ -12,7 +12,7 @@ import * as s from './schemas.js';
 export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/identity/verifications/:id/fail-next-run', {
     schema: {
-      operationId: 'failNextPipelineRun',
+      operationId: 'failNextPipelineRun', summary: 'Make the next pipeline run of a verification fail',
       tags: ['operator'],
       description: 'The next pipeline run of this verification throws: it moves to manual_review with the audit event verification.pipeline_error. Stored in the database, consumed by that run.',
       params: s.idParams,

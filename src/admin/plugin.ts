@@ -1,21 +1,36 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { bearerToken } from '../auth/api-keys.js';
 import { safeEqual } from '../lib/crypto.js';
 import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { documentScopeSecurity, securityOf } from '../plugins/openapi-security.js';
 import { governanceAdminRoutes } from './governance.js';
 import { identityAdminRoutes } from './identity.js';
+import { overviewRoutes } from './overview-routes.js';
 import { profileRoutes } from './profiles.js';
 import { webhookRoutes } from './webhooks.js';
 import { ticketingOperatorRoutes } from './ticketing.js';
+
+export const OPERATOR_API_DISABLED =
+  'The operator API is disabled: set ADMIN_TOKEN (16 characters or more) in the environment and restart the server to enable it';
+
+/** Without ADMIN_TOKEN every path under /admin/v1 answers 404, saying why and how to turn it on. */
+function disabledOperatorApi(app: FastifyInstance): void {
+  const disabled = (reply: FastifyReply) => reply.status(404).send({ success: false, error: { code: 'NOT_FOUND', message: OPERATOR_API_DISABLED } });
+  app.setNotFoundHandler((_req, reply) => disabled(reply));
+  // A body that fails to parse on the way to a route that does not exist gets the same answer.
+  app.setErrorHandler((_err, _req, reply) => disabled(reply));
+}
 
 /**
  * The operator API (/admin/v1), standing in for the account dashboard. Without ADMIN_TOKEN
  * it does not exist: every path under it answers 404.
  */
 export const adminApi: FastifyPluginAsync = async (app) => {
-  useEnvelopeErrors(app);
   const token = app.config.ADMIN_TOKEN;
-  if (!token) return;
+  if (!token) return disabledOperatorApi(app);
+  useEnvelopeErrors(app);
+  // The onRequest hook below guards every route of this scope with the operator token.
+  documentScopeSecurity(app, securityOf.operator);
 
   app.addHook('onRequest', async (req) => {
     const given = bearerToken(req.headers.authorization);
@@ -29,4 +44,5 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   await app.register(identityAdminRoutes);
   await app.register(webhookRoutes);
   await app.register(ticketingOperatorRoutes);
+  await app.register(overviewRoutes);
 };

@@ -22,7 +22,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.post('/profiles', {
-    schema: { operationId: 'createProfile', tags: ['operator'], body: s.profileCreate, response: { 201: s.envelope(s.profile), ...errors } },
+    schema: { operationId: 'createProfile', summary: 'Create a profile', tags: ['operator'], body: s.profileCreate, response: { 201: s.envelope(s.profile), ...errors } },
   }, async (req, reply) => {
     const now = clock.now();
     const [row] = await db.insert(profiles).values({ ...req.body, createdAt: now, updatedAt: now }).returning();
@@ -30,14 +30,14 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/profiles/:id', {
-    schema: { operationId: 'getProfile', tags: ['operator'], params: s.idParams, response: { 200: s.envelope(s.profile), ...errors } },
+    schema: { operationId: 'getProfile', summary: 'Get a profile', tags: ['operator'], params: s.idParams, response: { 200: s.envelope(s.profile), ...errors } },
   }, async (req) => {
     const row = await loadProfile(req.params.id);
     return { success: true as const, data: { id: row.id, name: row.name, plan: row.plan } };
   });
 
   app.patch('/profiles/:id', {
-    schema: { operationId: 'updateProfile', tags: ['operator'], params: s.idParams, body: s.profilePatch, response: { 200: s.envelope(s.profile), ...errors } },
+    schema: { operationId: 'updateProfile', summary: "Change a profile's name or plan", tags: ['operator'], params: s.idParams, body: s.profilePatch, response: { 200: s.envelope(s.profile), ...errors } },
   }, async (req) => {
     await loadProfile(req.params.id);
     const [row] = await db
@@ -51,7 +51,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/profiles/:id/venues', {
-    schema: { operationId: 'createVenue', tags: ['operator'], params: s.idParams, body: s.venueCreate, response: { 201: s.envelope(s.venue), ...errors } },
+    schema: { operationId: 'createVenue', summary: 'Add a venue to a profile', tags: ['operator'], params: s.idParams, body: s.venueCreate, response: { 201: s.envelope(s.venue), ...errors } },
   }, async (req, reply) => {
     const profile = await loadProfile(req.params.id);
     const [row] = await db
@@ -71,7 +71,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/api-keys', {
-    schema: { operationId: 'createApiKey', tags: ['operator'], body: s.apiKeyCreate, response: { 201: s.envelope(s.apiKey), ...errors } },
+    schema: { operationId: 'createApiKey', summary: 'Issue an API key', tags: ['operator'], body: s.apiKeyCreate, response: { 201: s.envelope(s.apiKey), ...errors } },
   }, async (req, reply) => {
     await loadProfile(req.body.profileId);
     const grant = req.body;
@@ -85,7 +85,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/api-keys', {
     schema: {
-      operationId: 'listApiKeys',
+      operationId: 'listApiKeys', summary: 'List API keys',
       tags: ['operator'],
       querystring: z.object({ profileId: z.uuid().optional().describe("Only this profile's keys; omitted, every key, oldest first") }),
       response: { 200: s.envelope(z.object({ items: z.array(s.apiKey) })), ...errors },
@@ -97,7 +97,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete('/api-keys/:id', {
-    schema: { operationId: 'revokeApiKey', tags: ['operator'], params: s.idParams, response: { 200: s.envelope(s.apiKey), ...errors } },
+    schema: { operationId: 'revokeApiKey', summary: 'Revoke an API key', tags: ['operator'], params: s.idParams, response: { 200: s.envelope(s.apiKey), ...errors } },
   }, async (req) => {
     if (!isUuid(req.params.id)) throw notFound('API key');
     const revoked = await revokeApiKey(db, clock, req.params.id);

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { isUuid } from '../lib/uuid.js';
+import { securityOf } from '../plugins/openapi-security.js';
 import type { BoundaryService } from './boundary.js';
 import { GovernanceError, notFound } from './errors.js';
 import { GOVERNANCE_RATE_LIMIT_PER_MINUTE, useGovernanceNotFound } from './scope.js';
@@ -29,7 +30,7 @@ export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { servi
   app.post('/decisions', {
     config: { governanceScope: 'governance:decide' },
     schema: {
-      operationId: 'createGovernanceDecision',
+      operationId: 'createGovernanceDecision', summary: 'Seal a governance decision',
       tags,
       description: [
         "Evaluates the four gates for an agent action and seals the disposition as the next record of the tenant's chain (seq, prev_hash), signed with Ed25519 over the RFC 8785 canonical JSON of the record without `signature`.",
@@ -41,7 +42,7 @@ export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { servi
         'The body is read strictly: duplicate keys, lone surrogates, integers beyond 2^53 and non-finite numbers are refused (400 VALIDATION_ERROR).',
         rateNote,
       ].join(' '),
-      security: [{ bearer: [] }],
+      security: securityOf.governance,
       body: s.decisionRequest,
       response: { 201: s.sealedRecord, ...s.errors },
     },
@@ -54,10 +55,10 @@ export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { servi
   app.post('/replay', {
     config: { governanceScope: 'governance:read' },
     schema: {
-      operationId: 'replayGovernanceDecision',
+      operationId: 'replayGovernanceDecision', summary: 'Replay a sealed decision',
       tags,
       description: 'Re-runs the pure gate evaluation on record.inputs and compares it with the sealed disposition and gates.',
-      security: [{ bearer: [] }],
+      security: securityOf.governance,
       body: s.presentedRecord,
       response: { 200: s.replayResponse, ...s.errors },
     },
@@ -84,11 +85,11 @@ export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { servi
   app.post('/admit', {
     config: { governanceScope: 'governance:decide' },
     schema: {
-      operationId: 'admitGovernanceRecord',
+      operationId: 'admitGovernanceRecord', summary: 'Admit a record at the execution boundary',
       tags,
       description:
         'The execution boundary: admits an authentic, unexpired ALLOW record exactly once. Rejections: 409 RECEIPT_REPLAYED; 422 SIGNATURE_INVALID, RECEIPT_EXPIRED, TIMESTAMP_OUT_OF_WINDOW, NOT_ALLOWED (checked in that order). Every attempt is logged on the carrier.',
-      security: [{ bearer: [] }],
+      security: securityOf.governance,
       body: s.presentedRecord,
       response: { 200: s.admitResponse, ...withRejections },
     },
@@ -100,8 +101,9 @@ export const proofRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service })
 
   app.get('/boundaries', {
     schema: {
-      operationId: 'getProofBoundaries',
+      operationId: 'getProofBoundaries', summary: 'The proof-boundary statement',
       tags,
+      security: securityOf.none,
       description: 'The proof-boundary statement (public).',
       response: { 200: s.statementResponse, ...s.errors },
     },
@@ -110,11 +112,11 @@ export const proofRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service })
   app.post('/scenario/run', {
     config: { governanceScope: 'governance:decide' },
     schema: {
-      operationId: 'runProofScenario',
+      operationId: 'runProofScenario', summary: 'Run the proof scenario',
       tags,
       description:
         `Seals a decision of the fixed scenario (reserved agent "proof-scenario-agent", created on demand in the caller's profile). A: every condition good → ALLOW. B: authority_status EXPIRED → DENY. The response is the sealed record plus condition and changed_condition (null for A); record holds the sealed record alone, exactly as signed. ${rateNote}`,
-      security: [{ bearer: [] }],
+      security: securityOf.governance,
       body: s.scenarioRequest,
       response: { 201: s.scenarioResponse, ...s.errors },
     },
@@ -125,7 +127,7 @@ export const cryptoRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service, 
   useGovernanceNotFound(app);
 
   app.get('/keys', {
-    schema: { operationId: 'listGovernanceKeys', tags, description: 'Current and retired public keys (base64 raw 32 bytes) with their ids.', response: { 200: s.keysResponse, ...s.errors } },
+    schema: { operationId: 'listGovernanceKeys', summary: 'Public signing keys', tags, security: securityOf.none, description: 'Current and retired public keys (base64 raw 32 bytes) with their ids.', response: { 200: s.keysResponse, ...s.errors } },
   }, async () => {
     const keys = await service.listKeys();
     return {
@@ -143,8 +145,9 @@ export const cryptoRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service, 
 
   app.post('/verify', {
     schema: {
-      operationId: 'verifyGovernanceRecord',
+      operationId: 'verifyGovernanceRecord', summary: "Verify a record's signature",
       tags,
+      security: securityOf.none,
       description: "Verifies a record's signature (public). Freshness and the record's place in its chain are reported separately and do not affect `valid`.",
       body: s.presentedRecord,
       response: { 200: s.verifyResponse, ...s.errors },
@@ -158,11 +161,11 @@ export const challengeRoutes: FastifyPluginAsyncZod<Deps> = async (app, { bounda
   app.post('/bypass', {
     config: { governanceScope: 'governance:decide' },
     schema: {
-      operationId: 'challengeBypass',
+      operationId: 'challengeBypass', summary: 'Try a bypass without consuming anything',
       tags,
       description:
         'Runs a bypass attempt through the same checks as admit without consuming anything. Without `record`, the service builds the attempt from a fresh scenario decision. A record that would be admitted answers rejected=false, code=null.',
-      security: [{ bearer: [] }],
+      security: securityOf.governance,
       body: s.bypassRequest,
       response: { 200: s.bypassResponse, ...s.errors },
     },
@@ -175,10 +178,10 @@ export const carrierRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service 
   app.get('/:execution_id', {
     config: { governanceScope: 'governance:read' },
     schema: {
-      operationId: 'getCarrier',
+      operationId: 'getCarrier', summary: 'The carrier of an execution',
       tags,
       description: 'The carrier of an execution: its sealed record and every presentation at the execution boundary.',
-      security: [{ bearer: [] }],
+      security: securityOf.governance,
       params: s.carrierParams,
       response: { 200: s.carrierResponse, ...s.errors },
     },

@@ -13,6 +13,7 @@ import { reviewRoutes } from './routes/review.js';
 import { verificationRoutes } from './routes/verifications.js';
 import { createVerificationService, type IdentityDeps } from './service.js';
 import { MAX_UPLOAD_BYTES } from './uploads/inspect.js';
+import { createReviewCaseService } from './review-case.js';
 import { registerIdentityWebhooks } from './webhooks.js';
 
 /** 429 as `{detail}`, with Retry-After set by the rate limiter. */
@@ -52,11 +53,12 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   // Both keys exist from the first start, so the JWKS always carries them.
   await liveSigningKey(app.db, app.clock, 'attestation');
   registerIdentityWebhooks(app.webhooks, await liveSigningKey(app.db, app.clock, 'identity-webhook'), app.config.WEBHOOK_TIMEOUT_MS);
-  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log as never }));
+  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log as never }), { lane: 'identity' });
 
   const verifications = createVerificationService(deps);
   const capture = createCaptureService({ ...deps, jobs: app.jobs });
   const attestations = createAttestationService(deps);
+  const cases = createReviewCaseService(deps);
 
   await app.register(async (scope) => {
     await rateLimited(scope, app.config.CAPTURE_RATE_LIMIT_PER_MINUTE, 'identity-capture-rl:');
@@ -65,7 +67,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   await app.register(async (scope) => {
     await rateLimited(scope, app.config.IDENTITY_RATE_LIMIT_PER_MINUTE, 'identity-api-rl:');
     await scope.register(verificationRoutes, { verifications });
-    await scope.register(reviewRoutes, { verifications });
+    await scope.register(reviewRoutes, { verifications, cases });
     await scope.register(attestationRoutes, { attestations });
   });
 };

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import {
   identityAttestations,
+  identityAuditEvents,
   identityFrames,
   identityHandoffTokens,
   identityReviews,
@@ -131,4 +132,13 @@ async function scrubDecisionWebhooks(tx: DbOrTx, verificationId: string): Promis
     body.data.reference = null;
     await tx.update(webhookEvents).set({ body, payload: JSON.stringify(body) }).where(eq(webhookEvents.id, event.id));
   }
+}
+
+/** A verification's audit chain in order, for the reviewer's case view. */
+export async function auditTrail(db: DbOrTx, verificationId: string) {
+  return db
+    .select({ type: identityAuditEvents.type, actor: identityAuditEvents.actor, createdAt: identityAuditEvents.createdAt })
+    .from(identityAuditEvents)
+    .where(eq(identityAuditEvents.verificationId, verificationId))
+    .orderBy(asc(identityAuditEvents.seq));
 }

@@ -96,3 +96,33 @@ export const jwks = z.object({
 
 /** The error answers every identity route can give, all `{detail}`. */
 export const errors = (...codes: number[]) => Object.fromEntries([...new Set([...codes, 429, 500, 503])].map((c) => [c, errorBody]));
+
+const imageUrl = z.string().nullable().describe('Where a reviewer key fetches the image (GET, same Authorization); null when none was uploaded');
+export const reviewCase = z.object({
+  id: z.string(),
+  status,
+  reason: z.string().nullable().describe('Why the verification is where it is (e.g. document_reused, pipeline_error), or null'),
+  reference: z.string().nullable(),
+  created_at: z.string(),
+  document: z.object({
+    image_url: imageUrl,
+    content_type: z.string().nullable(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    mrz: z.record(z.string(), z.string().nullable()).nullable().describe('The parsed MRZ fields (as printed), or null when none was sent'),
+  }),
+  steps: z.array(
+    z.object({
+      step: z.number().int(),
+      instruction: z.string(),
+      pose: z.enum(['front', 'left', 'right']).nullable().describe('The head pose the step asks for, when face checks issued one'),
+      image_url: imageUrl,
+      content_type: z.string().nullable(),
+      width: z.number().int().nullable(),
+      height: z.number().int().nullable(),
+    }),
+  ),
+  signals: z.record(z.string(), z.unknown()).describe('The pipeline’s measurements (possibly empty)'),
+  audit: z.array(z.object({ type: z.string(), at: z.string(), actor: z.string() })).describe('The verification’s audit chain, oldest first'),
+});
+export const selfieParams = idParams.extend({ step: z.coerce.number().int().min(0).max(99).describe('The challenge step (0-based)') });

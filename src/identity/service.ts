@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../db/client.js';
 import { identityVerifications } from '../db/schema/identity.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
+import { WebhookTargetError } from '../webhooks/ssrf.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import { appendAudit } from './audit.js';
 import { IdentityError, notFound } from './errors.js';
@@ -67,6 +68,13 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 
   return {
     async create(principal: KeyPrincipal, input: { webhook_url: string; reference?: string | null }) {
+      // Checked now, as registered webhook endpoints are, so an address the decision webhook can never reach is refused here and not found later in the delivery log.
+      try {
+        await webhooks.checkUrl(input.webhook_url);
+      } catch (err) {
+        if (err instanceof WebhookTargetError) throw new IdentityError(422, `webhook_url ${err.message}`);
+        throw err;
+      }
       return db.transaction(async (tx) => {
         const now = clock.now();
         const [v] = await tx

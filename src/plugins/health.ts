@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { rowsOf } from '../db/client.js';
 import { migrationsFolder } from '../db/migrate.js';
+import { securityOf } from './openapi-security.js';
 
 /** A readiness probe must answer within the orchestrator's timeout even when the database hangs. */
 const PING_TIMEOUT_MS = 2_000;
@@ -31,13 +32,14 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const expected = shippedMigrations();
 
   app.get('/health', {
-    schema: { operationId: 'health', tags: ['operations'], summary: 'Liveness: the process is up', response: { 200: z.object({ status: z.literal('ok') }) } },
+    schema: { operationId: 'health', tags: ['operations'], security: securityOf.none, summary: 'Liveness: the process is up', response: { 200: z.object({ status: z.literal('ok') }) } },
   }, async () => ({ status: 'ok' as const }));
 
   app.get('/ready', {
     schema: {
       operationId: 'ready',
       tags: ['operations'],
+      security: securityOf.none,
       summary: 'Readiness: the database answers and is migrated',
       description: '503 while the database is unreachable (`unreachable`) or lacks migrations this build ships (`migrations pending`); it recovers without a restart.',
       response: {

@@ -2,12 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isUuid } from '../lib/uuid.js';
+import { securityOf } from '../plugins/openapi-security.js';
 import * as s from './schemas.js';
 import type { TicketingService } from './service.js';
 import { eventView, type EventRow } from './views.js';
 
 const failures = (...statuses: number[]) => Object.fromEntries(statuses.map((code) => [code, s.errorEnvelope]));
-const common = { tags: ['ticketing'], security: [{ bearer: [] }] };
+const common = { tags: ['ticketing'], security: securityOf.ticketing };
 
 /** The nine endpoints of the Ticketing Partner API; auth, plan, scope and rate limit run in plugin.ts. */
 export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService }> = async (app, { service }) => {
@@ -66,7 +67,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
   app.get('/events/:eventId', {
     config: { ticketingScope: 'events:read' },
     preParsing: loadEvent,
-    schema: { ...common, operationId: 'getEvent', params: s.eventParams, response: { 200: s.envelope(s.event), ...failures(401, 403, 404, 429) } },
+    schema: { ...common, operationId: 'getEvent', summary: 'Get one event', params: s.eventParams, response: { 200: s.envelope(s.event), ...failures(401, 403, 404, 429) } },
   }, async (req) => ({ success: true as const, data: eventView(eventOf(req)) }));
 
   app.patch('/events/:eventId', {
@@ -88,7 +89,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
     preParsing: loadEvent,
     schema: {
       ...common,
-      operationId: 'listTicketTypes',
+      operationId: 'listTicketTypes', summary: 'Ticket types of an event',
       params: s.eventParams,
       response: { 200: s.envelope(z.object({ items: z.array(s.ticketType) })), ...failures(401, 403, 404, 429) },
     },
@@ -113,7 +114,7 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
 
   app.get('/orders/:orderId', {
     config: { ticketingScope: 'orders:read' },
-    schema: { ...common, operationId: 'getOrder', params: s.orderParams, response: { 200: s.envelope(s.order), ...failures(401, 403, 404, 429) } },
+    schema: { ...common, operationId: 'getOrder', summary: 'Get one order', params: s.orderParams, response: { 200: s.envelope(s.order), ...failures(401, 403, 404, 429) } },
   }, async (req) => ({
     success: true as const,
     data: await service.sales.getOrder(principal(req).profileId, req.params.orderId, seesAttendees(req)),

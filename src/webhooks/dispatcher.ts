@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db, DbOrTx } from '../db/client.js';
+import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../db/schema/webhooks.js';
 import type { Job, JobOutcome, JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
 import { DEFAULT_POLICY, effectivePolicy, retryDelayMs, type ScheduleSettings } from './policy.js';
 import { SERVICE_HMAC_SIGNER } from './signers.js';
 import { checkTarget, WebhookTargetError, type GuardOptions } from './ssrf.js';
-import { postWebhook, type SendOptions, type SendResult } from './transport.js';
+import { createConnectionPool, postWebhook, type ConnectionPool, type SendOptions, type SendResult } from './transport.js';
 import type { DeliveryPolicy, WebhookSigner } from './types.js';
 
 export const DELIVERY_QUEUE = 'webhooks.deliver';
@@ -31,7 +31,25 @@ export interface DispatcherDeps {
   schedule: ScheduleSettings;
   guard: GuardOptions;
   ca?: SendOptions['ca'];
+  /** Keep-alive connections shared by all deliveries of the process; one per dispatcher by default. */
+  connections?: ConnectionPool;
   random?: () => number;
+}
+
+/**
+ * The concurrency key of a delivery's jobs: its endpoint, or the origin of a direct URL. At most
+ * WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT deliveries per key run at once, and a key that keeps not
+ * answering is paused (README, Operations).
+ */
+export function deliveryKey(target: { endpointId: string | null; url: string }): string {
+  if (target.endpointId) return `webhook-endpoint:${target.endpointId}`;
+  let origin = target.url;
+  try {
+    origin = new URL(target.url).origin;
+  } catch {
+    // Unparseable URLs are refused at the attempt; the raw text still groups them.
+  }
+  return `webhook-url:${origin}`;
 }
 
 /** The secrets that sign for an endpoint right now, newest first. */
@@ -44,6 +62,7 @@ export function liveSecrets(endpoint: EndpointRow, now: Date): string[] {
 export function createDispatcher(deps: DispatcherDeps) {
   const { db, clock, jobs, logger, signers, policies } = deps;
   const random = deps.random ?? Math.random;
+  const connections = deps.connections ?? createConnectionPool({ ca: deps.ca });
 
   function policyOf(name: string): DeliveryPolicy {
     const policy = policies.get(name);
@@ -59,7 +78,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   ): Promise<string> {
     const id = randomUUID();
     const now = clock.now();
-    const jobId = await jobs.enqueue(DELIVERY_QUEUE, { deliveryId: id }, { tx, runAt: now });
+    const jobId = await jobs.enqueue(DELIVERY_QUEUE, { deliveryId: id }, { tx, runAt: now, key: deliveryKey(target) });
     await tx.insert(webhookDeliveries).values({
       id,
       eventId,
@@ -109,17 +128,20 @@ export function createDispatcher(deps: DispatcherDeps) {
 
   /** Claims attempt number `attempt` so no other run sends it; false when someone already did. */
   async function claimAttempt(delivery: typeof webhookDeliveries.$inferSelect, attempt: number, now: Date): Promise<boolean> {
-    return db.transaction(async (tx) => {
-      const claimed = await tx
-        .update(webhookDeliveries)
-        .set({ attempts: attempt, maxAttempts: Math.max(delivery.maxAttempts, attempt), updatedAt: now })
-        .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, attempt - 1), eq(webhookDeliveries.state, 'pending')))
-        .returning({ id: webhookDeliveries.id });
-      if (claimed.length === 0) return false;
-      // Written before sending: if the process dies mid-attempt, the log says so and the job retries.
-      await tx.insert(webhookAttempts).values({ deliveryId: delivery.id, attempt, startedAt: now, error: INTERRUPTED });
-      return true;
-    });
+    // One statement (one round trip, atomic): the attempt row is written before sending, so if
+    // the process dies mid-attempt the log says so and the job retries.
+    const at = now.toISOString();
+    const rows = rowsOf(
+      await db.execute(sql`
+        with claimed as (
+          update webhook_deliveries set attempts = ${attempt}, max_attempts = ${Math.max(delivery.maxAttempts, attempt)}, updated_at = ${at}
+          where id = ${delivery.id} and attempts = ${attempt - 1} and state = 'pending'
+          returning id)
+        insert into webhook_attempts (delivery_id, attempt, started_at, error)
+        select id, ${attempt}, ${at}, ${INTERRUPTED} from claimed
+        returning delivery_id`),
+    );
+    return rows.length > 0;
   }
 
   async function send(
@@ -158,16 +180,20 @@ export function createDispatcher(deps: DispatcherDeps) {
       'Service-Delivery-Attempt': String(attempt),
       ...signature,
     };
-    return postWebhook(target, headers, event.payload, { timeoutMs: policy.timeoutMs, ca: deps.ca });
+    return postWebhook(target, headers, event.payload, { timeoutMs: policy.timeoutMs, ca: deps.ca, connections });
   }
 
   async function deliver(job: Job<{ deliveryId: string }>): Promise<JobOutcome> {
-    const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, job.payload.deliveryId));
+    const [row] = await db
+      .select({ delivery: webhookDeliveries, event: webhookEvents, endpoint: webhookEndpoints })
+      .from(webhookDeliveries)
+      .leftJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+      .leftJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(eq(webhookDeliveries.id, job.payload.deliveryId));
+    const delivery = row?.delivery;
     if (!delivery || delivery.state !== 'pending') return;
-    const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, delivery.eventId));
-    const [endpoint] = delivery.endpointId
-      ? await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId))
-      : [];
+    const event = row.event ?? undefined;
+    const endpoint = row.endpoint ?? undefined;
     if (!event) return { fail: 'event not found' };
     if (endpoint?.disabledAt) {
       await db
@@ -205,6 +231,26 @@ export function createDispatcher(deps: DispatcherDeps) {
       nextAttemptAt = new Date(now.getTime() + delay);
     }
     const state = ok ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed';
+    // An endpoint that did not answer at all pauses its key after a few in a row (jobs/queue.ts).
+    const keyFailed = result.unanswered === true;
+    if (ok || state === 'pending') {
+      // The common cases in one statement: the attempt's answer, the delivery's state and, after
+      // a success, the endpoint's failure count back to zero.
+      const now8601 = now.toISOString();
+      const resetEndpoint = ok && endpoint && endpoint.consecutiveFailures !== 0;
+      await db.execute(sql`
+        with answered as (
+          update webhook_attempts set status_code = ${statusCode ?? null}, duration_ms = ${result.durationMs}, error = ${error}
+          where delivery_id = ${delivery.id} and attempt = ${attempt}),
+        delivery as (
+          update webhook_deliveries set state = ${state}, last_status_code = ${statusCode ?? null}, last_error = ${error},
+            next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}, updated_at = ${now8601}
+          where id = ${delivery.id})
+        ${resetEndpoint ? sql`, endpoint as (update webhook_endpoints set consecutive_failures = 0 where id = ${endpoint.id})` : sql``}
+        select 1`);
+      logger.info({ deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode, durationMs: result.durationMs, state }, 'webhook attempt');
+      return nextAttemptAt ? { retryAt: nextAttemptAt, error: error ?? undefined, keyFailed } : undefined;
+    }
     await db.transaction(async (tx) => {
       await tx
         .update(webhookAttempts)
@@ -231,7 +277,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       }
     });
     logger.info({ deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode, durationMs: result.durationMs, state }, 'webhook attempt');
-    return nextAttemptAt ? { retryAt: nextAttemptAt, error: error ?? undefined } : undefined;
+    return keyFailed ? { done: true, keyFailed } : undefined;
   }
 
   async function disable(tx: DbOrTx, endpointId: string, reason: string, now: Date): Promise<void> {
@@ -241,7 +287,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       .where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.disabledAt)));
   }
 
-  return { fanOut, deliver, createDelivery };
+  return { fanOut, deliver, createDelivery, connections };
 }
 
 export type Dispatcher = ReturnType<typeof createDispatcher>;

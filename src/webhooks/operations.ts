@@ -9,7 +9,7 @@ import type { Clock } from '../lib/clock.js';
 import { randomToken } from '../lib/crypto.js';
 import { isUuid } from '../lib/uuid.js';
 import { toIso, toIsoOrNull } from '../lib/time.js';
-import { DELIVERY_QUEUE, SECRET_OVERLAP_MS, type Dispatcher } from './dispatcher.js';
+import { DELIVERY_QUEUE, deliveryKey, SECRET_OVERLAP_MS, type Dispatcher } from './dispatcher.js';
 import { DEFAULT_POLICY } from './policy.js';
 import { SERVICE_HMAC_SIGNER } from './signers.js';
 import { checkTarget, WebhookTargetError, type GuardOptions } from './ssrf.js';
@@ -188,7 +188,7 @@ export function createWebhookOperations({ db, clock, jobs, dispatcher, guard }: 
           await tx.update(webhookDeliveries).set({ nextAttemptAt: now, updatedAt: now }).where(eq(webhookDeliveries.id, row!.id));
           return;
         }
-        const jobId = await jobs.enqueue(DELIVERY_QUEUE, { deliveryId: row!.id }, { tx, runAt: now });
+        const jobId = await jobs.enqueue(DELIVERY_QUEUE, { deliveryId: row!.id }, { tx, runAt: now, key: deliveryKey(row!) });
         await tx
           .update(webhookDeliveries)
           .set({ state: 'pending', maxAttempts: row!.attempts + 1, nextAttemptAt: now, jobId, updatedAt: now })

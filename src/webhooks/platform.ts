@@ -6,10 +6,11 @@ import { webhookEvents } from '../db/schema/webhooks.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
 import { createDispatcher, DELIVERY_QUEUE } from './dispatcher.js';
+import type { ConnectionPool } from './transport.js';
 import { createWebhookOperations } from './operations.js';
 import { DEFAULT_POLICY, defaultDelaysMs } from './policy.js';
 import { SERVICE_HMAC_SIGNER, serviceHmacSigner } from './signers.js';
-import { parseTargetUrl, systemResolver, type Resolver } from './ssrf.js';
+import { checkTarget, parseTargetUrl, systemResolver, type Resolver } from './ssrf.js';
 import type { SendOptions } from './transport.js';
 import type { DeliveryPolicy, WebhookEventInput, WebhookPlatform, WebhookSigner } from './types.js';
 
@@ -36,6 +37,8 @@ export interface WebhookPlatformDeps {
 export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatform & {
   signers: Map<string, WebhookSigner>;
   policies: Map<string, DeliveryPolicy>;
+  /** The keep-alive connections to receivers; closed with the process. */
+  connections: ConnectionPool;
 } {
   const { clock, jobs, config } = deps;
   const signers = new Map<string, WebhookSigner>([[SERVICE_HMAC_SIGNER, serviceHmacSigner]]);
@@ -48,8 +51,9 @@ export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatfor
     guard,
     schedule: { overrideDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
   });
-  jobs.handle(FANOUT_QUEUE, dispatcher.fanOut);
-  jobs.handle(DELIVERY_QUEUE, dispatcher.deliver);
+  // Fan-out is a few quick statements: housekeeping. Deliveries wait on receivers: their own lane.
+  jobs.handle(FANOUT_QUEUE, dispatcher.fanOut, { lane: 'housekeeping' });
+  jobs.handle(DELIVERY_QUEUE, dispatcher.deliver, { lane: 'deliveries' });
 
   async function record(
     tx: DbOrTx,
@@ -78,6 +82,7 @@ export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatfor
   return {
     signers,
     policies,
+    connections: dispatcher.connections,
     publish: (tx, event) => record(tx, event),
     sendDirect: (tx, { url, signer, policy, ...event }) => {
       if (!signers.has(signer)) throw new Error(`unknown webhook signer ${signer}`);
@@ -86,6 +91,7 @@ export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatfor
       parseTargetUrl(url);
       return record(tx, event, { url, signer, policy });
     },
+    checkUrl: async (url) => void (await checkTarget(url, guard)),
     registerSigner: (name, signer) => void signers.set(name, signer),
     registerPolicy: (name, policy) => void policies.set(name, policy),
     operations: createWebhookOperations({ db: deps.db, clock, jobs, dispatcher, guard }),

@@ -27,6 +27,9 @@ export interface GuardOptions {
 
 /** Checks the shape of a webhook URL without DNS: https, a host, no credentials. */
 export function parseTargetUrl(raw: string): URL {
+  // The URL parser would percent-encode these silently; in a webhook URL they are a template
+  // placeholder left in (`https://example.com/<your-id>`), not an address anyone serves.
+  if (/[\s<>"{}|\\^`]/.test(raw)) throw new WebhookTargetError('must not contain spaces or any of < > " { } | \\ ^ ` (a placeholder left in?)');
   let url: URL;
   try {
     url = new URL(raw);

@@ -37,6 +37,11 @@ export interface WebhookPlatform {
   publish(tx: DbOrTx, event: WebhookEventInput): Promise<{ id: string }>;
   /** Sends one event to one URL that is not a registered endpoint (identity's webhook_url), with a named signer and policy. */
   sendDirect(tx: DbOrTx, event: WebhookEventInput & { url: string; signer: string; policy: string }): Promise<{ id: string }>;
+  /**
+   * Checks a URL as registration does (https, no credentials, resolvable, only public addresses
+   * unless WEBHOOK_ALLOW_PRIVATE_NETWORKS): throws WebhookTargetError saying which rule failed.
+   */
+  checkUrl(url: string): Promise<void>;
   registerSigner(name: string, signer: WebhookSigner): void;
   registerPolicy(name: string, policy: DeliveryPolicy): void;
   /** Endpoints and the delivery log, for the operator API. */

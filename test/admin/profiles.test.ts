@@ -94,6 +94,17 @@ describe('operator API: profiles, venues, API keys', () => {
       const res = await app.inject({ method: 'POST', url: '/admin/v1/profiles', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'x', plan: 'FREE' } });
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('NOT_FOUND');
+      // The answer says why, and how to turn it on, for any path, method or body.
+      for (const request of [
+        { method: 'GET', url: '/admin/v1/profiles' },
+        { method: 'GET', url: '/admin/v1' },
+        { method: 'POST', url: '/admin/v1/nowhere', headers: { 'content-type': 'application/json' }, payload: '{' },
+      ] as const) {
+        const other = await app.inject(request);
+        expect(other.statusCode).toBe(404);
+        expect(other.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.stringMatching(/operator API is disabled.*set ADMIN_TOKEN/) } });
+      }
+      expect(res.json().error.message).toMatch(/operator API is disabled.*set ADMIN_TOKEN.*restart/);
     } finally {
       await app.close();
     }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobQueue } from '../../src/jobs/queue.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createJobQueue, type JobQueueOptions } from '../../src/jobs/queue.js';
+import { jobListener } from '../../src/jobs/wake.js';
 import { rowsOf } from '../../src/db/client.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 
@@ -96,5 +97,141 @@ describe('durable job queue', () => {
     });
     await queue.drain();
     expect(seen).toEqual([{ committed: true }]);
+  });
+});
+
+/** A promise the test resolves by hand: a job that runs until the test lets it finish. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { opened, open };
+}
+
+describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+  });
+  afterAll(() => ctx.close());
+
+  const runner = (o: Partial<JobQueueOptions> = {}) =>
+    createJobQueue({ db: ctx.app.db, clock: ctx.clock, logger: ctx.app.log as never, pollIntervalMs: 60_000, leaseMs: 60_000, ...o });
+
+  it('frees a slot as soon as its job ends: quick jobs pass a slow one instead of waiting for it', async () => {
+    const queue = runner({ lanes: { housekeeping: { concurrency: 2 } } });
+    const order: string[] = [];
+    const slow = gate();
+    queue.handle('slots.slow', async () => {
+      await slow.opened;
+      order.push('slow');
+    });
+    queue.handle('slots.quick', async (job) => {
+      order.push(`quick${(job.payload as { n: number }).n}`);
+      if (order.length === 5) slow.open();
+    });
+    await queue.enqueue('slots.slow', {}, { runAt: new Date(ctx.clock.now().getTime() - 1) });
+    for (let n = 0; n < 5; n++) await queue.enqueue('slots.quick', { n });
+    expect(await queue.drain()).toBe(6);
+    // With a batch of two, the second batch would have waited for the slow job.
+    expect(order).toEqual(['quick0', 'quick1', 'quick2', 'quick3', 'quick4', 'slow']);
+  });
+
+  it('gives each lane its own slots: a full delivery lane does not hold back identity work', async () => {
+    const queue = runner({ lanes: { deliveries: { concurrency: 1 }, identity: { concurrency: 1 } } });
+    const stuck = gate();
+    const ran: string[] = [];
+    queue.handle('lanes.deliver', async () => {
+      ran.push('deliver');
+      await stuck.opened;
+    }, { lane: 'deliveries' });
+    queue.handle('lanes.decide', async () => void ran.push('decide'), { lane: 'identity' });
+    await queue.enqueue('lanes.deliver', {});
+    await queue.enqueue('lanes.deliver', {});
+    await queue.enqueue('lanes.decide', {});
+    const drained = queue.drain();
+    // The lanes claim side by side; the identity job runs while the only delivery slot is held.
+    await vi.waitFor(() => expect([...ran].sort()).toEqual(['decide', 'deliver']), { timeout: 5_000, interval: 10 });
+    stuck.open();
+    expect(await drained).toBe(3);
+    expect([...ran].sort()).toEqual(['decide', 'deliver', 'deliver']);
+  });
+
+  it('runs at most perKeyLimit jobs of one key at once while other keys use the free slots', async () => {
+    const queue = runner({ lanes: { deliveries: { concurrency: 10, perKeyLimit: 2 } } });
+    const release = gate();
+    const running = new Map<string, number>();
+    const peak = new Map<string, number>();
+    let done = 0;
+    queue.handle('cap.send', async (job) => {
+      const key = (job.payload as { key: string }).key;
+      running.set(key, (running.get(key) ?? 0) + 1);
+      peak.set(key, Math.max(peak.get(key) ?? 0, running.get(key)!));
+      await release.opened;
+      running.set(key, running.get(key)! - 1);
+      done += 1;
+    }, { lane: 'deliveries' });
+    for (let i = 0; i < 6; i++) await queue.enqueue('cap.send', { key: 'slow' }, { key: 'slow' });
+    await queue.enqueue('cap.send', { key: 'other' }, { key: 'other' });
+    const drained = queue.drain();
+    await vi.waitFor(() => expect(Object.fromEntries(running)).toEqual({ slow: 2, other: 1 }), { timeout: 5_000, interval: 10 });
+    // The cap is read from the table, so it holds across processes: a second runner adds nothing.
+    const second = runner({ lanes: { deliveries: { concurrency: 10, perKeyLimit: 2 } } });
+    second.handle('cap.send', async () => void (done += 100), { lane: 'deliveries' });
+    expect(await second.drain()).toBe(0);
+    release.open();
+    expect(await drained).toBe(7);
+    expect(done).toBe(7);
+    expect(Object.fromEntries(peak)).toEqual({ slow: 2, other: 1 });
+  });
+
+  it('pauses a key after unanswered jobs in a row, skips its due jobs without a slot, and resumes after the pause', async () => {
+    const queue = runner({ lanes: { deliveries: { concurrency: 4, perKeyLimit: 4 } } });
+    let answering = false;
+    const calls: number[] = [];
+    queue.handle('pause.send', async (job) => {
+      calls.push((job.payload as { n: number }).n);
+      if (answering) return;
+      return { done: true, keyFailed: true };
+    }, { lane: 'deliveries' });
+    for (let n = 0; n < 3; n++) await queue.enqueue('pause.send', { n }, { key: 'dead' });
+    expect(await queue.drain()).toBe(3);
+    const pause = rowsOf<{ failures: number; paused_until: Date | string }>(await ctx.app.db.execute(sql`select failures, paused_until from job_key_pauses where key = 'dead'`))[0]!;
+    expect(pause.failures).toBe(3);
+    expect(new Date(pause.paused_until).getTime()).toBe(ctx.clock.now().getTime() + 1_000);
+    await queue.enqueue('pause.send', { n: 3 }, { key: 'dead' });
+    await queue.enqueue('pause.send', { n: 4 }, { key: 'alive' });
+    expect(await queue.drain()).toBe(1); // only the other key's job
+    expect([...calls].sort()).toEqual([0, 1, 2, 4]);
+    ctx.clock.advance(1_000);
+    answering = true;
+    expect(await queue.drain()).toBe(1);
+    expect(calls.at(-1)).toBe(3);
+    // An answer clears the key's record.
+    expect(rowsOf(await ctx.app.db.execute(sql`select key from job_key_pauses where key = 'dead'`))).toEqual([]);
+  });
+
+  it('wakes on a committed job without waiting for the poll, and not for a rolled-back one', async () => {
+    const queue = runner({ pollIntervalMs: 60_000, listen: jobListener(ctx.app.database, ctx.app.log as never) });
+    const seen: unknown[] = [];
+    queue.handle('wake.now', async (job) => void seen.push(job.payload));
+    queue.start();
+    try {
+      // The initial claim at start() has found nothing; from here only a notification can.
+      await new Promise((r) => setTimeout(r, 300));
+      await ctx.app.db
+        .transaction(async (tx) => {
+          await queue.enqueue('wake.now', { rolledBack: true }, { tx });
+          throw new Error('rollback');
+        })
+        .catch(() => {});
+      const started = performance.now();
+      await ctx.app.db.transaction(async (tx) => {
+        await queue.enqueue('wake.now', { committed: true }, { tx });
+      });
+      await vi.waitFor(() => expect(seen).toEqual([{ committed: true }]), { timeout: 5_000, interval: 5 });
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await queue.stop();
+    }
   });
 });

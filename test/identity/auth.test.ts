@@ -18,7 +18,7 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
   afterAll(() => ctx.close());
 
   it('answers a missing, malformed, whitespace-carrying or unknown key with 401 {detail}', async () => {
-    const body = { webhook_url: 'https://backend.example.com/h' };
+    const body = { webhook_url: 'https://127.0.0.1/h' };
     const headers = [
       {},
       { authorization: tenant.backend },
@@ -43,7 +43,7 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
     const v = await a.createVerification(tenant.backend);
     onlyDetail(await a.call('GET', '/v1/review', tenant.backend, undefined, 403));
     await a.call('POST', `/v1/review/${v.id}`, tenant.backend, { decision: 'approve', note: 'x'.repeat(30) }, 403);
-    await a.call('POST', '/v1/verifications', tenant.reviewer, { webhook_url: 'https://a.example.com' }, 403);
+    await a.call('POST', '/v1/verifications', tenant.reviewer, { webhook_url: 'https://127.0.0.1/' }, 403);
     await a.call('GET', `/v1/verifications/${v.id}`, tenant.reviewer, undefined, 403);
     await a.call('POST', `/v1/attestations/${v.id}`, tenant.reviewer, { claim: 'identity_verified' }, 403);
     await a.call('DELETE', `/v1/verifications/${v.id}`, tenant.reviewer, undefined, 403);
@@ -126,7 +126,7 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     };
     try {
-      const res = await a.call('POST', '/v1/verifications', tenant.backend, { webhook_url: 'https://a.example.com/h' });
+      const res = await a.call('POST', '/v1/verifications', tenant.backend, { webhook_url: 'https://127.0.0.1/h' });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ detail: expect.any(String) });
       expect(res.body).not.toContain('ECONNREFUSED');

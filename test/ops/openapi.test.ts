@@ -3,8 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiTags, registeredRoutes } from '../../src/plugins/openapi.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 
-type Operation = { operationId?: string; tags?: string[]; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
-type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; tags?: { name: string }[] };
+type Operation = { operationId?: string; tags?: string[]; security?: Record<string, string[]>[]; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  tags?: { name: string; description?: string }[];
+  'x-tagGroups'?: { name: string; tags: string[] }[];
+  components?: { securitySchemes?: Record<string, unknown> };
+};
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -77,6 +83,9 @@ describe('the OpenAPI document', () => {
       if (path === '/health') continue;
       const errors = codes.filter((c) => /^[45]\d\d$/.test(c));
       if (errors.length === 0) problems.push(`${method} ${path}: no error response`);
+      // The probes take no input and no credential; every other operation has client errors
+      // (redocly.yaml leaves this check to this test).
+      if (path !== '/ready' && !codes.some((c) => /^4\d\d$/.test(c))) problems.push(`${method} ${path}: no 4xx response`);
       for (const code of errors) {
         if (!op.responses![code]!.content) problems.push(`${method} ${path}: ${code} has no body schema`);
       }
@@ -95,6 +104,46 @@ describe('the OpenAPI document', () => {
     if (identity) {
       expect(identity.op.responses!['503']!.content!['application/json']!.schema).toMatchObject({ required: ['detail'] });
     }
+  });
+
+  it('introduces each API as a named group in /docs: what it is for, how to authenticate, its errors', () => {
+    for (const name of ['ticketing', 'identity', 'governance', 'operator']) {
+      const description = doc.tags?.find((t) => t.name === name)?.description ?? '';
+      expect(description, name).toMatch(/^\*\*[^*]+\*\* \(`\//);
+      expect(description, name).toMatch(/\*\*Authentication:\*\* .*Bearer/);
+      expect(description, name).toMatch(/\*\*Errors:\*\* `\{/);
+    }
+    // Every tag an operation uses is declared (with its description) and sits in a group.
+    const grouped = new Set(doc['x-tagGroups']?.flatMap((g) => g.tags));
+    const declared = new Set(doc.tags?.filter((t) => t.description).map((t) => t.name));
+    const used = new Set(operations().flatMap(({ op }) => op.tags ?? []));
+    expect([...used].filter((t) => !declared.has(t) || !grouped.has(t)), 'tags to declare in src/plugins/openapi.ts (openApiTags, tagGroups)').toEqual([]);
+  });
+
+  it('declares the credential of every operation, and only the public ones need none', () => {
+    const schemes = new Set(Object.keys(doc.components?.securitySchemes ?? {}));
+    const problems: string[] = [];
+    for (const { method, path, op } of operations()) {
+      if (!Array.isArray(op.security)) problems.push(`${method} ${path}: no security (securityOf in src/plugins/openapi-security.ts)`);
+      for (const name of op.security?.flatMap((s) => Object.keys(s)) ?? []) {
+        if (!schemes.has(name)) problems.push(`${method} ${path}: undeclared security scheme ${name}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    const open = operations().filter(({ op }) => op.security?.length === 0).map(({ op }) => op.operationId).sort();
+    expect(open).toEqual(['getProofBoundaries', 'health', 'identityJwks', 'listAttestationClaims', 'listGovernanceKeys', 'ready', 'verifyGovernanceRecord']);
+  });
+
+  it('every operation that declares a credential answers 401 without one, in its API’s error format', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    const wrong: string[] = [];
+    for (const { method, path, op } of operations().filter(({ op }) => op.security?.length)) {
+      const res = await ctx.app.inject({ method: method.toUpperCase() as 'GET', url: path.replace(/\{\w+\}/g, id) });
+      const body = res.json();
+      const shaped = 'detail' in body || body.error?.code === 'UNAUTHORIZED';
+      if (res.statusCode !== 401 || !shaped) wrong.push(`${method} ${path} (${op.operationId}): ${res.statusCode} ${res.body}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('operationIds are unique', () => {

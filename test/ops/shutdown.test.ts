@@ -97,7 +97,7 @@ describe('a hard kill of the server process', () => {
     await store?.drop();
   });
 
-  const env = () => ({ ...store.env, ADMIN_TOKEN });
+  const env = () => ({ ...store.env, ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
 
   it('runs the job queued before the kill once the server is back', async (t) => {
     // Polling once an hour: the job queued below stays queued until the process is killed.
@@ -113,7 +113,7 @@ describe('a hard kill of the server process', () => {
     const created = await fetch(`${base}/v1/verifications`, {
       method: 'POST',
       headers: { ...backend, 'content-type': 'application/json' },
-      body: JSON.stringify({ webhook_url: 'https://example.com/hooks/identity', reference: 'kill-9' }),
+      body: JSON.stringify({ webhook_url: 'https://127.0.0.1:9/hooks/identity', reference: 'kill-9' }),
     });
     if (created.status === 404) t.skip();
     expect(created.status).toBe(201);

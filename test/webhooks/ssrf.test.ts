@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTarget, WebhookTargetError, type Resolver } from '../../src/webhooks/ssrf.js';
-import { postWebhook } from '../../src/webhooks/transport.js';
+import { createConnectionPool, postWebhook } from '../../src/webhooks/transport.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { makeCertificate, startReceiver, type Certificate, type Receiver } from './support/receiver.js';
 import { deliveriesOf, newProfile, publish, register } from './support/setup.js';
@@ -96,6 +96,34 @@ describe('the request goes to the address that was checked', () => {
       const wrongName = await checkTarget(`https://other.example.test:${receiver.port}/`, { allowPrivate: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
       expect((await postWebhook(wrongName, {}, '{}', { timeoutMs: 2000, ca: cert.cert })).error).toMatch(/altnames|hostname/i);
     } finally {
+      await receiver.close();
+    }
+  });
+
+  it('reuses a kept-alive connection only for the address that was checked for the request', async () => {
+    const cert = await makeCertificate();
+    const receiver = await startReceiver(cert);
+    const connections = createConnectionPool({ ca: cert.cert });
+    try {
+      const at = (address: string) => checkTarget(`https://hooks.example.test:${receiver.port}/pinned`, { allowPrivate: true, resolve: async () => [{ address, family: 4 }] });
+      const checked = await at('127.0.0.1');
+      for (let i = 0; i < 3; i++) {
+        expect(await postWebhook(checked, {}, `{"n":${i}}`, { timeoutMs: 2000, connections })).toMatchObject({ statusCode: 200 });
+      }
+      expect(receiver.connections).toBe(1);
+      expect(connections.opened).toBe(1);
+      // The same name now resolves elsewhere (127.0.0.2, where nothing listens): the open
+      // connection to 127.0.0.1 is not used for it; the request goes to 127.0.0.2 and fails.
+      const moved = await postWebhook(await at('127.0.0.2'), {}, '{}', { timeoutMs: 2000, connections });
+      expect(moved).toMatchObject({ unanswered: true, error: expect.stringMatching(/ECONNREFUSED.*127\.0\.0\.2/) });
+      expect(receiver.received).toHaveLength(3);
+      // A receiver that closed its idle connection: the next request reconnects and still arrives.
+      receiver.closeIdle();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await postWebhook(checked, {}, '{}', { timeoutMs: 2000, connections })).toMatchObject({ statusCode: 200 });
+      expect(receiver.received).toHaveLength(4);
+    } finally {
+      connections.close();
       await receiver.close();
     }
   });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './core.js';
 
@@ -17,8 +18,29 @@ export const jobs = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: ts('locked_until'),
     lastError: text('last_error'),
+    /**
+     * What the job talks to (a webhook endpoint): at most a lane's per-key limit of jobs with
+     * one key run at once, and a key that keeps failing is paused (job_key_pauses).
+     */
+    concurrencyKey: text('concurrency_key'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [index('jobs_due_idx').on(t.state, t.runAt)],
+  (t) => [
+    index('jobs_due_idx').on(t.state, t.runAt),
+    // The claim reads only live rows; done and failed jobs pile up without slowing it.
+    index('jobs_pending_idx').on(t.queue, t.runAt).where(sql`state = 'pending'`),
+    index('jobs_running_idx').on(t.concurrencyKey, t.lockedUntil).where(sql`state = 'running'`),
+  ],
 );
+
+/**
+ * Back-off per concurrency key: after consecutive unanswered attempts a key is skipped by the
+ * claim until paused_until, so its due jobs wait in the table instead of holding slots.
+ */
+export const jobKeyPauses = pgTable('job_key_pauses', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  pausedUntil: ts('paused_until'),
+  updatedAt: ts('updated_at').notNull(),
+});

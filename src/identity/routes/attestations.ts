@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { claimCatalogue, type createAttestationService } from '../attestations.js';
 import { principalOf, requireRole } from '../auth.js';
+import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 
 const tags = ['identity: attestations'];
@@ -9,8 +10,9 @@ const tags = ['identity: attestations'];
 export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: ReturnType<typeof createAttestationService> }> = async (app, { attestations }) => {
   app.get('/attestations/claims', {
     schema: {
-      operationId: 'listAttestationClaims',
+      operationId: 'listAttestationClaims', summary: 'The claim catalogue',
       tags,
+      security: securityOf.none,
       description: 'The claim catalogue. Claims with `needs_mrz` need a document uploaded with its machine-readable zone; without it they answer 409.',
       response: { 200: s.claimCatalogue, ...s.errors() },
     },
@@ -19,9 +21,9 @@ export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: ReturnType
   app.post('/attestations/:id', {
     onRequest: requireRole(app.db, 'backend'),
     schema: {
-      operationId: 'createAttestation',
+      operationId: 'createAttestation', summary: 'Attest a claim of an approved verification',
       tags,
-      security: [{ bearer: [] }],
+      security: securityOf.identityBackend,
       description:
         'Attests one catalogued claim of an approved verification. `jws` is a compact JWS (alg EdDSA, `kid` header) with `sub` = verification id, `jti` = attestation id, `iat`, `exp` (90 days), `claim`, `value` and the claim itself, ' +
         'verifiable with GET /v1/.well-known/jwks.json. Unknown claim → 422; verification not approved → 409; claim the data cannot support (no MRZ) → 409.',
@@ -33,8 +35,9 @@ export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: ReturnType
 
   app.get('/.well-known/jwks.json', {
     schema: {
-      operationId: 'identityJwks',
+      operationId: 'identityJwks', summary: 'Public keys of attestations and decision webhooks (JWKS)',
       tags,
+      security: securityOf.none,
       description: 'OKP/Ed25519 public keys (live and retired) that verify attestations (`purpose: attestation`) and decision webhooks (`purpose: identity-webhook`).',
       response: { 200: s.jwks, ...s.errors() },
     },

@@ -1,15 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { handoffTokenOf } from '../auth.js';
 import type { CaptureService } from '../capture/service.js';
+import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import { readCaptureForm } from '../uploads/multipart.js';
 
 const tags = ['identity: capture'];
-const security = [{ bearer: [] }];
+const security = securityOf.captureHandoff;
 const uploadRules =
   'The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over 15 MB → 413 (the upload stops there), under 1 KB → 422. ' +
   'EXIF/GPS and text metadata are stripped before the image is stored. ';
 const resume = 'After a 409, call GET /v1/capture/status and resume from `next_step`.';
+const imageField = { type: 'string', format: 'binary', description: 'The image: JPEG, PNG or WebP, 1 KB to 15 MB' };
 
 export const PIPELINE_DESCRIPTION =
   'When the last step’s frame is stored the verification moves to `processing` and the decision pipeline is queued durably (a restart does not lose it). ' +
@@ -22,7 +24,7 @@ export const PIPELINE_DESCRIPTION =
 export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> = async (app, { capture }) => {
   app.get('/capture/status', {
     schema: {
-      operationId: 'captureStatus',
+      operationId: 'captureStatus', summary: 'Where the device stands in the capture flow',
       tags,
       security,
       description: 'Where the device stands: `stage` (document, challenge, selfie, complete), `next_step` (where to resume) and `uploaded_steps`.',
@@ -32,10 +34,15 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
 
   app.post('/capture/document', {
     schema: {
-      operationId: 'uploadDocument',
+      operationId: 'uploadDocument', summary: 'Upload the identity document',
       tags,
       security,
       consumes: ['multipart/form-data'],
+      multipartForm: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: imageField, mrz: { type: 'string', description: 'The machine-readable zone, its lines joined by \\n' } },
+      },
       description: `Uploads the identity document: multipart, file field \`file\`, optional text field \`mrz\` (the machine-readable zone, lines joined by \\n; an unreadable one → 422). ${uploadRules}409 once past the document stage. ${resume}`,
       response: { 201: s.stageAnswer, ...s.errors(401, 409, 413, 415, 422) },
     },
@@ -55,7 +62,7 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
 
   app.post('/capture/challenge', {
     schema: {
-      operationId: 'getChallenge',
+      operationId: 'getChallenge', summary: 'Get the liveness challenge',
       tags,
       security,
       description: `The liveness challenge: 3 to 5 steps, each with an instruction; a repeated call answers the same challenge. 409 before the document upload. ${resume}`,
@@ -65,10 +72,15 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
 
   app.post('/capture/selfie', {
     schema: {
-      operationId: 'uploadSelfieFrame',
+      operationId: 'uploadSelfieFrame', summary: 'Upload one selfie frame',
       tags,
       security,
       consumes: ['multipart/form-data'],
+      multipartForm: {
+        type: 'object',
+        required: ['step', 'file'],
+        properties: { step: { type: 'string', pattern: '^[0-9]+$', description: 'The challenge step this frame answers, 0..N-1' }, file: imageField },
+      },
       description:
         `Uploads one selfie frame: multipart, text field \`step\` (0..N-1, else 422) and file field \`file\`, in either order. ${uploadRules}` +
         `409 before the document upload, before the challenge, or when that step already has its frame. ${resume} ${PIPELINE_DESCRIPTION}`,

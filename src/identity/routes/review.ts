@@ -1,19 +1,23 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { principalOf, requireRole } from '../auth.js';
+import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
+import type { ReviewCaseService } from '../review-case.js';
 import type { VerificationService } from '../service.js';
 
 const tags = ['identity: review'];
-const security = [{ bearer: [] }];
+const security = securityOf.identityReviewer;
 
 /** The reviewer's endpoints (reviewer keys only). */
-export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService }> = async (app, { verifications }) => {
+export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService; cases: ReviewCaseService }> = async (app, { verifications, cases }) => {
   const onRequest = requireRole(app.db, 'reviewer');
 
   app.get('/review', {
     onRequest,
     schema: {
-      operationId: 'listReviewQueue',
+      operationId: 'listReviewQueue', summary: 'The manual-review queue',
       tags,
       security,
       description: 'The open manual-review queue of the reviewer’s profile, oldest first. `reason` says why: document_reused or pipeline_error.',
@@ -24,7 +28,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
   app.post('/review/:id', {
     onRequest,
     schema: {
-      operationId: 'reviewVerification',
+      operationId: 'reviewVerification', summary: 'Approve or decline a verification in review',
       tags,
       security,
       description:
@@ -35,4 +39,52 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
       response: { 200: s.reviewResult, ...s.errors(401, 403, 404, 409, 422) },
     },
   }, async (req) => verifications.review(principalOf(req), req.params.id, req.body));
+
+  app.get('/review/:id', {
+    onRequest,
+    schema: {
+      operationId: 'getReviewCase',
+      summary: 'Everything a review decision needs',
+      tags,
+      security,
+      description:
+        'The case as a reviewer judges it: status and reason, reference, the document (its parsed MRZ fields), every challenge step with its instruction and frame, ' +
+        'the pipeline’s signals and the audit trail. Images are fetched separately from each `image_url`. Another profile’s verification answers 404; an erased one 410.',
+      params: s.idParams,
+      response: { 200: s.reviewCase, ...s.errors(401, 403, 404, 410) },
+    },
+  }, async (req) => cases.caseView(principalOf(req), req.params.id));
+
+  const imageResponse = {
+    200: z.any().describe('The stored image bytes (image/jpeg, image/png or image/webp), metadata stripped at upload'),
+    ...s.errors(401, 403, 404, 410),
+  };
+  const sendImage = (reply: FastifyReply, image: { bytes: Buffer; contentType: string }) =>
+    reply.type(image.contentType).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').send(image.bytes);
+
+  app.get('/review/:id/images/document', {
+    onRequest,
+    schema: {
+      operationId: 'getReviewDocumentImage',
+      summary: 'The document image of a case',
+      tags,
+      security,
+      description: 'The stored document image, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
+      params: s.idParams,
+      response: imageResponse,
+    },
+  }, async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, null)));
+
+  app.get('/review/:id/images/selfie/:step', {
+    onRequest,
+    schema: {
+      operationId: 'getReviewSelfieImage',
+      summary: 'One selfie frame of a case',
+      tags,
+      security,
+      description: 'The stored selfie frame of one challenge step, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
+      params: s.selfieParams,
+      response: imageResponse,
+    },
+  }, async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, req.params.step)));
 };

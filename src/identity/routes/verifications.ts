@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf, requireRole } from '../auth.js';
+import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import type { VerificationService } from '../service.js';
 
 const tags = ['identity: verifications'];
-const security = [{ bearer: [] }];
+const security = securityOf.identityBackend;
 
 /** The backend's endpoints: create, poll, hand off, erase. */
 export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService }> = async (app, { verifications }) => {
@@ -13,12 +14,12 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
   app.post('/verifications', {
     onRequest,
     schema: {
-      operationId: 'createVerification',
+      operationId: 'createVerification', summary: 'Create a verification',
       tags,
       security,
       description:
         'Creates a verification for the calling key’s profile and returns its first handoff token (valid 30 minutes) for the end user’s device. ' +
-        '`webhook_url` must be HTTPS (else 422); the decision webhook goes there. Poll GET /v1/verifications/{id} when no webhook arrives.',
+        '`webhook_url` is checked like a registered webhook endpoint: HTTPS, no credentials, a host that resolves, and only public addresses (else 422 saying which rule failed); the decision webhook goes there. Poll GET /v1/verifications/{id} when no webhook arrives.',
       body: s.createVerificationBody,
       response: { 201: s.createdVerification, ...s.errors(401, 403, 422) },
     },
@@ -27,7 +28,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
   app.get('/verifications/:id', {
     onRequest,
     schema: {
-      operationId: 'getVerification',
+      operationId: 'getVerification', summary: 'Get a verification',
       tags,
       security,
       description:
@@ -42,7 +43,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
   app.post('/verifications/:id/handoff', {
     onRequest,
     schema: {
-      operationId: 'reissueHandoffToken',
+      operationId: 'reissueHandoffToken', summary: 'Issue a fresh handoff token',
       tags,
       security,
       description: 'Issues a fresh handoff token (30 minutes) and revokes every earlier one. 409 once capture is complete or the verification was erased.',
@@ -54,7 +55,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
   app.delete('/verifications/:id/handoff', {
     onRequest,
     schema: {
-      operationId: 'revokeHandoffToken',
+      operationId: 'revokeHandoffToken', summary: 'Revoke the handoff tokens',
       tags,
       security,
       description: 'Revokes the verification’s handoff tokens: every capture call with them answers 401.',
@@ -66,7 +67,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
   app.delete('/verifications/:id', {
     onRequest,
     schema: {
-      operationId: 'eraseVerification',
+      operationId: 'eraseVerification', summary: 'Erase a verification',
       tags,
       security,
       description:

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import { unstorableTextReason } from '../../lib/storable-text.js';
 import { IdentityError, isMultipartError } from '../errors.js';
 import type { StoredImage } from './inspect.js';
 
@@ -36,7 +37,11 @@ export async function readCaptureForm(
         image = await store(part.file);
         storing = false;
       } else {
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        const value = typeof part.value === 'string' ? part.value : String(part.value);
+        // Form fields bypass the route validator, so they get the same storable-text check here.
+        const unstorable = unstorableTextReason(part.fieldname) ?? unstorableTextReason(value);
+        if (unstorable) throw new IdentityError(422, `body.${part.fieldname.replace(/[\u0000\ud800-\udfff]/g, '\ufffd')}: ${unstorable}`);
+        fields[part.fieldname] = value;
       }
     }
   } catch (err) {

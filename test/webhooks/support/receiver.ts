@@ -47,6 +47,10 @@ export interface Receiver {
   /** Answers to give, in order, before falling back to `fallback`. */
   plan(...answers: Answer[]): void;
   fallback: Answer;
+  /** TLS connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  readonly connections: number;
+  /** Closes the connections that carry no request, as a server ending keep-alive does. */
+  closeIdle(): void;
   close(): Promise<void>;
 }
 
@@ -64,13 +68,19 @@ export async function startReceiver(certificate: Certificate, host = '127.0.0.1'
       res.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'https://127.0.0.1:1/elsewhere' } : {}).end('ok');
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
+  Object.defineProperty(receiver, 'connections', { get: () => connections });
   return Object.assign(receiver, {
     port,
     received,
     url: (path = '/hook') => `https://${host === '127.0.0.1' ? '127.0.0.1' : host}:${port}${path}`,
     plan: (...answers: Answer[]) => void queue.push(...answers),
+    closeIdle: () => server.closeIdleConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

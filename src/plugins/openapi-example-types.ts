@@ -1,0 +1,31 @@
+/** One operation's examples: its JSON request body and its answer, by status. */
+export interface OperationExample {
+  request?: unknown;
+  responses: Record<string, unknown>;
+}
+
+/** The examples of the OpenAPI document, by operationId (src/plugins/openapi-examples.ts). */
+export type OperationExamples = Record<string, OperationExample>;
+
+type Media = { example?: unknown };
+type Operation = {
+  operationId?: string;
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { content?: Record<string, Media> }>;
+};
+
+/** Puts each operation's examples on its JSON request body and responses. */
+export function applyExamples(paths: Record<string, Record<string, Operation>>, examples: OperationExamples): void {
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item)) {
+      const example = op?.operationId ? examples[op.operationId] : undefined;
+      if (!example) continue;
+      const body = op.requestBody?.content?.['application/json'];
+      if (body && example.request !== undefined) body.example = example.request;
+      for (const [status, answer] of Object.entries(example.responses)) {
+        const media = op.responses?.[status]?.content?.['application/json'];
+        if (media) media.example = answer;
+      }
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identityAuditEvents, identityVerifications } from '../../src/db/schema/identity.js';
+import { verifyAuditChain } from '../../src/identity/audit.js';
+import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { addKey } from '../helpers/tenants.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from './helpers.js';
+import { png } from './images.js';
+
+describe('reviewer case view and images', () => {
+  let ctx: TestContext;
+  let tenant: IdentityTenant;
+  let reviewerKeyId: string;
+  beforeAll(async () => {
+    ctx = await buildTestApp({ env: HIGH_LIMITS });
+    tenant = await identityTenant(ctx);
+    const reviewer = await addKey(ctx, tenant.profileId, { service: 'identity', role: 'reviewer' });
+    tenant.reviewer = reviewer.key;
+    reviewerKeyId = reviewer.keyId;
+  });
+  afterAll(() => ctx.close());
+
+  async function inManualReview(seed: number) {
+    const document = png(640, 480, { seed });
+    const first = await captureAll(ctx, tenant.backend, { document });
+    await settle(ctx, tenant.backend, first.id);
+    const second = await captureAll(ctx, tenant.backend, { document });
+    expect((await settle(ctx, tenant.backend, second.id)).status).toBe('manual_review');
+    return second;
+  }
+
+  it('shows everything a decision needs', async () => {
+    const { id, challenge } = await inManualReview(7001);
+    const res = await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200);
+    const view = res.json();
+    expect(view).toMatchObject({ id, status: 'manual_review', reason: 'document_reused', reference: 'order-42', signals: {} });
+    expect(view.document).toEqual({
+      image_url: `/v1/review/${id}/images/document`,
+      content_type: 'image/png',
+      width: 640,
+      height: 480,
+      mrz: expect.objectContaining({ documentNumber: 'X12345678', lastName: 'DOE', firstName: 'JANE MARIA', expirationDate: '310101' }),
+    });
+    expect(view.steps).toHaveLength(challenge.steps.length);
+    for (const [i, s] of challenge.steps.entries()) {
+      expect(view.steps[i]).toEqual({
+        step: s.step,
+        instruction: s.instruction,
+        pose: null,
+        image_url: `/v1/review/${id}/images/selfie/${s.step}`,
+        content_type: 'image/png',
+        width: 640,
+        height: 480,
+      });
+    }
+    const types = view.audit.map((e: { type: string }) => e.type);
+    expect(types[0]).toBe('verification.created');
+    expect(types.at(-1)).toBe('verification.manual_review');
+    expect(view.audit[0]).toEqual({ type: 'verification.created', at: expect.stringMatching(/Z$/), actor: expect.stringMatching(/^backend:/) });
+  });
+
+  it('answers mrz null when the document came without one', async () => {
+    const document = png(640, 480, { seed: 7002 });
+    const first = await captureAll(ctx, tenant.backend, { document, mrz: null });
+    await settle(ctx, tenant.backend, first.id);
+    const view = (await api(ctx).call('GET', `/v1/review/${first.id}`, tenant.reviewer, undefined, 200)).json();
+    expect(view.status).toBe('approved');
+    expect(view.document.mrz).toBeNull();
+  });
+
+  it('serves the stored bytes, never cached, and records every view in the audit chain', async () => {
+    const { id, challenge } = await inManualReview(7003);
+    const [v] = await ctx.app.db.select().from(identityVerifications).where(eq(identityVerifications.id, id));
+    const doc = await api(ctx).call('GET', `/v1/review/${id}/images/document`, tenant.reviewer, undefined, 200);
+    expect(doc.headers['content-type']).toBe('image/png');
+    expect(doc.headers['cache-control']).toBe('no-store');
+    expect(doc.headers['x-content-type-options']).toBe('nosniff');
+    expect(doc.rawPayload.equals(await ctx.app.blobs.get(v!.documentBlob!))).toBe(true);
+    const last = challenge.steps.at(-1).step;
+    const frame = await api(ctx).call('GET', `/v1/review/${id}/images/selfie/${last}`, tenant.reviewer, undefined, 200);
+    expect(frame.headers['content-type']).toBe('image/png');
+    expect(frame.headers['cache-control']).toBe('no-store');
+    expect(frame.rawPayload.subarray(0, 4).toString('latin1')).toBe('\x89PNG');
+
+    const rows = await ctx.app.db.select().from(identityAuditEvents).where(eq(identityAuditEvents.verificationId, id));
+    const viewed = rows.filter((r) => r.type === 'review.image_viewed').sort((a, b) => a.seq - b.seq);
+    expect(viewed.map((r) => [r.actor, r.data])).toEqual([
+      [reviewerKeyId, { image: 'document' }],
+      [reviewerKeyId, { image: 'selfie', step: last }],
+    ]);
+    expect(verifyAuditChain(rows as Parameters<typeof verifyAuditChain>[0])).toBe(true);
+    const view = (await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200)).json();
+    expect(view.audit.slice(-2)).toEqual([
+      { type: 'review.image_viewed', at: expect.any(String), actor: reviewerKeyId },
+      { type: 'review.image_viewed', at: expect.any(String), actor: reviewerKeyId },
+    ]);
+  });
+
+  it('answers 404 for another profile, an unknown id or step, and needs a reviewer key', async () => {
+    const { id } = await inManualReview(7004);
+    const other = await identityTenant(ctx);
+    const a = api(ctx);
+    for (const url of [`/v1/review/${id}`, `/v1/review/${id}/images/document`, `/v1/review/${id}/images/selfie/0`]) {
+      const res = await a.call('GET', url, other.reviewer, undefined, 404);
+      expect(Object.keys(res.json())).toEqual(['detail']);
+      await a.call('GET', url, tenant.backend, undefined, 403);
+      await a.call('GET', url, null, undefined, 401);
+    }
+    await a.call('GET', '/v1/review/not-a-uuid', tenant.reviewer, undefined, 404);
+    await a.call('GET', `/v1/review/${id}/images/selfie/42`, tenant.reviewer, undefined, 404);
+    expect((await a.call('GET', `/v1/review/${id}/images/selfie/x`, tenant.reviewer, undefined, 422)).json()).toHaveProperty('detail');
+    // Nothing was shown, so nothing was recorded.
+    const rows = await ctx.app.db.select().from(identityAuditEvents).where(eq(identityAuditEvents.verificationId, id));
+    expect(rows.filter((r) => r.type === 'review.image_viewed')).toEqual([]);
+  });
+
+  it('answers 404 for an image that was never uploaded', async () => {
+    const a = api(ctx);
+    const v = await a.createVerification(tenant.backend);
+    await a.call('GET', `/v1/review/${v.id}/images/document`, tenant.reviewer, undefined, 404);
+    const view = (await a.call('GET', `/v1/review/${v.id}`, tenant.reviewer, undefined, 200)).json();
+    expect(view.document).toEqual({ image_url: null, content_type: null, width: null, height: null, mrz: null });
+    expect(view.steps).toEqual([]);
+  });
+
+  it('answers 410 once the verification is erased', async () => {
+    const { id } = await inManualReview(7005);
+    await api(ctx).call('DELETE', `/v1/verifications/${id}`, tenant.backend, undefined, 200);
+    for (const url of [`/v1/review/${id}`, `/v1/review/${id}/images/document`, `/v1/review/${id}/images/selfie/0`]) {
+      const res = await api(ctx).call('GET', url, tenant.reviewer, undefined, 410);
+      expect(Object.keys(res.json())).toEqual(['detail']);
+    }
+  });
+
+  it('reads each step’s pose when the challenge carries one', async () => {
+    const document = png(640, 480, { seed: 7006 });
+    const { id } = await captureAll(ctx, tenant.backend, { document, mrz: passportMrz({ number: 'P7006' }) });
+    const [v] = await ctx.app.db.select().from(identityVerifications).where(eq(identityVerifications.id, id));
+    const posed = (v!.challenge as { step: number; instruction: string }[]).map((s, i) => ({ ...s, pose: (['front', 'left', 'right'] as const)[i % 3] }));
+    await ctx.app.db.update(identityVerifications).set({ challenge: posed }).where(eq(identityVerifications.id, id));
+    const view = (await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200)).json();
+    expect(view.steps.map((s: { pose: string }) => s.pose)).toEqual(posed.map((s) => s.pose));
+  });
+});

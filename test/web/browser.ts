@@ -1,0 +1,62 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildTestApp, type TestAppOptions, type TestContext } from '../helpers/app.js';
+import { webAppDir } from '../../src/plugins/web-app.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const RESULTS_DIR = 'test-results';
+
+/**
+ * Whether the browser tests can run. Without Debian's chromium they skip with one line, except
+ * in CI (CI=true), where a missing browser is a failure.
+ */
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: CI installs it with apt-get (.ci/run)`);
+  console.log(`browser tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
+  return false;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface LiveServer extends TestContext {
+  /** http://127.0.0.1:<port> of the listening server. */
+  url: string;
+}
+
+/** The whole app listening on a real socket (the browser needs one), on its own database. */
+export async function startServer(opts: TestAppOptions = {}): Promise<LiveServer> {
+  if (!webAppDir()) throw new Error('dist/web is missing: run `npm run build:web` before the browser tests');
+  const ctx = await buildTestApp(opts);
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = ctx.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('server has no TCP address');
+  return Object.assign(ctx, { url: `http://127.0.0.1:${address.port}` });
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** Saves a full-page screenshot as test-results/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const path = join(RESULTS_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Errors the page reported (uncaught exceptions, console errors, CSP refusals), for assertions. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  return errors;
+}

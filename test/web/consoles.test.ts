@@ -1,0 +1,157 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { addKey } from '../helpers/tenants.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, settle } from '../identity/helpers.js';
+import { png } from '../identity/images.js';
+import { browserAvailable, collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot, startServer, type LiveServer } from './browser.js';
+
+describe.skipIf(!browserAvailable())('consoles in chromium', () => {
+  let server: LiveServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer({ env: HIGH_LIMITS });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(path: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
+    const context = await browser.newContext({ viewport, timezoneId: 'Europe/Amsterdam' });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto(`${server.url}${path}`);
+    return { page, errors };
+  }
+
+  it('operator: signs in, creates a profile and a key (shown once), registers an endpoint, sends a test event and sees it in the log', async () => {
+    const { page, errors } = await open('/console/operator');
+    await page.getByLabel('Operator token (ADMIN_TOKEN)').fill('wrong-token-wrong-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('A valid operator token is required').waitFor();
+    await page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
+
+    await page.getByLabel('Name').fill('Acme Events');
+    await page.getByLabel('Plan').selectOption('PRO');
+    await screenshot(page, 'operator-profiles');
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await page.getByTestId('profile-name').getByText('Acme Events').waitFor();
+    const profileId = /profiles\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+
+    // API key: shown once with a copy button, then only masked.
+    await page.getByLabel('Service').selectOption('identity');
+    await page.getByLabel('Role').selectOption('reviewer');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('secret').textContent())!;
+    expect(secret.length).toBeGreaterThan(20);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await screenshot(page, 'operator-key-shown-once');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('table', { name: 'API keys' }).getByText('••••••••').waitFor();
+    expect(await page.content()).not.toContain(secret);
+    const keys = await server.admin('GET', `/api-keys?profileId=${profileId}`);
+    expect(keys.data.items).toMatchObject([{ service: 'identity', role: 'reviewer', revokedAt: null }]);
+    await screenshot(page, 'operator-keys');
+
+    // Webhook endpoint: secret shown once; a test event lands in the delivery log.
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Endpoint URL (https)').fill('https://127.0.0.1:9/hooks');
+    await page.getByRole('button', { name: 'Register endpoint' }).click();
+    await page.getByTestId('secret').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('table', { name: 'Webhook endpoints' }).getByText('https://127.0.0.1:9/hooks').waitFor();
+    await page.getByRole('button', { name: 'Send a test event to https://127.0.0.1:9/hooks' }).click();
+    const log = page.getByRole('table', { name: 'Delivery log' });
+    await log.getByText('webhook.test').waitFor();
+    expect(await log.getByTestId('delivery-state').first().textContent()).toBe('pending');
+    await screenshot(page, 'operator-webhooks');
+
+    // The other sections render too.
+    for (const [tab, heading] of [['Events', 'Events'], ['Verifications', 'Verifications'], ['Governance', 'Governance']] as const) {
+      await page.getByRole('link', { name: tab, exact: true }).click();
+      await page.getByRole('heading', { name: heading, level: 2, exact: true }).waitFor();
+      await screenshot(page, `operator-${tab.toLowerCase()}`);
+    }
+
+    // A dead server is reported, not waited on forever.
+    await page.route('**/admin/v1/**', (route) => route.abort('connectionrefused'));
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('alert').getByText('The server cannot be reached').first().waitFor();
+    await screenshot(page, 'operator-server-down');
+    expect(errors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED|net::/.test(e))).toEqual([]);
+  }, 120_000);
+
+  it('reviewer: opens a case in manual_review, sees its images, is refused a short note, decides it; a late second decision reads already decided', async () => {
+    const tenant = await identityTenant(server);
+    const second = await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer' });
+    const document = png(640, 480, { seed: 4242, noisyRows: 480 });
+    const first = await captureAll(server, tenant.backend, { document });
+    await settle(server, tenant.backend, first.id);
+    const frames = (step: number) => png(480, 640, { seed: 9000 + step, noisyRows: 640 });
+    const { id, challenge } = await captureAll(server, tenant.backend, { document, frames });
+    expect((await settle(server, tenant.backend, id)).status).toBe('manual_review');
+
+    const { page, errors } = await open('/console/review');
+    await page.getByLabel('Reviewer API key').fill(tenant.reviewer);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('document_reused').waitFor();
+    await screenshot(page, 'reviewer-queue');
+
+    // The second reviewer has the same case open.
+    const late = await open('/console/review');
+    await late.page.getByLabel('Reviewer API key').fill(second.key);
+    await late.page.getByRole('button', { name: 'Sign in' }).click();
+    await late.page.getByRole('link', { name: id.slice(0, 8) }).click();
+    await late.page.getByLabel('Note (why; at least 20 characters; Enter submits, Shift+Enter new line)').waitFor();
+
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Case ${id.slice(0, 8)}` }).waitFor();
+    const images = page.locator('.gallery img');
+    await expect.poll(() => images.count(), { timeout: 15_000 }).toBe(1 + challenge.steps.length);
+    type Img = { complete: boolean; naturalWidth: number };
+    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('.gallery img')].every((img: Img) => img.complete && img.naturalWidth > 0));
+    const widths = await images.evaluateAll((imgs) => imgs.map((img) => (img as unknown as Img).naturalWidth));
+    expect(widths).toEqual([640, ...challenge.steps.map(() => 480)]);
+    for (const s of challenge.steps) await page.getByText(`Step ${s.step + 1}: ${s.instruction}`).waitFor();
+    await page.getByText('review.image_viewed').first().waitFor({ state: 'attached' }).catch(() => undefined);
+    await screenshot(page, 'reviewer-case');
+
+    // A short note is refused in the page: nothing reaches the server.
+    await page.keyboard.press('a');
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('note');
+    await page.keyboard.type('looks fine');
+    await page.getByText('10 of 20 characters — too short').waitFor();
+    await page.getByRole('button', { name: 'Submit decision' }).click();
+    await page.getByRole('alert').getByText('The note needs at least 20 characters (now 10).').waitFor();
+    await screenshot(page, 'reviewer-short-note');
+    expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('manual_review');
+
+    await page.getByLabel('Note (why; at least 20 characters; Enter submits, Shift+Enter new line)').fill('Document matches the selfie frames; reuse explained by the customer.');
+    await page.keyboard.press('Enter');
+    await page.getByText('The queue is empty').waitFor();
+    await page.getByText(`Case ${id.slice(0, 8)}: approved.`).waitFor();
+    await screenshot(page, 'reviewer-queue-empty');
+    expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('approved');
+
+    // The second reviewer's decision comes too late.
+    await late.page.getByLabel('Decline').check();
+    await late.page.getByLabel('Note (why; at least 20 characters; Enter submits, Shift+Enter new line)').fill('Declining: the document was used before elsewhere.');
+    await late.page.getByRole('button', { name: 'Submit decision' }).click();
+    await late.page.getByText(`Case ${id.slice(0, 8)} was already decided: moved on.`).waitFor();
+    await screenshot(late.page, 'reviewer-already-decided');
+    expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('approved');
+    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  }, 120_000);
+
+  it('reads well on a phone', async () => {
+    const { page } = await open('/console/', PHONE);
+    await page.getByRole('link', { name: /Reviewer/ }).waitFor();
+    await screenshot(page, 'phone-start');
+    const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+  });
+});

@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestContext } from '../helpers/app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: browser tests need it in CI`);
+  console.warn(`skipping browser test: ${CHROMIUM} not found`);
+}
+
+describe.runIf(haveChromium)('/docs in a real browser under the content security policy', () => {
+  let ctx: TestContext;
+  let base: string;
+  beforeAll(async () => {
+    ctx = await buildTestApp();
+    base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('renders the operations with no CSP violation', async () => {
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage();
+      const messages: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') messages.push(m.text());
+      });
+      page.on('pageerror', (err) => messages.push(err.message));
+      // Runs in the page (a string: this file is compiled without the DOM types).
+      await page.addInitScript({
+        content: "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
+      });
+      const res = await page.goto(`${base}/docs`, { waitUntil: 'load' });
+      expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+      await page.waitForSelector('.opblock-tag', { timeout: 20_000 });
+      expect(await page.locator('.opblock').count()).toBeGreaterThan(20);
+      expect(await page.locator('.info .title').innerText()).toContain('Partner services');
+      expect(messages.filter((m) => /content security policy|CSP violation|refused to/i.test(m))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 150_000);
+});

@@ -1,0 +1,270 @@
+import { Fragment } from 'preact';
+import { signal } from '@preact/signals';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { age, client, imageDataUrl, localTime, navigate, reviewerKey, statusOf, unwrap, useLoad } from './lib.js';
+import { ActionForm, Async, ErrorNote, Link, Notice, Shell, Spinner } from './ui.js';
+
+/** The minimum note length, as the server checks it (after trimming). */
+export const MIN_NOTE = 20;
+
+/** What the queue page says after a decision or a lost race. */
+const flash = signal<{ kind: 'ok' | 'warn'; text: string } | null>(null);
+/** The queue as last loaded: j/k on a case page move through it. */
+const queueIds = signal<string[]>([]);
+
+function ReviewerNav() {
+  return (
+    <>
+      <Link href="/console/review">Queue</Link>
+      <button type="button" class="link" onClick={() => ((reviewerKey.value = null), navigate('/console/review'))}>Sign out</button>
+    </>
+  );
+}
+
+export function ReviewerSignIn() {
+  const [key, setKey] = useState('');
+  return (
+    <Shell title="Reviewer sign-in">
+      <p>Sign in with an identity <strong>reviewer</strong> API key. It is kept in this browser tab only.</p>
+      <ActionForm
+        label="Reviewer sign-in"
+        submit="Sign in"
+        action={async () => {
+          const token = key.trim();
+          await unwrap(client(token).GET('/v1/review'));
+          reviewerKey.value = token;
+        }}
+      >
+        <label for="reviewer-key">Reviewer API key</label>
+        <input id="reviewer-key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+      </ActionForm>
+    </Shell>
+  );
+}
+
+function useKeys(handler: (e: KeyboardEvent) => void) {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    const listen = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      ref.current(e);
+    };
+    window.addEventListener('keydown', listen);
+    return () => window.removeEventListener('keydown', listen);
+  }, []);
+}
+const typing = (e: KeyboardEvent) => {
+  const t = e.target as HTMLElement | null;
+  return !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
+};
+
+export function ReviewQueue() {
+  const api = client(reviewerKey.value);
+  const state = useLoad(() => unwrap(api.GET('/v1/review')), []);
+  const [selected, setSelected] = useState(0);
+  const items = state.data?.items ?? [];
+  useEffect(() => {
+    queueIds.value = items.map((i) => i.id);
+  }, [state.data]);
+  useKeys((e) => {
+    if (typing(e) || items.length === 0) return;
+    if (e.key === 'j') setSelected((s) => Math.min(items.length - 1, s + 1));
+    else if (e.key === 'k') setSelected((s) => Math.max(0, s - 1));
+    else if (e.key === 'Enter' && items[selected] && (e.target as HTMLElement).tagName !== 'A') navigate(`/console/review/${items[selected]!.id}`);
+  });
+  useEffect(() => {
+    document.getElementById(`case-${selected}`)?.focus();
+  }, [selected]);
+  return (
+    <Shell title="Review queue" nav={<ReviewerNav />}>
+      {flash.value && <Notice kind={flash.value.kind}>{flash.value.text}</Notice>}
+      <p class="hint">Oldest first. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>Enter</kbd> open.</p>
+      <Async state={state}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <Notice>The queue is empty: nothing waits for a decision.</Notice>
+          ) : (
+            <table class="list">
+              <caption class="sr-only">Verifications waiting for a decision</caption>
+              <thead>
+                <tr><th scope="col">Case</th><th scope="col">Reason</th><th scope="col">Waiting</th><th scope="col">Created</th></tr>
+              </thead>
+              <tbody>
+                {data.items.map((item, i) => (
+                  <tr key={item.id} class={i === selected ? 'selected' : ''}>
+                    <td><Link id={`case-${i}`} href={`/console/review/${item.id}`}>{item.id.slice(0, 8)}</Link></td>
+                    <td>{item.reason ?? '—'}</td>
+                    <td>{age(item.updated_at)}</td>
+                    <td>{localTime(item.created_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Async>
+    </Shell>
+  );
+}
+
+function ReviewImage({ url, alt }: { url: string | null; alt: string }) {
+  const api = useMemo(() => client(reviewerKey.value), []);
+  const state = useLoad(() => (url ? imageDataUrl(api, url) : Promise.resolve(null)), [url]);
+  if (!url) return <p class="missing">Not uploaded</p>;
+  if (state.error) return <ErrorNote message={state.error} retry={state.reload} />;
+  if (!state.data) return <Spinner label="Loading image…" />;
+  return <img src={state.data} alt={alt} />;
+}
+
+function afterDecision(id: string, text: string, kind: 'ok' | 'warn') {
+  flash.value = { kind, text };
+  const next = queueIds.value.filter((q) => q !== id);
+  queueIds.value = next;
+  navigate(next[0] ? `/console/review/${next[0]}` : '/console/review');
+}
+
+export function ReviewCase({ id }: { id: string }) {
+  const api = useMemo(() => client(reviewerKey.value), []);
+  const state = useLoad(() => unwrap(api.GET('/v1/review/{id}', { params: { path: { id } } })), [id]);
+  const [decision, setDecision] = useState<'approve' | 'decline' | null>(null);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const noteLength = note.trim().length;
+  const noteOk = noteLength >= MIN_NOTE;
+  useEffect(() => {
+    setDecision(null);
+    setNote('');
+    setError(null);
+  }, [id]);
+
+  async function submit() {
+    setError(null);
+    if (!decision) return setError('Choose approve or decline.');
+    if (!noteOk) return setError(`The note needs at least ${MIN_NOTE} characters (now ${noteLength}).`);
+    setBusy(true);
+    try {
+      await unwrap(api.POST('/v1/review/{id}', { params: { path: { id } }, body: { decision, note } }));
+      afterDecision(id, `Case ${id.slice(0, 8)}: ${decision === 'approve' ? 'approved' : 'declined'}.`, 'ok');
+    } catch (err) {
+      if (statusOf(err) === 409) afterDecision(id, `Case ${id.slice(0, 8)} was already decided: moved on.`, 'warn');
+      else setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  useKeys((e) => {
+    if (e.key === 'Enter' && !e.shiftKey && (e.target as HTMLElement).tagName === 'TEXTAREA') {
+      e.preventDefault();
+      void submit();
+      return;
+    }
+    if (typing(e)) return;
+    const ids = queueIds.value;
+    const at = ids.indexOf(id);
+    if (e.key === 'j' && at >= 0 && ids[at + 1]) navigate(`/console/review/${ids[at + 1]}`);
+    else if (e.key === 'k' && at > 0) navigate(`/console/review/${ids[at - 1]}`);
+    else if (e.key === 'a' || e.key === 'd') {
+      e.preventDefault();
+      setDecision(e.key === 'a' ? 'approve' : 'decline');
+      document.getElementById('note')?.focus();
+    }
+  });
+
+  return (
+    <Shell title={`Case ${id.slice(0, 8)}`} nav={<ReviewerNav />}>
+      <Async state={state}>
+        {(c) => (
+          <>
+            <dl class="facts">
+              <dt>Status</dt><dd data-testid="case-status">{c.status}</dd>
+              <dt>Reason</dt><dd>{c.reason ?? '—'}</dd>
+              <dt>Reference</dt><dd>{c.reference ?? '—'}</dd>
+              <dt>Created</dt><dd>{localTime(c.created_at)}</dd>
+            </dl>
+            <section aria-labelledby="images-h">
+              <h2 id="images-h">Document and frames</h2>
+              <div class="gallery">
+                <figure>
+                  <figcaption>Document{c.document.width ? ` (${c.document.width}×${c.document.height})` : ''}</figcaption>
+                  <ReviewImage url={c.document.image_url} alt="Identity document" />
+                </figure>
+                {c.steps.map((s) => (
+                  <figure key={s.step}>
+                    <figcaption>
+                      Step {s.step + 1}: {s.instruction}
+                      {s.pose ? ` (pose: ${s.pose})` : ''}
+                    </figcaption>
+                    <ReviewImage url={s.image_url} alt={`Selfie frame for step ${s.step + 1}: ${s.instruction}`} />
+                  </figure>
+                ))}
+              </div>
+            </section>
+            <div class="columns">
+              <section aria-labelledby="mrz-h">
+                <h2 id="mrz-h">MRZ</h2>
+                {c.document.mrz ? (
+                  <dl class="facts">
+                    {Object.entries(c.document.mrz).map(([k, v]) => (
+                      <Fragment key={k}><dt>{k}</dt><dd>{v ?? '—'}</dd></Fragment>
+                    ))}
+                  </dl>
+                ) : (
+                  <p>No machine-readable zone was sent.</p>
+                )}
+                <h2>Signals</h2>
+                {Object.keys(c.signals).length === 0 ? (
+                  <p>No signals were measured.</p>
+                ) : (
+                  <dl class="facts">
+                    {Object.entries(c.signals).map(([k, v]) => (
+                      <Fragment key={k}><dt>{k}</dt><dd>{typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd></Fragment>
+                    ))}
+                  </dl>
+                )}
+              </section>
+              <section aria-labelledby="audit-h">
+                <h2 id="audit-h">Audit trail</h2>
+                <ol class="audit">
+                  {c.audit.map((e, i) => (
+                    <li key={i}><time dateTime={e.at}>{localTime(e.at)}</time> <code>{e.type}</code> <span class="actor">{e.actor}</span></li>
+                  ))}
+                </ol>
+              </section>
+            </div>
+            {c.status === 'manual_review' ? (
+              <form
+                ref={form}
+                class="form decide"
+                aria-label="Decision"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void submit();
+                }}
+              >
+                <h2>Decision</h2>
+                <fieldset>
+                  <legend>Decision (keys <kbd>a</kbd> / <kbd>d</kbd>)</legend>
+                  <label><input type="radio" name="decision" value="approve" checked={decision === 'approve'} onChange={() => setDecision('approve')} /> Approve</label>
+                  <label><input type="radio" name="decision" value="decline" checked={decision === 'decline'} onChange={() => setDecision('decline')} /> Decline</label>
+                </fieldset>
+                <label for="note">Note (why; at least {MIN_NOTE} characters; <kbd>Enter</kbd> submits, <kbd>Shift</kbd>+<kbd>Enter</kbd> new line)</label>
+                <textarea id="note" rows={3} value={note} aria-describedby="note-count" aria-invalid={note.length > 0 && !noteOk} onInput={(e) => setNote(e.currentTarget.value)} />
+                <p id="note-count" class={noteOk ? 'count ok' : 'count'} aria-live="polite">
+                  {noteOk ? `${noteLength} characters` : `${noteLength} of ${MIN_NOTE} characters — too short`}
+                </p>
+                <button type="submit" disabled={busy}>{busy ? 'Submitting…' : 'Submit decision'}</button>
+                {error && <ErrorNote message={error} />}
+              </form>
+            ) : (
+              <Notice>This case is {c.status}: there is nothing to decide.</Notice>
+            )}
+          </>
+        )}
+      </Async>
+    </Shell>
+  );
+}

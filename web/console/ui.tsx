@@ -1,0 +1,143 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { navigate, type Loaded } from './lib.js';
+
+/** An in-app link: a real <a href> (keyboard, middle-click) that navigates without a reload. */
+export function Link({ href, children, ...rest }: JSX.HTMLAttributes<HTMLAnchorElement> & { href: string }) {
+  return (
+    <a
+      {...rest}
+      href={href}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+        e.preventDefault();
+        navigate(href);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+export function Shell({ title, nav, children }: { title: string; nav?: ComponentChildren; children: ComponentChildren }) {
+  return (
+    <>
+      <header class="bar">
+        <Link href="/console/" class="brand">Partner services</Link>
+        <nav aria-label="Main">{nav}</nav>
+      </header>
+      <main id="main">
+        <h1>{title}</h1>
+        {children}
+      </main>
+    </>
+  );
+}
+
+export function Spinner({ label = 'Loading…' }: { label?: string }) {
+  return <p class="loading" role="status">{label}</p>;
+}
+
+export function ErrorNote({ message, retry }: { message: string; retry?: () => void }) {
+  return (
+    <div class="error" role="alert">
+      <span>{message}</span>
+      {retry && <button type="button" onClick={retry}>Try again</button>}
+    </div>
+  );
+}
+
+export function Notice({ children, kind = 'info' }: { children: ComponentChildren; kind?: 'info' | 'ok' | 'warn' }) {
+  return <div class={`notice ${kind}`} role="status">{children}</div>;
+}
+
+/** Loading, then the error with a retry, then the content. */
+export function Async<T>({ state, children }: { state: Loaded<T>; children: (data: T) => ComponentChildren }) {
+  if (state.error) return <ErrorNote message={state.error} retry={state.reload} />;
+  if (state.data === undefined) return <Spinner />;
+  return <>{children(state.data)}</>;
+}
+
+/** A secret shown exactly once, with a copy button; the page never shows it again. */
+export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div class="notice warn once" role="status">
+      <p>
+        <strong>{label}</strong> — copy it now: it is shown only once.
+      </p>
+      <code class="secret" data-testid="secret">{value}</code>
+      <div class="row">
+        <button
+          type="button"
+          onClick={() =>
+            navigator.clipboard?.writeText(value).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+        <button type="button" onClick={onDone}>I have stored it</button>
+      </div>
+    </div>
+  );
+}
+
+/** A form whose submit runs `action`, shows its error as the server wrote it and disables itself meanwhile. */
+export function ActionForm({ label, action, children, submit }: { label: string; action: () => Promise<void>; children?: ComponentChildren; submit: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      class="form"
+      aria-label={label}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(null);
+        try {
+          await action();
+        } catch (err) {
+          setError(err instanceof Error ? err.message : String(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {children}
+      <button type="submit" disabled={busy}>{busy ? 'Working…' : submit}</button>
+      {error && <ErrorNote message={error} />}
+    </form>
+  );
+}
+
+/** A button whose click runs `action`; its error appears next to it. */
+export function ActionButton({ action, children, label }: { action: () => Promise<void>; children: ComponentChildren; label?: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <span class="action">
+      <button
+        type="button"
+        aria-label={label}
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          try {
+            await action();
+          } catch (err) {
+            setError(err instanceof Error ? err.message : String(err));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {children}
+      </button>
+      {error && <span class="error inline" role="alert">{error}</span>}
+    </span>
+  );
+}

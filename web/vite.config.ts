@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * The browser app: one multi-page build with an entry per page (the operator and reviewer
+ * consoles, the hosted capture page), written to dist/web and served by the server itself
+ * (src/plugins/web-app.ts). No inline scripts or styles are emitted, so the pages run under a
+ * strict `script-src 'self'` Content-Security-Policy.
+ */
+export default defineConfig({
+  root: here('.'),
+  base: '/',
+  publicDir: false,
+  // Preact's automatic JSX runtime (no React, no compat layer).
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: here('../dist/web'),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    // A module preload polyfill would be one more script; every supported browser has it built in.
+    modulePreload: { polyfill: false },
+    // Keep small assets as files: data: URIs would need a looser CSP.
+    assetsInlineLimit: 0,
+    reportCompressedSize: true,
+    rolldownOptions: {
+      input: {
+        console: here('console/index.html'),
+        capture: here('capture/index.html'),
+      },
+    },
+  },
+});
