@@ -4,11 +4,12 @@ import { verification } from '../identity/schemas.js';
 import { event } from '../ticketing/schemas.js';
 import { agentView, delegationView } from './governance.js';
 import { createOperatorOverview } from './overview.js';
+import { securityOf } from '../plugins/openapi-security.js';
 import * as s from './schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope };
 const tags = ['operator'];
-const security = [{ bearer: [] }];
+const security = securityOf.operator;
 
 const paging = {
   page: z.coerce.number().int().min(1).default(1),

@@ -76,7 +76,7 @@ export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { servi
         'Save the answer (or its `records` array) and check it offline with `verify-record <file> --chain --public-key <base64>`.',
         rateNote,
       ].join(' '),
-      security: [{ bearer: [] }],
+      security: securityOf.governance,
       querystring: s.recordsQuery,
       response: { 200: s.recordsResponse, ...s.errors },
     },
