@@ -74,5 +74,9 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
   },
   { operationId: 'payOrder', method: 'POST', path: '/orders/{orderId}/pay', description: 'Mark a pending order paid and issue its tickets', flags: ['orderId!'] },
   { operationId: 'refundOrder', method: 'POST', path: '/orders/{orderId}/refund', description: 'Refund a confirmed order and void its tickets', flags: ['orderId!'] },
+  { operationId: 'listProfiles', method: 'GET', path: '/profiles', description: 'List profiles, newest first', flags: ['page', 'limit'] },
+  { operationId: 'listProfileVerifications', method: 'GET', path: '/profiles/{id}/verifications', description: "List a profile's identity verifications, newest first, optionally by status", flags: ['id!', 'status', 'page', 'limit'] },
+  { operationId: 'listProfileEvents', method: 'GET', path: '/profiles/{id}/events', description: "List a profile's ticketing events, latest start first, optionally by status", flags: ['id!', 'status', 'page', 'limit'] },
+  { operationId: 'listProfileGovernance', method: 'GET', path: '/profiles/{id}/governance', description: "List a profile's governance agents and delegations", flags: ['id!'] },
   { operationId: 'scanTicket', method: 'POST', path: '/events/{eventId}/check-ins', description: 'Check a ticket in at the door', flags: ['eventId!', 'ticketId!'] },
 ];

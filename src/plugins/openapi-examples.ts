@@ -6,8 +6,8 @@ export const operationExamples: OperationExamples = {
   "admitGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "f9ee7d11-d21d-40df-90a5-d0cd016d917a",
-        "execution_id": "1d4e1848-5fc6-40af-85a6-58f742f6ac65",
+        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
+        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -30,7 +30,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "781f6347-bf71-4c73-818b-1f3c26c10a5a",
+            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -66,18 +66,18 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "179c68e7001f3e91fdb1d7161e79b4cb",
+        "nonce": "7cecbe1b941757bc1f553f131ee04936",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ibAVmfymSfH6_Z3OAb383YdqS1DI6ErlVVIqnENdynG5yIx_Rb-r-XykPxui9LjYhLc99HG1hNu-Y7_PaRl5BQ"
+        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "1d4e1848-5fc6-40af-85a6-58f742f6ac65",
-        "record_id": "f9ee7d11-d21d-40df-90a5-d0cd016d917a",
+        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
         "admitted_at": "2026-12-18T21:41:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "dcf4097d-e702-4445-bd3a-2cb373e5cb76",
+          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:20:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -122,8 +122,8 @@ export const operationExamples: OperationExamples = {
     "request": {
       "kind": "modified_payload",
       "record": {
-        "record_id": "f9ee7d11-d21d-40df-90a5-d0cd016d917a",
-        "execution_id": "1d4e1848-5fc6-40af-85a6-58f742f6ac65",
+        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
+        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -146,7 +146,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "781f6347-bf71-4c73-818b-1f3c26c10a5a",
+            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -182,11 +182,11 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "179c68e7001f3e91fdb1d7161e79b4cb",
+        "nonce": "7cecbe1b941757bc1f553f131ee04936",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ibAVmfymSfH6_Z3OAb383YdqS1DI6ErlVVIqnENdynG5yIx_Rb-r-XykPxui9LjYhLc99HG1hNu-Y7_PaRl5BQ"
+        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "1d4e1848-5fc6-40af-85a6-58f742f6ac65"
+        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,7 +217,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "dcf4097d-e702-4445-bd3a-2cb373e5cb76",
+          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:20:00.000Z",
@@ -229,7 +229,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+      "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,9 +242,9 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "23e281e3-5525-4486-a3b9-6e0829a235d2",
+          "id": "7446b956-6d63-4b72-96c3-08f4e54829e7",
           "service": "ticketing",
-          "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
           "scopes": [
@@ -265,12 +265,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "8e2d13a4-aeb4-4753-b03c-7a9624747789",
+        "id": "ad5fd9ae-1b4a-45c4-bb4e-13688daf6d44",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
         "issued_at": "2026-12-18T19:53:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjczNWM5ZmUyYjkyZGU0ZTAiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJjZGY0YmQ2My0xYWE1LTQzZGMtYjcyMi0zMGQ3NDViMjljYzkiLCJqdGkiOiI4ZTJkMTNhNC1hZWI0LTQ3NTMtYjAzYy03YTk2MjQ3NDc3ODkiLCJpYXQiOjE3OTc2MjM2MDcsImV4cCI6MTgwNTM5OTYwN30.d7QDqd-7voK8kFPEiP8Ko1ZT_z-_svR7J-h9v_7i3DPZuWE-kzW8Bgt-gN8rByCetNitD6igQfbFqWCio3dmBQ"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjA1OWM2NjJmZTI0YTA1ZDgiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJjOGViMGRjMC0yYmY3LTRhZGQtYTVlYS02OTMyZDRmMTRkODUiLCJqdGkiOiJhZDVmZDlhZS0xYjRhLTQ1YzQtYmI0ZS0xMzY4OGRhZjZkNDQiLCJpYXQiOjE3OTc2MjM2MDcsImV4cCI6MTgwNTM5OTYwN30.XEkDAIrJvWc7P9e_laVzdSxVR_bIFNQAFlX7snUqT_esA-Ky9JXhK7edd1f1_QE6n-JNrMmqNGh66p6pfFUdDw"
       }
     }
   },
@@ -285,7 +285,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "dcf4097d-e702-4445-bd3a-2cb373e5cb76",
+      "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -297,7 +297,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -307,7 +307,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "dcf4097d-e702-4445-bd3a-2cb373e5cb76",
+          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:20:00.000Z",
@@ -318,7 +318,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+      "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -333,8 +333,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "a6d45c09-e44f-4da8-a851-e62c8c1c04e4",
-          "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "6bcac482-6981-4b5d-9d99-2e0c1735b50c",
+          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -364,8 +364,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "f9ee7d11-d21d-40df-90a5-d0cd016d917a",
-        "execution_id": "1d4e1848-5fc6-40af-85a6-58f742f6ac65",
+        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
+        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -388,7 +388,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "781f6347-bf71-4c73-818b-1f3c26c10a5a",
+            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -424,17 +424,17 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "179c68e7001f3e91fdb1d7161e79b4cb",
+        "nonce": "7cecbe1b941757bc1f553f131ee04936",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ibAVmfymSfH6_Z3OAb383YdqS1DI6ErlVVIqnENdynG5yIx_Rb-r-XykPxui9LjYhLc99HG1hNu-Y7_PaRl5BQ"
+        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+      "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -443,8 +443,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "781f6347-bf71-4c73-818b-1f3c26c10a5a",
-          "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -458,7 +458,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+          "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
           "quantity": 2
         }
       ],
@@ -471,8 +471,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "39486009-5904-4529-a559-f3eb4c270702",
-          "eventId": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
+          "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -481,7 +481,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -503,7 +503,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -522,7 +522,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+          "id": "70385c4c-186b-48eb-a104-4212a53ad7e4",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -549,8 +549,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "dcf4097d-e702-4445-bd3a-2cb373e5cb76",
-          "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -565,13 +565,13 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-39486009-5904-4529-a559-f3eb4c270702"
+      "reference": "order-e4919d07-970e-468e-b9a8-1fb47251d0a9"
     },
     "responses": {
       "201": {
-        "id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+        "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
         "status": "awaiting_capture",
-        "reference": "order-39486009-5904-4529-a559-f3eb4c270702",
+        "reference": "order-e4919d07-970e-468e-b9a8-1fb47251d0a9",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
@@ -593,8 +593,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "800cf004-d44c-4d44-90eb-cdd59be3e3f8",
-          "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "9472d661-3173-4e06-bab6-aa93911f7055",
+          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -616,8 +616,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "800cf004-d44c-4d44-90eb-cdd59be3e3f8",
-          "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "9472d661-3173-4e06-bab6-aa93911f7055",
+          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -638,8 +638,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "800cf004-d44c-4d44-90eb-cdd59be3e3f8",
-          "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "9472d661-3173-4e06-bab6-aa93911f7055",
+          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -658,7 +658,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+        "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:38:27.000Z"
@@ -670,7 +670,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+          "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
           "fail_next_run": true
         }
       }
@@ -679,10 +679,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "1d4e1848-5fc6-40af-85a6-58f742f6ac65",
+        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
         "record": {
-          "record_id": "f9ee7d11-d21d-40df-90a5-d0cd016d917a",
-          "execution_id": "1d4e1848-5fc6-40af-85a6-58f742f6ac65",
+          "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
+          "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -699,7 +699,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "781f6347-bf71-4c73-818b-1f3c26c10a5a",
+              "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -741,11 +741,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:41:27.000Z",
           "expires_at": "2026-12-18T21:46:27.000Z",
-          "nonce": "179c68e7001f3e91fdb1d7161e79b4cb",
+          "nonce": "7cecbe1b941757bc1f553f131ee04936",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "ibAVmfymSfH6_Z3OAb383YdqS1DI6ErlVVIqnENdynG5yIx_Rb-r-XykPxui9LjYhLc99HG1hNu-Y7_PaRl5BQ"
+          "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
         },
         "deliveries": [
           {
@@ -759,18 +759,22 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "439232d6-8870-4c2c-87f8-9437ef51043b",
+        "challenge_id": "623fbf36-5aae-4e2b-b431-ea9e4654e828",
         "steps": [
           {
             "step": 0,
-            "instruction": "Smile"
-          },
-          {
-            "step": 1,
             "instruction": "Turn your head slightly to the right"
           },
           {
+            "step": 1,
+            "instruction": "Look straight at the camera"
+          },
+          {
             "step": 2,
+            "instruction": "Turn your head slightly to the left"
+          },
+          {
+            "step": 3,
             "instruction": "Blink slowly"
           }
         ]
@@ -782,7 +786,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -792,7 +796,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "dcf4097d-e702-4445-bd3a-2cb373e5cb76",
+          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:20:00.000Z",
@@ -806,8 +810,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "39486009-5904-4529-a559-f3eb4c270702",
-          "eventId": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
+          "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -816,7 +820,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -834,7 +838,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -950,9 +954,9 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+        "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
         "status": "approved",
-        "reference": "order-39486009-5904-4529-a559-f3eb4c270702",
+        "reference": "order-e4919d07-970e-468e-b9a8-1fb47251d0a9",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
@@ -968,10 +972,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "b1288383-0cb9-439a-aee9-78fa05bd7318",
-          "eventId": "2a4d1900-789e-4288-8f13-e27fce33633e",
-          "type": "ticket.checked_in",
-          "endpointId": "800cf004-d44c-4d44-90eb-cdd59be3e3f8",
+          "id": "b783ada2-5467-4843-8186-cacfb0fc43e0",
+          "eventId": "18692bd4-01c1-4cd5-b4b3-6ea77bc68223",
+          "type": "order.paid",
+          "endpointId": "9472d661-3173-4e06-bab6-aa93911f7055",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -985,7 +989,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 327,
+              "durationMs": 894,
               "error": null
             }
           ]
@@ -1007,8 +1011,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "OlnFo4LMJmzWEaS-jrS2YJL_cr3yM_lnskjrveCRu_0",
-            "kid": "735c9fe2b92de4e0",
+            "x": "lLKx0vnG_LSzZuwVsDqXbTazBlKnvo8a5eg7313uCvw",
+            "kid": "059c662fe24a05d8",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1019,8 +1023,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "n1mt8TGHRxRDSXHhtNxgew2dyUw2We_4BhfixiQyOFw",
-            "kid": "64657a2ece752454",
+            "x": "WqDQrCds785MXUrHYB92TPu4TmfVMOwFa5KLD0nTacU",
+            "kid": "00b275d99270964f",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1039,9 +1043,28 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "23e281e3-5525-4486-a3b9-6e0829a235d2",
+              "id": "0114618f-1438-46a4-8a33-5318a17a2949",
+              "service": "governance",
+              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "createdAt": "2026-11-22T12:00:00.000Z",
+              "scopes": [
+                "governance:decide",
+                "governance:read"
+              ],
+              "revokedAt": null
+            },
+            {
+              "id": "4679f3e4-efe8-4cd6-81ae-9472023bfe56",
+              "service": "identity",
+              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "createdAt": "2026-11-22T12:00:00.000Z",
+              "role": "reviewer",
+              "revokedAt": null
+            },
+            {
+              "id": "7446b956-6d63-4b72-96c3-08f4e54829e7",
               "service": "ticketing",
-              "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "scopes": [
                 "events:read",
@@ -1053,30 +1076,11 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "a0c5ba65-02c7-4db5-a07e-da5383037f84",
+              "id": "ebf34f8e-77af-42f7-877e-4b8fe516e4dd",
               "service": "identity",
-              "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
-              "createdAt": "2026-11-22T12:00:00.000Z",
-              "role": "reviewer",
-              "revokedAt": null
-            },
-            {
-              "id": "ac5f9987-01dc-42e0-af4c-836bae9365da",
-              "service": "identity",
-              "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "role": "backend",
-              "revokedAt": null
-            },
-            {
-              "id": "e6e0f3a6-5e73-4e7a-bb1b-62feb89251b4",
-              "service": "governance",
-              "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
-              "createdAt": "2026-11-22T12:00:00.000Z",
-              "scopes": [
-                "governance:decide",
-                "governance:read"
-              ],
               "revokedAt": null
             }
           ]
@@ -1124,8 +1128,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "b9e41523-4265-4d9b-a8ea-6ab8e658c886",
-              "orderId": "39486009-5904-4529-a559-f3eb4c270702",
+              "id": "13c0328f-c499-410c-afa2-c4720f571329",
+              "orderId": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1145,8 +1149,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "39486009-5904-4529-a559-f3eb4c270702",
-              "eventId": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+              "id": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
+              "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1155,7 +1159,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+                  "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1180,9 +1184,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "138e3bbb-1b4b-47cf-bd77-77e814dcf168",
-              "orderId": "39486009-5904-4529-a559-f3eb4c270702",
-              "ticketTypeId": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+              "id": "839d8c48-47d7-4754-9342-27e5478678ea",
+              "orderId": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
+              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1192,9 +1196,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "7de10897-7a9e-488a-bb5f-2d84b3a65e89",
-              "orderId": "39486009-5904-4529-a559-f3eb4c270702",
-              "ticketTypeId": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+              "id": "f9025992-d073-48cb-be1f-44683a30fea0",
+              "orderId": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
+              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1218,7 +1222,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+              "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1228,7 +1232,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "dcf4097d-e702-4445-bd3a-2cb373e5cb76",
+              "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:20:00.000Z",
@@ -1259,12 +1263,283 @@ export const operationExamples: OperationExamples = {
       }
     }
   },
+  "listGovernanceRecords": {
+    "responses": {
+      "200": {
+        "records": [
+          {
+            "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
+            "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+            "agent_id": "refund-agent",
+            "action": "payments.refund",
+            "inputs": {
+              "action": "payments.refund",
+              "agent_id": "refund-agent",
+              "authority_status": "VALID",
+              "baseline": {
+                "fingerprint": "refund-agent-v3",
+                "max_drift": 0.2
+              },
+              "behavior": {
+                "drift": 0.04,
+                "fingerprint": "refund-agent-v3"
+              },
+              "consequence_tier": "LOW",
+              "delegation": {
+                "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+                "expires_at": "2026-12-31T23:00:00.000Z",
+                "granted_by": "finance@harbour-live.example",
+                "revoked_at": null
+              },
+              "human_present": false,
+              "mandate": [
+                "payments.refund",
+                "reports.read"
+              ],
+              "timestamp": "2026-12-18T21:41:27.000Z"
+            },
+            "gates": [
+              {
+                "gate": 1,
+                "name": "behavioral_continuity",
+                "passed": true,
+                "reason": "drift 0.04 is within the approved maximum 0.2"
+              },
+              {
+                "gate": 2,
+                "name": "mandate_scope",
+                "passed": true,
+                "reason": "action is within the mandate pattern payments.refund"
+              },
+              {
+                "gate": 3,
+                "name": "authority_continuity",
+                "passed": true,
+                "reason": "the delegation is current, unrevoked and unexpired, and authority is asserted VALID"
+              },
+              {
+                "gate": 4,
+                "name": "consequence_tier",
+                "passed": true,
+                "reason": "LOW consequence: no human oversight required"
+              }
+            ],
+            "disposition": "ALLOW",
+            "policy_version": "governance-gates/1.0",
+            "issued_at": "2026-12-18T21:41:27.000Z",
+            "expires_at": "2026-12-18T21:46:27.000Z",
+            "nonce": "7cecbe1b941757bc1f553f131ee04936",
+            "seq": 1,
+            "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+            "key_id": "fe812c12f3ab4ce6",
+            "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
+          },
+          {
+            "record_id": "b9c972b9-fd7c-4f5e-ba19-ab1a88331680",
+            "execution_id": "91ed36bc-1a20-4063-9a99-90ea49d45f11",
+            "agent_id": "proof-scenario-agent",
+            "action": "scenario.payments.transfer",
+            "inputs": {
+              "action": "scenario.payments.transfer",
+              "agent_id": "proof-scenario-agent",
+              "authority_status": "VALID",
+              "baseline": {
+                "fingerprint": "scenario-baseline-v1",
+                "max_drift": 0.1
+              },
+              "behavior": {
+                "drift": 0.02,
+                "fingerprint": "scenario-baseline-v1"
+              },
+              "consequence_tier": "MODERATE",
+              "delegation": {
+                "delegation_id": "673e7593-7257-49c4-b390-eab03595edb7",
+                "expires_at": "2027-12-18T21:41:28.850Z",
+                "granted_by": "governance-proof-scenario",
+                "revoked_at": null
+              },
+              "human_present": true,
+              "mandate": [
+                "scenario.payments.*"
+              ],
+              "timestamp": "2026-12-18T21:41:28.850Z"
+            },
+            "gates": [
+              {
+                "gate": 1,
+                "name": "behavioral_continuity",
+                "passed": true,
+                "reason": "drift 0.02 is within the approved maximum 0.1"
+              },
+              {
+                "gate": 2,
+                "name": "mandate_scope",
+                "passed": true,
+                "reason": "action is within the mandate pattern scenario.payments.*"
+              },
+              {
+                "gate": 3,
+                "name": "authority_continuity",
+                "passed": true,
+                "reason": "the delegation is current, unrevoked and unexpired, and authority is asserted VALID"
+              },
+              {
+                "gate": 4,
+                "name": "consequence_tier",
+                "passed": true,
+                "reason": "MODERATE consequence: no human oversight required"
+              }
+            ],
+            "disposition": "ALLOW",
+            "policy_version": "governance-gates/1.0",
+            "issued_at": "2026-12-18T21:41:28.850Z",
+            "expires_at": "2026-12-18T21:46:28.850Z",
+            "nonce": "d1d2526206491c783a4cd6439de861fc",
+            "seq": 2,
+            "prev_hash": "d84e2aab1ee4f41b16f32edb2e764fd252727734a6aadb3853d66c79d0337ed5",
+            "key_id": "fe812c12f3ab4ce6",
+            "signature": "5HyH0Ai2BKamGfnAt9GSpNWMXdqwCB96B8QjtMw84pmlL5KCUadOe-3CqPeC90907wu9I_gm-VfIeLMjoUFgBA"
+          }
+        ],
+        "next_after_seq": null
+      }
+    }
+  },
+  "listProfileEvents": {
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "items": [
+            {
+              "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+              "name": "Jazz on the Quay",
+              "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
+              "status": "CANCELLED",
+              "startsAt": "2026-12-18T19:00:00.000Z",
+              "endsAt": "2026-12-18T22:30:00.000Z",
+              "timezone": "Europe/Amsterdam",
+              "allDay": false,
+              "address": "Wilhelminakade 123, Rotterdam",
+              "city": "Rotterdam",
+              "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+              "ticketMode": "SERVICE",
+              "imageUrl": null,
+              "createdAt": "2026-11-22T12:20:00.000Z",
+              "updatedAt": "2026-12-19T01:51:28.850Z"
+            }
+          ],
+          "total": 1,
+          "page": 1,
+          "limit": 20
+        }
+      }
+    }
+  },
+  "listProfileGovernance": {
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "agents": [
+            {
+              "id": "6bcac482-6981-4b5d-9d99-2e0c1735b50c",
+              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "agentId": "refund-agent",
+              "mandate": [
+                "payments.refund",
+                "reports.read"
+              ],
+              "baseline": {
+                "fingerprint": "refund-agent-v3",
+                "maxDrift": 0.2
+              },
+              "createdAt": "2026-12-18T21:38:27.000Z"
+            },
+            {
+              "id": "866428d6-49dd-4514-bfff-b1e187160274",
+              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "agentId": "proof-scenario-agent",
+              "mandate": [
+                "scenario.payments.*"
+              ],
+              "baseline": {
+                "fingerprint": "scenario-baseline-v1",
+                "maxDrift": 0.1
+              },
+              "createdAt": "2026-12-18T21:41:28.850Z"
+            }
+          ],
+          "delegations": [
+            {
+              "id": "673e7593-7257-49c4-b390-eab03595edb7",
+              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "agentId": "proof-scenario-agent",
+              "grantedBy": "governance-proof-scenario",
+              "expiresAt": "2027-12-18T21:41:28.850Z",
+              "revokedAt": null,
+              "createdAt": "2026-12-18T21:41:28.850Z"
+            },
+            {
+              "id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "agentId": "refund-agent",
+              "grantedBy": "finance@harbour-live.example",
+              "expiresAt": "2026-12-31T23:00:00.000Z",
+              "revokedAt": "2026-12-18T21:41:28.850Z",
+              "createdAt": "2026-12-18T21:38:27.000Z"
+            }
+          ]
+        }
+      }
+    }
+  },
+  "listProfileVerifications": {
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "items": [
+            {
+              "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+              "status": "approved",
+              "erased": true,
+              "erased_at": "2026-12-18T20:38:27.000Z"
+            }
+          ],
+          "total": 1,
+          "page": 1,
+          "limit": 20
+        }
+      }
+    }
+  },
+  "listProfiles": {
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "items": [
+            {
+              "id": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "name": "Harbour Live Events B.V.",
+              "plan": "ENTERPRISE",
+              "createdAt": "2026-11-22T12:00:00.000Z"
+            }
+          ],
+          "total": 1,
+          "page": 1,
+          "limit": 20
+        }
+      }
+    }
+  },
   "listReviewQueue": {
     "responses": {
       "200": {
         "items": [
           {
-            "id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+            "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -1281,7 +1556,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+              "id": "70385c4c-186b-48eb-a104-4212a53ad7e4",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1304,10 +1579,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "b1288383-0cb9-439a-aee9-78fa05bd7318",
-              "eventId": "2a4d1900-789e-4288-8f13-e27fce33633e",
-              "type": "ticket.checked_in",
-              "endpointId": "800cf004-d44c-4d44-90eb-cdd59be3e3f8",
+              "id": "b783ada2-5467-4843-8186-cacfb0fc43e0",
+              "eventId": "18692bd4-01c1-4cd5-b4b3-6ea77bc68223",
+              "type": "order.paid",
+              "endpointId": "9472d661-3173-4e06-bab6-aa93911f7055",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1321,16 +1596,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 327,
+                  "durationMs": 894,
                   "error": null
                 }
               ]
             },
             {
-              "id": "6e793142-84de-4b4f-a40a-ed3e0b7ffad1",
-              "eventId": "3a20141c-5ed3-419c-b419-3ca449f7dcca",
-              "type": "order.paid",
-              "endpointId": "800cf004-d44c-4d44-90eb-cdd59be3e3f8",
+              "id": "b6865bfd-0ae6-455f-a4f1-1571d2f9daca",
+              "eventId": "486862cf-6376-4be8-ae07-870ebfed94ec",
+              "type": "event.published",
+              "endpointId": "9472d661-3173-4e06-bab6-aa93911f7055",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1344,7 +1619,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 333,
+                  "durationMs": 785,
                   "error": null
                 }
               ]
@@ -1364,8 +1639,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "800cf004-d44c-4d44-90eb-cdd59be3e3f8",
-              "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+              "id": "9472d661-3173-4e06-bab6-aa93911f7055",
+              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1388,8 +1663,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "39486009-5904-4529-a559-f3eb4c270702",
-          "eventId": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
+          "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1398,7 +1673,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1416,7 +1691,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1426,7 +1701,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "dcf4097d-e702-4445-bd3a-2cb373e5cb76",
+          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:20:00.000Z",
@@ -1448,10 +1723,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "b1288383-0cb9-439a-aee9-78fa05bd7318",
-          "eventId": "2a4d1900-789e-4288-8f13-e27fce33633e",
-          "type": "ticket.checked_in",
-          "endpointId": "800cf004-d44c-4d44-90eb-cdd59be3e3f8",
+          "id": "b783ada2-5467-4843-8186-cacfb0fc43e0",
+          "eventId": "18692bd4-01c1-4cd5-b4b3-6ea77bc68223",
+          "type": "order.paid",
+          "endpointId": "9472d661-3173-4e06-bab6-aa93911f7055",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1465,7 +1740,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 327,
+              "durationMs": 894,
               "error": null
             }
           ]
@@ -1478,8 +1753,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "08ebadca-b4c8-4a89-b794-f206eb10c68c",
-          "eventId": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "cf67288f-5b55-436a-be01-211ebceb6146",
+          "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -1488,7 +1763,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "79fdf696-5e0c-4b78-b5e9-f327695b728d",
+              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -1504,7 +1779,7 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
         "handoff_token": "EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z"
       }
@@ -1513,8 +1788,8 @@ export const operationExamples: OperationExamples = {
   "replayGovernanceDecision": {
     "request": {
       "record": {
-        "record_id": "f9ee7d11-d21d-40df-90a5-d0cd016d917a",
-        "execution_id": "1d4e1848-5fc6-40af-85a6-58f742f6ac65",
+        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
+        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -1537,7 +1812,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "781f6347-bf71-4c73-818b-1f3c26c10a5a",
+            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -1573,11 +1848,11 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "179c68e7001f3e91fdb1d7161e79b4cb",
+        "nonce": "7cecbe1b941757bc1f553f131ee04936",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ibAVmfymSfH6_Z3OAb383YdqS1DI6ErlVVIqnENdynG5yIx_Rb-r-XykPxui9LjYhLc99HG1hNu-Y7_PaRl5BQ"
+        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
       }
     },
     "responses": {
@@ -1623,11 +1898,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "59831c1e-7162-4560-8c54-7bb48ea1ea5b",
+        "review_id": "b97ec18b-1fb9-49f6-ab08-96d7abd078c2",
         "verification": {
-          "id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+          "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
           "status": "approved",
-          "reference": "order-39486009-5904-4529-a559-f3eb4c270702",
+          "reference": "order-e4919d07-970e-468e-b9a8-1fb47251d0a9",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
@@ -1644,9 +1919,9 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "23e281e3-5525-4486-a3b9-6e0829a235d2",
+          "id": "7446b956-6d63-4b72-96c3-08f4e54829e7",
           "service": "ticketing",
-          "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "scopes": [
             "events:read",
@@ -1665,8 +1940,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "781f6347-bf71-4c73-818b-1f3c26c10a5a",
-          "profileId": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1679,7 +1954,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
         "handoff_revoked": true
       }
     }
@@ -1700,8 +1975,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "7639161b-b596-489a-8ff3-705b7f44e09a",
-        "execution_id": "90d4f0fa-1f80-48a5-98df-c98d79c8a60d",
+        "record_id": "b9c972b9-fd7c-4f5e-ba19-ab1a88331680",
+        "execution_id": "91ed36bc-1a20-4063-9a99-90ea49d45f11",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -1723,7 +1998,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "4f9a3714-5481-4098-9f6c-b4ee2e7347a4",
+            "delegation_id": "673e7593-7257-49c4-b390-eab03595edb7",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:41:28.850Z",
             "revoked_at": null
@@ -1759,16 +2034,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:28.850Z",
         "expires_at": "2026-12-18T21:46:28.850Z",
-        "nonce": "60ed31d9ac20ed66bf4d1e93bd06105e",
+        "nonce": "d1d2526206491c783a4cd6439de861fc",
         "seq": 2,
-        "prev_hash": "4bd3b7aa1158ab69bbe5f82aed97e0357093b8e235ce16ed43a937930c84c8fb",
+        "prev_hash": "d84e2aab1ee4f41b16f32edb2e764fd252727734a6aadb3853d66c79d0337ed5",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "AbJ7GAtb8VZv8Wfu_XEomgnkV6DrFVovDszIPGXicVrQnykbQ2ysMGoKI7R_2qwQ52ZxdjvQ0G4RDzYDLbEuDA",
+        "signature": "5HyH0Ai2BKamGfnAt9GSpNWMXdqwCB96B8QjtMw84pmlL5KCUadOe-3CqPeC90907wu9I_gm-VfIeLMjoUFgBA",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "7639161b-b596-489a-8ff3-705b7f44e09a",
-          "execution_id": "90d4f0fa-1f80-48a5-98df-c98d79c8a60d",
+          "record_id": "b9c972b9-fd7c-4f5e-ba19-ab1a88331680",
+          "execution_id": "91ed36bc-1a20-4063-9a99-90ea49d45f11",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -1790,7 +2065,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "4f9a3714-5481-4098-9f6c-b4ee2e7347a4",
+              "delegation_id": "673e7593-7257-49c4-b390-eab03595edb7",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:41:28.850Z",
               "revoked_at": null
@@ -1826,25 +2101,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:41:28.850Z",
           "expires_at": "2026-12-18T21:46:28.850Z",
-          "nonce": "60ed31d9ac20ed66bf4d1e93bd06105e",
+          "nonce": "d1d2526206491c783a4cd6439de861fc",
           "seq": 2,
-          "prev_hash": "4bd3b7aa1158ab69bbe5f82aed97e0357093b8e235ce16ed43a937930c84c8fb",
+          "prev_hash": "d84e2aab1ee4f41b16f32edb2e764fd252727734a6aadb3853d66c79d0337ed5",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "AbJ7GAtb8VZv8Wfu_XEomgnkV6DrFVovDszIPGXicVrQnykbQ2ysMGoKI7R_2qwQ52ZxdjvQ0G4RDzYDLbEuDA"
+          "signature": "5HyH0Ai2BKamGfnAt9GSpNWMXdqwCB96B8QjtMw84pmlL5KCUadOe-3CqPeC90907wu9I_gm-VfIeLMjoUFgBA"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "138e3bbb-1b4b-47cf-bd77-77e814dcf168"
+      "ticketId": "839d8c48-47d7-4754-9342-27e5478678ea"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "b9e41523-4265-4d9b-a8ea-6ab8e658c886",
-          "orderId": "39486009-5904-4529-a559-f3eb4c270702",
+          "id": "13c0328f-c499-410c-afa2-c4720f571329",
+          "orderId": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1857,8 +2132,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "9efdfc89-7abe-41bc-b1f2-de12544e6e71",
-          "deliveryId": "3437e450-3735-410b-8607-9310b93244bf"
+          "eventId": "f4ec8a81-a644-4d45-bcad-6f0140f554b5",
+          "deliveryId": "ee3c69c3-d9e9-478b-9826-f25aff8e8485"
         }
       }
     }
@@ -1871,7 +2146,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c8bc2fd2-da6b-42f9-8d32-cc8ff464dd5c",
+          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -1881,7 +2156,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "dcf4097d-e702-4445-bd3a-2cb373e5cb76",
+          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:20:00.000Z",
@@ -1898,7 +2173,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "1124d9ad-2705-4078-b43b-d51f0d994ed3",
+          "id": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE"
         }
@@ -1918,7 +2193,7 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "cdf4bd63-1aa5-43dc-b722-30d745b29cc9",
+        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
@@ -1933,8 +2208,8 @@ export const operationExamples: OperationExamples = {
   "verifyGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "f9ee7d11-d21d-40df-90a5-d0cd016d917a",
-        "execution_id": "1d4e1848-5fc6-40af-85a6-58f742f6ac65",
+        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
+        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -1957,7 +2232,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "781f6347-bf71-4c73-818b-1f3c26c10a5a",
+            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -1993,11 +2268,11 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "179c68e7001f3e91fdb1d7161e79b4cb",
+        "nonce": "7cecbe1b941757bc1f553f131ee04936",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ibAVmfymSfH6_Z3OAb383YdqS1DI6ErlVVIqnENdynG5yIx_Rb-r-XykPxui9LjYhLc99HG1hNu-Y7_PaRl5BQ"
+        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
       }
     },
     "responses": {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../helpers/app.js';
-import { buildRequest, commandName, parseFlags, UsageError } from '../../src/admin/cli-args.js';
+import { buildRequest, commandName, parseFlags, splitGlobalOptions, UsageError } from '../../src/admin/cli-args.js';
 
 const run = promisify(execFile);
 
@@ -41,6 +41,30 @@ describe('operator CLI arguments', () => {
     });
   });
 
+  it('reads list flags as a,b, as a JSON array or repeated', () => {
+    const createKey = { name: 'create-api-key', method: 'POST', path: '/api-keys', flags: ['service!', 'profileId!', 'scopes[]', 'role'] };
+    const scopes = (args: string[]) => buildRequest(createKey, ['--service', 'ticketing', '--profileId', 'p1', ...args]).body?.scopes;
+    expect(scopes(['--scopes', 'events:read,orders:read'])).toEqual(['events:read', 'orders:read']);
+    expect(scopes(['--scopes', 'events:read, orders:read,'])).toEqual(['events:read', 'orders:read']);
+    expect(scopes(['--scopes', '["events:read","orders:read"]'])).toEqual(['events:read', 'orders:read']);
+    expect(scopes(['--scopes', 'events:read', '--scopes', 'orders:read'])).toEqual(['events:read', 'orders:read']);
+    expect(scopes(['--scopes', 'events:read'])).toEqual(['events:read']);
+    // Not a list flag: a comma stays in the value.
+    expect(buildRequest(createKey, ['--service', 'ticketing', '--profileId', 'p1', '--role', 'a,b']).body?.role).toBe('a,b');
+  });
+
+  it('takes --url only before the command (after it, url is a body field) and --help anywhere', () => {
+    expect(splitGlobalOptions(['--url', 'http://localhost:3000/', 'get-profile', '--id', 'x'])).toEqual({ url: 'http://localhost:3000', help: false, rest: ['get-profile', '--id', 'x'] });
+    expect(splitGlobalOptions(['create-webhook-endpoint', '--id', 'x', '--url', 'https://hooks.example.com/a'])).toEqual({
+      help: false,
+      rest: ['create-webhook-endpoint', '--id', 'x', '--url', 'https://hooks.example.com/a'],
+    });
+    expect(splitGlobalOptions(['create-profile', '--help'])).toEqual({ help: true, rest: ['create-profile'] });
+    expect(() => splitGlobalOptions(['--url'])).toThrow(UsageError);
+    expect(() => splitGlobalOptions(['--url', 'localhost:3000', 'get-profile'])).toThrow(UsageError);
+    expect(() => splitGlobalOptions(['--verbose', 'get-profile'])).toThrow(UsageError);
+  });
+
   it('refuses a missing path parameter and stray words', () => {
     expect(() => buildRequest(createVenue, ['--name', 'Hall'])).toThrow(UsageError);
     expect(() => parseFlags(['name'])).toThrow(UsageError);
@@ -67,5 +91,5 @@ describe('operator CLI', () => {
       rmSync(dataDir, { recursive: true, force: true });
       await database?.drop();
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -277,6 +277,7 @@ describe('the examples of the OpenAPI document', () => {
     await call('getCarrier', { token: governanceKey, params: { execution_id: record.execution_id } });
     await call('getProofBoundaries');
     await call('runProofScenario', { token: governanceKey, body: { condition: 'A' } });
+    await call('listGovernanceRecords', { token: governanceKey, query: { after_seq: '0', limit: '100' } });
     await call('listGovernanceKeys');
     await call('revokeGovernanceDelegation', { token: admin, params: { id: delegation.id } });
 
@@ -286,6 +287,10 @@ describe('the examples of the OpenAPI document', () => {
     minutes(10);
     await call('cancelEvent', { token: admin, params: { eventId: event.id } });
     await call('listApiKeys', { token: admin, query: { profileId: profile.id } });
+    await call('listProfiles', { token: admin });
+    await call('listProfileVerifications', { token: admin, params: { id: profile.id } });
+    await call('listProfileEvents', { token: admin, params: { id: profile.id } });
+    await call('listProfileGovernance', { token: admin, params: { id: profile.id } });
     const keys = (await call('listApiKeys', { token: admin, query: { profileId: profile.id } })).data.items as { id: string; service: string }[];
     await call('revokeApiKey', { token: admin, params: { id: keys.find((k) => k.service === 'ticketing')!.id } });
 
