@@ -100,7 +100,7 @@ const commonErrors: { status: string; description: string; jsonBody?: boolean }[
   { status: '400', description: 'The body is not valid JSON (or, outside the identity API, fails validation).', jsonBody: true },
   { status: '413', description: 'The body is larger than 1 MB.', jsonBody: true },
   { status: '415', description: 'The body is not application/json.', jsonBody: true },
-  { status: '500', description: 'An unexpected failure; the request had no effect that a retry would duplicate.' },
+  { status: '500', description: 'An unexpected failure on the server.' },
   { status: '503', description: 'The database is unreachable; retry later (GET /ready tells when it is back).' },
 ];
 
