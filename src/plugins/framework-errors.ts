@@ -29,6 +29,8 @@ const ANSWERS: Record<string, [string, string]> = {
  * format of the API whose path it is.
  */
 export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  // These replies skip the root onSend hook (src/app.ts), so the request id is set here.
+  void reply.header('x-request-id', req.id);
   const body = errorBodyFor((req.raw.url ?? '/').split('?')[0]!);
   const answer = err.code ? ANSWERS[err.code] : undefined;
   if (!body || !answer) {
