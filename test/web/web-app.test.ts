@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleGzipBytes } from '../../scripts/bundle-size.js';
 import { browserAvailable, collectPageErrors, DESKTOP, launchBrowser, screenshot, startServer, type LiveServer } from './browser.js';
@@ -44,6 +46,17 @@ describe('web app served by the server', () => {
     const bytes = consoleGzipBytes();
     expect(bytes).toBeGreaterThan(1000);
     expect(bytes).toBeLessThanOrEqual(150 * 1024);
+  });
+
+  it('exports the typed client to partners as partner-services/client', async () => {
+    const script = `import('partner-services/client').then(async (m) => {
+      const api = m.createApiClient({ baseUrl: process.argv[1] });
+      const { data, response } = await api.GET('/ready');
+      console.log(JSON.stringify({ status: response.status, ready: data?.status ?? data }));
+    })`;
+    // Asynchronously: the server answering it runs in this very process.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, server.url], { encoding: 'utf8' });
+    expect(JSON.parse(stdout).status).toBe(200);
   });
 
   describe.skipIf(!browserAvailable())('in chromium', () => {
