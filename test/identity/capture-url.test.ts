@@ -79,5 +79,5 @@ describe('capture_url with the default PUBLIC_URL', () => {
     } finally {
       await ctx.close();
     }
-  });
+  }, 120_000);
 });
