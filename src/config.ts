@@ -5,6 +5,7 @@ const boolean = z
   .transform((v) => v === 'true' || v === '1');
 
 const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().nonnegative();
 
 const delayList = z
   .string()
@@ -59,9 +60,9 @@ const envSchema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   JOBS_POLL_INTERVAL_MS: positiveInt.default(500),
   /** Slots per lane (README, Operations): jobs of each kind running at once in this process. */
-  JOBS_IDENTITY_CONCURRENCY: positiveInt.default(4),
-  JOBS_DELIVERY_CONCURRENCY: positiveInt.default(32),
-  JOBS_HOUSEKEEPING_CONCURRENCY: positiveInt.default(4),
+  JOBS_IDENTITY_CONCURRENCY: nonNegativeInt.default(4),
+  JOBS_DELIVERY_CONCURRENCY: nonNegativeInt.default(32),
+  JOBS_HOUSEKEEPING_CONCURRENCY: nonNegativeInt.default(4),
   /** Deliveries to one endpoint in flight at once, across all processes. */
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.default(4),
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000),

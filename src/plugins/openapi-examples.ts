@@ -6,8 +6,8 @@ export const operationExamples: OperationExamples = {
   "admitGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
-        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
+        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -30,7 +30,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -66,18 +66,18 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "7cecbe1b941757bc1f553f131ee04936",
+        "nonce": "9770791e6d140f248272deb1236d7110",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
+        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
-        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
+        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
+        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
         "admitted_at": "2026-12-18T21:41:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,10 +97,10 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
           "ticketMode": "SERVICE",
           "imageUrl": null,
-          "createdAt": "2026-11-22T12:20:00.000Z",
+          "createdAt": "2026-11-22T12:23:00.000Z",
           "updatedAt": "2026-12-19T01:51:28.850Z"
         }
       }
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -122,8 +122,8 @@ export const operationExamples: OperationExamples = {
     "request": {
       "kind": "modified_payload",
       "record": {
-        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
-        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
+        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -146,7 +146,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -182,11 +182,11 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "7cecbe1b941757bc1f553f131ee04936",
+        "nonce": "9770791e6d140f248272deb1236d7110",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
+        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d"
+        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,10 +217,10 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
           "ticketMode": "SERVICE",
           "imageUrl": null,
-          "createdAt": "2026-11-22T12:20:00.000Z",
+          "createdAt": "2026-11-22T12:23:00.000Z",
           "updatedAt": "2026-12-19T01:41:28.850Z"
         }
       }
@@ -229,7 +229,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+      "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,9 +242,9 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "7446b956-6d63-4b72-96c3-08f4e54829e7",
+          "id": "ab339a3b-2c96-44e0-8545-a994a51217b1",
           "service": "ticketing",
-          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
           "scopes": [
@@ -265,12 +265,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "ad5fd9ae-1b4a-45c4-bb4e-13688daf6d44",
+        "id": "c765068e-2535-471d-8ca5-198471585cc9",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
         "issued_at": "2026-12-18T19:53:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjA1OWM2NjJmZTI0YTA1ZDgiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJjOGViMGRjMC0yYmY3LTRhZGQtYTVlYS02OTMyZDRmMTRkODUiLCJqdGkiOiJhZDVmZDlhZS0xYjRhLTQ1YzQtYmI0ZS0xMzY4OGRhZjZkNDQiLCJpYXQiOjE3OTc2MjM2MDcsImV4cCI6MTgwNTM5OTYwN30.XEkDAIrJvWc7P9e_laVzdSxVR_bIFNQAFlX7snUqT_esA-Ky9JXhK7edd1f1_QE6n-JNrMmqNGh66p6pfFUdDw"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImJmNWQzMWU5OTU4ZjBiMWYiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiIzNDFmMTQzMS1iMTQ3LTQxNjMtYjk1Mi01NjY4ZTg0ZjU3ZDQiLCJqdGkiOiJjNzY1MDY4ZS0yNTM1LTQ3MWQtOGNhNS0xOTg0NzE1ODVjYzkiLCJpYXQiOjE3OTc2MjM2MDcsImV4cCI6MTgwNTM5OTYwN30.Ru7z_QOFJEI8smemchOdlwnylk_LAzhDjHci_0B0Ev0ucYKOCZmmyQawoLNhXDc4cO3ww9K77wgSJnwHqliXBA"
       }
     }
   },
@@ -285,7 +285,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+      "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -297,7 +297,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -307,18 +307,18 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
           "ticketMode": "SERVICE",
           "imageUrl": null,
-          "createdAt": "2026-11-22T12:20:00.000Z",
-          "updatedAt": "2026-11-22T12:20:00.000Z"
+          "createdAt": "2026-11-22T12:23:00.000Z",
+          "updatedAt": "2026-11-22T12:23:00.000Z"
         }
       }
     }
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+      "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -333,8 +333,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "6bcac482-6981-4b5d-9d99-2e0c1735b50c",
-          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "15beda47-b9f9-4e5e-919a-2acc88693e12",
+          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -364,8 +364,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
-        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
+        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -388,7 +388,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -424,17 +424,17 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "7cecbe1b941757bc1f553f131ee04936",
+        "nonce": "9770791e6d140f248272deb1236d7110",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
+        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+      "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -443,8 +443,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
-          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -458,7 +458,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+          "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
           "quantity": 2
         }
       ],
@@ -471,17 +471,17 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
-          "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+          "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
-          "createdAt": "2026-11-22T14:02:00.000Z",
+          "createdAt": "2026-11-22T14:05:00.000Z",
           "checkedIn": false,
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -503,7 +503,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "422c8619-261b-4f58-b488-71cb50aea32c",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -522,7 +522,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+          "id": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -549,8 +549,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
-          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "52b3990b-af5c-48ca-9449-251180e375f9",
+          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -565,16 +565,17 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-e4919d07-970e-468e-b9a8-1fb47251d0a9"
+      "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f"
     },
     "responses": {
       "201": {
-        "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+        "id": "341f1431-b147-4163-b952-5668e84f57d4",
         "status": "awaiting_capture",
-        "reference": "order-e4919d07-970e-468e-b9a8-1fb47251d0a9",
+        "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
+        "capture_url": "http://localhost:3000/capture#EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "created_at": "2026-12-18T19:24:27.000Z"
       }
     }
@@ -593,8 +594,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "9472d661-3173-4e06-bab6-aa93911f7055",
-          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
+          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -605,7 +606,7 @@ export const operationExamples: OperationExamples = {
           "enabled": true,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-11-22T12:00:00.000Z",
+          "createdAt": "2026-11-22T12:03:00.000Z",
           "secret": "whsec_EXAMPLE2exampleEXAMPLE2exampleEXAMPLE2examp"
         }
       }
@@ -616,8 +617,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "9472d661-3173-4e06-bab6-aa93911f7055",
-          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
+          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -628,7 +629,7 @@ export const operationExamples: OperationExamples = {
           "enabled": false,
           "disabledAt": "2026-12-18T18:54:27.000Z",
           "disabledReason": "disabled by the operator",
-          "createdAt": "2026-11-22T12:00:00.000Z"
+          "createdAt": "2026-11-22T12:03:00.000Z"
         }
       }
     }
@@ -638,8 +639,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "9472d661-3173-4e06-bab6-aa93911f7055",
-          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
+          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -650,7 +651,7 @@ export const operationExamples: OperationExamples = {
           "enabled": true,
           "disabledAt": null,
           "disabledReason": null,
-          "createdAt": "2026-11-22T12:00:00.000Z"
+          "createdAt": "2026-11-22T12:03:00.000Z"
         }
       }
     }
@@ -658,7 +659,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+        "id": "341f1431-b147-4163-b952-5668e84f57d4",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:38:27.000Z"
@@ -670,7 +671,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+          "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
           "fail_next_run": true
         }
       }
@@ -679,10 +680,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
         "record": {
-          "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
-          "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+          "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
+          "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -699,7 +700,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+              "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -741,11 +742,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:41:27.000Z",
           "expires_at": "2026-12-18T21:46:27.000Z",
-          "nonce": "7cecbe1b941757bc1f553f131ee04936",
+          "nonce": "9770791e6d140f248272deb1236d7110",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
+          "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
         },
         "deliveries": [
           {
@@ -759,23 +760,32 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "623fbf36-5aae-4e2b-b431-ea9e4654e828",
+        "challenge_id": "229d3235-25ba-417b-bdad-f66d19cdd894",
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to the right"
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left"
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera"
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front"
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to the left"
+            "instruction": "Look straight at the camera",
+            "pose": "front"
           },
           {
             "step": 3,
-            "instruction": "Blink slowly"
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front"
+          },
+          {
+            "step": 4,
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
           }
         ]
       }
@@ -786,7 +796,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -796,11 +806,11 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
           "ticketMode": "SERVICE",
           "imageUrl": null,
-          "createdAt": "2026-11-22T12:20:00.000Z",
-          "updatedAt": "2026-11-22T12:27:00.000Z"
+          "createdAt": "2026-11-22T12:23:00.000Z",
+          "updatedAt": "2026-11-22T12:30:00.000Z"
         }
       }
     }
@@ -810,17 +820,17 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
-          "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+          "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
-          "createdAt": "2026-11-22T14:02:00.000Z",
+          "createdAt": "2026-11-22T14:05:00.000Z",
           "checkedIn": false,
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -838,7 +848,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "422c8619-261b-4f58-b488-71cb50aea32c",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -951,12 +961,172 @@ export const operationExamples: OperationExamples = {
       }
     }
   },
+  "getReviewCase": {
+    "responses": {
+      "200": {
+        "id": "341f1431-b147-4163-b952-5668e84f57d4",
+        "status": "manual_review",
+        "reason": "pipeline_error",
+        "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+        "created_at": "2026-12-18T19:24:27.000Z",
+        "document": {
+          "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/document",
+          "content_type": "image/png",
+          "width": 1024,
+          "height": 720,
+          "mrz": {
+            "documentCode": "P",
+            "issuingState": "NLD",
+            "lastName": "DOE",
+            "firstName": "JANE MARIA",
+            "documentNumber": "X12345678",
+            "documentNumberCheckDigit": "5",
+            "nationality": "NLD",
+            "birthDate": "900115",
+            "birthDateCheckDigit": "8",
+            "sex": "female",
+            "expirationDate": "310101",
+            "expirationDateCheckDigit": "2",
+            "personalNumber": "",
+            "personalNumberCheckDigit": "0",
+            "compositeCheckDigit": "6"
+          }
+        },
+        "steps": [
+          {
+            "step": 0,
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left",
+            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/0",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 1,
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front",
+            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/1",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 2,
+            "instruction": "Look straight at the camera",
+            "pose": "front",
+            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/2",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 3,
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front",
+            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/3",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 4,
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/4",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          }
+        ],
+        "signals": {},
+        "audit": [
+          {
+            "type": "verification.created",
+            "at": "2026-12-18T19:24:27.000Z",
+            "actor": "backend:ed37b9b2-439d-476e-b9cd-aa3017e4e571"
+          },
+          {
+            "type": "handoff.issued",
+            "at": "2026-12-18T19:24:27.000Z",
+            "actor": "backend:ed37b9b2-439d-476e-b9cd-aa3017e4e571"
+          },
+          {
+            "type": "handoff.issued",
+            "at": "2026-12-18T19:24:27.000Z",
+            "actor": "backend:ed37b9b2-439d-476e-b9cd-aa3017e4e571"
+          },
+          {
+            "type": "capture.document_uploaded",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "device"
+          },
+          {
+            "type": "capture.challenge_issued",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "device"
+          },
+          {
+            "type": "operator.fault_injected",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "operator"
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "device"
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "device"
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "device"
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "device"
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "device"
+          },
+          {
+            "type": "verification.processing",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "device"
+          },
+          {
+            "type": "verification.pipeline_error",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "pipeline"
+          },
+          {
+            "type": "verification.manual_review",
+            "at": "2026-12-18T19:26:27.000Z",
+            "actor": "pipeline"
+          }
+        ]
+      }
+    }
+  },
+  "getReviewDocumentImage": {
+    "responses": {}
+  },
+  "getReviewSelfieImage": {
+    "responses": {}
+  },
   "getVerification": {
     "responses": {
       "200": {
-        "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+        "id": "341f1431-b147-4163-b952-5668e84f57d4",
         "status": "approved",
-        "reference": "order-e4919d07-970e-468e-b9a8-1fb47251d0a9",
+        "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
@@ -972,10 +1142,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "b783ada2-5467-4843-8186-cacfb0fc43e0",
-          "eventId": "18692bd4-01c1-4cd5-b4b3-6ea77bc68223",
-          "type": "order.paid",
-          "endpointId": "9472d661-3173-4e06-bab6-aa93911f7055",
+          "id": "e5e9e077-23ad-4647-88f9-135cd4f5053e",
+          "eventId": "76d50436-203d-463e-92af-161e7d790c2c",
+          "type": "event.published",
+          "endpointId": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -989,7 +1159,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 894,
+              "durationMs": 75,
               "error": null
             }
           ]
@@ -1011,8 +1181,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "lLKx0vnG_LSzZuwVsDqXbTazBlKnvo8a5eg7313uCvw",
-            "kid": "059c662fe24a05d8",
+            "x": "VAzPc3hfeUJmWKpSl6hxhW-uA5N9YESSGI1QezmNrd4",
+            "kid": "bf5d31e9958f0b1f",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1023,8 +1193,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "WqDQrCds785MXUrHYB92TPu4TmfVMOwFa5KLD0nTacU",
-            "kid": "00b275d99270964f",
+            "x": "Z60TiytRA-n1QQJ9xFXhh85NbQt5i8xdDiOkWoib-0E",
+            "kid": "a3a9e96a30dadc72",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1043,28 +1213,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "0114618f-1438-46a4-8a33-5318a17a2949",
-              "service": "governance",
-              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
-              "createdAt": "2026-11-22T12:00:00.000Z",
-              "scopes": [
-                "governance:decide",
-                "governance:read"
-              ],
-              "revokedAt": null
-            },
-            {
-              "id": "4679f3e4-efe8-4cd6-81ae-9472023bfe56",
-              "service": "identity",
-              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
-              "createdAt": "2026-11-22T12:00:00.000Z",
-              "role": "reviewer",
-              "revokedAt": null
-            },
-            {
-              "id": "7446b956-6d63-4b72-96c3-08f4e54829e7",
+              "id": "ab339a3b-2c96-44e0-8545-a994a51217b1",
               "service": "ticketing",
-              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "scopes": [
                 "events:read",
@@ -1076,11 +1227,30 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "ebf34f8e-77af-42f7-877e-4b8fe516e4dd",
+              "id": "ed37b9b2-439d-476e-b9cd-aa3017e4e571",
               "service": "identity",
-              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
-              "createdAt": "2026-11-22T12:00:00.000Z",
+              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "createdAt": "2026-11-22T12:01:00.000Z",
               "role": "backend",
+              "revokedAt": null
+            },
+            {
+              "id": "4017cf9e-a4fb-41f9-b0d9-e44ceddba582",
+              "service": "identity",
+              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "createdAt": "2026-11-22T12:02:00.000Z",
+              "role": "reviewer",
+              "revokedAt": null
+            },
+            {
+              "id": "b01db868-02df-4444-8b73-17d3d1773268",
+              "service": "governance",
+              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "createdAt": "2026-11-22T12:03:00.000Z",
+              "scopes": [
+                "governance:decide",
+                "governance:read"
+              ],
               "revokedAt": null
             }
           ]
@@ -1128,8 +1298,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "13c0328f-c499-410c-afa2-c4720f571329",
-              "orderId": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
+              "id": "8c1a0ebb-f142-4807-9bcc-1abb63cc8475",
+              "orderId": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1149,17 +1319,17 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
-              "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+              "id": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+              "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
-              "createdAt": "2026-11-22T14:02:00.000Z",
+              "createdAt": "2026-11-22T14:05:00.000Z",
               "checkedIn": false,
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+                  "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1184,9 +1354,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "839d8c48-47d7-4754-9342-27e5478678ea",
-              "orderId": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
-              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+              "id": "9fb5aa89-cd43-44cd-ae79-06eb8dc13d15",
+              "orderId": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1196,9 +1366,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "f9025992-d073-48cb-be1f-44683a30fea0",
-              "orderId": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
-              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+              "id": "e9394f75-2033-419e-b97e-71992d593d57",
+              "orderId": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1222,7 +1392,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+              "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1232,11 +1402,11 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+              "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
               "ticketMode": "SERVICE",
               "imageUrl": null,
-              "createdAt": "2026-11-22T12:20:00.000Z",
-              "updatedAt": "2026-11-22T14:02:00.000Z"
+              "createdAt": "2026-11-22T12:23:00.000Z",
+              "updatedAt": "2026-11-22T14:05:00.000Z"
             }
           ],
           "page": 1,
@@ -1268,8 +1438,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
-            "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+            "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
+            "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1286,7 +1456,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+                "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1328,15 +1498,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:41:27.000Z",
             "expires_at": "2026-12-18T21:46:27.000Z",
-            "nonce": "7cecbe1b941757bc1f553f131ee04936",
+            "nonce": "9770791e6d140f248272deb1236d7110",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
+            "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
           },
           {
-            "record_id": "b9c972b9-fd7c-4f5e-ba19-ab1a88331680",
-            "execution_id": "91ed36bc-1a20-4063-9a99-90ea49d45f11",
+            "record_id": "748cc881-c41c-438a-b85d-547ecc716e4f",
+            "execution_id": "f7a7d5d4-60fa-4663-a00b-57da9a003223",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1353,7 +1523,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "673e7593-7257-49c4-b390-eab03595edb7",
+                "delegation_id": "4dd6f790-e6c5-45d4-952f-5bd704ee63c3",
                 "expires_at": "2027-12-18T21:41:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -1394,11 +1564,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:41:28.850Z",
             "expires_at": "2026-12-18T21:46:28.850Z",
-            "nonce": "d1d2526206491c783a4cd6439de861fc",
+            "nonce": "dc083050a878a63553d719fa877b4a51",
             "seq": 2,
-            "prev_hash": "d84e2aab1ee4f41b16f32edb2e764fd252727734a6aadb3853d66c79d0337ed5",
+            "prev_hash": "6ee069e57eae2458de4adb3ea24ad519f1f09cabe1bacb612c7ad93d8b637544",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "5HyH0Ai2BKamGfnAt9GSpNWMXdqwCB96B8QjtMw84pmlL5KCUadOe-3CqPeC90907wu9I_gm-VfIeLMjoUFgBA"
+            "signature": "Tqhm_c-whWWPu9V0z7tv1FU7ZDhdHsiDpDMgbl-YeZQ46_byEb6WcQ0irO8Kr6inmWDtTmirRhmu2mMgLdvmDA"
           }
         ],
         "next_after_seq": null
@@ -1412,7 +1582,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+              "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1422,10 +1592,10 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+              "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
               "ticketMode": "SERVICE",
               "imageUrl": null,
-              "createdAt": "2026-11-22T12:20:00.000Z",
+              "createdAt": "2026-11-22T12:23:00.000Z",
               "updatedAt": "2026-12-19T01:51:28.850Z"
             }
           ],
@@ -1443,8 +1613,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "6bcac482-6981-4b5d-9d99-2e0c1735b50c",
-              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "id": "15beda47-b9f9-4e5e-919a-2acc88693e12",
+              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1457,8 +1627,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:38:27.000Z"
             },
             {
-              "id": "866428d6-49dd-4514-bfff-b1e187160274",
-              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "id": "03f33872-2c50-49cf-a57d-5d4143f31cc4",
+              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1472,8 +1642,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "673e7593-7257-49c4-b390-eab03595edb7",
-              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "id": "4dd6f790-e6c5-45d4-952f-5bd704ee63c3",
+              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:41:28.850Z",
@@ -1481,8 +1651,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:41:28.850Z"
             },
             {
-              "id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
-              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1501,7 +1671,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+              "id": "341f1431-b147-4163-b952-5668e84f57d4",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:38:27.000Z"
@@ -1521,7 +1691,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "id": "422c8619-261b-4f58-b488-71cb50aea32c",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "createdAt": "2026-11-22T12:00:00.000Z"
@@ -1539,7 +1709,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+            "id": "341f1431-b147-4163-b952-5668e84f57d4",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -1556,7 +1726,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+              "id": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1579,10 +1749,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "b783ada2-5467-4843-8186-cacfb0fc43e0",
-              "eventId": "18692bd4-01c1-4cd5-b4b3-6ea77bc68223",
-              "type": "order.paid",
-              "endpointId": "9472d661-3173-4e06-bab6-aa93911f7055",
+              "id": "e5e9e077-23ad-4647-88f9-135cd4f5053e",
+              "eventId": "76d50436-203d-463e-92af-161e7d790c2c",
+              "type": "event.published",
+              "endpointId": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1596,16 +1766,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 894,
+                  "durationMs": 75,
                   "error": null
                 }
               ]
             },
             {
-              "id": "b6865bfd-0ae6-455f-a4f1-1571d2f9daca",
-              "eventId": "486862cf-6376-4be8-ae07-870ebfed94ec",
-              "type": "event.published",
-              "endpointId": "9472d661-3173-4e06-bab6-aa93911f7055",
+              "id": "90268165-a0b0-4635-9e5a-7f32cf039ac1",
+              "eventId": "8cb8104a-8e3b-4882-bb37-e248738c5c0b",
+              "type": "order.refunded",
+              "endpointId": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1619,7 +1789,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 785,
+                  "durationMs": 20,
                   "error": null
                 }
               ]
@@ -1639,8 +1809,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "9472d661-3173-4e06-bab6-aa93911f7055",
-              "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+              "id": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
+              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1651,7 +1821,7 @@ export const operationExamples: OperationExamples = {
               "enabled": true,
               "disabledAt": null,
               "disabledReason": null,
-              "createdAt": "2026-11-22T12:00:00.000Z"
+              "createdAt": "2026-11-22T12:03:00.000Z"
             }
           ]
         }
@@ -1663,17 +1833,17 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
-          "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+          "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
-          "createdAt": "2026-11-22T14:02:00.000Z",
+          "createdAt": "2026-11-22T14:05:00.000Z",
           "checkedIn": false,
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1691,7 +1861,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1701,11 +1871,11 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
           "ticketMode": "SERVICE",
           "imageUrl": null,
-          "createdAt": "2026-11-22T12:20:00.000Z",
-          "updatedAt": "2026-11-22T14:02:00.000Z"
+          "createdAt": "2026-11-22T12:23:00.000Z",
+          "updatedAt": "2026-11-22T14:05:00.000Z"
         }
       }
     }
@@ -1723,10 +1893,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "b783ada2-5467-4843-8186-cacfb0fc43e0",
-          "eventId": "18692bd4-01c1-4cd5-b4b3-6ea77bc68223",
-          "type": "order.paid",
-          "endpointId": "9472d661-3173-4e06-bab6-aa93911f7055",
+          "id": "e5e9e077-23ad-4647-88f9-135cd4f5053e",
+          "eventId": "76d50436-203d-463e-92af-161e7d790c2c",
+          "type": "event.published",
+          "endpointId": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1740,7 +1910,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 894,
+              "durationMs": 75,
               "error": null
             }
           ]
@@ -1753,8 +1923,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "cf67288f-5b55-436a-be01-211ebceb6146",
-          "eventId": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "537b9c87-4de2-43db-8a41-993a94e650cf",
+          "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -1763,7 +1933,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "70385c4c-186b-48eb-a104-4212a53ad7e4",
+              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -1779,17 +1949,18 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
         "handoff_token": "EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
-        "handoff_expires_at": "2026-12-18T19:54:27.000Z"
+        "handoff_expires_at": "2026-12-18T19:54:27.000Z",
+        "capture_url": "http://localhost:3000/capture#EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp"
       }
     }
   },
   "replayGovernanceDecision": {
     "request": {
       "record": {
-        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
-        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
+        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -1812,7 +1983,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -1848,11 +2019,11 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "7cecbe1b941757bc1f553f131ee04936",
+        "nonce": "9770791e6d140f248272deb1236d7110",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
+        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
       }
     },
     "responses": {
@@ -1898,11 +2069,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "b97ec18b-1fb9-49f6-ab08-96d7abd078c2",
+        "review_id": "3451de0d-9ee1-4d00-95e1-aa67ad9da5a2",
         "verification": {
-          "id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+          "id": "341f1431-b147-4163-b952-5668e84f57d4",
           "status": "approved",
-          "reference": "order-e4919d07-970e-468e-b9a8-1fb47251d0a9",
+          "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
@@ -1919,9 +2090,9 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "7446b956-6d63-4b72-96c3-08f4e54829e7",
+          "id": "ab339a3b-2c96-44e0-8545-a994a51217b1",
           "service": "ticketing",
-          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "scopes": [
             "events:read",
@@ -1940,8 +2111,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
-          "profileId": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1954,7 +2125,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
         "handoff_revoked": true
       }
     }
@@ -1975,8 +2146,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "b9c972b9-fd7c-4f5e-ba19-ab1a88331680",
-        "execution_id": "91ed36bc-1a20-4063-9a99-90ea49d45f11",
+        "record_id": "748cc881-c41c-438a-b85d-547ecc716e4f",
+        "execution_id": "f7a7d5d4-60fa-4663-a00b-57da9a003223",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -1998,7 +2169,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "673e7593-7257-49c4-b390-eab03595edb7",
+            "delegation_id": "4dd6f790-e6c5-45d4-952f-5bd704ee63c3",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:41:28.850Z",
             "revoked_at": null
@@ -2034,16 +2205,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:28.850Z",
         "expires_at": "2026-12-18T21:46:28.850Z",
-        "nonce": "d1d2526206491c783a4cd6439de861fc",
+        "nonce": "dc083050a878a63553d719fa877b4a51",
         "seq": 2,
-        "prev_hash": "d84e2aab1ee4f41b16f32edb2e764fd252727734a6aadb3853d66c79d0337ed5",
+        "prev_hash": "6ee069e57eae2458de4adb3ea24ad519f1f09cabe1bacb612c7ad93d8b637544",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "5HyH0Ai2BKamGfnAt9GSpNWMXdqwCB96B8QjtMw84pmlL5KCUadOe-3CqPeC90907wu9I_gm-VfIeLMjoUFgBA",
+        "signature": "Tqhm_c-whWWPu9V0z7tv1FU7ZDhdHsiDpDMgbl-YeZQ46_byEb6WcQ0irO8Kr6inmWDtTmirRhmu2mMgLdvmDA",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "b9c972b9-fd7c-4f5e-ba19-ab1a88331680",
-          "execution_id": "91ed36bc-1a20-4063-9a99-90ea49d45f11",
+          "record_id": "748cc881-c41c-438a-b85d-547ecc716e4f",
+          "execution_id": "f7a7d5d4-60fa-4663-a00b-57da9a003223",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2065,7 +2236,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "673e7593-7257-49c4-b390-eab03595edb7",
+              "delegation_id": "4dd6f790-e6c5-45d4-952f-5bd704ee63c3",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:41:28.850Z",
               "revoked_at": null
@@ -2101,25 +2272,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:41:28.850Z",
           "expires_at": "2026-12-18T21:46:28.850Z",
-          "nonce": "d1d2526206491c783a4cd6439de861fc",
+          "nonce": "dc083050a878a63553d719fa877b4a51",
           "seq": 2,
-          "prev_hash": "d84e2aab1ee4f41b16f32edb2e764fd252727734a6aadb3853d66c79d0337ed5",
+          "prev_hash": "6ee069e57eae2458de4adb3ea24ad519f1f09cabe1bacb612c7ad93d8b637544",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "5HyH0Ai2BKamGfnAt9GSpNWMXdqwCB96B8QjtMw84pmlL5KCUadOe-3CqPeC90907wu9I_gm-VfIeLMjoUFgBA"
+          "signature": "Tqhm_c-whWWPu9V0z7tv1FU7ZDhdHsiDpDMgbl-YeZQ46_byEb6WcQ0irO8Kr6inmWDtTmirRhmu2mMgLdvmDA"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "839d8c48-47d7-4754-9342-27e5478678ea"
+      "ticketId": "9fb5aa89-cd43-44cd-ae79-06eb8dc13d15"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "13c0328f-c499-410c-afa2-c4720f571329",
-          "orderId": "e4919d07-970e-468e-b9a8-1fb47251d0a9",
+          "id": "8c1a0ebb-f142-4807-9bcc-1abb63cc8475",
+          "orderId": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2132,8 +2303,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "f4ec8a81-a644-4d45-bcad-6f0140f554b5",
-          "deliveryId": "ee3c69c3-d9e9-478b-9826-f25aff8e8485"
+          "eventId": "7136d5b7-40e1-48cf-90fe-fcdd2556b8f4",
+          "deliveryId": "715ab1fa-737f-4684-8798-22e804f16aaf"
         }
       }
     }
@@ -2146,7 +2317,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "c4f5bbd7-d5c4-4a2f-bbf1-53ef60fbae61",
+          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2156,11 +2327,11 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "0e2c467e-ee49-49c6-bafd-c3160a576b98",
+          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
           "ticketMode": "SERVICE",
           "imageUrl": null,
-          "createdAt": "2026-11-22T12:20:00.000Z",
-          "updatedAt": "2026-11-22T12:27:00.000Z"
+          "createdAt": "2026-11-22T12:23:00.000Z",
+          "updatedAt": "2026-11-22T12:30:00.000Z"
         }
       }
     }
@@ -2173,7 +2344,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "912f35d1-07fe-49d0-9ec2-796638a61cd2",
+          "id": "422c8619-261b-4f58-b488-71cb50aea32c",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE"
         }
@@ -2193,11 +2364,12 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "c8eb0dc0-2bf7-4add-a5ea-6932d4f14d85",
+        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
-          "step": 1
+          "step": 1,
+          "pose": "front"
         },
         "uploaded_steps": [
           0
@@ -2208,8 +2380,8 @@ export const operationExamples: OperationExamples = {
   "verifyGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "9e35f929-7e68-4e61-841b-d91b7677d66a",
-        "execution_id": "e099a290-59a4-4a2f-8aa8-8e9ecad2369d",
+        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
+        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -2232,7 +2404,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "a655a0d8-3b8f-4694-b3a1-0899a2956943",
+            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -2268,11 +2440,11 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "7cecbe1b941757bc1f553f131ee04936",
+        "nonce": "9770791e6d140f248272deb1236d7110",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "5t3kOMbD-JLpassChKCX-AMyXzMImOkT_LotvkFe9cPypmhGP4e2W4-D0bT7k67bgmbTDl2BA9Xnyj-D3VuJAQ"
+        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
       }
     },
     "responses": {

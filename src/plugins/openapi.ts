@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -126,14 +126,22 @@ declare module 'fastify' {
      * the route reads its form itself (a body schema would be validated against nothing).
      */
     multipartForm?: { type: 'object'; required?: string[]; properties: Record<string, object> };
+    /** A success answer that is bytes, not JSON (an image), for the document only: its media types. */
+    binaryResponse?: { status: number; description: string; mediaTypes: string[] };
   }
 }
 
 /** The routes' zod schemas as JSON Schema, and an upload route's form as its request body. */
 const transform: typeof jsonSchemaTransform = (input) => {
   const out = jsonSchemaTransform(input);
-  const { multipartForm, ...schema } = out.schema as { multipartForm?: object };
-  return multipartForm ? { ...out, schema: { ...schema, body: multipartForm } } : out;
+  const { multipartForm, binaryResponse, ...schema } = out.schema as FastifySchema & Record<string, unknown>;
+  if (multipartForm) schema.body = multipartForm;
+  if (binaryResponse) {
+    const bytes = { schema: { type: 'string', format: 'binary' } };
+    const content = Object.fromEntries(binaryResponse.mediaTypes.map((type) => [type, bytes]));
+    schema.response = { ...(schema.response as object), [binaryResponse.status]: { description: binaryResponse.description, content } };
+  }
+  return { ...out, schema };
 };
 
 export interface RegisteredRoute {

@@ -203,6 +203,7 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
     expect(ops.sort()).toEqual([
       'GET /v1/carrier/{execution_id} getCarrier',
       'GET /v1/crypto/keys listGovernanceKeys',
+      'GET /v1/governance/records listGovernanceRecords',
       'GET /v1/proof/boundaries getProofBoundaries',
       'POST /v1/challenge/bypass challengeBypass',
       'POST /v1/crypto/verify verifyGovernanceRecord',

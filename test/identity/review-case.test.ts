@@ -46,7 +46,7 @@ describe('reviewer case view and images', () => {
       expect(view.steps[i]).toEqual({
         step: s.step,
         instruction: s.instruction,
-        pose: null,
+        pose: s.pose,
         image_url: `/v1/review/${id}/images/selfie/${s.step}`,
         content_type: 'image/png',
         width: 640,

@@ -73,7 +73,7 @@ const results: Record<string, unknown> = {};
 {
   const { data, response } = await client.POST('/v1/verifications', {
     headers: bearer(env('IDENTITY_KEY')),
-    body: { webhook_url: 'https://hooks.partner.example/identity', reference: 'client-check-1' },
+    body: { webhook_url: 'https://127.0.0.1:9/hooks/identity', reference: 'client-check-1' },
   });
   check(response.status === 201 && data !== undefined, 'createVerification 201');
   const token: string = data.handoff_token;

@@ -100,8 +100,8 @@ describe('a hard kill of the server process', () => {
   const env = () => ({ ...store.env, ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
 
   it('runs the job queued before the kill once the server is back', async (t) => {
-    // Polling once an hour: the job queued below stays queued until the process is killed.
-    server = await startServerProcess({ ...env(), JOBS_POLL_INTERVAL_MS: '3600000' });
+    // No identity slots in the first process: the pipeline job queued below stays queued until the process is killed.
+    server = await startServerProcess({ ...env(), JOBS_IDENTITY_CONCURRENCY: '0' });
     const base = `http://127.0.0.1:${server.port}`;
     const admin = async (path: string, body: unknown) => {
       const res = await fetch(`${base}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -55,6 +55,11 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
     },
   }, async (req) => cases.caseView(principalOf(req), req.params.id));
 
+  const binaryResponse = {
+    status: 200,
+    description: 'The stored image bytes, metadata stripped at upload',
+    mediaTypes: ['image/jpeg', 'image/png', 'image/webp'],
+  };
   const imageResponse = {
     200: z.any().describe('The stored image bytes (image/jpeg, image/png or image/webp), metadata stripped at upload'),
     ...s.errors(401, 403, 404, 410),
@@ -71,6 +76,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
       security,
       description: 'The stored document image, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
       params: s.idParams,
+      binaryResponse,
       response: imageResponse,
     },
   }, async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, null)));
@@ -84,6 +90,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
       security,
       description: 'The stored selfie frame of one challenge step, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
       params: s.selfieParams,
+      binaryResponse,
       response: imageResponse,
     },
   }, async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, req.params.step)));
