@@ -35,7 +35,14 @@ interface Pending {
   frames: { step: number; pose: Pose }[];
 }
 
-export async function measureFaces(base: string, pid: number, s: Seeded, durationS: number, connections: number, log: (m: string) => void): Promise<FacesResult> {
+export async function measureFaces(
+  base: string,
+  pid: number,
+  s: Seeded,
+  durationS: number,
+  connections: number,
+  log: (m: string) => void,
+): Promise<FacesResult> {
   const result: FacesResult = {};
   const backend = { authorization: `Bearer ${s.identityKey}` };
   const fronts = [photo('a-3'), photo('a-6'), photo('a-4')];
@@ -57,7 +64,11 @@ export async function measureFaces(base: string, pid: number, s: Seeded, duratio
   /** A verification with its document and every frame but the last uploaded; `steps` asks for a challenge of that length. */
   async function prepare(steps?: number): Promise<Pending & { last: () => Promise<void> }> {
     for (;;) {
-      const res = await fetch(`${base}/v1/verifications`, { method: 'POST', headers: { ...backend, 'content-type': 'application/json' }, body: JSON.stringify({ webhook_url: 'https://example.com/hooks/identity', reference: 'bench-faces' }) });
+      const res = await fetch(`${base}/v1/verifications`, {
+        method: 'POST',
+        headers: { ...backend, 'content-type': 'application/json' },
+        body: JSON.stringify({ webhook_url: 'https://example.com/hooks/identity', reference: 'bench-faces' }),
+      });
       if (res.status !== 201) throw new Error(`POST /v1/verifications answered ${res.status}`);
       const v = (await res.json()) as { id: string; handoff_token: string };
       await upload(v.handoff_token, 'document', await document());
@@ -67,9 +78,15 @@ export async function measureFaces(base: string, pid: number, s: Seeded, duratio
       if (steps !== undefined && challenge.steps.length !== steps) continue;
       let front = 0;
       const images = challenge.steps.map((st) => frameFor(st.pose, st.pose === 'front' ? front++ : 0));
-      for (let i = 0; i < challenge.steps.length - 1; i++) await upload(v.handoff_token, 'selfie', images[i]!, { step: String(challenge.steps[i]!.step) });
+      for (let i = 0; i < challenge.steps.length - 1; i++)
+        await upload(v.handoff_token, 'selfie', images[i]!, { step: String(challenge.steps[i]!.step) });
       const lastStep = challenge.steps.at(-1)!;
-      return { id: v.id, token: v.handoff_token, frames: challenge.steps, last: () => upload(v.handoff_token, 'selfie', images.at(-1)!, { step: String(lastStep.step) }) };
+      return {
+        id: v.id,
+        token: v.handoff_token,
+        frames: challenge.steps,
+        last: () => upload(v.handoff_token, 'selfie', images.at(-1)!, { step: String(lastStep.step) }),
+      };
     }
   }
 
@@ -122,7 +139,8 @@ export async function measureFaces(base: string, pid: number, s: Seeded, duratio
   return result;
 }
 
-const fmt = (n: number | undefined, digits = 0) => (n === undefined ? '–' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const fmt = (n: number | undefined, digits = 0) =>
+  n === undefined ? '–' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function facesVerdicts(r: FacesResult) {
   const ratio = r.idle && r.loaded && r.idle.p99Ms > 0 ? r.loaded.p99Ms / r.idle.p99Ms : undefined;

@@ -114,7 +114,11 @@ export async function driveUploads(
     await Promise.all(
       headers.map(async (h) => {
         const t0 = performance.now();
-        const res = await fetch(url, { method: 'POST', headers: { ...h, 'content-type': `multipart/form-data; boundary=${boundary}` }, body }).catch(() => undefined);
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { ...h, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body,
+        }).catch(() => undefined);
         await res?.arrayBuffer();
         if (!res || res.status >= 300) failures++;
         latencies.push(performance.now() - t0);

@@ -18,7 +18,11 @@ export function documentImage(size: number): Buffer {
   ihdr.writeUInt32BE(4000, 0);
   ihdr.writeUInt32BE(3000, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  const fixed = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IEND', Buffer.alloc(0))]);
+  const fixed = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
   const chunks: Buffer[] = [];
   let remaining = size - fixed.length;
   while (remaining > 12) {

@@ -41,7 +41,10 @@ export async function startChild(entry: string, env: Record<string, string>, rea
       proc.kill('SIGKILL');
       throw new Error(`${entry} was not ready within 60 s: ${stderr}`);
     }
-    const ok = await fetch(`http://127.0.0.1:${port}${readyPath}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}${readyPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await sleep(200);
   }

@@ -71,7 +71,11 @@ export function verdicts(results: Results) {
       pass: ratio >= UPLOAD_RATIO_TARGET && rss <= UPLOAD_RSS_TARGET_MB,
     });
   } else {
-    out.push({ id: 'uploads', text: `≥ ${UPLOAD_RATIO_TARGET} × bare multipart, peak RSS ≤ ${UPLOAD_RSS_TARGET_MB} MB above idle`, pass: undefined });
+    out.push({
+      id: 'uploads',
+      text: `≥ ${UPLOAD_RATIO_TARGET} × bare multipart, peak RSS ≤ ${UPLOAD_RSS_TARGET_MB} MB above idle`,
+      pass: undefined,
+    });
   }
   return out;
 }
@@ -102,14 +106,23 @@ export function toMarkdown(results: Results): string {
   }
   const u = results.uploads;
   const up = checks.get('uploads')!;
-  lines.push('', '| Uploads (10 concurrent × 15 MB) | MB/s | uploads | p50 ms | p99 ms | Target | Result |', '|---|---:|---:|---:|---:|---|---|');
-  for (const [label, fig] of [['bare multipart-to-disk route', u.bare], ['POST /v1/capture/document', u.server]] as const) {
+  lines.push(
+    '',
+    '| Uploads (10 concurrent × 15 MB) | MB/s | uploads | p50 ms | p99 ms | Target | Result |',
+    '|---|---:|---:|---:|---:|---|---|',
+  );
+  for (const [label, fig] of [
+    ['bare multipart-to-disk route', u.bare],
+    ['POST /v1/capture/document', u.server],
+  ] as const) {
     if (!fig) {
       lines.push(`| ${label} | not available${u.reason ? `: ${u.reason.replace(/\|/g, '/')}` : ''} | | | | | |`);
       continue;
     }
     const isServer = label.startsWith('POST');
-    lines.push(`| ${label} | ${fmt(fig.mbPerSec, 1)}${fig.failures ? ` (${fig.failures} failed)` : ''} | ${fig.uploads} | ${fmt(fig.p50Ms)} | ${fmt(fig.p99Ms)} | ${isServer ? up.text : ''} | ${isServer ? mark(up.pass) : ''} |`);
+    lines.push(
+      `| ${label} | ${fmt(fig.mbPerSec, 1)}${fig.failures ? ` (${fig.failures} failed)` : ''} | ${fig.uploads} | ${fmt(fig.p50Ms)} | ${fmt(fig.p99Ms)} | ${isServer ? up.text : ''} | ${isServer ? mark(up.pass) : ''} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -28,7 +28,12 @@ async function measure(rows: Row[], id: string, label: string, target: LoadTarge
     if (!expect.includes(first.status)) {
       // The seeded ids exist: a 404 means the route is not mounted (yet).
       const missing = first.status === 404;
-      rows.push({ id, label, status: missing ? 'not available' : 'failed', reason: missing ? 'route not mounted' : `answered ${first.status}` });
+      rows.push({
+        id,
+        label,
+        status: missing ? 'not available' : 'failed',
+        reason: missing ? 'route not mounted' : `answered ${first.status}`,
+      });
       log(`${label}: ${missing ? 'not available' : `failed (${first.status}: ${first.body.slice(0, 200)})`}`);
       return;
     }
@@ -72,16 +77,37 @@ async function measureServer(base: string, s: Seeded, rows: Row[]): Promise<Reco
       timezone: 'Europe/Berlin',
     },
   });
-  await measure(rows, 'orders100', 'GET /api/v1/events/{id}/orders?limit=100 (attendees:read)', { url: `${base}/api/v1/events/${s.bigEventId}/orders?limit=100`, headers: ticketing });
+  await measure(rows, 'orders100', 'GET /api/v1/events/{id}/orders?limit=100 (attendees:read)', {
+    url: `${base}/api/v1/events/${s.bigEventId}/orders?limit=100`,
+    headers: ticketing,
+  });
 
   const agent = 'bench-agent';
-  await admin(base, '/governance/agents', { profileId: s.profileId, agentId: agent, mandate: ['tickets.refund'], baseline: { fingerprint: 'fp-bench', maxDrift: 0.5 } });
-  await admin(base, '/governance/delegations', { profileId: s.profileId, agentId: agent, grantedBy: 'ops@example.com', expiresAt: new Date(Date.now() + 365 * 86_400_000).toISOString() });
+  await admin(base, '/governance/agents', {
+    profileId: s.profileId,
+    agentId: agent,
+    mandate: ['tickets.refund'],
+    baseline: { fingerprint: 'fp-bench', maxDrift: 0.5 },
+  });
+  await admin(base, '/governance/delegations', {
+    profileId: s.profileId,
+    agentId: agent,
+    grantedBy: 'ops@example.com',
+    expiresAt: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+  });
   const decision: LoadTarget = {
     url: `${base}/v1/governance/decisions`,
     method: 'POST',
     headers: governance,
-    body: { agent_id: agent, action: 'tickets.refund', authority_status: 'VALID', human_present: true, consequence_tier: 'MODERATE', timestamp: new Date().toISOString(), behavior: { fingerprint: 'fp-bench', drift: 0.1 } },
+    body: {
+      agent_id: agent,
+      action: 'tickets.refund',
+      authority_status: 'VALID',
+      human_present: true,
+      consequence_tier: 'MODERATE',
+      timestamp: new Date().toISOString(),
+      behavior: { fingerprint: 'fp-bench', drift: 0.1 },
+    },
   };
   const sealed = await probe(decision).catch(() => undefined);
   const record = sealed?.status === 201 ? (JSON.parse(sealed.body) as Record<string, unknown>) : undefined;
@@ -109,7 +135,11 @@ async function measureUploads(base: string, server: Child, s: Seeded, bareFigure
     return { authorization: `Bearer ${v.handoff_token}` };
   };
   try {
-    const one = await fetch(`${base}/v1/capture/document`, { method: 'POST', headers: { ...(await handoff()), 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+    const one = await fetch(`${base}/v1/capture/document`, {
+      method: 'POST',
+      headers: { ...(await handoff()), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
     if (one.status !== 201) throw new Error(`POST /v1/capture/document answered ${one.status}: ${(await one.text()).slice(0, 200)}`);
     await sleep(500);
     const idle = rssOf(server.proc.pid!);
@@ -152,23 +182,32 @@ async function main() {
       uploads.bare = bare;
     }
 
-    server = await startChild('src/server.ts', {
-      ...store.env,
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-      TICKETING_RATE_LIMIT_PER_MINUTE: '100000000',
-      CAPTURE_RATE_LIMIT_PER_MINUTE: '100000000',
-      IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
-      GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000000',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
-      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    }, '/ready');
+    server = await startChild(
+      'src/server.ts',
+      {
+        ...store.env,
+        ADMIN_TOKEN,
+        LOG_LEVEL: 'warn',
+        TICKETING_RATE_LIMIT_PER_MINUTE: '100000000',
+        CAPTURE_RATE_LIMIT_PER_MINUTE: '100000000',
+        IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
+        GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000000',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
+        ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      },
+      '/ready',
+    );
     const base = `http://127.0.0.1:${server.port}`;
     if (only !== 'faces') {
       const record = await measureServer(base, seeded, rows);
       if (record) {
         log(`bare Ed25519 verify loop: ${durationS} s…`);
-        rows.push({ id: 'verifyLoop', label: 'bare node:crypto Ed25519 verify loop (JCS + verify)', status: 'ok', figure: bareVerifyLoop(record, durationS) });
+        rows.push({
+          id: 'verifyLoop',
+          label: 'bare node:crypto Ed25519 verify loop (JCS + verify)',
+          status: 'ok',
+          figure: bareVerifyLoop(record, durationS),
+        });
       }
       uploads = await measureUploads(base, server, seeded, uploads.bare);
     }
@@ -183,7 +222,10 @@ async function main() {
   const dir = import.meta.dirname;
   // A faces-only run keeps the full run's files and writes its own.
   const name = only === 'faces' ? 'results-faces' : 'results';
-  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ ...results, targets: verdicts(results), faces, facesTargets: facesVerdicts(faces) }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, `${name}.json`),
+    `${JSON.stringify({ ...results, targets: verdicts(results), faces, facesTargets: facesVerdicts(faces) }, null, 2)}\n`,
+  );
   let markdown = (only === 'faces' ? '' : toMarkdown(results)) + facesMarkdown(faces);
   if (only !== 'faces' && process.env.BENCH_WEBHOOKS !== '0') {
     // Background work (bench/webhooks.ts): its own store, server and receiver.

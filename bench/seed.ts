@@ -63,12 +63,18 @@ export async function seed(store: Store): Promise<Seeded> {
   try {
     await applyMigrations(database);
     const db = database.db;
-    const profileId = await one(db, sql`
+    const profileId = await one(
+      db,
+      sql`
       insert into profiles (name, plan, created_at, updated_at)
-      values ('Bench organizer', 'ENTERPRISE', now(), now()) returning id`);
-    const venueId = await one(db, sql`
+      values ('Bench organizer', 'ENTERPRISE', now(), now()) returning id`,
+    );
+    const venueId = await one(
+      db,
+      sql`
       insert into venues (profile_id, name, address, city, lat, lng, timezone, created_at)
-      values (${profileId}, 'Bench hall', 'Hauptstrasse 1', 'Berlin', 52.52, 13.405, 'Europe/Berlin', now()) returning id`);
+      values (${profileId}, 'Bench hall', 'Hauptstrasse 1', 'Berlin', 52.52, 13.405, 'Europe/Berlin', now()) returning id`,
+    );
     await db.execute(sql`
       insert into ticketing_events (profile_id, place_id, name, description, status, starts_at, ends_at, timezone,
         all_day, address, city, lat, lng, categories, email, website, ticket_mode, offers_vip_tables, created_at, updated_at)
@@ -79,15 +85,21 @@ export async function seed(store: Store): Promise<Seeded> {
         'Europe/Berlin', false, 'Hauptstrasse 1', 'Berlin', 52.52, 13.405, array['music', 'live'],
         'box-office@example.com', 'https://example.com/events/' || g, 'SERVICE', false, now(), now()
       from generate_series(1, 9999) as g`);
-    const bigEventId = await one(db, sql`
+    const bigEventId = await one(
+      db,
+      sql`
       insert into ticketing_events (profile_id, place_id, name, description, status, starts_at, ends_at, timezone,
         all_day, address, city, lat, lng, categories, ticket_mode, offers_vip_tables, created_at, updated_at)
       values (${profileId}, ${venueId}, 'Bench festival', 'The sold-out one', 'ACTIVE', '2026-12-31 20:00:00+00',
         '2027-01-01 04:00:00+00', 'Europe/Berlin', false, 'Hauptstrasse 1', 'Berlin', 52.52, 13.405, array['festival'],
-        'SERVICE', true, now(), now()) returning id`);
-    const ticketTypeId = await one(db, sql`
+        'SERVICE', true, now(), now()) returning id`,
+    );
+    const ticketTypeId = await one(
+      db,
+      sql`
       insert into ticketing_ticket_types (event_id, name, kind, price_cents, quantity, sold, is_active, created_at)
-      values (${bigEventId}, 'General admission', 'STANDARD', 2500, 2000, 1000, true, now()) returning id`);
+      values (${bigEventId}, 'General admission', 'STANDARD', 2500, 2000, 1000, true, now()) returning id`,
+    );
     await db.execute(sql`
       insert into ticketing_orders (profile_id, event_id, status, total_cents, currency, buyer_name, buyer_email, created_at, updated_at)
       select ${profileId}, ${bigEventId}, 'CONFIRMED', 2500, 'EUR', 'Buyer ' || g, 'buyer' || g || '@example.com',
@@ -99,8 +111,11 @@ export async function seed(store: Store): Promise<Seeded> {
     await db.execute(sql`
       insert into ticketing_issued_tickets (order_id, event_id, ticket_type_id, quantity, holder_name, holder_email, created_at)
       select id, event_id, ${ticketTypeId}, 1, buyer_name, buyer_email, created_at from ticketing_orders where event_id = ${bigEventId}`);
-    const eventId = await one(db, sql`
-      select id from ticketing_events where profile_id = ${profileId} and name = 'Bench event 5000'`);
+    const eventId = await one(
+      db,
+      sql`
+      select id from ticketing_events where profile_id = ${profileId} and name = 'Bench event 5000'`,
+    );
     // Fresh bulk-loaded tables have no statistics yet; plan the measured queries as a
     // long-running server's database would (autovacuum analyzes it there).
     await db.execute(sql`analyze`);
@@ -110,7 +125,11 @@ export async function seed(store: Store): Promise<Seeded> {
       service: 'ticketing',
       scopes: ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'],
     });
-    const governance = await issueApiKey(db, systemClock, { profileId, service: 'governance', scopes: ['governance:decide', 'governance:read'] });
+    const governance = await issueApiKey(db, systemClock, {
+      profileId,
+      service: 'governance',
+      scopes: ['governance:decide', 'governance:read'],
+    });
     const identity = await issueApiKey(db, systemClock, { profileId, service: 'identity', role: 'backend' });
     return {
       profileId,

@@ -67,10 +67,11 @@ async function startReceiver(cert: { key: string; cert: string }) {
     get connections() {
       return connections;
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 type BenchReceiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -86,7 +87,12 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number,
 /** What the issue compares against: the same signed JSON POSTed over keep-alive HTTPS, 32 in flight. */
 async function bareLoop(receiver: BenchReceiver, ca: string, n: number): Promise<number> {
   const agent = new Agent({ keepAlive: true, ca, maxSockets: BARE_IN_FLIGHT });
-  const body = JSON.stringify({ id: randomUUID(), type: 'webhook.test', created: new Date().toISOString(), data: { endpointId: randomUUID() } });
+  const body = JSON.stringify({
+    id: randomUUID(),
+    type: 'webhook.test',
+    created: new Date().toISOString(),
+    data: { endpointId: randomUUID() },
+  });
   const headers = {
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(body)),
@@ -117,7 +123,11 @@ async function bareLoop(receiver: BenchReceiver, ca: string, n: number): Promise
 }
 
 /** n deliveries committed at once in one transaction (as a burst of events would be), spread over the endpoints. */
-async function enqueueDeliveries(databaseUrl: string, endpoints: { id: string; url: string; profileId: string }[], n: number): Promise<void> {
+async function enqueueDeliveries(
+  databaseUrl: string,
+  endpoints: { id: string; url: string; profileId: string }[],
+  n: number,
+): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -175,7 +185,9 @@ async function captureVerification(base: string, identityKey: string): Promise<s
     if (res.status !== 201) throw new Error(`POST /v1/capture/${path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
   };
   await upload('document', png(640, 480, { seed: 7 }));
-  const challenge = (await (await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers: auth })).json()) as { steps: { step: number }[] };
+  const challenge = (await (await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers: auth })).json()) as {
+    steps: { step: number }[];
+  };
   for (const { step } of challenge.steps) await upload('selfie', png(640, 480, { seed: 100 + step }), step);
   return v.id;
 }
@@ -204,21 +216,27 @@ export async function measureWebhooks(): Promise<WebhookBench> {
     try {
       await applyMigrations(database);
       const [profile] = rowsOf<{ id: string }>(
-        await database.db.execute(sql`insert into profiles (name, plan, created_at, updated_at) values ('Bench identity', 'ENTERPRISE', now(), now()) returning id`),
+        await database.db.execute(
+          sql`insert into profiles (name, plan, created_at, updated_at) values ('Bench identity', 'ENTERPRISE', now(), now()) returning id`,
+        ),
       );
       identityKey = (await issueApiKey(database.db, systemClock, { profileId: profile!.id, service: 'identity', role: 'backend' })).key;
     } finally {
       await database.close();
     }
-    server = await startChild('src/server.ts', {
-      ...store.env,
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-      CAPTURE_RATE_LIMIT_PER_MINUTE: '100000000',
-      IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      NODE_EXTRA_CA_CERTS: join(certDir, 'ca.pem'),
-    }, '/ready');
+    server = await startChild(
+      'src/server.ts',
+      {
+        ...store.env,
+        ADMIN_TOKEN,
+        LOG_LEVEL: 'warn',
+        CAPTURE_RATE_LIMIT_PER_MINUTE: '100000000',
+        IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        NODE_EXTRA_CA_CERTS: join(certDir, 'ca.pem'),
+      },
+      '/ready',
+    );
     const base = `http://127.0.0.1:${server.port}`;
 
     log(`webhooks: bare keep-alive POST loop, ${DELIVERIES} requests, ${BARE_IN_FLIGHT} in flight…`);
@@ -268,11 +286,15 @@ export async function measureWebhooks(): Promise<WebhookBench> {
 
     const verificationId = await captureVerification(base, identityKey);
     started = performance.now();
-    await until(async () => {
-      const res = await fetch(`${base}/v1/verifications/${verificationId}`, { headers: { authorization: `Bearer ${identityKey}` } });
-      const body = (await res.json()) as { status: string };
-      return body.status !== 'processing';
-    }, 60_000, 'the identity decision');
+    await until(
+      async () => {
+        const res = await fetch(`${base}/v1/verifications/${verificationId}`, { headers: { authorization: `Bearer ${identityKey}` } });
+        const body = (await res.json()) as { status: string };
+        return body.status !== 'processing';
+      },
+      60_000,
+      'the identity decision',
+    );
     result.identityDecisionMs = performance.now() - started;
   } catch (err) {
     result.reason = err instanceof Error ? err.message : String(err);
@@ -286,7 +308,8 @@ export async function measureWebhooks(): Promise<WebhookBench> {
   return result;
 }
 
-const fmt = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '—' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const fmt = (n: number | undefined, digits = 0) =>
+  n === undefined || Number.isNaN(n) ? '—' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 export function webhooksMarkdown(r: WebhookBench): string {
   const ratio = r.deliveriesPerS && r.bareLoopPerS ? r.deliveriesPerS / r.bareLoopPerS : undefined;

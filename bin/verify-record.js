@@ -175,7 +175,8 @@ function publicKeyBytes(base64) {
 }
 
 function verifySignature(record, publicKey, kid) {
-  if (!record || typeof record !== 'object' || Array.isArray(record)) throw new Invalid('SIGNATURE_INVALID', 'the record is not a JSON object');
+  if (!record || typeof record !== 'object' || Array.isArray(record))
+    throw new Invalid('SIGNATURE_INVALID', 'the record is not a JSON object');
   if (record.key_id !== kid) throw new Invalid('KEY_MISMATCH', `key_id ${String(record.key_id)} is not the given public key (${kid})`);
   if (typeof record.signature !== 'string' || !/^[A-Za-z0-9_-]{86}$/.test(record.signature)) {
     throw new Invalid('SIGNATURE_INVALID', 'the signature is missing or malformed');
@@ -202,9 +203,11 @@ function chainOf(parsed) {
   const isObject = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
   const records = Array.isArray(parsed) ? parsed : isObject && Array.isArray(parsed.records) ? parsed.records : undefined;
   if (records === undefined) {
-    usage(isObject && 'signature' in parsed
-      ? '--chain takes an array of records or the answer of GET /v1/governance/records; this file holds one record (verify it without --chain)'
-      : '--chain takes an array of records or the answer of GET /v1/governance/records');
+    usage(
+      isObject && 'signature' in parsed
+        ? '--chain takes an array of records or the answer of GET /v1/governance/records; this file holds one record (verify it without --chain)'
+        : '--chain takes an array of records or the answer of GET /v1/governance/records',
+    );
   }
   if (records.length === 0) usage('the file holds no records to verify');
   return records;
@@ -233,12 +236,15 @@ function main() {
           throw new Invalid(err.code, `record ${index}: ${err.message}`);
         }
         if (index === 0) {
-          if (record.seq === 1 && record.prev_hash !== GENESIS_HASH) throw new Invalid('CHAIN_BROKEN', 'record 0: seq 1 must follow 64 zeros');
+          if (record.seq === 1 && record.prev_hash !== GENESIS_HASH)
+            throw new Invalid('CHAIN_BROKEN', 'record 0: seq 1 must follow 64 zeros');
           return;
         }
         const previous = chain[index - 1];
-        if (record.seq !== previous.seq + 1) throw new Invalid('CHAIN_BROKEN', `record ${index}: seq ${record.seq} does not follow ${previous.seq}`);
-        if (record.prev_hash !== sha256Hex(jcs(previous))) throw new Invalid('CHAIN_BROKEN', `record ${index}: prev_hash does not match record ${index - 1}`);
+        if (record.seq !== previous.seq + 1)
+          throw new Invalid('CHAIN_BROKEN', `record ${index}: seq ${record.seq} does not follow ${previous.seq}`);
+        if (record.prev_hash !== sha256Hex(jcs(previous)))
+          throw new Invalid('CHAIN_BROKEN', `record ${index}: prev_hash does not match record ${index - 1}`);
       });
       const first = chain[0];
       const last = chain[chain.length - 1];

@@ -33,4 +33,6 @@ await build({ configFile: 'web/vite.config.ts', logLevel: 'warn', build: { manif
 run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'web/tsconfig.client.json']);
 copyFileSync(schemaFile, 'dist/client/api-schema.d.ts');
 
-console.log(`console bundle: ${(consoleGzipBytes() / 1024).toFixed(1)} KB gzipped; capture page: ${(captureGzipBytes() / 1024).toFixed(1)} KB gzipped`);
+console.log(
+  `console bundle: ${(consoleGzipBytes() / 1024).toFixed(1)} KB gzipped; capture page: ${(captureGzipBytes() / 1024).toFixed(1)} KB gzipped`,
+);

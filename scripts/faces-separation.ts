@@ -8,7 +8,9 @@ import sharp from 'sharp';
 import { loadFaceAnalyzer } from '../src/identity/faces/analyzer.js';
 
 const dir = join(import.meta.dirname, '..', 'test', 'fixtures', 'faces');
-const files = readdirSync(dir).filter((f) => f.endsWith('.jpg')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.jpg'))
+  .sort();
 const started = Date.now();
 const analyzer = await loadFaceAnalyzer();
 console.log(`models loaded in ${Date.now() - started} ms\n`);
@@ -24,18 +26,21 @@ for (const file of files) {
   const ms = Date.now() - t0;
   const mirrored = await analyzer.analyze(await sharp(bytes).flop().toBuffer());
   const f = a.faces[0];
-  console.log(`| ${file} | ${a.face_count} | ${f?.score ?? '–'} | ${f ? `${f.box[2]}×${f.box[3]}` : '–'} | ${f?.yaw ?? '–'} | ${f?.pitch ?? '–'} | ${f?.roll ?? '–'} | ${mirrored.faces[0]?.yaw ?? '–'} | ${f?.antispoof ?? '–'} | ${f?.liveness ?? '–'} | ${ms} |`);
+  console.log(
+    `| ${file} | ${a.face_count} | ${f?.score ?? '–'} | ${f ? `${f.box[2]}×${f.box[3]}` : '–'} | ${f?.yaw ?? '–'} | ${f?.pitch ?? '–'} | ${f?.roll ?? '–'} | ${mirrored.faces[0]?.yaw ?? '–'} | ${f?.antispoof ?? '–'} | ${f?.liveness ?? '–'} | ${ms} |`,
+  );
   rows.push({ file, embedding: a.embedding });
 }
 
 const same: number[] = [];
 const other: number[] = [];
-for (let i = 0; i < rows.length; i++) for (let j = i + 1; j < rows.length; j++) {
-  const a = rows[i]!;
-  const b = rows[j]!;
-  if (!a.embedding || !b.embedding) continue;
-  (person(a.file) === person(b.file) ? same : other).push(analyzer.similarity(a.embedding, b.embedding));
-}
+for (let i = 0; i < rows.length; i++)
+  for (let j = i + 1; j < rows.length; j++) {
+    const a = rows[i]!;
+    const b = rows[j]!;
+    if (!a.embedding || !b.embedding) continue;
+    (person(a.file) === person(b.file) ? same : other).push(analyzer.similarity(a.embedding, b.embedding));
+  }
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * (s.length - 1)))]!.toFixed(3);
@@ -48,7 +53,8 @@ console.log(`| other person | ${stats(other)} |`);
 
 // A verification compares the document with every frame and decides on the median: simulate
 // each photo as the document against the other photos of each person as the frames.
-const sim = (a: (typeof rows)[number], b: (typeof rows)[number]) => (a.embedding && b.embedding ? analyzer.similarity(a.embedding, b.embedding) : 0);
+const sim = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
+  a.embedding && b.embedding ? analyzer.similarity(a.embedding, b.embedding) : 0;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -64,7 +70,9 @@ for (const doc of rows) {
 console.log(`| same person, median of a document against the person's other photos | ${stats(sameMedian)} |`);
 console.log(`| other person, median of a document against that person's photos | ${stats(otherMedian)} |`);
 
-console.log('\n| threshold | same-person pairs below | other-person pairs at or above | same-person medians below | other-person medians at or above |');
+console.log(
+  '\n| threshold | same-person pairs below | other-person pairs at or above | same-person medians below | other-person medians at or above |',
+);
 console.log('|---|---|---|---|---|');
 const share = (n: number, of: number) => `${n}/${of} (${((100 * n) / of).toFixed(0)} %)`;
 for (let t = 0.25; t <= 0.651; t += 0.05) {

@@ -72,11 +72,15 @@ function readOptions(argv: string[]): Options {
     return n;
   };
   const publicKey = values['public-key'] ?? process.env.IDENTITY_WEBHOOK_PUBLIC_KEY;
-  if (publicKey !== undefined && Buffer.from(publicKey, 'base64').length !== 32) usageExit('--public-key must be base64 of the raw 32-byte Ed25519 key');
+  if (publicKey !== undefined && Buffer.from(publicKey, 'base64').length !== 32)
+    usageExit('--public-key must be base64 of the raw 32-byte Ed25519 key');
   return {
     port: int(values.port ?? process.env.WEBHOOK_RECEIVER_PORT, 4000, 'port', 0, 65535),
     host: values.host ?? '127.0.0.1',
-    secrets: (values.secret ?? process.env.WEBHOOK_SECRET ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    secrets: (values.secret ?? process.env.WEBHOOK_SECRET ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     jwks: values.jwks ?? process.env.IDENTITY_JWKS_URL ?? 'http://localhost:3000/v1/.well-known/jwks.json',
     ...(publicKey ? { publicKey } : {}),
     dir: resolve(values.dir ?? join(tmpdir(), 'webhook-receiver')),
@@ -107,7 +111,14 @@ async function makeCertificate(): Promise<{ key: string; cert: string }> {
       { name: 'basicConstraints', cA: true },
       { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
     ],
   } as never);
   return { key: pems.private, cert: pems.cert };
@@ -119,21 +130,30 @@ function ed25519Key(rawBase64url: string): KeyObject {
 
 /** The identity-webhook verification keys: the given one, or the server's JWKS (reloaded when none matches). */
 function identityKeys(options: Options) {
-  let cached: KeyObject[] | undefined = options.publicKey ? [ed25519Key(Buffer.from(options.publicKey, 'base64').toString('base64url'))] : undefined;
+  let cached: KeyObject[] | undefined = options.publicKey
+    ? [ed25519Key(Buffer.from(options.publicKey, 'base64').toString('base64url'))]
+    : undefined;
   return async (reload: boolean): Promise<KeyObject[]> => {
     if (options.publicKey) return cached!;
     if (cached && !reload) return cached;
     const res = await fetch(options.jwks, { signal: AbortSignal.timeout(5_000) });
     if (!res.ok) throw new Error(`${options.jwks} answered ${res.status}`);
     const { keys } = (await res.json()) as { keys: { kty: string; crv: string; x: string; purpose?: string }[] };
-    cached = keys.filter((k) => k.kty === 'OKP' && k.crv === 'Ed25519' && (k.purpose ?? 'identity-webhook') === 'identity-webhook').map((k) => ed25519Key(k.x));
+    cached = keys
+      .filter((k) => k.kty === 'OKP' && k.crv === 'Ed25519' && (k.purpose ?? 'identity-webhook') === 'identity-webhook')
+      .map((k) => ed25519Key(k.x));
     return cached;
   };
 }
 
 type Verdict = { ok: true; scheme: string } | { ok: false; reason: string };
 
-async function verifyDelivery(headers: Record<string, string | string[] | undefined>, body: Buffer, options: Options, keys: ReturnType<typeof identityKeys>): Promise<Verdict> {
+async function verifyDelivery(
+  headers: Record<string, string | string[] | undefined>,
+  body: Buffer,
+  options: Options,
+  keys: ReturnType<typeof identityKeys>,
+): Promise<Verdict> {
   const header = (name: string) => {
     const v = headers[name];
     return Array.isArray(v) ? v[0] : v;
@@ -141,17 +161,25 @@ async function verifyDelivery(headers: Record<string, string | string[] | undefi
   const serviceSignature = header('service-signature');
   if (serviceSignature !== undefined) {
     const secrets = [...options.secrets, ...secretsInFile(options.dir)];
-    if (secrets.length === 0) return { ok: false, reason: `Service-Signature present but no secret: save the endpoint secret to ${join(options.dir, 'secret')}` };
+    if (secrets.length === 0)
+      return { ok: false, reason: `Service-Signature present but no secret: save the endpoint secret to ${join(options.dir, 'secret')}` };
     const result = verifyServiceSignature(body, serviceSignature, secrets, { toleranceSec: options.toleranceSec });
-    return result.ok ? { ok: true, scheme: 'Service-Signature (HMAC-SHA256)' } : { ok: false, reason: `Service-Signature: ${result.reason}` };
+    return result.ok
+      ? { ok: true, scheme: 'Service-Signature (HMAC-SHA256)' }
+      : { ok: false, reason: `Service-Signature: ${result.reason}` };
   }
   const id = header('webhook-id');
   const timestamp = header('webhook-timestamp');
   const signature = header('webhook-signature');
-  if (id === undefined || timestamp === undefined || signature === undefined) return { ok: false, reason: 'no Service-Signature and no webhook-id/webhook-timestamp/webhook-signature headers' };
-  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > options.toleranceSec) return { ok: false, reason: 'webhook-timestamp outside the tolerance' };
+  if (id === undefined || timestamp === undefined || signature === undefined)
+    return { ok: false, reason: 'no Service-Signature and no webhook-id/webhook-timestamp/webhook-signature headers' };
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > options.toleranceSec)
+    return { ok: false, reason: 'webhook-timestamp outside the tolerance' };
   const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]);
-  const candidates = signature.split(' ').filter((s) => s.startsWith('v1a,')).map((s) => Buffer.from(s.slice(4), 'base64'));
+  const candidates = signature
+    .split(' ')
+    .filter((s) => s.startsWith('v1a,'))
+    .map((s) => Buffer.from(s.slice(4), 'base64'));
   if (candidates.length === 0) return { ok: false, reason: 'webhook-signature has no v1a (Ed25519) signature' };
   for (const reload of [false, true]) {
     let list: KeyObject[];
@@ -160,14 +188,17 @@ async function verifyDelivery(headers: Record<string, string | string[] | undefi
     } catch (err) {
       return { ok: false, reason: `cannot load the identity-webhook keys: ${(err as Error).message} (give --public-key or --jwks)` };
     }
-    if (list.some((key) => candidates.some((sig) => sig.length === 64 && verifySignature(null, signed, key, sig)))) return { ok: true, scheme: 'Standard Webhooks (Ed25519)' };
+    if (list.some((key) => candidates.some((sig) => sig.length === 64 && verifySignature(null, signed, key, sig))))
+      return { ok: true, scheme: 'Standard Webhooks (Ed25519)' };
   }
   return { ok: false, reason: 'webhook-signature does not verify with the identity-webhook keys' };
 }
 
 function secretsInFile(dir: string): string[] {
   try {
-    return readFileSync(join(dir, 'secret'), 'utf8').split(/[,\s]+/).filter(Boolean);
+    return readFileSync(join(dir, 'secret'), 'utf8')
+      .split(/[,\s]+/)
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -205,7 +236,10 @@ async function main() {
         } catch {
           shown = body.toString('utf8').slice(0, 2000);
         }
-        const meta = ['service-event-id', 'service-delivery-attempt', 'webhook-id'].filter((h) => req.headers[h]).map((h) => `${h}: ${String(req.headers[h])}`).join('  ');
+        const meta = ['service-event-id', 'service-delivery-attempt', 'webhook-id']
+          .filter((h) => req.headers[h])
+          .map((h) => `${h}: ${String(req.headers[h])}`)
+          .join('  ');
         if (verdict.ok) {
           process.stdout.write(`\n#${count} ${at} ${req.method} ${req.url}  VERIFIED ${verdict.scheme}  ${meta}\n${shown}\n`);
           res.writeHead(options.status, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true }));
@@ -225,7 +259,9 @@ async function main() {
         `start the server so it trusts this receiver and may call a local address:`,
         `  NODE_EXTRA_CA_CERTS=${caFile} WEBHOOK_ALLOW_PRIVATE_NETWORKS=true npm start`,
         `verifying Service-Signature with ${options.secrets.length ? '--secret and ' : ''}the secret(s) in ${join(options.dir, 'secret')} (read at each delivery)`,
-        options.publicKey ? 'verifying Standard Webhooks signatures with --public-key' : `verifying Standard Webhooks signatures with the keys at ${options.jwks}`,
+        options.publicKey
+          ? 'verifying Standard Webhooks signatures with --public-key'
+          : `verifying Standard Webhooks signatures with the keys at ${options.jwks}`,
       ].join('\n') + '\n',
     );
   });

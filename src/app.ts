@@ -99,7 +99,17 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('db', database.db);
   app.decorate('jobs', jobs);
   // Face inference threads start with the job runner and load their models in the background (/ready does not wait).
-  app.decorate('faces', config.FACE_CHECKS === 'on' ? createFacePool({ workers: config.FACE_WORKERS, timeoutMs: config.FACE_TIMEOUT_MS, maxSide: config.FACE_MAX_SIDE, nice: config.FACE_WORKER_NICE }) : null);
+  app.decorate(
+    'faces',
+    config.FACE_CHECKS === 'on'
+      ? createFacePool({
+          workers: config.FACE_WORKERS,
+          timeoutMs: config.FACE_TIMEOUT_MS,
+          maxSide: config.FACE_MAX_SIDE,
+          nice: config.FACE_WORKER_NICE,
+        })
+      : null,
+  );
   app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
   app.decorate('redis', redis);
   const webhooks = createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks });

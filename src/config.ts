@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-const boolean = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const positiveInt = z.coerce.number().int().positive();
 const nonNegativeInt = z.coerce.number().int().nonnegative();
@@ -12,9 +10,7 @@ const delayList = z
   .regex(/^\s*\d+\s*(,\s*\d+\s*)*$/, 'a comma-separated list of milliseconds')
   .transform((v) => v.split(',').map((d) => Number(d.trim())));
 
-const base64Seed = z
-  .string()
-  .refine((v) => Buffer.from(v, 'base64').length === 32, 'base64 of a 32-byte Ed25519 seed');
+const base64Seed = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'base64 of a 32-byte Ed25519 seed');
 
 /** An http(s) origin with an optional path prefix; no query, fragment or credentials. Kept without a trailing slash. */
 const publicUrl = z.string().transform((v, ctx) => {
@@ -32,57 +28,59 @@ const publicUrl = z.string().transform((v, ctx) => {
   return url.toString().replace(/\/+$/, '');
 });
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  /** Where browsers reach this server: the base of the capture page links (`capture_url`). Default http://localhost:<PORT>. */
-  PUBLIC_URL: publicUrl.optional(),
-  DATABASE_URL: z
-    .string()
-    .refine(
-      (v) => v === 'memory://' || /^postgres(ql)?:\/\//.test(v),
-      'postgres://… or memory://',
-    )
-    .optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'redis://…').optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
-  WEBHOOK_RETRY_DELAYS_MS: delayList.optional(),
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean.default(false),
-  GOVERNANCE_SIGNING_KEY: base64Seed.optional(),
-  TICKETING_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
-  CAPTURE_RATE_LIMIT_PER_MINUTE: positiveInt.default(40),
-  IDENTITY_RATE_LIMIT_PER_MINUTE: positiveInt.default(240),
-  GOVERNANCE_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
-  /** Trust X-Forwarded-For from this many proxy hops (0: the socket address is the client). */
-  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
-  JOBS_POLL_INTERVAL_MS: positiveInt.default(500),
-  /** Slots per lane (README, Operations): jobs of each kind running at once in this process. */
-  JOBS_IDENTITY_CONCURRENCY: nonNegativeInt.default(4),
-  JOBS_DELIVERY_CONCURRENCY: nonNegativeInt.default(32),
-  JOBS_HOUSEKEEPING_CONCURRENCY: nonNegativeInt.default(4),
-  /** Deliveries to one endpoint in flight at once, across all processes. */
-  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.default(4),
-  SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
-  /** Face checks in the identity pipeline (README, "Face checks"); `off` keeps only the byte rules and loads no model. */
-  FACE_CHECKS: z.enum(['on', 'off']).default('on'),
-  /** Worker threads running face inference, each with its own copy of the models (~150 MB). */
-  FACE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
-  /** Linux nice value of the face workers: above 0 the API's event loop wins the CPU when both want it. */
-  FACE_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
-  /** One verification's face analysis (waiting for the models included) is a pipeline fault after this. */
-  FACE_TIMEOUT_MS: positiveInt.default(45_000),
-  /** Longest image side the models see; larger uploads are downscaled first. */
-  FACE_MAX_SIDE: z.coerce.number().int().min(256).max(4096).default(640),
-  /** Document↔selfie similarity: below LOW declined face_mismatch, below HIGH manual_review face_match_uncertain. */
-  FACE_MATCH_LOW: z.coerce.number().min(0).max(1).default(0.3),
-  FACE_MATCH_HIGH: z.coerce.number().min(0).max(1).default(0.45),
-  /** Radians of yaw: a left/right step turns at least FACE_YAW_TURN, a front step at most FACE_YAW_FRONT. */
-  FACE_YAW_TURN: z.coerce.number().min(0).max(1.5).default(0.15),
-  FACE_YAW_FRONT: z.coerce.number().min(0).max(1.5).default(0.25),
-}).refine((c) => c.FACE_MATCH_LOW <= c.FACE_MATCH_HIGH, { path: ['FACE_MATCH_LOW'], message: 'must not exceed FACE_MATCH_HIGH' });
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    /** Where browsers reach this server: the base of the capture page links (`capture_url`). Default http://localhost:<PORT>. */
+    PUBLIC_URL: publicUrl.optional(),
+    DATABASE_URL: z
+      .string()
+      .refine((v) => v === 'memory://' || /^postgres(ql)?:\/\//.test(v), 'postgres://… or memory://')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'redis://…')
+      .optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+    WEBHOOK_RETRY_DELAYS_MS: delayList.optional(),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean.default(false),
+    GOVERNANCE_SIGNING_KEY: base64Seed.optional(),
+    TICKETING_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
+    CAPTURE_RATE_LIMIT_PER_MINUTE: positiveInt.default(40),
+    IDENTITY_RATE_LIMIT_PER_MINUTE: positiveInt.default(240),
+    GOVERNANCE_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+    /** Trust X-Forwarded-For from this many proxy hops (0: the socket address is the client). */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    JOBS_POLL_INTERVAL_MS: positiveInt.default(500),
+    /** Slots per lane (README, Operations): jobs of each kind running at once in this process. */
+    JOBS_IDENTITY_CONCURRENCY: nonNegativeInt.default(4),
+    JOBS_DELIVERY_CONCURRENCY: nonNegativeInt.default(32),
+    JOBS_HOUSEKEEPING_CONCURRENCY: nonNegativeInt.default(4),
+    /** Deliveries to one endpoint in flight at once, across all processes. */
+    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.default(4),
+    SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+    /** Face checks in the identity pipeline (README, "Face checks"); `off` keeps only the byte rules and loads no model. */
+    FACE_CHECKS: z.enum(['on', 'off']).default('on'),
+    /** Worker threads running face inference, each with its own copy of the models (~150 MB). */
+    FACE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+    /** Linux nice value of the face workers: above 0 the API's event loop wins the CPU when both want it. */
+    FACE_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+    /** One verification's face analysis (waiting for the models included) is a pipeline fault after this. */
+    FACE_TIMEOUT_MS: positiveInt.default(45_000),
+    /** Longest image side the models see; larger uploads are downscaled first. */
+    FACE_MAX_SIDE: z.coerce.number().int().min(256).max(4096).default(640),
+    /** Document↔selfie similarity: below LOW declined face_mismatch, below HIGH manual_review face_match_uncertain. */
+    FACE_MATCH_LOW: z.coerce.number().min(0).max(1).default(0.3),
+    FACE_MATCH_HIGH: z.coerce.number().min(0).max(1).default(0.45),
+    /** Radians of yaw: a left/right step turns at least FACE_YAW_TURN, a front step at most FACE_YAW_FRONT. */
+    FACE_YAW_TURN: z.coerce.number().min(0).max(1.5).default(0.15),
+    FACE_YAW_FRONT: z.coerce.number().min(0).max(1.5).default(0.25),
+  })
+  .refine((c) => c.FACE_MATCH_LOW <= c.FACE_MATCH_HIGH, { path: ['FACE_MATCH_LOW'], message: 'must not exceed FACE_MATCH_HIGH' });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
@@ -90,9 +88,7 @@ export class ConfigError extends Error {}
 
 /** Parses the environment once; the message names the first bad variable on one line. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
-  );
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

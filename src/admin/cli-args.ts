@@ -36,12 +36,14 @@ export function splitGlobalOptions(argv: string[]): { url?: string; help: boolea
     const beforeCommand = rest.length === 0;
     if (beforeCommand && arg === '--url') {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new UsageError('--url needs the server address, e.g. --url http://localhost:3000');
+      if (next === undefined || next.startsWith('--'))
+        throw new UsageError('--url needs the server address, e.g. --url http://localhost:3000');
       url = next;
       i++;
     } else if (beforeCommand && arg.startsWith('--url=')) url = arg.slice('--url='.length);
     else if (arg === '--help' || arg === '-h') help = true;
-    else if (beforeCommand && arg.startsWith('-')) throw new UsageError(`unknown option ${arg} before the command (npm run admin -- --help lists the commands)`);
+    else if (beforeCommand && arg.startsWith('-'))
+      throw new UsageError(`unknown option ${arg} before the command (npm run admin -- --help lists the commands)`);
     else rest.push(arg);
   }
   if (url !== undefined) {
@@ -151,13 +153,14 @@ function asList(value: unknown): unknown[] {
 }
 
 function splitCommas(value: string): string[] {
-  return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 export function usage(commands: OperatorCommand[]): string {
-  const lines = commands
-    .map((c) => `  ${c.name.padEnd(30)} ${c.summary ?? ''}`)
-    .sort();
+  const lines = commands.map((c) => `  ${c.name.padEnd(30)} ${c.summary ?? ''}`).sort();
   return [
     'usage: npm run admin -- [--url http://host:port] <command> [--flag value …]',
     '',
@@ -165,8 +168,8 @@ export function usage(commands: OperatorCommand[]): string {
     'With --url it calls that server over HTTP with ADMIN_TOKEN (use this while a server runs on the embedded database);',
     'without it, it opens the configured database itself (DATABASE_URL, or the embedded one in DATA_DIR).',
     'Flags: path parameters and body fields; values that read as JSON are JSON; --a.b sets a nested field;',
-    'lists take --scopes a,b, a JSON array or the flag repeated; --json \'{...}\' gives the whole body.',
-    '`npm run admin -- <command> --help` shows a command\'s flags.',
+    "lists take --scopes a,b, a JSON array or the flag repeated; --json '{...}' gives the whole body.",
+    "`npm run admin -- <command> --help` shows a command's flags.",
     '',
     'commands:',
     ...lines,
@@ -177,7 +180,10 @@ export function commandUsage(command: OperatorCommand): string {
   const flags = (command.flags ?? []).map(flagSpec);
   const shown = flags.map((f) => `  ${`--${f.name}${f.list ? ' a,b,…' : ''}`.padEnd(28)} ${f.required ? 'required' : 'optional'}`);
   return [
-    `usage: npm run admin -- [--url http://host:port] ${command.name}${flags.filter((f) => f.required).map((f) => ` --${f.name} …`).join('')}`,
+    `usage: npm run admin -- [--url http://host:port] ${command.name}${flags
+      .filter((f) => f.required)
+      .map((f) => ` --${f.name} …`)
+      .join('')}`,
     '',
     command.summary ?? '',
     `${command.method} /admin/v1${command.path}`,

@@ -1,4 +1,13 @@
-import { buildRequest, commandName, commandUsage, splitGlobalOptions, usage, UsageError, type OperatorCommand, type ParsedRequest } from './cli-args.js';
+import {
+  buildRequest,
+  commandName,
+  commandUsage,
+  splitGlobalOptions,
+  usage,
+  UsageError,
+  type OperatorCommand,
+  type ParsedRequest,
+} from './cli-args.js';
 import { OPERATOR_COMMANDS } from './cli-commands.js';
 import type { OperatorAnswer } from './cli-local.js';
 
@@ -31,7 +40,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const request = buildRequest(command, args);
-  const answer = url ? await overHttp(url, request, process.env) : await (await import('./cli-local.js')).runInProcess(request, process.env);
+  const answer = url
+    ? await overHttp(url, request, process.env)
+    : await (await import('./cli-local.js')).runInProcess(request, process.env);
   process.stdout.write(`${typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body, null, 2)}\n`);
   return answer.status < 400 ? 0 : 1;
 }

@@ -63,58 +63,88 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw notFound('Profile');
   }
 
-  app.post('/governance/agents', {
-    schema: { operationId: 'createGovernanceAgent', summary: 'Register an agent with its mandate (action patterns) and approved behavioural baseline', tags, body: agentCreate, response: { 201: s.envelope(agentView), ...errors } },
-  }, async (req, reply) => {
-    const body = req.body;
-    if (body.agentId === SCENARIO_AGENT_ID) {
-      throw new EnvelopeError(400, 'VALIDATION_ERROR', `agentId ${SCENARIO_AGENT_ID} is reserved for the proof scenario`);
-    }
-    await requireProfile(body.profileId);
-    const row = await repo.insertAgent(db, {
-      profileId: body.profileId,
-      agentId: body.agentId,
-      mandate: body.mandate,
-      baselineFingerprint: body.baseline.fingerprint,
-      baselineMaxDrift: body.baseline.maxDrift,
-      createdAt: clock.now(),
-    });
-    if (!row) throw new EnvelopeError(409, 'CONFLICT', `Agent ${body.agentId} already exists in this profile`);
-    return reply.status(201).send({
-      success: true,
-      data: {
-        id: row.id,
-        profileId: row.profileId,
-        agentId: row.agentId,
-        mandate: row.mandate,
-        baseline: { fingerprint: row.baselineFingerprint, maxDrift: row.baselineMaxDrift },
-        createdAt: toIso(row.createdAt),
+  app.post(
+    '/governance/agents',
+    {
+      schema: {
+        operationId: 'createGovernanceAgent',
+        summary: 'Register an agent with its mandate (action patterns) and approved behavioural baseline',
+        tags,
+        body: agentCreate,
+        response: { 201: s.envelope(agentView), ...errors },
       },
-    });
-  });
+    },
+    async (req, reply) => {
+      const body = req.body;
+      if (body.agentId === SCENARIO_AGENT_ID) {
+        throw new EnvelopeError(400, 'VALIDATION_ERROR', `agentId ${SCENARIO_AGENT_ID} is reserved for the proof scenario`);
+      }
+      await requireProfile(body.profileId);
+      const row = await repo.insertAgent(db, {
+        profileId: body.profileId,
+        agentId: body.agentId,
+        mandate: body.mandate,
+        baselineFingerprint: body.baseline.fingerprint,
+        baselineMaxDrift: body.baseline.maxDrift,
+        createdAt: clock.now(),
+      });
+      if (!row) throw new EnvelopeError(409, 'CONFLICT', `Agent ${body.agentId} already exists in this profile`);
+      return reply.status(201).send({
+        success: true,
+        data: {
+          id: row.id,
+          profileId: row.profileId,
+          agentId: row.agentId,
+          mandate: row.mandate,
+          baseline: { fingerprint: row.baselineFingerprint, maxDrift: row.baselineMaxDrift },
+          createdAt: toIso(row.createdAt),
+        },
+      });
+    },
+  );
 
-  app.post('/governance/delegations', {
-    schema: { operationId: 'createGovernanceDelegation', summary: 'Delegate authority to an agent until expiresAt', tags, body: delegationCreate, response: { 201: s.envelope(delegationView), ...errors } },
-  }, async (req, reply) => {
-    const body = req.body;
-    await requireProfile(body.profileId);
-    if (!(await repo.findAgent(db, body.profileId, body.agentId))) throw notFound('Agent');
-    const row = await repo.insertDelegation(db, {
-      profileId: body.profileId,
-      agentId: body.agentId,
-      grantedBy: body.grantedBy,
-      expiresAt: new Date(body.expiresAt),
-      createdAt: clock.now(),
-    });
-    return reply.status(201).send({ success: true, data: delegationOut(row) });
-  });
+  app.post(
+    '/governance/delegations',
+    {
+      schema: {
+        operationId: 'createGovernanceDelegation',
+        summary: 'Delegate authority to an agent until expiresAt',
+        tags,
+        body: delegationCreate,
+        response: { 201: s.envelope(delegationView), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body;
+      await requireProfile(body.profileId);
+      if (!(await repo.findAgent(db, body.profileId, body.agentId))) throw notFound('Agent');
+      const row = await repo.insertDelegation(db, {
+        profileId: body.profileId,
+        agentId: body.agentId,
+        grantedBy: body.grantedBy,
+        expiresAt: new Date(body.expiresAt),
+        createdAt: clock.now(),
+      });
+      return reply.status(201).send({ success: true, data: delegationOut(row) });
+    },
+  );
 
-  app.post('/governance/delegations/:id/revoke', {
-    schema: { operationId: 'revokeGovernanceDelegation', summary: 'Revoke a delegation (idempotent: the first revocation time stays)', tags, params: s.idParams, response: { 200: s.envelope(delegationView), ...errors } },
-  }, async (req) => {
-    if (!isUuid(req.params.id)) throw notFound('Delegation');
-    const row = await repo.revokeDelegation(db, req.params.id, clock.now());
-    if (!row) throw notFound('Delegation');
-    return { success: true as const, data: delegationOut(row) };
-  });
+  app.post(
+    '/governance/delegations/:id/revoke',
+    {
+      schema: {
+        operationId: 'revokeGovernanceDelegation',
+        summary: 'Revoke a delegation (idempotent: the first revocation time stays)',
+        tags,
+        params: s.idParams,
+        response: { 200: s.envelope(delegationView), ...errors },
+      },
+    },
+    async (req) => {
+      if (!isUuid(req.params.id)) throw notFound('Delegation');
+      const row = await repo.revokeDelegation(db, req.params.id, clock.now());
+      if (!row) throw notFound('Delegation');
+      return { success: true as const, data: delegationOut(row) };
+    },
+  );
 };

@@ -13,13 +13,25 @@ export interface Page {
 }
 const offset = ({ page, limit }: Page) => (page - 1) * limit;
 
-async function total(db: DbOrTx, table: typeof profiles | typeof identityVerifications | typeof ticketingEvents, where?: SQL): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(table as typeof profiles).where(where);
+async function total(
+  db: DbOrTx,
+  table: typeof profiles | typeof identityVerifications | typeof ticketingEvents,
+  where?: SQL,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(table as typeof profiles)
+    .where(where);
   return Number(row?.n ?? 0);
 }
 
 export async function profilesPage(db: DbOrTx, page: Page) {
-  const items = await db.select().from(profiles).orderBy(desc(profiles.createdAt), desc(profiles.id)).limit(page.limit).offset(offset(page));
+  const items = await db
+    .select()
+    .from(profiles)
+    .orderBy(desc(profiles.createdAt), desc(profiles.id))
+    .limit(page.limit)
+    .offset(offset(page));
   return { items, total: await total(db, profiles) };
 }
 
@@ -57,7 +69,11 @@ export async function eventsPage(db: DbOrTx, profileId: string, status: EventSta
 }
 
 export async function agentsOf(db: DbOrTx, profileId: string) {
-  return db.select().from(governanceAgents).where(eq(governanceAgents.profileId, profileId)).orderBy(asc(governanceAgents.createdAt), asc(governanceAgents.id));
+  return db
+    .select()
+    .from(governanceAgents)
+    .where(eq(governanceAgents.profileId, profileId))
+    .orderBy(asc(governanceAgents.createdAt), asc(governanceAgents.id));
 }
 
 export async function delegationsOfProfile(db: DbOrTx, profileId: string) {

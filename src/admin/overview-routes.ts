@@ -13,57 +13,77 @@ const paging = {
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 };
-const paged = <T extends z.ZodType>(item: T) => s.envelope(z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() }));
+const paged = <T extends z.ZodType>(item: T) =>
+  s.envelope(z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() }));
 
 /** The operator's list views (profiles; a profile's verifications, events and governance rows), for the console and the CLI alike. */
 export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
   const overview = createOperatorOverview(app.db);
 
-  app.get('/profiles', {
-    schema: {
-      operationId: 'listProfiles',
-      summary: 'List profiles, newest first',
-      tags,
-      querystring: z.strictObject(paging),
-      response: { 200: paged(s.profile.extend({ createdAt: z.string() })), ...errors },
+  app.get(
+    '/profiles',
+    {
+      schema: {
+        operationId: 'listProfiles',
+        summary: 'List profiles, newest first',
+        tags,
+        querystring: z.strictObject(paging),
+        response: { 200: paged(s.profile.extend({ createdAt: z.string() })), ...errors },
+      },
     },
-  }, async (req) => ({ success: true as const, data: await overview.profiles(req.query) }));
+    async (req) => ({ success: true as const, data: await overview.profiles(req.query) }),
+  );
 
-  app.get('/profiles/:id/verifications', {
-    schema: {
-      operationId: 'listProfileVerifications',
-      summary: "List a profile's identity verifications, newest first",
-      tags,
-      params: s.idParams,
-      querystring: z.strictObject({ status: z.enum(['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined']).optional(), ...paging }),
-      response: { 200: paged(verification), ...errors },
+  app.get(
+    '/profiles/:id/verifications',
+    {
+      schema: {
+        operationId: 'listProfileVerifications',
+        summary: "List a profile's identity verifications, newest first",
+        tags,
+        params: s.idParams,
+        querystring: z.strictObject({
+          status: z.enum(['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined']).optional(),
+          ...paging,
+        }),
+        response: { 200: paged(verification), ...errors },
+      },
     },
-  }, async (req) => {
-    const { status, page, limit } = req.query;
-    return { success: true as const, data: await overview.verifications(req.params.id, status, { page, limit }) };
-  });
+    async (req) => {
+      const { status, page, limit } = req.query;
+      return { success: true as const, data: await overview.verifications(req.params.id, status, { page, limit }) };
+    },
+  );
 
-  app.get('/profiles/:id/events', {
-    schema: {
-      operationId: 'listProfileEvents',
-      summary: "List a profile's ticketing events, latest start first",
-      tags,
-      params: s.idParams,
-      querystring: z.strictObject({ status: z.enum(['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED']).optional(), ...paging }),
-      response: { 200: paged(event), ...errors },
+  app.get(
+    '/profiles/:id/events',
+    {
+      schema: {
+        operationId: 'listProfileEvents',
+        summary: "List a profile's ticketing events, latest start first",
+        tags,
+        params: s.idParams,
+        querystring: z.strictObject({ status: z.enum(['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED']).optional(), ...paging }),
+        response: { 200: paged(event), ...errors },
+      },
     },
-  }, async (req) => {
-    const { status, page, limit } = req.query;
-    return { success: true as const, data: await overview.events(req.params.id, status, { page, limit }) };
-  });
+    async (req) => {
+      const { status, page, limit } = req.query;
+      return { success: true as const, data: await overview.events(req.params.id, status, { page, limit }) };
+    },
+  );
 
-  app.get('/profiles/:id/governance', {
-    schema: {
-      operationId: 'listProfileGovernance',
-      summary: "List a profile's governance agents and delegations",
-      tags,
-      params: s.idParams,
-      response: { 200: s.envelope(z.object({ agents: z.array(agentView), delegations: z.array(delegationView) })), ...errors },
+  app.get(
+    '/profiles/:id/governance',
+    {
+      schema: {
+        operationId: 'listProfileGovernance',
+        summary: "List a profile's governance agents and delegations",
+        tags,
+        params: s.idParams,
+        response: { 200: s.envelope(z.object({ agents: z.array(agentView), delegations: z.array(delegationView) })), ...errors },
+      },
     },
-  }, async (req) => ({ success: true as const, data: await overview.governance(req.params.id) }));
+    async (req) => ({ success: true as const, data: await overview.governance(req.params.id) }),
+  );
 };

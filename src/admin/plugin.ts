@@ -15,7 +15,8 @@ export const OPERATOR_API_DISABLED =
 
 /** Without ADMIN_TOKEN every path under /admin/v1 answers 404, saying why and how to turn it on. */
 function disabledOperatorApi(app: FastifyInstance): void {
-  const disabled = (reply: FastifyReply) => reply.status(404).send({ success: false, error: { code: 'NOT_FOUND', message: OPERATOR_API_DISABLED } });
+  const disabled = (reply: FastifyReply) =>
+    reply.status(404).send({ success: false, error: { code: 'NOT_FOUND', message: OPERATOR_API_DISABLED } });
   app.setNotFoundHandler((_req, reply) => disabled(reply));
   // A body that fails to parse on the way to a route that does not exist gets the same answer.
   app.setErrorHandler((_err, _req, reply) => disabled(reply));

@@ -74,82 +74,140 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   };
 
-  app.post('/profiles/:id/webhook-endpoints', {
-    schema: {
-      operationId: 'createWebhookEndpoint', summary: 'Register a webhook endpoint',
-      tags,
-      description: 'Registers a receiver. The URL must be https and resolve only to public addresses. The signing secret is shown only in this answer.',
-      params: s.idParams,
-      body: endpointCreate,
-      response: { 201: s.envelope(endpoint.extend({ secret: z.string() })), ...errors },
-    },
-  }, async (req, reply) => {
-    const created = await call(() => ops.createEndpoint(req.params.id, req.body));
-    return reply.status(201).send({ success: true, data: created });
-  });
-
-  app.get('/profiles/:id/webhook-endpoints', {
-    schema: { operationId: 'listWebhookEndpoints', summary: "List a profile's webhook endpoints", tags, params: s.idParams, response: { 200: s.envelope(z.object({ items: z.array(endpoint) })), ...errors } },
-  }, async (req) => ({ success: true as const, data: { items: await call(() => ops.listEndpoints(req.params.id)) } }));
-
-  for (const [action, enabled] of [['disable', false], ['enable', true]] as const) {
-    app.post(`/webhook-endpoints/:id/${action}`, {
+  app.post(
+    '/profiles/:id/webhook-endpoints',
+    {
       schema: {
-        operationId: `${action}WebhookEndpoint`,
-        summary: enabled ? 'Enable a webhook endpoint' : 'Disable a webhook endpoint',
+        operationId: 'createWebhookEndpoint',
+        summary: 'Register a webhook endpoint',
         tags,
-        description: enabled ? 'Turns deliveries back on and clears the failure count.' : 'Stops deliveries; pending ones end failed.',
+        description:
+          'Registers a receiver. The URL must be https and resolve only to public addresses. The signing secret is shown only in this answer.',
         params: s.idParams,
-        response: { 200: s.envelope(endpoint), ...errors },
+        body: endpointCreate,
+        response: { 201: s.envelope(endpoint.extend({ secret: z.string() })), ...errors },
       },
-    }, async (req) => ({ success: true as const, data: await call(() => ops.setEndpointEnabled(req.params.id, enabled)) }));
+    },
+    async (req, reply) => {
+      const created = await call(() => ops.createEndpoint(req.params.id, req.body));
+      return reply.status(201).send({ success: true, data: created });
+    },
+  );
+
+  app.get(
+    '/profiles/:id/webhook-endpoints',
+    {
+      schema: {
+        operationId: 'listWebhookEndpoints',
+        summary: "List a profile's webhook endpoints",
+        tags,
+        params: s.idParams,
+        response: { 200: s.envelope(z.object({ items: z.array(endpoint) })), ...errors },
+      },
+    },
+    async (req) => ({ success: true as const, data: { items: await call(() => ops.listEndpoints(req.params.id)) } }),
+  );
+
+  for (const [action, enabled] of [
+    ['disable', false],
+    ['enable', true],
+  ] as const) {
+    app.post(
+      `/webhook-endpoints/:id/${action}`,
+      {
+        schema: {
+          operationId: `${action}WebhookEndpoint`,
+          summary: enabled ? 'Enable a webhook endpoint' : 'Disable a webhook endpoint',
+          tags,
+          description: enabled ? 'Turns deliveries back on and clears the failure count.' : 'Stops deliveries; pending ones end failed.',
+          params: s.idParams,
+          response: { 200: s.envelope(endpoint), ...errors },
+        },
+      },
+      async (req) => ({ success: true as const, data: await call(() => ops.setEndpointEnabled(req.params.id, enabled)) }),
+    );
   }
 
-  app.post('/webhook-endpoints/:id/rotate-secret', {
-    schema: {
-      operationId: 'rotateWebhookSecret', summary: "Rotate an endpoint's signing secret",
-      tags,
-      description: 'A new signing secret, shown only here. For 24 hours the old secret keeps signing too: the header carries one v1= per live secret. Rotating again within those 24 hours retires the oldest secret at once.',
-      params: s.idParams,
-      response: { 200: s.envelope(z.object({ secret: z.string() })), ...errors },
+  app.post(
+    '/webhook-endpoints/:id/rotate-secret',
+    {
+      schema: {
+        operationId: 'rotateWebhookSecret',
+        summary: "Rotate an endpoint's signing secret",
+        tags,
+        description:
+          'A new signing secret, shown only here. For 24 hours the old secret keeps signing too: the header carries one v1= per live secret. Rotating again within those 24 hours retires the oldest secret at once.',
+        params: s.idParams,
+        response: { 200: s.envelope(z.object({ secret: z.string() })), ...errors },
+      },
     },
-  }, async (req) => ({ success: true as const, data: await call(() => ops.rotateSecret(req.params.id)) }));
+    async (req) => ({ success: true as const, data: await call(() => ops.rotateSecret(req.params.id)) }),
+  );
 
-  app.post('/webhook-endpoints/:id/test', {
-    schema: {
-      operationId: 'sendTestWebhook', summary: 'Send a test event to an endpoint',
-      tags,
-      description: 'Queues a signed `webhook.test` event to this endpoint only.',
-      params: s.idParams,
-      response: { 202: s.envelope(z.object({ eventId: z.uuid(), deliveryId: z.uuid() })), ...errors },
+  app.post(
+    '/webhook-endpoints/:id/test',
+    {
+      schema: {
+        operationId: 'sendTestWebhook',
+        summary: 'Send a test event to an endpoint',
+        tags,
+        description: 'Queues a signed `webhook.test` event to this endpoint only.',
+        params: s.idParams,
+        response: { 202: s.envelope(z.object({ eventId: z.uuid(), deliveryId: z.uuid() })), ...errors },
+      },
     },
-  }, async (req, reply) => reply.status(202).send({ success: true, data: await call(() => ops.sendTestEvent(req.params.id)) }));
+    async (req, reply) => reply.status(202).send({ success: true, data: await call(() => ops.sendTestEvent(req.params.id)) }),
+  );
 
-  app.get('/webhook-deliveries', {
-    schema: {
-      operationId: 'listWebhookDeliveries', summary: 'List webhook deliveries and their attempts',
-      tags,
-      description: 'The delivery log, newest first: every attempt with its time, status code, duration and error.',
-      querystring: deliveryQuery,
-      response: { 200: s.envelope(z.object({ items: z.array(delivery), page: z.number(), limit: z.number(), total: z.number() })), ...errors },
+  app.get(
+    '/webhook-deliveries',
+    {
+      schema: {
+        operationId: 'listWebhookDeliveries',
+        summary: 'List webhook deliveries and their attempts',
+        tags,
+        description: 'The delivery log, newest first: every attempt with its time, status code, duration and error.',
+        querystring: deliveryQuery,
+        response: {
+          200: s.envelope(z.object({ items: z.array(delivery), page: z.number(), limit: z.number(), total: z.number() })),
+          ...errors,
+        },
+      },
     },
-  }, async (req) => {
-    const { status, page, limit, profileId, endpointId, eventId } = req.query;
-    const result = await call(() => ops.listDeliveries({ profileId, endpointId, eventId, state: status, page, limit }));
-    return { success: true as const, data: { ...result, page, limit } };
-  });
-
-  app.get('/webhook-deliveries/:id', {
-    schema: { operationId: 'getWebhookDelivery', summary: 'Get one webhook delivery with its attempts', tags, params: s.idParams, response: { 200: s.envelope(delivery), ...errors } },
-  }, async (req) => ({ success: true as const, data: await call(() => ops.getDelivery(req.params.id)) }));
-
-  app.post('/webhook-deliveries/:id/redeliver', {
-    schema: {
-      operationId: 'redeliverWebhook', summary: "Send a delivery's event again",
-      tags,
-      description: 'Sends the same event (same id and body) again now. A pending delivery has its next attempt brought forward; a finished one gets one more attempt.',
-      params: s.idParams,
-      response: { 202: s.envelope(delivery), ...errors },
+    async (req) => {
+      const { status, page, limit, profileId, endpointId, eventId } = req.query;
+      const result = await call(() => ops.listDeliveries({ profileId, endpointId, eventId, state: status, page, limit }));
+      return { success: true as const, data: { ...result, page, limit } };
     },
-  }, async (req, reply) => reply.status(202).send({ success: true, data: await call(() => ops.redeliver(req.params.id)) }));
+  );
+
+  app.get(
+    '/webhook-deliveries/:id',
+    {
+      schema: {
+        operationId: 'getWebhookDelivery',
+        summary: 'Get one webhook delivery with its attempts',
+        tags,
+        params: s.idParams,
+        response: { 200: s.envelope(delivery), ...errors },
+      },
+    },
+    async (req) => ({ success: true as const, data: await call(() => ops.getDelivery(req.params.id)) }),
+  );
+
+  app.post(
+    '/webhook-deliveries/:id/redeliver',
+    {
+      schema: {
+        operationId: 'redeliverWebhook',
+        summary: "Send a delivery's event again",
+        tags,
+        description:
+          'Sends the same event (same id and body) again now. A pending delivery has its next attempt brought forward; a finished one gets one more attempt.',
+        params: s.idParams,
+        response: { 202: s.envelope(delivery), ...errors },
+      },
+    },
+    async (req, reply) => reply.status(202).send({ success: true, data: await call(() => ops.redeliver(req.params.id)) }),
+  );
 };

@@ -93,7 +93,13 @@ export async function startKeyCache(database: Database, log: Log): Promise<KeyCa
   if (database.pglite) {
     const unlisten = await database.pglite.listen(KEYS_CHANNEL, () => cache.clear());
     cache.enabled = true;
-    return { cache, close: async () => { forget(); await unlisten().catch(() => {}); } };
+    return {
+      cache,
+      close: async () => {
+        forget();
+        await unlisten().catch(() => {});
+      },
+    };
   }
 
   // PostgreSQL: one dedicated connection per process, outside the pool, holds the LISTEN.
@@ -112,7 +118,11 @@ export async function startKeyCache(database: Database, log: Log): Promise<KeyCa
     dead?.on('error', () => {});
     void dead?.end().catch(() => {});
     if (stopped) return;
-    if (err) log.warn({ err: err instanceof Error ? err.message : String(err) }, 'key cache listener lost its connection; cache off until it is back');
+    if (err)
+      log.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        'key cache listener lost its connection; cache off until it is back',
+      );
     timer = setTimeout(() => void connect(), retryMs);
     timer.unref();
     retryMs = Math.min(retryMs * 2, RECONNECT_MAX_MS);
@@ -123,7 +133,9 @@ export async function startKeyCache(database: Database, log: Log): Promise<KeyCa
     const c = new pg.Client(options);
     client = c;
     c.on('error', (err) => lost(err));
-    c.on('end', () => { if (client === c) lost(new Error('connection ended')); });
+    c.on('end', () => {
+      if (client === c) lost(new Error('connection ended'));
+    });
     c.on('notification', () => cache.clear());
     try {
       await c.connect();

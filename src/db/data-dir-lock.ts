@@ -41,7 +41,12 @@ function readLock(path: string): LockInfo | undefined {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockInfo>;
     if (!Number.isInteger(parsed.pid) || (parsed.pid as number) <= 0) return undefined;
-    return { pid: parsed.pid!, holder: parsed.holder === 'cli' ? 'cli' : 'server', since: String(parsed.since ?? ''), ...(parsed.url ? { url: String(parsed.url) } : {}) };
+    return {
+      pid: parsed.pid!,
+      holder: parsed.holder === 'cli' ? 'cli' : 'server',
+      since: String(parsed.since ?? ''),
+      ...(parsed.url ? { url: String(parsed.url) } : {}),
+    };
   } catch {
     return undefined;
   }

@@ -10,6 +10,11 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin shutdown, crash, cannot connect now)
   if (/^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  if (/Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message)) return true;
+  if (
+    /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+      message,
+    )
+  )
+    return true;
   return e.cause !== undefined && e.cause !== err ? isDatabaseUnavailable(e.cause) : false;
 }

@@ -38,7 +38,8 @@ export function freshnessRejection(record: RecordObject, now: number): Rejection
   if (!(Math.abs(decidedAt - issuedAt) <= TIMESTAMP_WINDOW_MS)) {
     return { code: 'TIMESTAMP_OUT_OF_WINDOW', message: 'The decision timestamp lies outside ±60 s of the server clock at decision time' };
   }
-  if (record.disposition !== 'ALLOW') return { code: 'NOT_ALLOWED', message: `The disposition is ${String(record.disposition)}, not ALLOW` };
+  if (record.disposition !== 'ALLOW')
+    return { code: 'NOT_ALLOWED', message: `The disposition is ${String(record.disposition)}, not ALLOW` };
   return null;
 }
 
@@ -63,13 +64,25 @@ export function createExecutionBoundary(svc: GovernanceService) {
    * Every check of the execution boundary in CONTRACT §4 order, consuming nothing. An
    * authentic record of another profile is not found (404), as everywhere else.
    */
-  async function check(profileId: string, record: RecordObject, now: Date): Promise<{ rejection: Rejection | null; executionId: string | null; recordId: string | null }> {
+  async function check(
+    profileId: string,
+    record: RecordObject,
+    now: Date,
+  ): Promise<{ rejection: Rejection | null; executionId: string | null; recordId: string | null }> {
     if (typeof record.nonce === 'string' && (await repo.isNonceConsumed(db, profileId, record.nonce))) {
-      return { rejection: { code: 'RECEIPT_REPLAYED', message: 'This receipt was already admitted' }, executionId: await claimedExecution(profileId, record), recordId: null };
+      return {
+        rejection: { code: 'RECEIPT_REPLAYED', message: 'This receipt was already admitted' },
+        executionId: await claimedExecution(profileId, record),
+        recordId: null,
+      };
     }
     const signature = await signatureOf(record);
     if (!signature.valid) {
-      return { rejection: { code: 'SIGNATURE_INVALID', message: `The signature is not valid: ${signature.reason}` }, executionId: await claimedExecution(profileId, record), recordId: null };
+      return {
+        rejection: { code: 'SIGNATURE_INVALID', message: `The signature is not valid: ${signature.reason}` },
+        executionId: await claimedExecution(profileId, record),
+        recordId: null,
+      };
     }
     const stored = await repo.findRecord(db, { recordId: String(record.record_id), profileId });
     if (!stored) throw notFound('Record');

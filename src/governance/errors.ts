@@ -13,7 +13,13 @@ export const notFound = (what: string) => new GovernanceError(404, 'NOT_FOUND', 
 export const invalid = (message: string) => new GovernanceError(400, 'VALIDATION_ERROR', message);
 
 /** The stable codes of the execution boundary, in the order they are checked (CONTRACT §4). */
-export const REJECTION_CODES = ['RECEIPT_REPLAYED', 'SIGNATURE_INVALID', 'RECEIPT_EXPIRED', 'TIMESTAMP_OUT_OF_WINDOW', 'NOT_ALLOWED'] as const;
+export const REJECTION_CODES = [
+  'RECEIPT_REPLAYED',
+  'SIGNATURE_INVALID',
+  'RECEIPT_EXPIRED',
+  'TIMESTAMP_OUT_OF_WINDOW',
+  'NOT_ALLOWED',
+] as const;
 export type RejectionCode = (typeof REJECTION_CODES)[number];
 
 /** How admit answers each rejection: a consumed receipt conflicts; the rest are unprocessable. */

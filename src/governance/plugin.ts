@@ -29,7 +29,8 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
     try {
       done(null, parseCanonicalJson(body as string));
     } catch (err) {
-      const message = err instanceof CanonicalJsonError ? `The JSON body cannot be canonicalized safely: ${err.message}` : 'The body is not valid JSON';
+      const message =
+        err instanceof CanonicalJsonError ? `The JSON body cannot be canonicalized safely: ${err.message}` : 'The body is not valid JSON';
       done(new GovernanceError(400, 'VALIDATION_ERROR', message), undefined);
     }
   });

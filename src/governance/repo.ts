@@ -73,18 +73,29 @@ export async function insertRecord(tx: DbOrTx, values: typeof governanceRecords.
   await tx.insert(governanceRecords).values(values);
 }
 
-export async function findRecord(db: DbOrTx, where: { recordId?: string; executionId?: string; profileId?: string }): Promise<RecordRow | undefined> {
+export async function findRecord(
+  db: DbOrTx,
+  where: { recordId?: string; executionId?: string; profileId?: string },
+): Promise<RecordRow | undefined> {
   const conditions = [
     where.recordId ? eq(governanceRecords.recordId, where.recordId) : undefined,
     where.executionId ? eq(governanceRecords.executionId, where.executionId) : undefined,
     where.profileId ? eq(governanceRecords.profileId, where.profileId) : undefined,
   ].filter((c) => c !== undefined);
-  const [row] = await db.select().from(governanceRecords).where(and(...conditions));
+  const [row] = await db
+    .select()
+    .from(governanceRecords)
+    .where(and(...conditions));
   return row;
 }
 
 /** A profile's records after `afterSeq` in seq order, as stored (canonical JCS text), at most `limit`. */
-export async function recordsAfter(db: DbOrTx, profileId: string, afterSeq: number, limit: number): Promise<{ seq: number; canonical: string }[]> {
+export async function recordsAfter(
+  db: DbOrTx,
+  profileId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<{ seq: number; canonical: string }[]> {
   return db
     .select({ seq: governanceRecords.seq, canonical: governanceRecords.canonical })
     .from(governanceRecords)
@@ -97,7 +108,10 @@ export async function recordsAfter(db: DbOrTx, profileId: string, afterSeq: numb
  * A stored record's place in its chain, with the hash of the record before it, in one round
  * trip and without reading the records themselves (public verify runs this per call).
  */
-export async function findChainLink(db: DbOrTx, recordId: string): Promise<{ seq: number; hash: string; previousHash: string | null } | undefined> {
+export async function findChainLink(
+  db: DbOrTx,
+  recordId: string,
+): Promise<{ seq: number; hash: string; previousHash: string | null } | undefined> {
   const [row] = await db
     .select({
       seq: governanceRecords.seq,

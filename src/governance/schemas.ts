@@ -86,9 +86,7 @@ export const verifyResponse = z.object({
   key_id: z.string().nullable(),
   reason: z.string().optional(),
   freshness: z.object({ fresh: z.boolean(), expires_at: z.string().nullable(), checked_at: z.string() }),
-  chain: z
-    .object({ seq: z.number().int().nullable(), recorded: z.boolean(), prev_hash_matches: z.boolean().nullable() })
-    .nullable(),
+  chain: z.object({ seq: z.number().int().nullable(), recorded: z.boolean(), prev_hash_matches: z.boolean().nullable() }).nullable(),
 });
 
 export const keysResponse = z.object({
@@ -106,7 +104,13 @@ export const keysResponse = z.object({
 });
 
 export const recordsQuery = z.object({
-  after_seq: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(0).describe('Return records with a seq above this one (0: from the start of the chain).'),
+  after_seq: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(0)
+    .describe('Return records with a seq above this one (0: from the start of the chain).'),
   limit: z.coerce.number().int().min(1).max(1000).default(100).describe('At most this many records (1–1000).'),
 });
 export const recordsResponse = z.object({

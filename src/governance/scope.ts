@@ -33,13 +33,25 @@ export function useGovernanceErrors(scope: FastifyInstance): void {
     if (err instanceof GovernanceError) return reply.status(err.statusCode).send(errorBody(err.code, err.message));
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
-      const where = [err.validationContext, ...String(first?.instancePath ?? '').split('/').filter(Boolean)].join('.');
+      const where = [
+        err.validationContext,
+        ...String(first?.instancePath ?? '')
+          .split('/')
+          .filter(Boolean),
+      ].join('.');
       return reply.status(400).send(errorBody('VALIDATION_ERROR', `${where}: ${first?.message ?? 'invalid'}`));
     }
     const status = err.statusCode ?? 500;
     if (status === 429) return reply.status(429).send(errorBody('RATE_LIMITED', 'Too many requests; retry later'));
     if (status >= 400 && status < 500) {
-      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR';
+      const code =
+        status === 413
+          ? 'PAYLOAD_TOO_LARGE'
+          : status === 415
+            ? 'UNSUPPORTED_MEDIA_TYPE'
+            : status === 404
+              ? 'NOT_FOUND'
+              : 'VALIDATION_ERROR';
       return reply.status(status).send(errorBody(code, err.message));
     }
     if (status === 503 || isDatabaseUnavailable(err)) {

@@ -23,7 +23,10 @@ const SCENARIO_BASELINE = { fingerprint: 'scenario-baseline-v1', maxDrift: 0.1 }
 const SCENARIO_DELEGATION_MS = 365 * 24 * 3600_000;
 
 /** What a caller asserts; the service adds the agent's mandate, baseline and delegation. */
-export type DecisionRequest = Pick<DecisionInputs, 'agent_id' | 'action' | 'authority_status' | 'human_present' | 'consequence_tier' | 'timestamp'> & {
+export type DecisionRequest = Pick<
+  DecisionInputs,
+  'agent_id' | 'action' | 'authority_status' | 'human_present' | 'consequence_tier' | 'timestamp'
+> & {
   behavior?: { fingerprint: string; drift: number } | undefined;
 };
 

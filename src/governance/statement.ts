@@ -12,7 +12,8 @@ type Answer = 'YES' | 'YES — PARTIAL' | 'PARTIAL' | 'NO' | 'NO — by design' 
 export const WHAT_PROVES: Record<string, { answer: Answer; detail: string }> = {
   governance_disposition_produced: {
     answer: 'YES',
-    detail: 'A disposition (ALLOW, DENY or ESCALATE) was produced before execution proceeded: POST /v1/governance/decisions seals it, and POST /v1/governance/admit lets only an ALLOW record through.',
+    detail:
+      'A disposition (ALLOW, DENY or ESCALATE) was produced before execution proceeded: POST /v1/governance/decisions seals it, and POST /v1/governance/admit lets only an ALLOW record through.',
   },
   disposition_not_altered: {
     answer: 'YES',
@@ -20,12 +21,14 @@ export const WHAT_PROVES: Record<string, { answer: Answer; detail: string }> = {
   },
   authority_continuity_evaluated: {
     answer: 'YES',
-    detail: 'Gate 3: the delegation is current, unrevoked and unexpired at the moment of decision, and the asserted authority_status is VALID.',
+    detail:
+      'Gate 3: the delegation is current, unrevoked and unexpired at the moment of decision, and the asserted authority_status is VALID.',
   },
   mandate_scope_evaluated: { answer: 'YES', detail: "Gate 2: the action is within the agent's declared mandate scope." },
   consequence_tier_evaluated: {
     answer: 'YES',
-    detail: 'Gate 4: the consequence tier and the governance response, including human oversight (CRITICAL or EMERGENCY without a human present is DENY, never ESCALATE).',
+    detail:
+      'Gate 4: the consequence tier and the governance response, including human oversight (CRITICAL or EMERGENCY without a human present is DENY, never ESCALATE).',
   },
   behavioral_continuity_evaluated: {
     answer: 'YES',
@@ -37,7 +40,8 @@ export const WHAT_PROVES: Record<string, { answer: Answer; detail: string }> = {
   },
   changed_condition_replay: {
     answer: 'YES',
-    detail: 'A changed condition gives a different ruling: POST /v1/proof/scenario/run with condition=A or condition=B (authority_status VALID to EXPIRED).',
+    detail:
+      'A changed condition gives a different ruling: POST /v1/proof/scenario/run with condition=A or condition=B (authority_status VALID to EXPIRED).',
   },
   offline_verification: {
     answer: 'YES',
@@ -49,19 +53,23 @@ export const WHAT_PROVES: Record<string, { answer: Answer; detail: string }> = {
   },
   bypass_attempt_rejection: {
     answer: 'YES',
-    detail: 'Deterministic rejections of replayed receipts, modified payloads, expired signatures and timestamp manipulation: POST /v1/challenge/bypass.',
+    detail:
+      'Deterministic rejections of replayed receipts, modified payloads, expired signatures and timestamp manipulation: POST /v1/challenge/bypass.',
   },
   autonomous_agent_deny: {
     answer: 'YES',
-    detail: 'See States and transitions: human_present=false with consequence tier CRITICAL or EMERGENCY is DENY, not ESCALATE, because no human can receive an escalation.',
+    detail:
+      'See States and transitions: human_present=false with consequence tier CRITICAL or EMERGENCY is DENY, not ESCALATE, because no human can receive an escalation.',
   },
   external_independent_validation: {
     answer: 'YES — PARTIAL',
-    detail: 'One third-party attestation signed with ML-DSA-65 over 4 production traces with zero invariant violations, plus an independent validation program for autonomous agents; full institutional witnessing is in a formal agreement phase.',
+    detail:
+      'One third-party attestation signed with ML-DSA-65 over 4 production traces with zero invariant violations, plus an independent validation program for autonomous agents; full institutional witnessing is in a formal agreement phase.',
   },
   sink_acceptance_proof: {
     answer: 'PARTIAL',
-    detail: 'Delivery of the disposition to the governed boundary is proven (GET /v1/carrier/{execution_id}); acceptance or refusal by the protected sink needs sink-side evidence the service cannot produce alone.',
+    detail:
+      'Delivery of the disposition to the governed boundary is proven (GET /v1/carrier/{execution_id}); acceptance or refusal by the protected sink needs sink-side evidence the service cannot produce alone.',
   },
   consequence_boundary_coverage: {
     answer: 'NO — by design',

@@ -10,7 +10,7 @@ export type DelegationSnapshot = {
   granted_by: string;
   expires_at: string;
   revoked_at: string | null;
-}
+};
 
 /** Everything the gates read: the request plus the agent's mandate, baseline and delegation as of the decision. */
 export type DecisionInputs = {
@@ -24,14 +24,14 @@ export type DecisionInputs = {
   mandate: string[];
   baseline: { fingerprint: string; max_drift: number };
   delegation: DelegationSnapshot | null;
-}
+};
 
 export type GateResult = {
   gate: 1 | 2 | 3 | 4;
   name: 'behavioral_continuity' | 'mandate_scope' | 'authority_continuity' | 'consequence_tier';
   passed: boolean;
   reason: string;
-}
+};
 
 export type UnsignedRecord = {
   record_id: string;
@@ -48,8 +48,8 @@ export type UnsignedRecord = {
   seq: number;
   prev_hash: string;
   key_id: string;
-}
+};
 
 export type SealedRecord = UnsignedRecord & {
   signature: string;
-}
+};

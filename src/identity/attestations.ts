@@ -52,7 +52,8 @@ export function createAttestationService({ db, clock }: IdentityDeps) {
       if (v.status !== 'approved') throw new IdentityError(409, `The verification is ${v.status}, not approved`);
       const now = clock.now();
       const value = claimValue(claim, v.mrz, now);
-      if (value === null) throw new IdentityError(409, `This verification's data cannot support the claim ${claim} (no machine-readable zone)`);
+      if (value === null)
+        throw new IdentityError(409, `This verification's data cannot support the claim ${claim} (no machine-readable zone)`);
       const key = await liveSigningKey(db, clock, 'attestation');
       const attestationId = randomUUID();
       const iat = Math.floor(now.getTime() / 1000);
@@ -66,8 +67,21 @@ export function createAttestationService({ db, clock }: IdentityDeps) {
         .sign(key.privateKey);
       await db.transaction(async (tx) => {
         await repo.lockVerification(tx, v.id);
-        await repo.insertAttestation(tx, { id: attestationId, verificationId: v.id, claim, value, kid: key.kid, issuedAt: now, expiresAt: new Date(exp * 1000) });
-        await appendAudit(tx, clock, { verificationId: v.id, type: 'attestation.issued', actor: keyActor(principal), data: { attestation_id: attestationId, claim } });
+        await repo.insertAttestation(tx, {
+          id: attestationId,
+          verificationId: v.id,
+          claim,
+          value,
+          kid: key.kid,
+          issuedAt: now,
+          expiresAt: new Date(exp * 1000),
+        });
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: 'attestation.issued',
+          actor: keyActor(principal),
+          data: { attestation_id: attestationId, claim },
+        });
       });
       return { id: attestationId, claim, value, verification_id: v.id, issued_at: now.toISOString(), jws };
     },

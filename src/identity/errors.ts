@@ -39,7 +39,12 @@ export function useDetailErrors(scope: FastifyInstance): void {
     if (err instanceof IdentityError) return reply.status(err.statusCode).send({ detail: err.detail });
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
-      const where = [err.validationContext, ...String(first?.instancePath ?? '').split('/').filter(Boolean)].join('.');
+      const where = [
+        err.validationContext,
+        ...String(first?.instancePath ?? '')
+          .split('/')
+          .filter(Boolean),
+      ].join('.');
       return reply.status(422).send({ detail: `${where}: ${first?.message ?? 'invalid'}` });
     }
     const mapped = err.code ? MULTIPART_STATUS[err.code] : undefined;
@@ -58,7 +63,5 @@ export function useDetailErrors(scope: FastifyInstance): void {
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ detail: 'Internal server error' });
   });
-  scope.setNotFoundHandler((req, reply) =>
-    reply.status(404).send({ detail: `Route ${req.method} ${req.url.split('?')[0]} not found` }),
-  );
+  scope.setNotFoundHandler((req, reply) => reply.status(404).send({ detail: `Route ${req.method} ${req.url.split('?')[0]} not found` }));
 }

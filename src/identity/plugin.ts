@@ -23,7 +23,9 @@ function limited(app: FastifyInstance, max: number, nameSpace: string) {
     nameSpace,
     keyGenerator: (req: FastifyRequest) => req.ip,
     errorResponseBuilder: (_req, context) =>
-      Object.assign(new Error(`Rate limit exceeded: ${context.max} requests per minute; retry in ${Math.ceil(context.ttl / 1000)} s`), { statusCode: 429 }),
+      Object.assign(new Error(`Rate limit exceeded: ${context.max} requests per minute; retry in ${Math.ceil(context.ttl / 1000)} s`), {
+        statusCode: 429,
+      }),
   });
   // Applied as the scope's first onRequest hook (below), so it counts before authentication:
   // a flood of bad keys or guessed handoff tokens is limited too.
@@ -55,7 +57,15 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   registerIdentityWebhooks(app.webhooks, await liveSigningKey(app.db, app.clock, 'identity-webhook'), app.config.WEBHOOK_TIMEOUT_MS);
   const { config } = app;
   const faces = app.faces
-    ? { pool: app.faces, thresholds: { matchLow: config.FACE_MATCH_LOW, matchHigh: config.FACE_MATCH_HIGH, yawTurn: config.FACE_YAW_TURN, yawFront: config.FACE_YAW_FRONT } }
+    ? {
+        pool: app.faces,
+        thresholds: {
+          matchLow: config.FACE_MATCH_LOW,
+          matchHigh: config.FACE_MATCH_HIGH,
+          yawTurn: config.FACE_YAW_TURN,
+          yawFront: config.FACE_YAW_FRONT,
+        },
+      }
     : undefined;
   app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log as never, faces }), { lane: 'identity' });
 

@@ -130,7 +130,10 @@ async function scrubDecisionWebhooks(tx: DbOrTx, verificationId: string): Promis
   for (const event of events) {
     const body = JSON.parse(event.payload) as { data: { reference: unknown } };
     body.data.reference = null;
-    await tx.update(webhookEvents).set({ body, payload: JSON.stringify(body) }).where(eq(webhookEvents.id, event.id));
+    await tx
+      .update(webhookEvents)
+      .set({ body, payload: JSON.stringify(body) })
+      .where(eq(webhookEvents.id, event.id));
   }
 }
 

@@ -28,7 +28,9 @@ const stage = z.enum(['document', 'challenge', 'selfie', 'complete']);
 
 const captureUrl = z
   .string()
-  .describe('The hosted capture page for the end user’s device: `<PUBLIC_URL>/capture#<handoff_token>`. Open it on the phone (or show it as a link or QR code); the token travels in the fragment, so it never reaches a server log or a Referer.');
+  .describe(
+    'The hosted capture page for the end user’s device: `<PUBLIC_URL>/capture#<handoff_token>`. Open it on the phone (or show it as a link or QR code); the token travels in the fragment, so it never reaches a server log or a Referer.',
+  );
 
 export const createdVerification = z.object({
   id: z.string(),
@@ -57,13 +59,20 @@ export const verification = z.union([
   z.object({ id: z.string(), status, erased: z.literal(true), erased_at: z.string() }),
 ]);
 
-export const handoff = z.object({ verification_id: z.string(), handoff_token: z.string(), handoff_expires_at: z.string(), capture_url: captureUrl });
+export const handoff = z.object({
+  verification_id: z.string(),
+  handoff_token: z.string(),
+  handoff_expires_at: z.string(),
+  capture_url: captureUrl,
+});
 export const handoffRevoked = z.object({ verification_id: z.string(), handoff_revoked: z.literal(true) });
 
 /** `left`: the person's own left (in the unmirrored camera image the face turns toward the image's right edge). */
 export const pose = z
   .enum(['front', 'left', 'right'])
-  .describe("Head pose of a challenge step: `left` is the person's own left, so in the camera's unmirrored image the face turns toward the image's right edge; `right` the reverse. null only on challenges issued before poses existed.");
+  .describe(
+    "Head pose of a challenge step: `left` is the person's own left, so in the camera's unmirrored image the face turns toward the image's right edge; `right` the reverse. null only on challenges issued before poses existed.",
+  );
 
 export const nextStep = z.union([
   z.object({ type: z.literal('document') }),
@@ -72,9 +81,17 @@ export const nextStep = z.union([
   z.object({ type: z.literal('done') }),
 ]);
 
-export const captureStatus = z.object({ verification_id: z.string(), stage, next_step: nextStep, uploaded_steps: z.array(z.number().int()) });
+export const captureStatus = z.object({
+  verification_id: z.string(),
+  stage,
+  next_step: nextStep,
+  uploaded_steps: z.array(z.number().int()),
+});
 export const stageAnswer = z.object({ stage, next_step: nextStep });
-export const challenge = z.object({ challenge_id: z.string(), steps: z.array(z.object({ step: z.number().int(), instruction: z.string(), pose: pose.nullable() })) });
+export const challenge = z.object({
+  challenge_id: z.string(),
+  steps: z.array(z.object({ step: z.number().int(), instruction: z.string(), pose: pose.nullable() })),
+});
 
 export const reviewBody = z.object({
   decision: z.enum(['approve', 'decline']),
@@ -85,7 +102,15 @@ export const reviewBody = z.object({
 });
 export const reviewResult = z.object({ review_id: z.string(), verification });
 export const reviewQueue = z.object({
-  items: z.array(z.object({ id: z.string(), status: z.literal('manual_review'), reason: z.string().nullable(), created_at: z.string(), updated_at: z.string() })),
+  items: z.array(
+    z.object({
+      id: z.string(),
+      status: z.literal('manual_review'),
+      reason: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 });
 
 export const attestationBody = z.object({ claim: z.enum(CLAIM_NAMES) });
@@ -97,17 +122,31 @@ export const attestation = z.object({
   issued_at: z.string(),
   jws: z.string(),
 });
-export const claimCatalogue = z.object({ claims: z.array(z.object({ name: z.string(), description: z.string(), needs_mrz: z.boolean() })) });
+export const claimCatalogue = z.object({
+  claims: z.array(z.object({ name: z.string(), description: z.string(), needs_mrz: z.boolean() })),
+});
 export const jwks = z.object({
   keys: z.array(
-    z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), kid: z.string(), alg: z.literal('EdDSA'), use: z.literal('sig'), key_ops: z.array(z.string()), purpose: z.string() }),
+    z.object({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      x: z.string(),
+      kid: z.string(),
+      alg: z.literal('EdDSA'),
+      use: z.literal('sig'),
+      key_ops: z.array(z.string()),
+      purpose: z.string(),
+    }),
   ),
 });
 
 /** The error answers every identity route can give, all `{detail}`. */
 export const errors = (...codes: number[]) => Object.fromEntries([...new Set([...codes, 429, 500, 503])].map((c) => [c, errorBody]));
 
-const imageUrl = z.string().nullable().describe('Where a reviewer key fetches the image (GET, same Authorization); null when none was uploaded');
+const imageUrl = z
+  .string()
+  .nullable()
+  .describe('Where a reviewer key fetches the image (GET, same Authorization); null when none was uploaded');
 export const reviewCase = z.object({
   id: z.string(),
   status,
@@ -133,6 +172,8 @@ export const reviewCase = z.object({
     }),
   ),
   signals: z.record(z.string(), z.unknown()).describe('The pipeline’s measurements (possibly empty)'),
-  audit: z.array(z.object({ type: z.string(), at: z.string(), actor: z.string() })).describe('The verification’s audit chain, oldest first'),
+  audit: z
+    .array(z.object({ type: z.string(), at: z.string(), actor: z.string() }))
+    .describe('The verification’s audit chain, oldest first'),
 });
 export const selfieParams = idParams.extend({ step: z.coerce.number().int().min(0).max(99).describe('The challenge step (0-based)') });

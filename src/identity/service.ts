@@ -90,8 +90,18 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           })
           .returning();
         const handoff = await issueHandoffToken(tx, clock, v!.id);
-        await appendAudit(tx, clock, { verificationId: v!.id, type: 'verification.created', actor: keyActor(principal), data: { status: 'awaiting_capture' } });
-        await appendAudit(tx, clock, { verificationId: v!.id, type: 'handoff.issued', actor: keyActor(principal), data: { expires_at: handoff.expiresAt.toISOString() } });
+        await appendAudit(tx, clock, {
+          verificationId: v!.id,
+          type: 'verification.created',
+          actor: keyActor(principal),
+          data: { status: 'awaiting_capture' },
+        });
+        await appendAudit(tx, clock, {
+          verificationId: v!.id,
+          type: 'handoff.issued',
+          actor: keyActor(principal),
+          data: { expires_at: handoff.expiresAt.toISOString() },
+        });
         return {
           id: v!.id,
           status: v!.status,
@@ -115,7 +125,12 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
         if (v.stage === 'complete') throw new IdentityError(409, 'Capture is complete: no handoff token is needed any more');
         await repo.revokeHandoffTokens(tx, v.id, clock.now());
         const handoff = await issueHandoffToken(tx, clock, v.id);
-        await appendAudit(tx, clock, { verificationId: v.id, type: 'handoff.issued', actor: keyActor(principal), data: { expires_at: handoff.expiresAt.toISOString() } });
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: 'handoff.issued',
+          actor: keyActor(principal),
+          data: { expires_at: handoff.expiresAt.toISOString() },
+        });
         return { verification_id: v.id, handoff_token: handoff.token, handoff_expires_at: handoff.expiresAt.toISOString() };
       });
     },
@@ -123,7 +138,13 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
     async revokeHandoff(principal: KeyPrincipal, id: string) {
       return withLocked(principal, id, async (tx, v) => {
         const revoked = await repo.revokeHandoffTokens(tx, v.id, clock.now());
-        if (revoked > 0) await appendAudit(tx, clock, { verificationId: v.id, type: 'handoff.revoked', actor: keyActor(principal), data: { tokens: revoked } });
+        if (revoked > 0)
+          await appendAudit(tx, clock, {
+            verificationId: v.id,
+            type: 'handoff.revoked',
+            actor: keyActor(principal),
+            data: { tokens: revoked },
+          });
         return { verification_id: v.id, handoff_revoked: true as const };
       });
     },
@@ -177,10 +198,31 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
         if (v.status !== 'manual_review') throw new IdentityError(409, `The verification is ${v.status}, not in manual_review`);
         const now = clock.now();
         const status = input.decision === 'approve' ? 'approved' : 'declined';
-        const reviewId = await repo.insertReview(tx, { verificationId: v.id, reviewerKeyId: principal.keyId, decision: input.decision, note: input.note.trim(), createdAt: now });
-        const decided = await repo.updateVerification(tx, v.id, { status, decisionReason: `reviewer_${input.decision}d`, decidedAt: now, updatedAt: now });
-        await appendAudit(tx, clock, { verificationId: v.id, type: 'review.decided', actor: keyActor(principal), data: { review_id: reviewId, decision: input.decision } });
-        await appendAudit(tx, clock, { verificationId: v.id, type: `verification.${status}`, actor: keyActor(principal), data: { reason: decided.decisionReason } });
+        const reviewId = await repo.insertReview(tx, {
+          verificationId: v.id,
+          reviewerKeyId: principal.keyId,
+          decision: input.decision,
+          note: input.note.trim(),
+          createdAt: now,
+        });
+        const decided = await repo.updateVerification(tx, v.id, {
+          status,
+          decisionReason: `reviewer_${input.decision}d`,
+          decidedAt: now,
+          updatedAt: now,
+        });
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: 'review.decided',
+          actor: keyActor(principal),
+          data: { review_id: reviewId, decision: input.decision },
+        });
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: `verification.${status}`,
+          actor: keyActor(principal),
+          data: { reason: decided.decisionReason },
+        });
         await sendDecisionWebhook(tx, webhooks, decided, status);
         return { review_id: reviewId, verification: verificationView(decided) };
       });

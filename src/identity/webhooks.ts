@@ -28,7 +28,12 @@ export function registerIdentityWebhooks(webhooks: WebhookPlatform, key: Signing
 }
 
 /** Queues the decision webhook in the decision's own transaction; it carries no personal data beyond the backend's own reference. */
-export async function sendDecisionWebhook(tx: DbOrTx, webhooks: WebhookPlatform, v: VerificationRow, status: DecisionStatus): Promise<void> {
+export async function sendDecisionWebhook(
+  tx: DbOrTx,
+  webhooks: WebhookPlatform,
+  v: VerificationRow,
+  status: DecisionStatus,
+): Promise<void> {
   if (!v.webhookUrl) return;
   await webhooks.sendDirect(tx, {
     profileId: v.profileId,

@@ -144,7 +144,10 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     if (lane.queues.length === 0 || limit <= 0) return [];
     const now = clock.now();
     const lockedUntil = new Date(now.getTime() + leaseMs);
-    const queues = sql.join(lane.queues.map((q) => sql`${q}`), sql`, `);
+    const queues = sql.join(
+      lane.queues.map((q) => sql`${q}`),
+      sql`, `,
+    );
     let picked: SQL;
     if (lane.perKeyLimit === undefined) {
       picked = sql`select id from jobs where queue in (${queues}) and ${due(now)}

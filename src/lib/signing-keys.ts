@@ -76,7 +76,13 @@ export async function liveSigningKey(db: Db, clock: Clock, purpose: KeyPurpose, 
     const pair = keyPairFromSeed(seed);
     const inserted = await db
       .insert(signingKeys)
-      .values({ kid: keyIdOf(pair.publicKey), purpose, publicKey: pair.publicKey.toString('base64'), seed: seed.toString('base64'), createdAt: clock.now() })
+      .values({
+        kid: keyIdOf(pair.publicKey),
+        purpose,
+        publicKey: pair.publicKey.toString('base64'),
+        seed: seed.toString('base64'),
+        createdAt: clock.now(),
+      })
       .onConflictDoNothing()
       .returning({ kid: signingKeys.kid });
     if (inserted.length === 1) return { kid: inserted[0]!.kid, purpose, ...pair };

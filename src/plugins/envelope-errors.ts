@@ -45,17 +45,27 @@ export function useEnvelopeErrors(scope: FastifyInstance): void {
     }
     if (status >= 400 && status < 500) {
       const code =
-        status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR';
+        status === 413
+          ? 'PAYLOAD_TOO_LARGE'
+          : status === 415
+            ? 'UNSUPPORTED_MEDIA_TYPE'
+            : status === 404
+              ? 'NOT_FOUND'
+              : 'VALIDATION_ERROR';
       return reply.status(status).send({ success: false, error: { code, message: err.message } });
     }
     if (status === 503 || isDatabaseUnavailable(err)) {
       req.log.warn({ err }, 'database unavailable');
-      return reply.status(503).send({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' } });
+      return reply
+        .status(503)
+        .send({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' } });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ success: false, error: { code: 'INTERNAL', message: 'Internal server error' } });
   });
   scope.setNotFoundHandler((req, reply) =>
-    reply.status(404).send({ success: false, error: { code: 'NOT_FOUND', message: `Route ${req.method} ${req.url.split('?')[0]} not found` } }),
+    reply
+      .status(404)
+      .send({ success: false, error: { code: 'NOT_FOUND', message: `Route ${req.method} ${req.url.split('?')[0]} not found` } }),
   );
 }

@@ -31,35 +31,50 @@ function shippedMigrations(): number {
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const expected = shippedMigrations();
 
-  app.get('/health', {
-    schema: { operationId: 'health', tags: ['operations'], security: securityOf.none, summary: 'Liveness: the process is up', response: { 200: z.object({ status: z.literal('ok') }) } },
-  }, async () => ({ status: 'ok' as const }));
-
-  app.get('/ready', {
-    schema: {
-      operationId: 'ready',
-      tags: ['operations'],
-      security: securityOf.none,
-      summary: 'Readiness: the database answers and is migrated',
-      description: '503 while the database is unreachable (`unreachable`) or lacks migrations this build ships (`migrations pending`); it recovers without a restart.',
-      response: {
-        200: z.object({ status: z.literal('ready'), database: z.literal('ok') }),
-        503: z.object({ status: z.literal('unavailable'), database: z.enum(['unreachable', 'migrations pending']) }),
+  app.get(
+    '/health',
+    {
+      schema: {
+        operationId: 'health',
+        tags: ['operations'],
+        security: securityOf.none,
+        summary: 'Liveness: the process is up',
+        response: { 200: z.object({ status: z.literal('ok') }) },
       },
     },
-  }, async (req, reply) => {
-    let applied: number;
-    try {
-      const result = await withTimeout(app.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`), PING_TIMEOUT_MS);
-      applied = Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
-    } catch (err) {
-      req.log.warn({ err }, 'readiness check failed: database unreachable');
-      return reply.status(503).send({ status: 'unavailable' as const, database: 'unreachable' as const });
-    }
-    if (applied < expected) {
-      req.log.warn({ applied, expected }, 'readiness check failed: migrations pending');
-      return reply.status(503).send({ status: 'unavailable' as const, database: 'migrations pending' as const });
-    }
-    return { status: 'ready' as const, database: 'ok' as const };
-  });
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      schema: {
+        operationId: 'ready',
+        tags: ['operations'],
+        security: securityOf.none,
+        summary: 'Readiness: the database answers and is migrated',
+        description:
+          '503 while the database is unreachable (`unreachable`) or lacks migrations this build ships (`migrations pending`); it recovers without a restart.',
+        response: {
+          200: z.object({ status: z.literal('ready'), database: z.literal('ok') }),
+          503: z.object({ status: z.literal('unavailable'), database: z.enum(['unreachable', 'migrations pending']) }),
+        },
+      },
+    },
+    async (req, reply) => {
+      let applied: number;
+      try {
+        const result = await withTimeout(app.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`), PING_TIMEOUT_MS);
+        applied = Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+      } catch (err) {
+        req.log.warn({ err }, 'readiness check failed: database unreachable');
+        return reply.status(503).send({ status: 'unavailable' as const, database: 'unreachable' as const });
+      }
+      if (applied < expected) {
+        req.log.warn({ applied, expected }, 'readiness check failed: migrations pending');
+        return reply.status(503).send({ status: 'unavailable' as const, database: 'migrations pending' as const });
+      }
+      return { status: 'ready' as const, database: 'ok' as const };
+    },
+  );
 };

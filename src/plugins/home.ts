@@ -11,7 +11,9 @@ export function homeLinks(operatorApiOn: boolean) {
     health: '/health',
     ready: '/ready',
     apis: { ticketing: '/api/v1', identity: '/v1', governance: '/v1', operator: '/admin/v1' },
-    operator_api: operatorApiOn ? 'on: /admin/v1 with Authorization: Bearer <ADMIN_TOKEN>' : 'off: set ADMIN_TOKEN (16 characters or more) and restart to turn on /admin/v1',
+    operator_api: operatorApiOn
+      ? 'on: /admin/v1 with Authorization: Bearer <ADMIN_TOKEN>'
+      : 'off: set ADMIN_TOKEN (16 characters or more) and restart to turn on /admin/v1',
   };
 }
 

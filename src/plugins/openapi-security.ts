@@ -17,13 +17,15 @@ export const securitySchemes = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'idv_live_…',
-    description: 'An identity API key with role `backend` (`idv_live_…`), for the partner’s server: creates, polls, hands off and erases verifications, issues attestations. A reviewer key answers 403.',
+    description:
+      'An identity API key with role `backend` (`idv_live_…`), for the partner’s server: creates, polls, hands off and erases verifications, issues attestations. A reviewer key answers 403.',
   },
   identityReviewerKey: {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'idv_live_…',
-    description: 'An identity API key with role `reviewer` (`idv_live_…`), for the people who decide verifications in manual review. A backend key answers 403.',
+    description:
+      'An identity API key with role `reviewer` (`idv_live_…`), for the people who decide verifications in manual review. A backend key answers 403.',
   },
   captureHandoffToken: {
     type: 'http',
@@ -40,7 +42,8 @@ export const securitySchemes = {
   adminToken: {
     type: 'http',
     scheme: 'bearer',
-    description: 'The operator token: the server’s ADMIN_TOKEN setting (16+ characters). Without ADMIN_TOKEN the operator API does not exist and every path under /admin/v1 answers 404.',
+    description:
+      'The operator token: the server’s ADMIN_TOKEN setting (16+ characters). Without ADMIN_TOKEN the operator API does not exist and every path under /admin/v1 answers 404.',
   },
 } as const;
 

@@ -9,7 +9,8 @@ import { operationExamples } from './openapi-examples.js';
 import { securitySchemes } from './openapi-security.js';
 
 const ERROR_FORMATS = {
-  envelope: '`{"success": false, "error": {"code": "NOT_FOUND", "message": "…", "details": [{"path": "body.name", "message": "…"}]}}`; `details` only on validation errors (400). Successes are `{"success": true, "data": …}`.',
+  envelope:
+    '`{"success": false, "error": {"code": "NOT_FOUND", "message": "…", "details": [{"path": "body.name", "message": "…"}]}}`; `details` only on validation errors (400). Successes are `{"success": true, "data": …}`.',
 };
 
 /**
@@ -33,9 +34,15 @@ export const openApiTags = [
       '**Errors:** `{"detail": "…"}`, exactly one field; invalid input is 422.',
   },
   { name: 'identity: verifications', description: 'Identity Verification Service: the partner backend’s verifications (backend key).' },
-  { name: 'identity: capture', description: 'Identity Verification Service: the end user’s device uploads the document and the selfie frames (handoff token).' },
+  {
+    name: 'identity: capture',
+    description: 'Identity Verification Service: the end user’s device uploads the document and the selfie frames (handoff token).',
+  },
   { name: 'identity: review', description: 'Identity Verification Service: manual review (reviewer key).' },
-  { name: 'identity: attestations', description: 'Identity Verification Service: signed attestations of claims and the public keys that verify them.' },
+  {
+    name: 'identity: attestations',
+    description: 'Identity Verification Service: signed attestations of claims and the public keys that verify them.',
+  },
   {
     name: 'governance',
     description:
@@ -56,13 +63,21 @@ export const openApiTags = [
 /** The tags by API, for renderers that group tags (`x-tagGroups`, Redoc and Redocly). */
 const tagGroups = [
   { name: 'Ticketing Partner API', tags: ['ticketing'] },
-  { name: 'Identity Verification Service', tags: ['identity', 'identity: verifications', 'identity: capture', 'identity: review', 'identity: attestations'] },
+  {
+    name: 'Identity Verification Service',
+    tags: ['identity', 'identity: verifications', 'identity: capture', 'identity: review', 'identity: attestations'],
+  },
   { name: 'Governance Evidence Service', tags: ['governance'] },
   { name: 'Operator API', tags: ['operator'] },
   { name: 'Operations', tags: ['operations'] },
 ];
 
-type Operation = { tags?: string[]; operationId?: string; requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, unknown> };
+type Operation = {
+  tags?: string[];
+  operationId?: string;
+  requestBody?: { content?: Record<string, unknown> };
+  responses?: Record<string, unknown>;
+};
 type Paths = Record<string, Record<string, Operation>>;
 
 const message = { type: 'string' };
@@ -85,7 +100,15 @@ const envelopeError = {
 /** The error body of each API (a component of the document), by the service its tag names. */
 const errorBodies: [service: string, component: string, schema: object][] = [
   ['identity', 'IdentityError', { type: 'object', properties: { detail: message }, required: ['detail'], additionalProperties: false }],
-  ['governance', 'GovernanceError', { type: 'object', properties: { error: { type: 'object', properties: { code: message, message }, required: ['code', 'message'] } }, required: ['error'] }],
+  [
+    'governance',
+    'GovernanceError',
+    {
+      type: 'object',
+      properties: { error: { type: 'object', properties: { code: message, message }, required: ['code', 'message'] } },
+      required: ['error'],
+    },
+  ],
   ['ticketing', 'TicketingError', envelopeError],
   ['operator', 'OperatorError', envelopeError],
 ];
@@ -188,7 +211,10 @@ export const openApiDocs = fp(
       transform,
       transformObject: (input) => {
         const doc = jsonSchemaTransformObject(input) as { paths?: Paths; components?: { schemas?: Record<string, unknown> } };
-        doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...Object.fromEntries(errorBodies.map(([, name, schema]) => [name, schema])) } };
+        doc.components = {
+          ...doc.components,
+          schemas: { ...doc.components?.schemas, ...Object.fromEntries(errorBodies.map(([, name, schema]) => [name, schema])) },
+        };
         documentCommonErrors(doc.paths ?? {});
         applyExamples((doc.paths ?? {}) as never, operationExamples);
         Object.assign(doc, { 'x-tagGroups': tagGroups });

@@ -37,11 +37,13 @@ const notBuilt = 'The web app is not built: run `npm run build:web` (npm install
 export const webApp = fp(
   async (app: FastifyInstance) => {
     const root = webAppDir();
-    const page = (file: string, headers: Record<string, string> = {}) => async (_req: unknown, reply: FastifyReply) => {
-      if (!root) return reply.code(503).type('text/plain; charset=utf-8').send(notBuilt);
-      reply.header('cache-control', 'no-cache').headers(headers);
-      return reply.sendFile(file, root, { cacheControl: false });
-    };
+    const page =
+      (file: string, headers: Record<string, string> = {}) =>
+      async (_req: unknown, reply: FastifyReply) => {
+        if (!root) return reply.code(503).type('text/plain; charset=utf-8').send(notBuilt);
+        reply.header('cache-control', 'no-cache').headers(headers);
+        return reply.sendFile(file, root, { cacheControl: false });
+      };
     if (root) {
       await app.register(fastifyStatic, {
         root: `${root}assets`,

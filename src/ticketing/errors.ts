@@ -17,9 +17,12 @@ export const ticketingErrors = {
   ticketTypeInactive: (id: string) => new EnvelopeError(409, 'TICKET_TYPE_INACTIVE', `Ticket type ${id} is not on sale`),
   salesEnded: (id: string) => new EnvelopeError(409, 'SALES_ENDED', `Sales of ticket type ${id} have ended`),
   soldOut: (id: string) => new EnvelopeError(409, 'SOLD_OUT', `Ticket type ${id} has not enough tickets left`),
-  orderNotPending: (status: string) => new EnvelopeError(409, 'ORDER_NOT_PENDING', `Only PENDING orders can be paid; this order is ${status}`),
+  orderNotPending: (status: string) =>
+    new EnvelopeError(409, 'ORDER_NOT_PENDING', `Only PENDING orders can be paid; this order is ${status}`),
   orderNotConfirmed: (status: string) =>
     new EnvelopeError(409, 'ORDER_NOT_CONFIRMED', `Only CONFIRMED orders can be refunded; this order is ${status}`),
   endsBeforeStart: () =>
-    new EnvelopeError(400, 'VALIDATION_ERROR', 'The request is not valid', [{ path: 'body.eventEndsAt', message: 'must be after eventStartsAt' }]),
+    new EnvelopeError(400, 'VALIDATION_ERROR', 'The request is not valid', [
+      { path: 'body.eventEndsAt', message: 'must be after eventStartsAt' },
+    ]),
 };

@@ -114,7 +114,12 @@ export async function listEvents(db: DbOrTx, profileId: string, status: EventRow
         total: sql<string>`(select coalesce(sum(${ticketingEventCounts.n}), 0) from ${ticketingEventCounts} where ${counted()})`,
       })
       .from(ticketingEvents)
-      .where(and(eq(ticketingEvents.profileId, sql.placeholder('profileId')), filtered ? eq(ticketingEvents.status, sql.placeholder('status')) : undefined))
+      .where(
+        and(
+          eq(ticketingEvents.profileId, sql.placeholder('profileId')),
+          filtered ? eq(ticketingEvents.status, sql.placeholder('status')) : undefined,
+        ),
+      )
       .orderBy(asc(ticketingEvents.startsAt), asc(ticketingEvents.id))
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
@@ -124,7 +129,11 @@ export async function listEvents(db: DbOrTx, profileId: string, status: EventRow
   if (rows.length > 0) return { rows, total: Number(rows[0]!.total) };
   // An empty page (past the end, or no events) carries no total of its own.
   const total = prepared(db, filtered ? 'ticketing_event_count_by_status' : 'ticketing_event_count', (name) =>
-    db.select({ n: sql<string>`coalesce(sum(${ticketingEventCounts.n}), 0)` }).from(ticketingEventCounts).where(counted()).prepare(name),
+    db
+      .select({ n: sql<string>`coalesce(sum(${ticketingEventCounts.n}), 0)` })
+      .from(ticketingEventCounts)
+      .where(counted())
+      .prepare(name),
   );
   const [row] = await total.execute({ profileId, status });
   return { rows, total: Number(row?.n ?? 0) };
@@ -177,7 +186,10 @@ export function listTicketTypes(db: DbOrTx, eventId: string) {
 }
 
 export function findTicketTypes(db: DbOrTx, eventId: string, ids: string[]) {
-  return db.select().from(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), inArray(ticketTypes.id, ids)));
+  return db
+    .select()
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, eventId), inArray(ticketTypes.id, ids)));
 }
 
 export async function insertTicketType(db: DbOrTx, values: typeof ticketTypes.$inferInsert) {
@@ -204,9 +216,16 @@ export async function returnStock(db: DbOrTx, ticketTypeId: string, units: numbe
 
 // ---- orders ----------------------------------------------------------------------------------
 
-export async function insertOrder(db: DbOrTx, values: typeof orders.$inferInsert, items: Omit<typeof orderItems.$inferInsert, 'orderId'>[]) {
+export async function insertOrder(
+  db: DbOrTx,
+  values: typeof orders.$inferInsert,
+  items: Omit<typeof orderItems.$inferInsert, 'orderId'>[],
+) {
   const [row] = await db.insert(orders).values(values).returning();
-  const itemRows = await db.insert(orderItems).values(items.map((i) => ({ ...i, orderId: row!.id }))).returning();
+  const itemRows = await db
+    .insert(orderItems)
+    .values(items.map((i) => ({ ...i, orderId: row!.id })))
+    .returning();
   return { order: row!, items: itemRows.sort((a, b) => a.position - b.position) };
 }
 
@@ -246,7 +265,10 @@ export async function insertTickets(db: DbOrTx, values: (typeof issuedTickets.$i
 }
 
 export async function voidTickets(db: DbOrTx, orderId: string, now: Date) {
-  await db.update(issuedTickets).set({ voidedAt: now }).where(and(eq(issuedTickets.orderId, orderId), isNull(issuedTickets.voidedAt)));
+  await db
+    .update(issuedTickets)
+    .set({ voidedAt: now })
+    .where(and(eq(issuedTickets.orderId, orderId), isNull(issuedTickets.voidedAt)));
 }
 
 /** Tickets of confirmed orders only: a refunded order's tickets are void and not listed. */

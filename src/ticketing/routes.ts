@@ -26,129 +26,179 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
     req.ticketingEvent = await service.events.requireDraftEvent(eventId, principal(req).profileId);
   };
 
-  app.get('/events', {
-    config: { ticketingScope: 'events:read' },
-    schema: {
-      ...common,
-      operationId: 'listEvents',
-      summary: 'Events of the profile, by startsAt ascending (id breaks ties)',
-      querystring: s.eventListQuery,
-      response: { 200: s.envelope(s.pageOf(s.event)), ...failures(400, 401, 403, 429) },
+  app.get(
+    '/events',
+    {
+      config: { ticketingScope: 'events:read' },
+      schema: {
+        ...common,
+        operationId: 'listEvents',
+        summary: 'Events of the profile, by startsAt ascending (id breaks ties)',
+        querystring: s.eventListQuery,
+        response: { 200: s.envelope(s.pageOf(s.event)), ...failures(400, 401, 403, 429) },
+      },
     },
-  }, async (req) => {
-    const { status, page, limit } = req.query;
-    return { success: true as const, data: await service.events.list(principal(req).profileId, status, { page, limit }) };
-  });
-
-  app.post('/events', {
-    config: { ticketingScope: 'events:write' },
-    // placeId is a record reference: a venue of another profile or none answers 404 before any 400.
-    preValidation: async (req) => {
-      const placeId = (req.body as { placeId?: unknown } | null)?.placeId;
-      // Anything but a UUID string is the schema's 400; the handler gets the venue read here.
-      if (typeof placeId === 'string' && isUuid(placeId)) {
-        req.ticketingVenue = await service.events.requireOwnVenue(principal(req).profileId, placeId);
-      }
+    async (req) => {
+      const { status, page, limit } = req.query;
+      return { success: true as const, data: await service.events.list(principal(req).profileId, status, { page, limit }) };
     },
-    schema: {
-      ...common,
-      operationId: 'createEvent',
-      summary: 'Creates a DRAFT event at one of the profile’s venues',
-      description:
-        'allDay is true only when the event starts and ends on local midnights of its time zone (UTC when none is given); imageUrl is null; city and timezone come from the body or are null (never from the venue); ticketMode defaults to SERVICE. A placeId that is not one of the caller’s venues is 404, checked before the rest of the body.',
-      body: s.eventCreate,
-      response: { 201: s.envelope(s.event), ...failures(400, 401, 403, 404, 429) },
+  );
+
+  app.post(
+    '/events',
+    {
+      config: { ticketingScope: 'events:write' },
+      // placeId is a record reference: a venue of another profile or none answers 404 before any 400.
+      preValidation: async (req) => {
+        const placeId = (req.body as { placeId?: unknown } | null)?.placeId;
+        // Anything but a UUID string is the schema's 400; the handler gets the venue read here.
+        if (typeof placeId === 'string' && isUuid(placeId)) {
+          req.ticketingVenue = await service.events.requireOwnVenue(principal(req).profileId, placeId);
+        }
+      },
+      schema: {
+        ...common,
+        operationId: 'createEvent',
+        summary: 'Creates a DRAFT event at one of the profile’s venues',
+        description:
+          'allDay is true only when the event starts and ends on local midnights of its time zone (UTC when none is given); imageUrl is null; city and timezone come from the body or are null (never from the venue); ticketMode defaults to SERVICE. A placeId that is not one of the caller’s venues is 404, checked before the rest of the body.',
+        body: s.eventCreate,
+        response: { 201: s.envelope(s.event), ...failures(400, 401, 403, 404, 429) },
+      },
     },
-  }, async (req, reply) => {
-    const data = await service.events.create(principal(req).profileId, req.ticketingVenue!, req.body);
-    return reply.status(201).send({ success: true as const, data });
-  });
-
-  app.get('/events/:eventId', {
-    config: { ticketingScope: 'events:read' },
-    preParsing: loadEvent,
-    schema: { ...common, operationId: 'getEvent', summary: 'Get one event', params: s.eventParams, response: { 200: s.envelope(s.event), ...failures(401, 403, 404, 429) } },
-  }, async (req) => ({ success: true as const, data: eventView(eventOf(req)) }));
-
-  app.patch('/events/:eventId', {
-    config: { ticketingScope: 'events:write' },
-    preParsing: loadDraftEvent,
-    schema: {
-      ...common,
-      operationId: 'updateEvent',
-      summary: 'Changes a DRAFT event',
-      description: 'Only DRAFT events change (409 EVENT_NOT_DRAFT otherwise, whatever the body). eventEndsAt must stay after eventStartsAt, the stored values included. placeId never changes. updatedAt moves on every successful change.',
-      params: s.eventParams,
-      body: s.eventUpdate,
-      response: { 200: s.envelope(s.event), ...failures(400, 401, 403, 404, 409, 429) },
+    async (req, reply) => {
+      const data = await service.events.create(principal(req).profileId, req.ticketingVenue!, req.body);
+      return reply.status(201).send({ success: true as const, data });
     },
-  }, async (req) => ({ success: true as const, data: await service.events.update(principal(req).profileId, eventOf(req).id, req.body) }));
+  );
 
-  app.get('/events/:eventId/ticket-types', {
-    config: { ticketingScope: 'events:read' },
-    preParsing: loadEvent,
-    schema: {
-      ...common,
-      operationId: 'listTicketTypes', summary: 'Ticket types of an event',
-      params: s.eventParams,
-      response: { 200: s.envelope(z.object({ items: z.array(s.ticketType) })), ...failures(401, 403, 404, 429) },
+  app.get(
+    '/events/:eventId',
+    {
+      config: { ticketingScope: 'events:read' },
+      preParsing: loadEvent,
+      schema: {
+        ...common,
+        operationId: 'getEvent',
+        summary: 'Get one event',
+        params: s.eventParams,
+        response: { 200: s.envelope(s.event), ...failures(401, 403, 404, 429) },
+      },
     },
-  }, async (req) => ({ success: true as const, data: { items: await service.sales.listTicketTypes(eventOf(req).id) } }));
+    async (req) => ({ success: true as const, data: eventView(eventOf(req)) }),
+  );
 
-  app.get('/events/:eventId/orders', {
-    config: { ticketingScope: 'orders:read' },
-    preParsing: loadEvent,
-    schema: {
-      ...common,
-      operationId: 'listEventOrders',
-      summary: 'Orders of an event, newest first (id breaks ties); buyer only with attendees:read',
-      description: 'status filters by exact value: PENDING, CONFIRMED, REFUNDED or CANCELLED (any other value matches nothing).',
-      params: s.eventParams,
-      querystring: s.orderListQuery,
-      response: { 200: s.envelope(s.pageOf(s.order)), ...failures(400, 401, 403, 404, 429) },
+  app.patch(
+    '/events/:eventId',
+    {
+      config: { ticketingScope: 'events:write' },
+      preParsing: loadDraftEvent,
+      schema: {
+        ...common,
+        operationId: 'updateEvent',
+        summary: 'Changes a DRAFT event',
+        description:
+          'Only DRAFT events change (409 EVENT_NOT_DRAFT otherwise, whatever the body). eventEndsAt must stay after eventStartsAt, the stored values included. placeId never changes. updatedAt moves on every successful change.',
+        params: s.eventParams,
+        body: s.eventUpdate,
+        response: { 200: s.envelope(s.event), ...failures(400, 401, 403, 404, 409, 429) },
+      },
     },
-  }, async (req) => {
-    const { status, page, limit } = req.query;
-    return { success: true as const, data: await service.sales.listOrders(eventOf(req).id, status, { page, limit }, seesAttendees(req)) };
-  });
+    async (req) => ({ success: true as const, data: await service.events.update(principal(req).profileId, eventOf(req).id, req.body) }),
+  );
 
-  app.get('/orders/:orderId', {
-    config: { ticketingScope: 'orders:read' },
-    schema: { ...common, operationId: 'getOrder', summary: 'Get one order', params: s.orderParams, response: { 200: s.envelope(s.order), ...failures(401, 403, 404, 429) } },
-  }, async (req) => ({
-    success: true as const,
-    data: await service.sales.getOrder(principal(req).profileId, req.params.orderId, seesAttendees(req)),
-  }));
-
-  app.get('/events/:eventId/tickets', {
-    config: { ticketingScope: 'tickets:read' },
-    preParsing: loadEvent,
-    schema: {
-      ...common,
-      operationId: 'listEventTickets',
-      summary: 'Issued tickets of the event’s CONFIRMED orders, oldest first (id breaks ties); holder only with attendees:read',
-      params: s.eventParams,
-      querystring: s.pageQuery,
-      response: { 200: s.envelope(s.pageOf(s.issuedTicket)), ...failures(400, 401, 403, 404, 429) },
+  app.get(
+    '/events/:eventId/ticket-types',
+    {
+      config: { ticketingScope: 'events:read' },
+      preParsing: loadEvent,
+      schema: {
+        ...common,
+        operationId: 'listTicketTypes',
+        summary: 'Ticket types of an event',
+        params: s.eventParams,
+        response: { 200: s.envelope(z.object({ items: z.array(s.ticketType) })), ...failures(401, 403, 404, 429) },
+      },
     },
-  }, async (req) => {
-    const { page, limit } = req.query;
-    return { success: true as const, data: await service.sales.listTickets(eventOf(req).id, { page, limit }, seesAttendees(req)) };
-  });
+    async (req) => ({ success: true as const, data: { items: await service.sales.listTicketTypes(eventOf(req).id) } }),
+  );
 
-  app.get('/events/:eventId/check-ins', {
-    config: { ticketingScope: 'tickets:read' },
-    preParsing: loadEvent,
-    schema: {
-      ...common,
-      operationId: 'listEventCheckIns',
-      summary: 'Door scans of the event, newest first (id breaks ties)',
-      params: s.eventParams,
-      querystring: s.pageQuery,
-      response: { 200: s.envelope(s.pageOf(s.checkIn)), ...failures(400, 401, 403, 404, 429) },
+  app.get(
+    '/events/:eventId/orders',
+    {
+      config: { ticketingScope: 'orders:read' },
+      preParsing: loadEvent,
+      schema: {
+        ...common,
+        operationId: 'listEventOrders',
+        summary: 'Orders of an event, newest first (id breaks ties); buyer only with attendees:read',
+        description: 'status filters by exact value: PENDING, CONFIRMED, REFUNDED or CANCELLED (any other value matches nothing).',
+        params: s.eventParams,
+        querystring: s.orderListQuery,
+        response: { 200: s.envelope(s.pageOf(s.order)), ...failures(400, 401, 403, 404, 429) },
+      },
     },
-  }, async (req) => {
-    const { page, limit } = req.query;
-    return { success: true as const, data: await service.door.listCheckIns(eventOf(req).id, { page, limit }) };
-  });
+    async (req) => {
+      const { status, page, limit } = req.query;
+      return { success: true as const, data: await service.sales.listOrders(eventOf(req).id, status, { page, limit }, seesAttendees(req)) };
+    },
+  );
+
+  app.get(
+    '/orders/:orderId',
+    {
+      config: { ticketingScope: 'orders:read' },
+      schema: {
+        ...common,
+        operationId: 'getOrder',
+        summary: 'Get one order',
+        params: s.orderParams,
+        response: { 200: s.envelope(s.order), ...failures(401, 403, 404, 429) },
+      },
+    },
+    async (req) => ({
+      success: true as const,
+      data: await service.sales.getOrder(principal(req).profileId, req.params.orderId, seesAttendees(req)),
+    }),
+  );
+
+  app.get(
+    '/events/:eventId/tickets',
+    {
+      config: { ticketingScope: 'tickets:read' },
+      preParsing: loadEvent,
+      schema: {
+        ...common,
+        operationId: 'listEventTickets',
+        summary: 'Issued tickets of the event’s CONFIRMED orders, oldest first (id breaks ties); holder only with attendees:read',
+        params: s.eventParams,
+        querystring: s.pageQuery,
+        response: { 200: s.envelope(s.pageOf(s.issuedTicket)), ...failures(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => {
+      const { page, limit } = req.query;
+      return { success: true as const, data: await service.sales.listTickets(eventOf(req).id, { page, limit }, seesAttendees(req)) };
+    },
+  );
+
+  app.get(
+    '/events/:eventId/check-ins',
+    {
+      config: { ticketingScope: 'tickets:read' },
+      preParsing: loadEvent,
+      schema: {
+        ...common,
+        operationId: 'listEventCheckIns',
+        summary: 'Door scans of the event, newest first (id breaks ties)',
+        params: s.eventParams,
+        querystring: s.pageQuery,
+        response: { 200: s.envelope(s.pageOf(s.checkIn)), ...failures(400, 401, 403, 404, 429) },
+      },
+    },
+    async (req) => {
+      const { page, limit } = req.query;
+      return { success: true as const, data: await service.door.listCheckIns(eventOf(req).id, { page, limit }) };
+    },
+  );
 };

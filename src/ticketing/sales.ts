@@ -5,7 +5,17 @@ import { windowOf, type PageRequest, type TicketingDeps } from './events.js';
 import { parseCents } from './money.js';
 import * as repo from './repo.js';
 import type { OrderCreate, TicketTypeCreate } from './schemas.js';
-import { CURRENCY, orderView, ticketTypeView, ticketView, type EventRow, type OrderItemRow, type OrderRow, type TicketRow, type TicketTypeRow } from './views.js';
+import {
+  CURRENCY,
+  orderView,
+  ticketTypeView,
+  ticketView,
+  type EventRow,
+  type OrderItemRow,
+  type OrderRow,
+  type TicketRow,
+  type TicketTypeRow,
+} from './views.js';
 
 /**
  * Ticket types, orders and issued tickets.
@@ -38,7 +48,15 @@ export function createSalesService({ db, clock, webhooks }: TicketingDeps) {
    * so the whole party enters on one scan.
    */
   async function issueTickets(tx: DbOrTx, order: OrderRow, items: OrderItemRow[], now: Date) {
-    const types = new Map((await repo.findTicketTypes(tx, order.eventId, unitsByType(items).map(([id]) => id))).map((t) => [t.id, t]));
+    const types = new Map(
+      (
+        await repo.findTicketTypes(
+          tx,
+          order.eventId,
+          unitsByType(items).map(([id]) => id),
+        )
+      ).map((t) => [t.id, t]),
+    );
     const tickets = items.flatMap((item) => {
       const type = item.ticketTypeId ? types.get(item.ticketTypeId) : undefined;
       const admits = type?.kind === 'TABLE' ? (type.partySize ?? 1) : 1;
@@ -92,7 +110,10 @@ export function createSalesService({ db, clock, webhooks }: TicketingDeps) {
 
     async listOrders(eventId: string, status: string | undefined, page: PageRequest, withBuyer: boolean) {
       const { rows, total } = await repo.listOrders(db, eventId, status, windowOf(page));
-      const items = await repo.itemsOf(db, rows.map((r) => r.id));
+      const items = await repo.itemsOf(
+        db,
+        rows.map((r) => r.id),
+      );
       return { items: rows.map((r) => orderView(r, items.get(r.id)!, withBuyer)), ...page, total };
     },
 

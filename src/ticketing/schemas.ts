@@ -32,11 +32,7 @@ export const orderParams = z.object({ orderId: pathId });
 // ---- query strings ---------------------------------------------------------------------
 
 const wholeNumber = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(min).max(max));
 
 export const pageQuery = z.object({
   page: wholeNumber(1, 1_000_000).default(1),
@@ -172,11 +168,17 @@ export const ticketTypeCreate = z
     salesEndAt: dateTime.optional(),
     isActive: z.boolean().optional(),
   })
-  .refine((v) => v.kind === 'TABLE' || v.partySize === undefined, { path: ['partySize'], message: 'partySize applies to TABLE ticket types only' });
+  .refine((v) => v.kind === 'TABLE' || v.partySize === undefined, {
+    path: ['partySize'],
+    message: 'partySize applies to TABLE ticket types only',
+  });
 export type TicketTypeCreate = z.infer<typeof ticketTypeCreate>;
 
 export const orderCreate = z.strictObject({
-  items: z.array(z.strictObject({ ticketTypeId: z.guid(), quantity: z.number().int().min(1).max(1000) })).min(1).max(50),
+  items: z
+    .array(z.strictObject({ ticketTypeId: z.guid(), quantity: z.number().int().min(1).max(1000) }))
+    .min(1)
+    .max(50),
   buyer: z.strictObject({ name: z.string().trim().min(1).max(200), email: z.email().max(320) }),
   status: z.enum(['PENDING', 'CONFIRMED']).optional(),
 });

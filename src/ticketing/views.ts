@@ -20,7 +20,21 @@ export const CURRENCY = 'USD';
 /** What an event's resource is made of (a list page selects only these). */
 export type EventViewRow = Pick<
   EventRow,
-  'id' | 'name' | 'description' | 'status' | 'startsAt' | 'endsAt' | 'timezone' | 'allDay' | 'address' | 'city' | 'placeId' | 'ticketMode' | 'imageUrl' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'status'
+  | 'startsAt'
+  | 'endsAt'
+  | 'timezone'
+  | 'allDay'
+  | 'address'
+  | 'city'
+  | 'placeId'
+  | 'ticketMode'
+  | 'imageUrl'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 /** Times as Dates, or already written as the API writes them (list pages have PostgreSQL format them). */

@@ -98,7 +98,11 @@ export function createDispatcher(deps: DispatcherDeps) {
     await db.transaction(async (tx) => {
       const [event] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, job.payload.eventId));
       if (!event) return;
-      const done = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id)).limit(1);
+      const done = await tx
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.eventId, event.id))
+        .limit(1);
       if (done.length > 0) return;
       if (event.targetUrl) {
         await createDelivery(tx, event.id, {
@@ -121,7 +125,12 @@ export function createDispatcher(deps: DispatcherDeps) {
           ),
         );
       for (const endpoint of endpoints) {
-        await createDelivery(tx, event.id, { endpointId: endpoint.id, url: endpoint.url, signer: SERVICE_HMAC_SIGNER, policy: DEFAULT_POLICY });
+        await createDelivery(tx, event.id, {
+          endpointId: endpoint.id,
+          url: endpoint.url,
+          signer: SERVICE_HMAC_SIGNER,
+          policy: DEFAULT_POLICY,
+        });
       }
     });
   }
@@ -248,7 +257,10 @@ export function createDispatcher(deps: DispatcherDeps) {
           where id = ${delivery.id})
         ${resetEndpoint ? sql`, endpoint as (update webhook_endpoints set consecutive_failures = 0 where id = ${endpoint.id})` : sql``}
         select 1`);
-      logger.info({ deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode, durationMs: result.durationMs, state }, 'webhook attempt');
+      logger.info(
+        { deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode, durationMs: result.durationMs, state },
+        'webhook attempt',
+      );
       return nextAttemptAt ? { retryAt: nextAttemptAt, error: error ?? undefined, keyFailed } : undefined;
     }
     await db.transaction(async (tx) => {
@@ -276,7 +288,10 @@ export function createDispatcher(deps: DispatcherDeps) {
         }
       }
     });
-    logger.info({ deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode, durationMs: result.durationMs, state }, 'webhook attempt');
+    logger.info(
+      { deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode, durationMs: result.durationMs, state },
+      'webhook attempt',
+    );
     return keyFailed ? { done: true, keyFailed } : undefined;
   }
 

@@ -112,7 +112,11 @@ export function createWebhookOperations({ db, clock, jobs, dispatcher, guard }: 
     async listEndpoints(profileId) {
       const [profile] = isUuid(profileId) ? await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, profileId)) : [];
       if (!profile) throw new WebhookOperationError('NOT_FOUND', 'Profile not found');
-      const rows = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.profileId, profileId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+      const rows = await db
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.profileId, profileId))
+        .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
       return rows.map(endpointView);
     },
 
@@ -124,7 +128,11 @@ export function createWebhookOperations({ db, clock, jobs, dispatcher, guard }: 
         .set(
           enabled
             ? { disabledAt: null, disabledReason: null, consecutiveFailures: 0, updatedAt: now }
-            : { disabledAt: endpoint.disabledAt ?? now, disabledReason: endpoint.disabledReason ?? 'disabled by the operator', updatedAt: now },
+            : {
+                disabledAt: endpoint.disabledAt ?? now,
+                disabledReason: endpoint.disabledReason ?? 'disabled by the operator',
+                updatedAt: now,
+              },
         )
         .where(eq(webhookEndpoints.id, endpoint.id))
         .returning();
@@ -137,7 +145,12 @@ export function createWebhookOperations({ db, clock, jobs, dispatcher, guard }: 
       const secret = newSecret();
       await db
         .update(webhookEndpoints)
-        .set({ secret, previousSecret: endpoint.secret, previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS), updatedAt: now })
+        .set({
+          secret,
+          previousSecret: endpoint.secret,
+          previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
+          updatedAt: now,
+        })
         .where(eq(webhookEndpoints.id, endpoint.id));
       return { secret };
     },
@@ -149,8 +162,20 @@ export function createWebhookOperations({ db, clock, jobs, dispatcher, guard }: 
       const created = clock.now();
       const body = { id: eventId, type: TEST_EVENT_TYPE, created: toIso(created), data: { endpointId: endpoint.id } };
       return db.transaction(async (tx) => {
-        await tx.insert(webhookEvents).values({ id: eventId, profileId: endpoint.profileId, type: TEST_EVENT_TYPE, body, payload: JSON.stringify(body), createdAt: created });
-        const deliveryId = await dispatcher.createDelivery(tx, eventId, { endpointId: endpoint.id, url: endpoint.url, signer: SERVICE_HMAC_SIGNER, policy: DEFAULT_POLICY });
+        await tx.insert(webhookEvents).values({
+          id: eventId,
+          profileId: endpoint.profileId,
+          type: TEST_EVENT_TYPE,
+          body,
+          payload: JSON.stringify(body),
+          createdAt: created,
+        });
+        const deliveryId = await dispatcher.createDelivery(tx, eventId, {
+          endpointId: endpoint.id,
+          url: endpoint.url,
+          signer: SERVICE_HMAC_SIGNER,
+          policy: DEFAULT_POLICY,
+        });
         return { eventId, deliveryId };
       });
     },
@@ -158,7 +183,12 @@ export function createWebhookOperations({ db, clock, jobs, dispatcher, guard }: 
     async listDeliveries({ profileId, endpointId, eventId, state, page, limit }) {
       const conditions = [
         // Through the event, so a profile's direct deliveries (identity's webhook_url) count too.
-        profileId ? inArray(webhookDeliveries.eventId, db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.profileId, profileId))) : undefined,
+        profileId
+          ? inArray(
+              webhookDeliveries.eventId,
+              db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.profileId, profileId)),
+            )
+          : undefined,
         endpointId ? eq(webhookDeliveries.endpointId, endpointId) : undefined,
         eventId ? eq(webhookDeliveries.eventId, eventId) : undefined,
         state ? eq(webhookDeliveries.state, state) : undefined,
@@ -184,7 +214,10 @@ export function createWebhookOperations({ db, clock, jobs, dispatcher, guard }: 
         const [row] = await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, current.id)).for('update');
         if (row!.state === 'pending' && row!.jobId) {
           // An attempt is already scheduled: bring it forward instead of racing it with a second job.
-          await tx.update(jobsTable).set({ runAt: now, updatedAt: now }).where(and(eq(jobsTable.id, row!.jobId), eq(jobsTable.state, 'pending')));
+          await tx
+            .update(jobsTable)
+            .set({ runAt: now, updatedAt: now })
+            .where(and(eq(jobsTable.id, row!.jobId), eq(jobsTable.state, 'pending')));
           await tx.update(webhookDeliveries).set({ nextAttemptAt: now, updatedAt: now }).where(eq(webhookDeliveries.id, row!.id));
           return;
         }

@@ -29,7 +29,8 @@ export interface GuardOptions {
 export function parseTargetUrl(raw: string): URL {
   // The URL parser would percent-encode these silently; in a webhook URL they are a template
   // placeholder left in (`https://example.com/<your-id>`), not an address anyone serves.
-  if (/[\s<>"{}|\\^`]/.test(raw)) throw new WebhookTargetError('must not contain spaces or any of < > " { } | \\ ^ ` (a placeholder left in?)');
+  if (/[\s<>"{}|\\^`]/.test(raw))
+    throw new WebhookTargetError('must not contain spaces or any of < > " { } | \\ ^ ` (a placeholder left in?)');
   let url: URL;
   try {
     url = new URL(raw);
@@ -64,7 +65,8 @@ export async function checkTarget(raw: string, opts: GuardOptions): Promise<Chec
   if (!opts.allowPrivate) {
     for (const { address } of addresses) {
       const verdict = classifyAddress(address);
-      if (!verdict.allowed) throw new WebhookTargetError(`resolves to ${address}, a ${verdict.reason} address; webhooks only go to public addresses`);
+      if (!verdict.allowed)
+        throw new WebhookTargetError(`resolves to ${address}, a ${verdict.reason} address; webhooks only go to public addresses`);
     }
   }
   const chosen = addresses[0]!;

@@ -88,7 +88,8 @@ export function createConnectionPool(opts: { ca?: SendOptions['ca']; maxSocketsP
 
 function pinnedLookup(target: CheckedTarget): LookupFunction {
   return (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   };
 }
@@ -97,7 +98,12 @@ function pinnedLookup(target: CheckedTarget): LookupFunction {
  * POSTs the body to the checked address. Redirects are not followed (a 3xx is just a failed
  * attempt), and the whole exchange up to the status line must fit in the timeout.
  */
-export async function postWebhook(target: CheckedTarget, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
+export async function postWebhook(
+  target: CheckedTarget,
+  headers: Record<string, string>,
+  body: string,
+  opts: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const first = await attempt(target, headers, body, opts, started);
   // A kept-alive connection the receiver closed while idle fails before it carries the request;

@@ -109,7 +109,14 @@ export interface WebhookOperations {
   /** A new secret; the old one keeps signing (a second `v1=`) for 24 hours. */
   rotateSecret(endpointId: string): Promise<{ secret: string }>;
   sendTestEvent(endpointId: string): Promise<{ eventId: string; deliveryId: string }>;
-  listDeliveries(filter: { profileId?: string; endpointId?: string; eventId?: string; state?: DeliveryState; page: number; limit: number }): Promise<{ items: WebhookDeliveryView[]; total: number }>;
+  listDeliveries(filter: {
+    profileId?: string;
+    endpointId?: string;
+    eventId?: string;
+    state?: DeliveryState;
+    page: number;
+    limit: number;
+  }): Promise<{ items: WebhookDeliveryView[]; total: number }>;
   getDelivery(deliveryId: string): Promise<WebhookDeliveryView>;
   /** Another attempt now: brings a pending one forward, or grants one more to a finished delivery. */
   redeliver(deliveryId: string): Promise<WebhookDeliveryView>;

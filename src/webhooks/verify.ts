@@ -9,8 +9,7 @@ export interface VerifyOptions {
 }
 
 export type VerifyResult =
-  | { ok: true; timestamp: number }
-  | { ok: false; reason: 'MALFORMED_HEADER' | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_MATCHING_SIGNATURE' };
+  { ok: true; timestamp: number } | { ok: false; reason: 'MALFORMED_HEADER' | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_MATCHING_SIGNATURE' };
 
 /** The lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with `secret`. */
 export function computeServiceSignature(secret: string, timestampSec: number, rawBody: string | Uint8Array): string {

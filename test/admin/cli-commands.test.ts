@@ -32,7 +32,9 @@ describe('the operator CLI command table', () => {
     const doc = ctx.app.swagger() as { paths: Record<string, Record<string, Operation>> };
     operations = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/admin/v1/'))
-      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.slice('/admin/v1'.length), op })));
+      .flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.slice('/admin/v1'.length), op })),
+      );
   });
   afterAll(async () => {
     await ctx.close();
@@ -44,7 +46,7 @@ describe('the operator CLI command table', () => {
     expect(fromTable).toEqual(fromDoc);
   });
 
-  it("names every parameter and body field of each operation, and marks what is required", () => {
+  it('names every parameter and body field of each operation, and marks what is required', () => {
     for (const { op } of operations) {
       const command = OPERATOR_COMMANDS.find((c) => c.operationId === op.operationId)!;
       const flags = command.flags.map(flagSpec);

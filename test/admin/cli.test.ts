@@ -18,7 +18,21 @@ describe('operator CLI arguments', () => {
   });
 
   it('reads JSON-looking values as JSON, dotted flags as nesting and repeated flags as lists', () => {
-    expect(parseFlags(['--lat', '52.5', '--name', 'Hall', '--buyer.email', 'a@b.c', '--scopes', 'events:read', '--scopes', 'orders:read', '--flag'])).toEqual({
+    expect(
+      parseFlags([
+        '--lat',
+        '52.5',
+        '--name',
+        'Hall',
+        '--buyer.email',
+        'a@b.c',
+        '--scopes',
+        'events:read',
+        '--scopes',
+        'orders:read',
+        '--flag',
+      ]),
+    ).toEqual({
       lat: 52.5,
       name: 'Hall',
       buyer: { email: 'a@b.c' },
@@ -54,7 +68,11 @@ describe('operator CLI arguments', () => {
   });
 
   it('takes --url only before the command (after it, url is a body field) and --help anywhere', () => {
-    expect(splitGlobalOptions(['--url', 'http://localhost:3000/', 'get-profile', '--id', 'x'])).toEqual({ url: 'http://localhost:3000', help: false, rest: ['get-profile', '--id', 'x'] });
+    expect(splitGlobalOptions(['--url', 'http://localhost:3000/', 'get-profile', '--id', 'x'])).toEqual({
+      url: 'http://localhost:3000',
+      help: false,
+      rest: ['get-profile', '--id', 'x'],
+    });
     expect(splitGlobalOptions(['create-webhook-endpoint', '--id', 'x', '--url', 'https://hooks.example.com/a'])).toEqual({
       help: false,
       rest: ['create-webhook-endpoint', '--id', 'x', '--url', 'https://hooks.example.com/a'],
@@ -81,7 +99,9 @@ describe('operator CLI', () => {
       const tsx = join(process.cwd(), 'node_modules/.bin/tsx');
       const { stdout } = await run(tsx, ['src/admin/cli.ts', 'create-profile', '--name', 'Acme Events', '--plan', 'ENTERPRISE'], { env });
       expect(JSON.parse(stdout)).toMatchObject({ success: true, data: { name: 'Acme Events', plan: 'ENTERPRISE' } });
-      const failed = await run(tsx, ['src/admin/cli.ts', 'create-profile', '--name', 'Acme', '--plan', 'GOLD'], { env }).catch((e: { code: number; stdout: string }) => e);
+      const failed = await run(tsx, ['src/admin/cli.ts', 'create-profile', '--name', 'Acme', '--plan', 'GOLD'], { env }).catch(
+        (e: { code: number; stdout: string }) => e,
+      );
       expect(failed).toMatchObject({ code: 1 });
       expect(JSON.parse((failed as { stdout: string }).stdout).error.code).toBe('VALIDATION_ERROR');
       const unknown = await run(tsx, ['src/admin/cli.ts', 'make-coffee'], { env }).catch((e: { code: number; stderr: string }) => e);

@@ -14,7 +14,11 @@ describe('operator list views', () => {
     ctx.clock.advance(1000);
     const b = await ctx.admin('POST', '/profiles', { name: 'Overview B', plan: 'FREE' });
     const first = await ctx.admin('GET', '/profiles?limit=1');
-    expect(first.data).toMatchObject({ page: 1, limit: 1, items: [{ id: b.data.id, name: 'Overview B', plan: 'FREE', createdAt: expect.any(String) }] });
+    expect(first.data).toMatchObject({
+      page: 1,
+      limit: 1,
+      items: [{ id: b.data.id, name: 'Overview B', plan: 'FREE', createdAt: expect.any(String) }],
+    });
     expect(first.data.total).toBeGreaterThanOrEqual(2);
     const second = await ctx.admin('GET', '/profiles?limit=1&page=2');
     expect(second.data.items[0].id).toBe(a.data.id);
@@ -46,8 +50,18 @@ describe('operator list views', () => {
     const p = await ctx.admin('POST', '/profiles', { name: 'Gov', plan: 'ENTERPRISE' });
     const id = p.data.id;
     expect((await ctx.admin('GET', `/profiles/${id}/events?status=DRAFT`)).data).toMatchObject({ items: [], total: 0 });
-    await ctx.admin('POST', '/governance/agents', { profileId: id, agentId: 'agent-1', mandate: ['read:*'], baseline: { fingerprint: 'fp', maxDrift: 0.2 } });
-    await ctx.admin('POST', '/governance/delegations', { profileId: id, agentId: 'agent-1', grantedBy: 'ops@example.com', expiresAt: '2099-01-01T00:00:00Z' });
+    await ctx.admin('POST', '/governance/agents', {
+      profileId: id,
+      agentId: 'agent-1',
+      mandate: ['read:*'],
+      baseline: { fingerprint: 'fp', maxDrift: 0.2 },
+    });
+    await ctx.admin('POST', '/governance/delegations', {
+      profileId: id,
+      agentId: 'agent-1',
+      grantedBy: 'ops@example.com',
+      expiresAt: '2099-01-01T00:00:00Z',
+    });
     const gov = await ctx.admin('GET', `/profiles/${id}/governance`);
     expect(gov.data.agents).toMatchObject([{ agentId: 'agent-1', mandate: ['read:*'], baseline: { fingerprint: 'fp', maxDrift: 0.2 } }]);
     expect(gov.data.delegations).toMatchObject([{ agentId: 'agent-1', grantedBy: 'ops@example.com', revokedAt: null }]);

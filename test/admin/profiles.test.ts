@@ -36,18 +36,38 @@ describe('operator API: profiles, venues, API keys', () => {
     const bad = await call('POST', '/profiles', { name: '', plan: 'GOLD' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('VALIDATION_ERROR');
-    expect(bad.json().error.details.map((d: { path: string }) => d.path).sort()).toEqual(['body.name', 'body.plan']);
+    expect(
+      bad
+        .json()
+        .error.details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['body.name', 'body.plan']);
     expect((await call('PATCH', '/profiles/not-a-uuid', { plan: 'PRO' })).statusCode).toBe(404);
     expect((await call('PATCH', '/profiles/00000000-0000-4000-8000-000000000000', { plan: 'PRO' })).statusCode).toBe(404);
-    expect((await call('POST', '/profiles/00000000-0000-4000-8000-000000000000/venues', { name: 'v', address: 'a', lat: 1, lng: 2 })).statusCode).toBe(404);
+    expect(
+      (await call('POST', '/profiles/00000000-0000-4000-8000-000000000000/venues', { name: 'v', address: 'a', lat: 1, lng: 2 })).statusCode,
+    ).toBe(404);
   });
 
   it('creates venues with validated coordinates and time zone', async () => {
     const profile = (await call('POST', '/profiles', { name: 'Venue owner', plan: 'ENTERPRISE' })).json().data;
-    const venue = await call('POST', `/profiles/${profile.id}/venues`, { name: 'Hall', address: '1 Main St', city: 'Berlin', lat: 52.5, lng: 13.4, timezone: 'Europe/Berlin' });
+    const venue = await call('POST', `/profiles/${profile.id}/venues`, {
+      name: 'Hall',
+      address: '1 Main St',
+      city: 'Berlin',
+      lat: 52.5,
+      lng: 13.4,
+      timezone: 'Europe/Berlin',
+    });
     expect(venue.statusCode).toBe(201);
     expect(venue.json().data).toMatchObject({ profileId: profile.id, name: 'Hall', city: 'Berlin', timezone: 'Europe/Berlin' });
-    const bad = await call('POST', `/profiles/${profile.id}/venues`, { name: 'Hall', address: 'x', lat: 91, lng: 181, timezone: 'Mars/Olympus' });
+    const bad = await call('POST', `/profiles/${profile.id}/venues`, {
+      name: 'Hall',
+      address: 'x',
+      lat: 91,
+      lng: 181,
+      timezone: 'Mars/Olympus',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.details).toHaveLength(3);
   });
@@ -69,7 +89,9 @@ describe('operator API: profiles, venues, API keys', () => {
     const otherKey = (await call('POST', '/api-keys', { service: 'ticketing', profileId: other.id, scopes: ['events:read'] })).json().data;
     const everyKey = (await call('GET', '/api-keys')).json().data.items.map((k: { id: string }) => k.id);
     expect(everyKey).toEqual(expect.arrayContaining([key.id, otherKey.id]));
-    expect((await call('GET', `/api-keys?profileId=${other.id}`)).json().data.items.map((k: { id: string }) => k.id)).toEqual([otherKey.id]);
+    expect((await call('GET', `/api-keys?profileId=${other.id}`)).json().data.items.map((k: { id: string }) => k.id)).toEqual([
+      otherKey.id,
+    ]);
     expect((await call('GET', '/api-keys?profileId=nope')).statusCode).toBe(400);
     const identity = (await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer' })).json().data;
     expect(identity).toMatchObject({ role: 'reviewer', service: 'identity' });
@@ -82,16 +104,34 @@ describe('operator API: profiles, venues, API keys', () => {
 
   it('refuses keys with unknown scopes, roles or profiles', async () => {
     const profile = (await call('POST', '/profiles', { name: 'Scopes', plan: 'ENTERPRISE' })).json().data;
-    expect((await call('POST', '/api-keys', { service: 'ticketing', profileId: profile.id, scopes: ['events:delete'] })).statusCode).toBe(400);
+    expect((await call('POST', '/api-keys', { service: 'ticketing', profileId: profile.id, scopes: ['events:delete'] })).statusCode).toBe(
+      400,
+    );
     expect((await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'admin' })).statusCode).toBe(400);
     expect((await call('POST', '/api-keys', { service: 'governance', profileId: profile.id, scopes: [] })).statusCode).toBe(400);
-    expect((await call('POST', '/api-keys', { service: 'ticketing', profileId: '00000000-0000-4000-8000-000000000000', scopes: ['events:read'] })).statusCode).toBe(404);
+    expect(
+      (
+        await call('POST', '/api-keys', {
+          service: 'ticketing',
+          profileId: '00000000-0000-4000-8000-000000000000',
+          scopes: ['events:read'],
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('does not exist at all without ADMIN_TOKEN', async () => {
-    const app = await buildApp(configFrom({ DATABASE_URL: ctx.env.DATABASE_URL, DATA_DIR: ctx.env.DATA_DIR, LOG_LEVEL: 'silent' }), { startJobs: false, logger: false });
+    const app = await buildApp(configFrom({ DATABASE_URL: ctx.env.DATABASE_URL, DATA_DIR: ctx.env.DATA_DIR, LOG_LEVEL: 'silent' }), {
+      startJobs: false,
+      logger: false,
+    });
     try {
-      const res = await app.inject({ method: 'POST', url: '/admin/v1/profiles', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'x', plan: 'FREE' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/admin/v1/profiles',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { name: 'x', plan: 'FREE' },
+      });
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('NOT_FOUND');
       // The answer says why, and how to turn it on, for any path, method or body.
@@ -102,7 +142,10 @@ describe('operator API: profiles, venues, API keys', () => {
       ] as const) {
         const other = await app.inject(request);
         expect(other.statusCode).toBe(404);
-        expect(other.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.stringMatching(/operator API is disabled.*set ADMIN_TOKEN/) } });
+        expect(other.json()).toEqual({
+          success: false,
+          error: { code: 'NOT_FOUND', message: expect.stringMatching(/operator API is disabled.*set ADMIN_TOKEN/) },
+        });
       }
       expect(res.json().error.message).toMatch(/operator API is disabled.*set ADMIN_TOKEN.*restart/);
     } finally {

@@ -31,12 +31,21 @@ describe('evidence tables are append-only in the database itself', () => {
   it('refuses to change or delete an identity audit entry, and new entries still append', async () => {
     const tenant = await identityTenant(ctx);
     const v = await api(ctx).createVerification(tenant.backend);
-    const count = async () => rowsOf<{ n: number }>(await ctx.app.db.execute(sql`select count(*)::int as n from identity_audit_events where verification_id = ${v.id}`))[0]!.n;
+    const count = async () =>
+      rowsOf<{ n: number }>(
+        await ctx.app.db.execute(sql`select count(*)::int as n from identity_audit_events where verification_id = ${v.id}`),
+      )[0]!.n;
     const before = await count();
     expect(before).toBeGreaterThan(0);
-    expect(await refused(sql`update identity_audit_events set actor = 'someone else' where verification_id = ${v.id}`)).toContain('append-only');
+    expect(await refused(sql`update identity_audit_events set actor = 'someone else' where verification_id = ${v.id}`)).toContain(
+      'append-only',
+    );
     expect(await refused(sql`delete from identity_audit_events where verification_id = ${v.id}`)).toContain('append-only');
-    const erased = await ctx.app.inject({ method: 'DELETE', url: `/v1/verifications/${v.id}`, headers: { authorization: `Bearer ${tenant.backend}` } });
+    const erased = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/v1/verifications/${v.id}`,
+      headers: { authorization: `Bearer ${tenant.backend}` },
+    });
     expect(erased.statusCode).toBe(200);
     expect(await count()).toBeGreaterThan(before);
   });

@@ -14,7 +14,7 @@ describe('URLs Fastify cannot route', () => {
 
   const get = (url: string) => ctx.app.inject({ method: 'GET', url });
 
-  it('an invalid percent-encoding is a 400 in each API\'s own format', async () => {
+  it("an invalid percent-encoding is a 400 in each API's own format", async () => {
     const envelope = { success: false, error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/URL is not valid/) } };
     for (const url of ['/api/v1/events/%C0%AE', '/admin/v1/profiles/%C0%AE']) {
       const res = await get(url);
@@ -30,7 +30,7 @@ describe('URLs Fastify cannot route', () => {
     expect(governance.json()).toEqual({ error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/URL is not valid/) } });
   });
 
-  it('a path parameter over the length limit is a 414 in the API\'s format', async () => {
+  it("a path parameter over the length limit is a 414 in the API's format", async () => {
     const res = await get(`/v1/verifications/${'x'.repeat(3000)}`);
     expect(res.statusCode).toBe(414);
     expect(res.json()).toEqual({ detail: 'A path parameter is too long' });
@@ -42,7 +42,7 @@ describe('URLs Fastify cannot route', () => {
     expect(governance.json()).toEqual({ error: { code: 'URI_TOO_LONG', message: 'A path parameter is too long' } });
   });
 
-  it('outside the APIs keeps Fastify\'s own 400', async () => {
+  it("outside the APIs keeps Fastify's own 400", async () => {
     const res = await get('/health/%C0%AE');
     expect(res.statusCode).toBe(400);
   });

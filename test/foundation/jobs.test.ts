@@ -140,10 +140,14 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     const queue = runner({ lanes: { deliveries: { concurrency: 1 }, identity: { concurrency: 1 } } });
     const stuck = gate();
     const ran: string[] = [];
-    queue.handle('lanes.deliver', async () => {
-      ran.push('deliver');
-      await stuck.opened;
-    }, { lane: 'deliveries' });
+    queue.handle(
+      'lanes.deliver',
+      async () => {
+        ran.push('deliver');
+        await stuck.opened;
+      },
+      { lane: 'deliveries' },
+    );
     queue.handle('lanes.decide', async () => void ran.push('decide'), { lane: 'identity' });
     await queue.enqueue('lanes.deliver', {});
     await queue.enqueue('lanes.deliver', {});
@@ -162,14 +166,18 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     const running = new Map<string, number>();
     const peak = new Map<string, number>();
     let done = 0;
-    queue.handle('cap.send', async (job) => {
-      const key = (job.payload as { key: string }).key;
-      running.set(key, (running.get(key) ?? 0) + 1);
-      peak.set(key, Math.max(peak.get(key) ?? 0, running.get(key)!));
-      await release.opened;
-      running.set(key, running.get(key)! - 1);
-      done += 1;
-    }, { lane: 'deliveries' });
+    queue.handle(
+      'cap.send',
+      async (job) => {
+        const key = (job.payload as { key: string }).key;
+        running.set(key, (running.get(key) ?? 0) + 1);
+        peak.set(key, Math.max(peak.get(key) ?? 0, running.get(key)!));
+        await release.opened;
+        running.set(key, running.get(key)! - 1);
+        done += 1;
+      },
+      { lane: 'deliveries' },
+    );
     for (let i = 0; i < 6; i++) await queue.enqueue('cap.send', { key: 'slow' }, { key: 'slow' });
     await queue.enqueue('cap.send', { key: 'other' }, { key: 'other' });
     const drained = queue.drain();
@@ -188,14 +196,20 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     const queue = runner({ lanes: { deliveries: { concurrency: 4, perKeyLimit: 4 } } });
     let answering = false;
     const calls: number[] = [];
-    queue.handle('pause.send', async (job) => {
-      calls.push((job.payload as { n: number }).n);
-      if (answering) return;
-      return { done: true, keyFailed: true };
-    }, { lane: 'deliveries' });
+    queue.handle(
+      'pause.send',
+      async (job) => {
+        calls.push((job.payload as { n: number }).n);
+        if (answering) return;
+        return { done: true, keyFailed: true };
+      },
+      { lane: 'deliveries' },
+    );
     for (let n = 0; n < 3; n++) await queue.enqueue('pause.send', { n }, { key: 'dead' });
     expect(await queue.drain()).toBe(3);
-    const pause = rowsOf<{ failures: number; paused_until: Date | string }>(await ctx.app.db.execute(sql`select failures, paused_until from job_key_pauses where key = 'dead'`))[0]!;
+    const pause = rowsOf<{ failures: number; paused_until: Date | string }>(
+      await ctx.app.db.execute(sql`select failures, paused_until from job_key_pauses where key = 'dead'`),
+    )[0]!;
     expect(pause.failures).toBe(3);
     expect(new Date(pause.paused_until).getTime()).toBe(ctx.clock.now().getTime() + 1_000);
     await queue.enqueue('pause.send', { n: 3 }, { key: 'dead' });

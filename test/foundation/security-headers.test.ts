@@ -28,11 +28,33 @@ describe('security headers on every kind of response', () => {
     ['a ticketing error', { method: 'GET', url: '/api/v1/events' }, 401],
     ['an identity error', { method: 'GET', url: '/v1/capture/status' }, 401],
     ['an operator error', { method: 'GET', url: '/admin/v1/profiles', headers: { authorization: 'Bearer wrong-token-0123456789' } }, 401],
-    ['a body that is not JSON', { method: 'POST', url: '/admin/v1/profiles', headers: { authorization: 'Bearer test-admin-token-0123456789abcdef', 'content-type': 'application/json' }, payload: '{' }, 400],
+    [
+      'a body that is not JSON',
+      {
+        method: 'POST',
+        url: '/admin/v1/profiles',
+        headers: { authorization: 'Bearer test-admin-token-0123456789abcdef', 'content-type': 'application/json' },
+        payload: '{',
+      },
+      400,
+    ],
     ['a 404 at the root', { method: 'GET', url: '/nowhere' }, 404],
     ['a 404 under /v1', { method: 'GET', url: '/v1/nowhere' }, 404],
-    ['a 404 under /admin/v1', { method: 'GET', url: '/admin/v1/nowhere', headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' } }, 404],
-    ['a body over the limit', { method: 'POST', url: '/admin/v1/profiles', headers: { authorization: 'Bearer test-admin-token-0123456789abcdef', 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }) }, 413],
+    [
+      'a 404 under /admin/v1',
+      { method: 'GET', url: '/admin/v1/nowhere', headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' } },
+      404,
+    ],
+    [
+      'a body over the limit',
+      {
+        method: 'POST',
+        url: '/admin/v1/profiles',
+        headers: { authorization: 'Bearer test-admin-token-0123456789abcdef', 'content-type': 'application/json' },
+        payload: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
+      },
+      413,
+    ],
   ];
 
   for (const [name, request, status] of kinds) {

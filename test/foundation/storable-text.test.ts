@@ -13,7 +13,10 @@ describe('findUnstorableText', () => {
     expect(unstorableTextReason('\ud800')).toMatch(/surrogate/);
     expect(unstorableTextReason('x\udc00')).toMatch(/surrogate/);
     expect(unstorableTextReason('\ud83d\ude00')).toBeNull();
-    expect(findUnstorableText({ a: [1, { b: 'ok' }, { c: 'x\u0000' }] })).toEqual({ path: ['a', 2, 'c'], message: expect.stringMatching(/NUL/) });
+    expect(findUnstorableText({ a: [1, { b: 'ok' }, { c: 'x\u0000' }] })).toEqual({
+      path: ['a', 2, 'c'],
+      message: expect.stringMatching(/NUL/),
+    });
     expect(findUnstorableText({ a: { 'k\u0000': 1 } })).toEqual({ path: ['a'], message: expect.stringMatching(/property names/) });
     expect(findUnstorableText('\u0000')).toEqual({ path: [], message: expect.any(String) });
     expect(findUnstorableText({ a: [true, null, 3, 'ok'] })).toBeNull();
@@ -41,19 +44,43 @@ describe('text the database cannot store is refused by every API, naming the fie
   afterAll(() => ctx?.close());
 
   const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, key: string, raw?: string) =>
-    ctx.app.inject({ method, url, headers: { authorization: `Bearer ${key}`, ...(raw === undefined ? {} : { 'content-type': 'application/json' }) }, ...(raw === undefined ? {} : { payload: raw }) });
+    ctx.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${key}`, ...(raw === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(raw === undefined ? {} : { payload: raw }),
+    });
 
   it('operator API: 400 envelope naming body.name, a nested venue field and an array item', async () => {
     const profile = await inject('POST', '/admin/v1/profiles', ADMIN_TOKEN, '{"name":"Acme\\u0000Ltd","plan":"ENTERPRISE"}');
     expect(profile.statusCode).toBe(400);
     expect(profile.json()).toEqual({
       success: false,
-      error: { code: 'VALIDATION_ERROR', message: 'The request is not valid', details: [{ path: 'body.name', message: expect.stringMatching(/NUL character/) }] },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'The request is not valid',
+        details: [{ path: 'body.name', message: expect.stringMatching(/NUL character/) }],
+      },
     });
-    const venue = await inject('POST', `/admin/v1/profiles/${org.profileId}/venues`, ADMIN_TOKEN, JSON.stringify({ name: 'W', address: 'A', city: 'Ham\u0000burg', lat: 1, lng: 1, timezone: 'Europe/Berlin' }));
+    const venue = await inject(
+      'POST',
+      `/admin/v1/profiles/${org.profileId}/venues`,
+      ADMIN_TOKEN,
+      JSON.stringify({ name: 'W', address: 'A', city: 'Ham\u0000burg', lat: 1, lng: 1, timezone: 'Europe/Berlin' }),
+    );
     expect(venue.statusCode).toBe(400);
     expect(venue.json().error.details).toEqual([{ path: 'body.city', message: expect.stringMatching(/NUL/) }]);
-    const agent = await inject('POST', '/admin/v1/governance/agents', ADMIN_TOKEN, JSON.stringify({ profileId: org.profileId, agentId: 'a', mandate: ['ok', 'pay\u0000'], baseline: { fingerprint: 'f', maxDrift: 0.1 } }));
+    const agent = await inject(
+      'POST',
+      '/admin/v1/governance/agents',
+      ADMIN_TOKEN,
+      JSON.stringify({
+        profileId: org.profileId,
+        agentId: 'a',
+        mandate: ['ok', 'pay\u0000'],
+        baseline: { fingerprint: 'f', maxDrift: 0.1 },
+      }),
+    );
     expect(agent.statusCode).toBe(400);
     expect(agent.json().error.details).toEqual([{ path: 'body.mandate.1', message: expect.stringMatching(/NUL/) }]);
   });
@@ -65,7 +92,20 @@ describe('text the database cannot store is refused by every API, naming the fie
   });
 
   it('ticketing API: 400 envelope for body, query and path', async () => {
-    const body = await inject('POST', '/api/v1/events', org.key, JSON.stringify({ name: 'Harbour', address: '1', lat: 1, lng: 1, categories: ['mu\u0000sic'], placeId: org.venueId, eventStartsAt: '2026-12-31T20:00:00.000Z' }));
+    const body = await inject(
+      'POST',
+      '/api/v1/events',
+      org.key,
+      JSON.stringify({
+        name: 'Harbour',
+        address: '1',
+        lat: 1,
+        lng: 1,
+        categories: ['mu\u0000sic'],
+        placeId: org.venueId,
+        eventStartsAt: '2026-12-31T20:00:00.000Z',
+      }),
+    );
     expect(body.statusCode).toBe(400);
     expect(body.json().error.details).toEqual([{ path: 'body.categories.0', message: expect.stringMatching(/NUL/) }]);
     const query = await inject('GET', '/api/v1/events?status=%00', org.key);
@@ -74,7 +114,12 @@ describe('text the database cannot store is refused by every API, naming the fie
   });
 
   it('identity API: 422 {detail} naming the field, in JSON and in multipart text fields', async () => {
-    const res = await inject('POST', '/v1/verifications', idt.backend, JSON.stringify({ webhook_url: 'https://127.0.0.1:9/hooks', reference: 'order\u000042' }));
+    const res = await inject(
+      'POST',
+      '/v1/verifications',
+      idt.backend,
+      JSON.stringify({ webhook_url: 'https://127.0.0.1:9/hooks', reference: 'order\u000042' }),
+    );
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ detail: expect.stringMatching(/^body\.reference: .*NUL/) });
     const bad = await inject('GET', '/v1/verifications/%00', idt.backend);
@@ -91,7 +136,12 @@ describe('text the database cannot store is refused by every API, naming the fie
   });
 
   it('governance API: 400 {error:{code,message}} naming the field', async () => {
-    const res = await inject('POST', '/v1/governance/decisions', governanceKey, JSON.stringify({ agent_id: 'agent\u0000', action: 'payments.refund' }));
+    const res = await inject(
+      'POST',
+      '/v1/governance/decisions',
+      governanceKey,
+      JSON.stringify({ agent_id: 'agent\u0000', action: 'payments.refund' }),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^body\.agent_id: .*NUL/) } });
   });

@@ -23,7 +23,10 @@ describe('the execution boundary: admit once, bypass challenges, carrier', () =>
   it('admits a fresh ALLOW record exactly once and logs every attempt on the carrier', async () => {
     const record = await decide();
     const first = await admit(record);
-    expect(first).toMatchObject({ status: 200, body: { admitted: true, execution_id: record.execution_id, record_id: record.record_id, admitted_at: ctx.clock.now().toISOString() } });
+    expect(first).toMatchObject({
+      status: 200,
+      body: { admitted: true, execution_id: record.execution_id, record_id: record.record_id, admitted_at: ctx.clock.now().toISOString() },
+    });
     ctx.clock.advance(1000);
     expect(await admit(record)).toMatchObject({ status: 409, body: { error: { code: 'RECEIPT_REPLAYED' } } });
     const carrier = await call(ctx, 'GET', `/v1/carrier/${record.execution_id}`, undefined, tenant.key);

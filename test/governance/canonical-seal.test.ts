@@ -3,7 +3,15 @@ import * as ed from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
 import { CanonicalJsonError, parseCanonicalJson } from '../../src/governance/canonical-json.js';
 import { evaluateGates, POLICY_VERSION } from '../../src/governance/policy.js';
-import { canonicalJson, GENESIS_HASH, isAcceptablePublicKey, recordHash, sealRecord, signingBytes, verifyRecordSignature } from '../../src/governance/seal.js';
+import {
+  canonicalJson,
+  GENESIS_HASH,
+  isAcceptablePublicKey,
+  recordHash,
+  sealRecord,
+  signingBytes,
+  verifyRecordSignature,
+} from '../../src/governance/seal.js';
 import type { DecisionInputs, UnsignedRecord } from '../../src/governance/types.js';
 import { keyIdOf, keyPairFromSeed } from '../../src/lib/signing-keys.js';
 
@@ -112,7 +120,7 @@ describe('RFC 8785 (JCS) canonical form', () => {
   it('agrees with the independent reference on random records', () => {
     for (let i = 0; i < 50; i++) {
       const value = {
-        z: Math.random() * 10 ** (i % 30 - 10),
+        z: Math.random() * 10 ** ((i % 30) - 10),
         a: [i, -i / 7, `s\u0001${i}\u2028é"😀`],
         m: { ['\u00e9' + i]: null, ['e' + i]: true, b: { y: false, x: [] } },
       };
@@ -166,7 +174,12 @@ function unsignedRecord(kid: string): UnsignedRecord {
     behavior: { fingerprint: 'fp-1', drift: 0.05 },
     mandate: ['payments.*'],
     baseline: { fingerprint: 'fp-1', max_drift: 0.2 },
-    delegation: { delegation_id: '3f1c1d5e-9a43-4e39-9d7f-0b3f9f5d2a11', granted_by: 'cfo', expires_at: '2026-11-23T12:00:00.000Z', revoked_at: null },
+    delegation: {
+      delegation_id: '3f1c1d5e-9a43-4e39-9d7f-0b3f9f5d2a11',
+      granted_by: 'cfo',
+      expires_at: '2026-11-23T12:00:00.000Z',
+      revoked_at: null,
+    },
   };
   const { gates, disposition } = evaluateGates(inputs);
   return {
@@ -216,7 +229,11 @@ describe('Ed25519 seal over JCS', () => {
     expect(record.signature).toMatch(/^[A-Za-z0-9_-]{86}$/);
     const { signature, ...unsigned } = record;
     expect(signingBytes(record).toString('utf8')).toBe(referenceJcs(unsigned));
-    expect(ed.verify(Buffer.from(signature, 'base64url'), new Uint8Array(Buffer.from(referenceJcs(unsigned))), new Uint8Array(pair.publicKey), { zip215: false })).toBe(true);
+    expect(
+      ed.verify(Buffer.from(signature, 'base64url'), new Uint8Array(Buffer.from(referenceJcs(unsigned))), new Uint8Array(pair.publicKey), {
+        zip215: false,
+      }),
+    ).toBe(true);
     expect(verifyRecordSignature(record, keys)).toEqual({ valid: true, key_id: kid });
   });
 
@@ -234,7 +251,11 @@ describe('Ed25519 seal over JCS', () => {
     const paths = leafPaths(record).filter((p) => p[0] !== 'signature');
     expect(paths.length).toBeGreaterThan(30);
     const topLevel = new Set(paths.map((p) => p[0]));
-    expect([...topLevel].sort()).toEqual(Object.keys(record).filter((k) => k !== 'signature').sort());
+    expect([...topLevel].sort()).toEqual(
+      Object.keys(record)
+        .filter((k) => k !== 'signature')
+        .sort(),
+    );
     for (const path of paths) {
       const check = verifyRecordSignature(mutate(record, path), keys);
       expect(check.valid, `changing ${path.join('.')}`).toBe(false);
@@ -250,8 +271,14 @@ describe('Ed25519 seal over JCS', () => {
     const sig = Buffer.from(record.signature, 'base64url');
     sig[10] = sig[10]! ^ 1;
     expect(verifyRecordSignature({ ...record, signature: sig.toString('base64url') }, keys)).toMatchObject({ valid: false });
-    expect(verifyRecordSignature({ ...record, signature: 'abc' }, keys)).toMatchObject({ valid: false, reason: expect.stringMatching(/malformed/) });
-    expect(verifyRecordSignature({ ...record, key_id: '0000000000000000' }, keys)).toMatchObject({ valid: false, reason: 'unknown key_id' });
+    expect(verifyRecordSignature({ ...record, signature: 'abc' }, keys)).toMatchObject({
+      valid: false,
+      reason: expect.stringMatching(/malformed/),
+    });
+    expect(verifyRecordSignature({ ...record, key_id: '0000000000000000' }, keys)).toMatchObject({
+      valid: false,
+      reason: 'unknown key_id',
+    });
     expect(verifyRecordSignature([record], keys).valid).toBe(false);
     expect(verifyRecordSignature(null, keys).valid).toBe(false);
   });

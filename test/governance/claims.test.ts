@@ -33,7 +33,8 @@ describe('every YES of the proof-boundary statement is demonstrated', () => {
     await ctx.close();
   });
 
-  const decide = async (o: Record<string, unknown> = {}) => (await call(ctx, 'POST', '/v1/governance/decisions', goodDecision(ctx, o), tenant.key)).body;
+  const decide = async (o: Record<string, unknown> = {}) =>
+    (await call(ctx, 'POST', '/v1/governance/decisions', goodDecision(ctx, o), tenant.key)).body;
   const gate = async (n: number, o: Record<string, unknown>) => (await decide(o)).gates[n - 1];
 
   const demonstrations: Record<string, () => Promise<void>> = {
@@ -63,7 +64,10 @@ describe('every YES of the proof-boundary statement is demonstrated', () => {
       expect(await gate(4, { consequence_tier: 'CRITICAL' })).toMatchObject({ name: 'consequence_tier', passed: false });
     },
     behavioral_continuity_evaluated: async () => {
-      expect(await gate(1, { behavior: { fingerprint: 'fp-1', drift: 0.9 } })).toMatchObject({ name: 'behavioral_continuity', passed: false });
+      expect(await gate(1, { behavior: { fingerprint: 'fp-1', drift: 0.9 } })).toMatchObject({
+        name: 'behavioral_continuity',
+        passed: false,
+      });
     },
     same_condition_replay: async () => {
       const record = await decide({ consequence_tier: 'HIGH', human_present: true });
@@ -84,23 +88,34 @@ describe('every YES of the proof-boundary statement is demonstrated', () => {
     cryptographic_tamper_evidence: async () => {
       const record = await decide();
       for (const field of Object.keys(record).filter((k) => k !== 'signature')) {
-        const tampered = { ...record, [field]: field === 'seq' ? record.seq + 1 : field === 'inputs' || field === 'gates' ? [] : `${record[field]}!` };
+        const tampered = {
+          ...record,
+          [field]: field === 'seq' ? record.seq + 1 : field === 'inputs' || field === 'gates' ? [] : `${record[field]}!`,
+        };
         expect((await call(ctx, 'POST', '/v1/crypto/verify', { record: tampered })).body.valid, field).toBe(false);
       }
     },
     bypass_attempt_rejection: async () => {
-      for (const [kind, code] of [['replayed_receipt', 'RECEIPT_REPLAYED'], ['modified_payload', 'SIGNATURE_INVALID'], ['expired_signature', 'RECEIPT_EXPIRED'], ['timestamp_manipulation', 'TIMESTAMP_OUT_OF_WINDOW']]) {
+      for (const [kind, code] of [
+        ['replayed_receipt', 'RECEIPT_REPLAYED'],
+        ['modified_payload', 'SIGNATURE_INVALID'],
+        ['expired_signature', 'RECEIPT_EXPIRED'],
+        ['timestamp_manipulation', 'TIMESTAMP_OUT_OF_WINDOW'],
+      ]) {
         expect((await call(ctx, 'POST', '/v1/challenge/bypass', { kind }, tenant.key)).body).toMatchObject({ kind, rejected: true, code });
       }
     },
     autonomous_agent_deny: async () => {
-      for (const tier of ['CRITICAL', 'EMERGENCY']) expect((await decide({ consequence_tier: tier, human_present: false })).disposition).toBe('DENY');
+      for (const tier of ['CRITICAL', 'EMERGENCY'])
+        expect((await decide({ consequence_tier: tier, human_present: false })).disposition).toBe('DENY');
     },
   };
 
   it('covers exactly the entries answered YES', async () => {
     const { what_proves } = (await call(ctx, 'GET', '/v1/proof/boundaries')).body as { what_proves: Record<string, { answer: string }> };
-    const yes = Object.entries(what_proves).filter(([, e]) => e.answer === 'YES').map(([k]) => k);
+    const yes = Object.entries(what_proves)
+      .filter(([, e]) => e.answer === 'YES')
+      .map(([k]) => k);
     expect(yes.sort()).toEqual(Object.keys(demonstrations).sort());
   });
 

@@ -17,7 +17,16 @@ const VECTORS = join(ROOT, 'test/vectors');
 const read = (name: string) => JSON.parse(readFileSync(join(VECTORS, name), 'utf8'));
 const vectorKey = read('key.json') as { seed: string; public_key: string; key_id: string };
 const manifest = read('manifest.json') as {
-  vectors: { file: string; at?: string; chain?: boolean; kind?: string; cli_exit: number; cli_code: string | null; server_code?: string | null; admitted_before?: boolean }[];
+  vectors: {
+    file: string;
+    at?: string;
+    chain?: boolean;
+    kind?: string;
+    cli_exit: number;
+    cli_code: string | null;
+    server_code?: string | null;
+    admitted_before?: boolean;
+  }[];
 };
 
 /** Runs the CLI as a plain `node` child process: no build, no TypeScript, no server. */
@@ -31,7 +40,13 @@ function runCli(args: string[]): Promise<{ code: number; out: string }> {
 
 describe('verify-record CLI on the published vectors', () => {
   it.each(manifest.vectors.map((v) => [v.file, v] as const))('%s', async (_file, v) => {
-    const args = [join(VECTORS, v.file), '--public-key', vectorKey.public_key, ...(v.chain ? ['--chain'] : []), ...(v.at ? ['--at', v.at] : [])];
+    const args = [
+      join(VECTORS, v.file),
+      '--public-key',
+      vectorKey.public_key,
+      ...(v.chain ? ['--chain'] : []),
+      ...(v.at ? ['--at', v.at] : []),
+    ];
     const { code, out } = await runCli(args);
     expect(code).toBe(v.cli_exit);
     expect(out.trim().split('\n')).toHaveLength(1);
@@ -86,7 +101,10 @@ describe('the server agrees with the CLI', () => {
 
   it('signs with the configured vector key', async () => {
     const { keys } = (await call(ctx, 'GET', '/v1/crypto/keys')).body;
-    expect(keys.find((k: { status: string }) => k.status === 'current')).toMatchObject({ kid: vectorKey.key_id, public_key: vectorKey.public_key });
+    expect(keys.find((k: { status: string }) => k.status === 'current')).toMatchObject({
+      kid: vectorKey.key_id,
+      public_key: vectorKey.public_key,
+    });
   });
 
   it('gives each vector the verdict and boundary code the manifest and the CLI give', async () => {
@@ -129,7 +147,9 @@ describe('the server agrees with the CLI', () => {
     const tenant = await governedTenant(ctx);
     const records = [];
     for (let i = 0; i < 3; i++) records.push((await call(ctx, 'POST', '/v1/governance/decisions', goodDecision(ctx), tenant.key)).body);
-    const stale = (await call(ctx, 'POST', '/v1/governance/decisions', goodDecision(ctx, { timestamp: '2026-11-22T11:58:00.000Z' }), tenant.key)).body;
+    const stale = (
+      await call(ctx, 'POST', '/v1/governance/decisions', goodDecision(ctx, { timestamp: '2026-11-22T11:58:00.000Z' }), tenant.key)
+    ).body;
     records.push(stale);
     const file = (name: string, value: unknown) => {
       writeFileSync(join(dir, name), JSON.stringify(value));
@@ -147,13 +167,18 @@ describe('the server agrees with the CLI', () => {
     // One record, or none, is not a chain: a usage error, not CHAIN_BROKEN.
     const single = await runCli([file('one.json', records[0]), ...key, '--chain']);
     expect(single).toMatchObject({ code: 2, out: expect.stringMatching(/^usage error: .*one record/) });
-    expect(await runCli([file('empty.json', { records: [], next_after_seq: null }), ...key, '--chain'])).toMatchObject({ code: 2, out: expect.stringMatching(/^usage error: /) });
+    expect(await runCli([file('empty.json', { records: [], next_after_seq: null }), ...key, '--chain'])).toMatchObject({
+      code: 2,
+      out: expect.stringMatching(/^usage error: /),
+    });
     const tampered = { ...records[1], inputs: { ...records[1].inputs, consequence_tier: 'CRITICAL' } };
     expect((await runCli([file('tampered.json', tampered), ...key])).out).toMatch(/^INVALID SIGNATURE_INVALID/);
     const admitTampered = await call(ctx, 'POST', '/v1/governance/admit', { record: tampered }, tenant.key);
     expect(admitTampered.body.error.code).toBe('SIGNATURE_INVALID');
     expect((await runCli([file('stale.json', stale), ...key, '--at', now])).out).toMatch(/^INVALID TIMESTAMP_OUT_OF_WINDOW/);
-    expect((await call(ctx, 'POST', '/v1/governance/admit', { record: stale }, tenant.key)).body.error.code).toBe('TIMESTAMP_OUT_OF_WINDOW');
+    expect((await call(ctx, 'POST', '/v1/governance/admit', { record: stale }, tenant.key)).body.error.code).toBe(
+      'TIMESTAMP_OUT_OF_WINDOW',
+    );
     ctx.clock.advance(300_000);
     const later = ctx.clock.now().toISOString();
     expect((await runCli([file('two.json', records[2]), ...key, '--at', later])).out).toMatch(/^INVALID RECEIPT_EXPIRED/);

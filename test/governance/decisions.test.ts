@@ -27,14 +27,39 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
     });
     expect(dup.statusCode).toBe(409);
     expect(dup.json()).toMatchObject({ success: false, error: { code: 'CONFLICT' } });
-    await ctx.admin('POST', '/governance/agents', { profileId: tenant.profileId, agentId: 'proof-scenario-agent', mandate: ['*'], baseline: { fingerprint: 'f', maxDrift: 1 } }, 400);
-    await ctx.admin('POST', '/governance/agents', { profileId: '00000000-0000-4000-8000-000000000000', agentId: 'a', mandate: [], baseline: { fingerprint: 'f', maxDrift: 1 } }, 404);
-    await ctx.admin('POST', '/governance/agents', { profileId: tenant.profileId, agentId: 'a', mandate: 'payments.*', baseline: { fingerprint: 'f', maxDrift: 1 } }, 400);
-    await ctx.admin('POST', '/governance/delegations', { profileId: tenant.profileId, agentId: 'ghost', grantedBy: 'x', expiresAt: '2027-01-01T00:00:00Z' }, 404);
+    await ctx.admin(
+      'POST',
+      '/governance/agents',
+      { profileId: tenant.profileId, agentId: 'proof-scenario-agent', mandate: ['*'], baseline: { fingerprint: 'f', maxDrift: 1 } },
+      400,
+    );
+    await ctx.admin(
+      'POST',
+      '/governance/agents',
+      { profileId: '00000000-0000-4000-8000-000000000000', agentId: 'a', mandate: [], baseline: { fingerprint: 'f', maxDrift: 1 } },
+      404,
+    );
+    await ctx.admin(
+      'POST',
+      '/governance/agents',
+      { profileId: tenant.profileId, agentId: 'a', mandate: 'payments.*', baseline: { fingerprint: 'f', maxDrift: 1 } },
+      400,
+    );
+    await ctx.admin(
+      'POST',
+      '/governance/delegations',
+      { profileId: tenant.profileId, agentId: 'ghost', grantedBy: 'x', expiresAt: '2027-01-01T00:00:00Z' },
+      404,
+    );
     await ctx.admin('POST', '/governance/delegations/not-a-uuid/revoke', undefined, 404);
     await ctx.admin('POST', '/governance/delegations/00000000-0000-4000-8000-000000000000/revoke', undefined, 404);
     const other = await createTenant(ctx, { service: 'governance', scopes: ['governance:decide'] });
-    const agent = await ctx.admin('POST', '/governance/agents', { profileId: other.profileId, agentId: 'agent-7', mandate: ['hr.*'], baseline: { fingerprint: 'f', maxDrift: 0.5 } });
+    const agent = await ctx.admin('POST', '/governance/agents', {
+      profileId: other.profileId,
+      agentId: 'agent-7',
+      mandate: ['hr.*'],
+      baseline: { fingerprint: 'f', maxDrift: 0.5 },
+    });
     expect(agent.data).toEqual({
       id: expect.any(String),
       profileId: other.profileId,
@@ -92,7 +117,12 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
 
   it('refuses JSON that cannot be canonicalized safely, on the raw text', async () => {
     const raw = (text: string) =>
-      ctx.app.inject({ method: 'POST', url: '/v1/governance/decisions', headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' }, payload: text });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/v1/governance/decisions',
+        headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
+        payload: text,
+      });
     const good = JSON.stringify(goodDecision(ctx));
     const cases = [
       good.replace('{', '{"action":"hr.fire",'),
@@ -109,7 +139,7 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
     expect((await raw(good)).statusCode).toBe(201);
   });
 
-  it('answers an unknown agent, or another profile\'s agent, with 404', async () => {
+  it("answers an unknown agent, or another profile's agent, with 404", async () => {
     expect(await decide(goodDecision(ctx, { agent_id: 'ghost' }))).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
     const other = await createTenant(ctx, { service: 'governance', scopes: ['governance:decide'] });
     expect((await decide(goodDecision(ctx), other.key)).status).toBe(404);
@@ -120,7 +150,23 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
     expect(res.status).toBe(201);
     const r = res.body;
     expect(Object.keys(r).sort()).toEqual(
-      ['record_id', 'execution_id', 'agent_id', 'action', 'inputs', 'gates', 'disposition', 'policy_version', 'issued_at', 'expires_at', 'nonce', 'seq', 'prev_hash', 'key_id', 'signature'].sort(),
+      [
+        'record_id',
+        'execution_id',
+        'agent_id',
+        'action',
+        'inputs',
+        'gates',
+        'disposition',
+        'policy_version',
+        'issued_at',
+        'expires_at',
+        'nonce',
+        'seq',
+        'prev_hash',
+        'key_id',
+        'signature',
+      ].sort(),
     );
     expect(r).toMatchObject({
       agent_id: 'agent-7',
@@ -142,7 +188,12 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
       behavior: { fingerprint: 'fp-1', drift: 0.05 },
       mandate: ['payments.*', 'reports.read'],
       baseline: { fingerprint: 'fp-1', max_drift: 0.2 },
-      delegation: { delegation_id: tenant.delegationId, granted_by: 'cfo@example.com', expires_at: '2026-11-23T12:00:00.000Z', revoked_at: null },
+      delegation: {
+        delegation_id: tenant.delegationId,
+        granted_by: 'cfo@example.com',
+        expires_at: '2026-11-23T12:00:00.000Z',
+        revoked_at: null,
+      },
     });
     expect(r.gates.map((g: { gate: number; name: string; passed: boolean }) => [g.gate, g.name, g.passed])).toEqual([
       [1, 'behavioral_continuity', true],
@@ -185,9 +236,19 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
 
   it('snapshots the delegation in force when an agent holds several', async () => {
     const t = await governedTenant(ctx, 'agent-m');
-    const later = await ctx.admin('POST', '/governance/delegations', { profileId: t.profileId, agentId: 'agent-m', grantedBy: 'ceo', expiresAt: '2026-12-31T00:00:00.000Z' });
+    const later = await ctx.admin('POST', '/governance/delegations', {
+      profileId: t.profileId,
+      agentId: 'agent-m',
+      grantedBy: 'ceo',
+      expiresAt: '2026-12-31T00:00:00.000Z',
+    });
     await ctx.admin('POST', `/governance/delegations/${later.data.id}/revoke`);
-    const expired = await ctx.admin('POST', '/governance/delegations', { profileId: t.profileId, agentId: 'agent-m', grantedBy: 'cto', expiresAt: '2026-11-22T11:00:00.000Z' });
+    const expired = await ctx.admin('POST', '/governance/delegations', {
+      profileId: t.profileId,
+      agentId: 'agent-m',
+      grantedBy: 'cto',
+      expiresAt: '2026-11-22T11:00:00.000Z',
+    });
     const r = await decide(goodDecision(ctx, { agent_id: 'agent-m' }), t.key);
     expect(r.body.disposition).toBe('ALLOW');
     expect(r.body.inputs.delegation).toMatchObject({ delegation_id: t.delegationId, granted_by: 'cfo@example.com', revoked_at: null });
@@ -199,7 +260,7 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
     expect(denied.body.disposition).toBe('DENY');
   });
 
-  it('chains each profile\'s records: seq from 1 without gaps, prev_hash = SHA-256 of the previous JCS', async () => {
+  it("chains each profile's records: seq from 1 without gaps, prev_hash = SHA-256 of the previous JCS", async () => {
     const t = await governedTenant(ctx);
     const records = [];
     for (let i = 0; i < 4; i++) records.push((await decide(goodDecision(ctx), t.key)).body);
@@ -213,10 +274,16 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
   });
 
   it('answers 503 in its own format when the database is unreachable', async () => {
-    const spy = vi.spyOn(ctx.app.db, 'transaction').mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const spy = vi
+      .spyOn(ctx.app.db, 'transaction')
+      .mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
     const res = await decide(goodDecision(ctx));
     spy.mockRestore();
-    expect(res).toEqual({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' } }, raw: expect.anything() });
+    expect(res).toEqual({
+      status: 503,
+      body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' } },
+      raw: expect.anything(),
+    });
     expect(res.raw.body).not.toMatch(/ECONNREFUSED|5432/);
   });
 });

@@ -93,7 +93,9 @@ describe('gate 3: delegation current, unrevoked, unexpired at the decision; auth
   });
 
   it('fails a revoked delegation, a missing one, and any authority_status but VALID', () => {
-    const revoked = inputs({ delegation: { delegation_id: 'd', granted_by: 'cfo', expires_at: '2027-01-01T00:00:00.000Z', revoked_at: '2026-11-22T11:00:00.000Z' } });
+    const revoked = inputs({
+      delegation: { delegation_id: 'd', granted_by: 'cfo', expires_at: '2027-01-01T00:00:00.000Z', revoked_at: '2026-11-22T11:00:00.000Z' },
+    });
     expect(gate(revoked, 3)).toMatchObject({ passed: false, reason: expect.stringMatching(/revoked/) });
     expect(gate(inputs({ delegation: null }), 3).passed).toBe(false);
     expect(gate(inputs({ authority_status: 'EXPIRED' }), 3).passed).toBe(false);
@@ -149,7 +151,12 @@ describe('gate 4 and the disposition order of CONTRACT §4', () => {
 
 describe('determinism', () => {
   it('gives the same gate results and disposition for the same bytes, many times', () => {
-    const variants = [inputs(), inputs({ consequence_tier: 'HIGH', human_present: true }), inputs({ authority_status: 'EXPIRED' }), inputs({ behavior: null })];
+    const variants = [
+      inputs(),
+      inputs({ consequence_tier: 'HIGH', human_present: true }),
+      inputs({ authority_status: 'EXPIRED' }),
+      inputs({ behavior: null }),
+    ];
     for (const v of variants) {
       const bytes = canonicalJson(v);
       const first = canonicalJson(evaluateGates(JSON.parse(bytes)));

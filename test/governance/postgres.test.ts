@@ -41,7 +41,10 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () =
       expect(attempts.filter((a) => a.status === 409).every((a) => a.body.error.code === 'RECEIPT_REPLAYED')).toBe(true);
       expect(attempts.filter((a) => a.status === 409)).toHaveLength(5);
       const carrier = (await call(two, 'GET', `/v1/carrier/${record.execution_id}`, undefined, tenant.key)).body;
-      expect(carrier.deliveries.map((d: { result: string }) => d.result).sort()).toEqual(['ADMITTED', ...Array(5).fill('RECEIPT_REPLAYED')]);
+      expect(carrier.deliveries.map((d: { result: string }) => d.result).sort()).toEqual([
+        'ADMITTED',
+        ...Array(5).fill('RECEIPT_REPLAYED'),
+      ]);
     }
   });
 
@@ -71,7 +74,11 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () =
 
   it('keep verifying across a key rotation: a configured key retires the generated one, both stay published', async () => {
     const before = (await decideOn(one)).body;
-    const three = await buildTestApp({ shareWith: one, clock: one.clock, env: { GOVERNANCE_SIGNING_KEY: Buffer.alloc(32, 9).toString('base64') } });
+    const three = await buildTestApp({
+      shareWith: one,
+      clock: one.clock,
+      env: { GOVERNANCE_SIGNING_KEY: Buffer.alloc(32, 9).toString('base64') },
+    });
     try {
       const keys = (await call(three, 'GET', '/v1/crypto/keys')).body.keys;
       expect(keys.map((k: { status: string }) => k.status).sort()).toEqual(['current', 'retired']);
@@ -81,10 +88,16 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () =
       expect(after.seq).toBe(before.seq + 1);
       for (const ctx of [one, three]) {
         for (const record of [before, after]) {
-          expect((await call(ctx, 'POST', '/v1/crypto/verify', { record })).body).toMatchObject({ valid: true, key_id: record.key_id, chain: { prev_hash_matches: true } });
+          expect((await call(ctx, 'POST', '/v1/crypto/verify', { record })).body).toMatchObject({
+            valid: true,
+            key_id: record.key_id,
+            chain: { prev_hash_matches: true },
+          });
         }
       }
-      expect((await call(three, 'GET', '/v1/proof/boundaries')).body.public_key).toBe(keys.find((k: { status: string }) => k.status === 'current').public_key);
+      expect((await call(three, 'GET', '/v1/proof/boundaries')).body.public_key).toBe(
+        keys.find((k: { status: string }) => k.status === 'current').public_key,
+      );
     } finally {
       await three.close();
     }

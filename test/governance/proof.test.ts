@@ -31,7 +31,13 @@ const SEED_TABLE = `
 
 const seedEntries = SEED_TABLE.trim()
   .split('\n')
-  .map((line) => line.split('|').map((c) => c.trim()).filter(Boolean) as [string, string]);
+  .map(
+    (line) =>
+      line
+        .split('|')
+        .map((c) => c.trim())
+        .filter(Boolean) as [string, string],
+  );
 
 describe('proving: replay, scenario, verify, keys, the proof-boundary statement', () => {
   let ctx: TestContext;
@@ -42,18 +48,29 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
   });
   afterAll(() => ctx.close());
 
-  const decide = async (overrides: Record<string, unknown> = {}) => (await call(ctx, 'POST', '/v1/governance/decisions', goodDecision(ctx, overrides), tenant.key)).body;
+  const decide = async (overrides: Record<string, unknown> = {}) =>
+    (await call(ctx, 'POST', '/v1/governance/decisions', goodDecision(ctx, overrides), tenant.key)).body;
   const replay = (record: unknown) => call(ctx, 'POST', '/v1/governance/replay', { record }, tenant.key);
   const verify = (record: unknown) => call(ctx, 'POST', '/v1/crypto/verify', { record });
 
   describe('POST /v1/governance/replay', () => {
     it('replays every disposition from the sealed inputs, with the same gates, many times', async () => {
-      const records = [await decide(), await decide({ consequence_tier: 'HIGH', human_present: true }), await decide({ consequence_tier: 'EMERGENCY' }), await decide({ action: 'hr.fire' })];
+      const records = [
+        await decide(),
+        await decide({ consequence_tier: 'HIGH', human_present: true }),
+        await decide({ consequence_tier: 'EMERGENCY' }),
+        await decide({ action: 'hr.fire' }),
+      ];
       for (const record of records) {
         for (let i = 0; i < 5; i++) {
           const res = await replay(record);
           expect(res.status).toBe(200);
-          expect(res.body).toMatchObject({ signature_valid: true, original_disposition: record.disposition, replayed_disposition: record.disposition, match: true });
+          expect(res.body).toMatchObject({
+            signature_valid: true,
+            original_disposition: record.disposition,
+            replayed_disposition: record.disposition,
+            match: true,
+          });
           expect(res.body.gates).toEqual(record.gates);
         }
       }
@@ -72,8 +89,19 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
     it('rules A → ALLOW and B (authority_status EXPIRED) → DENY, with sealed, verifiable records', async () => {
       const a = await call(ctx, 'POST', '/v1/proof/scenario/run', { condition: 'A' }, tenant.key);
       const b = await call(ctx, 'POST', '/v1/proof/scenario/run', { condition: 'B' }, tenant.key);
-      expect(a).toMatchObject({ status: 201, body: { condition: 'A', disposition: 'ALLOW', changed_condition: null, record: { disposition: 'ALLOW', agent_id: 'proof-scenario-agent' } } });
-      expect(b).toMatchObject({ status: 201, body: { condition: 'B', disposition: 'DENY', changed_condition: { field: 'authority_status', from: 'VALID', to: 'EXPIRED' } } });
+      expect(a).toMatchObject({
+        status: 201,
+        body: {
+          condition: 'A',
+          disposition: 'ALLOW',
+          changed_condition: null,
+          record: { disposition: 'ALLOW', agent_id: 'proof-scenario-agent' },
+        },
+      });
+      expect(b).toMatchObject({
+        status: 201,
+        body: { condition: 'B', disposition: 'DENY', changed_condition: { field: 'authority_status', from: 'VALID', to: 'EXPIRED' } },
+      });
       const { condition: _c, changed_condition: _cc, record: sealed, ...topLevel } = b.body;
       expect(topLevel).toEqual(sealed);
       const { authority_status: _a, timestamp: _t1, delegation: _d1, ...restA } = a.body.record.inputs;
@@ -151,7 +179,12 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
       const raw = Buffer.from(key.public_key, 'base64');
       expect(raw).toHaveLength(32);
       expect(key.key_id).toBe(key.kid);
-      expect(key).toMatchObject({ kid: createHash('sha256').update(raw).digest('hex').slice(0, 16), algorithm: 'Ed25519', status: 'current', retired_at: null });
+      expect(key).toMatchObject({
+        kid: createHash('sha256').update(raw).digest('hex').slice(0, 16),
+        algorithm: 'Ed25519',
+        status: 'current',
+        retired_at: null,
+      });
       expect(key.kid).toBe((await decide()).key_id);
     });
   });
@@ -162,7 +195,19 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
       expect(res.status).toBe(200);
       const s = res.body;
       expect(Object.keys(s).sort()).toEqual(
-        ['schema', 'version', 'published', 'description', 'what_proves', 'canonical_claim', 'public_key', 'verify_endpoint', 'bypass_challenge', 'carrier_endpoint', 'timestamp'].sort(),
+        [
+          'schema',
+          'version',
+          'published',
+          'description',
+          'what_proves',
+          'canonical_claim',
+          'public_key',
+          'verify_endpoint',
+          'bypass_challenge',
+          'carrier_endpoint',
+          'timestamp',
+        ].sort(),
       );
       expect(s.schema).toMatch(/v1$/);
       expect(s.version).toBe('1.0');

@@ -14,7 +14,10 @@ export async function createTenant(
     | { service: 'identity'; role: 'backend' | 'reviewer'; plan?: 'ENTERPRISE' | 'PRO' | 'FREE' }
     | { service: 'governance'; scopes: string[]; plan?: 'ENTERPRISE' | 'PRO' | 'FREE' },
 ): Promise<Tenant> {
-  const profile = await ctx.admin('POST', '/profiles', { name: `Tenant ${Math.random().toString(36).slice(2, 8)}`, plan: grant.plan ?? 'ENTERPRISE' });
+  const profile = await ctx.admin('POST', '/profiles', {
+    name: `Tenant ${Math.random().toString(36).slice(2, 8)}`,
+    plan: grant.plan ?? 'ENTERPRISE',
+  });
   const key = await addKey(ctx, profile.data.id, grant);
   return { profileId: profile.data.id, key: key.key, keyId: key.keyId };
 }
@@ -24,7 +27,10 @@ export async function addKey(
   profileId: string,
   grant: { service: 'ticketing' | 'governance'; scopes: string[] } | { service: 'identity'; role: 'backend' | 'reviewer' },
 ): Promise<{ key: string; keyId: string }> {
-  const body = grant.service === 'identity' ? { service: 'identity', profileId, role: grant.role } : { service: grant.service, profileId, scopes: grant.scopes };
+  const body =
+    grant.service === 'identity'
+      ? { service: 'identity', profileId, role: grant.role }
+      : { service: grant.service, profileId, scopes: grant.scopes };
   const res = await ctx.admin('POST', '/api-keys', body);
   return { key: res.data.key, keyId: res.data.id };
 }

@@ -75,7 +75,13 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
     const a = api(ctx);
     for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000', "1' or '1'='1"]) {
       onlyDetail(await a.call('GET', `/v1/verifications/${encodeURIComponent(id)}`, tenant.backend, undefined, 404));
-      await a.call('POST', `/v1/review/${encodeURIComponent(id)}`, tenant.reviewer, { decision: 'approve', note: 'a careful reviewer note' }, 404);
+      await a.call(
+        'POST',
+        `/v1/review/${encodeURIComponent(id)}`,
+        tenant.reviewer,
+        { decision: 'approve', note: 'a careful reviewer note' },
+        404,
+      );
       await a.call('POST', `/v1/attestations/${encodeURIComponent(id)}`, tenant.backend, { claim: 'identity_verified' }, 404);
     }
   });
@@ -159,7 +165,14 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
       const v = await a.createVerification(tenant.backend);
       const t: string = v.handoff_token;
       const flipped = (t[0] === 'A' ? 'B' : 'A') + t.slice(1);
-      for (const token of [null, flipped, `${t}=`, t.slice(0, 42), t.replace(/-/g, '+').replace(/_/g, '/') + (t.includes('-') || t.includes('_') ? '' : '%'), encodeURIComponent(`${t} `)]) {
+      for (const token of [
+        null,
+        flipped,
+        `${t}=`,
+        t.slice(0, 42),
+        t.replace(/-/g, '+').replace(/_/g, '/') + (t.includes('-') || t.includes('_') ? '' : '%'),
+        encodeURIComponent(`${t} `),
+      ]) {
         expect((await a.call('GET', '/v1/capture/status', token)).statusCode).toBe(401);
       }
       expect((await a.status(t)).statusCode).toBe(200);
@@ -172,7 +185,10 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
       expect(reissued.handoff_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect((await a.status(v.handoff_token)).statusCode).toBe(401);
       expect((await a.status(reissued.handoff_token)).statusCode).toBe(200);
-      expect((await a.call('DELETE', `/v1/verifications/${v.id}/handoff`, tenant.backend, undefined, 200)).json()).toEqual({ verification_id: v.id, handoff_revoked: true });
+      expect((await a.call('DELETE', `/v1/verifications/${v.id}/handoff`, tenant.backend, undefined, 200)).json()).toEqual({
+        verification_id: v.id,
+        handoff_revoked: true,
+      });
       const res = await a.upload('document', reissued.handoff_token, [file(png(640, 480, { seed: 3 }))]);
       expect(res.statusCode).toBe(401);
       onlyDetail(res);
@@ -215,7 +231,12 @@ describe('identity rate limits per client IP', () => {
     expect(limited.json()).toEqual({ detail: expect.any(String) });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Another client IP has its own budget.
-    const elsewhere = await ctx.app.inject({ method: 'GET', url: '/v1/capture/status', remoteAddress: '203.0.113.9', headers: { authorization: `Bearer ${v.handoff_token}` } });
+    const elsewhere = await ctx.app.inject({
+      method: 'GET',
+      url: '/v1/capture/status',
+      remoteAddress: '203.0.113.9',
+      headers: { authorization: `Bearer ${v.handoff_token}` },
+    });
     expect(elsewhere.statusCode).toBe(200);
     // The API budget is separate: 1 used by the create above, 4 more fit.
     for (let i = 0; i < 4; i++) expect((await a.call('GET', `/v1/verifications/${v.id}`, tenant.backend)).statusCode).toBe(200);
@@ -242,7 +263,12 @@ describe('identity rate limits before authentication, shared through Redis', () 
   // A fresh address per run: counters in Redis outlive the test.
   const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
   const guess = (ctx: TestContext, url = '/v1/capture/status') =>
-    ctx.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { authorization: 'Bearer guessed-token-guessed-token-guessed-token00' } });
+    ctx.app.inject({
+      method: 'GET',
+      url,
+      remoteAddress: ip,
+      headers: { authorization: 'Bearer guessed-token-guessed-token-guessed-token00' },
+    });
 
   it('counts guessed tokens and keys too, across instances, with separate capture and API budgets', async () => {
     expect((await guess(one)).statusCode).toBe(401);

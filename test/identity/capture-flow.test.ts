@@ -15,7 +15,16 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
   it('creates a verification with a 43-character URL-safe handoff token valid 30 minutes', async () => {
     const a = api(ctx);
     const v = await a.createVerification(tenant.backend);
-    expect(Object.keys(v).sort()).toEqual(['capture_url', 'created_at', 'handoff_expires_at', 'handoff_token', 'id', 'reference', 'status', 'webhook_url']);
+    expect(Object.keys(v).sort()).toEqual([
+      'capture_url',
+      'created_at',
+      'handoff_expires_at',
+      'handoff_token',
+      'id',
+      'reference',
+      'status',
+      'webhook_url',
+    ]);
     expect(v.status).toBe('awaiting_capture');
     expect(v.reference).toBe('order-42');
     expect(v.handoff_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -38,7 +47,12 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
     const a = api(ctx);
     const v = await a.createVerification(tenant.backend);
     const token = v.handoff_token;
-    expect((await a.status(token)).json()).toEqual({ verification_id: v.id, stage: 'document', next_step: { type: 'document' }, uploaded_steps: [] });
+    expect((await a.status(token)).json()).toEqual({
+      verification_id: v.id,
+      stage: 'document',
+      next_step: { type: 'document' },
+      uploaded_steps: [],
+    });
 
     // Challenge and selfie before the document: 409, then the status says "document".
     expect((await a.challenge(token)).statusCode).toBe(409);
@@ -65,7 +79,12 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
     expect((await a.challenge(token)).json()).toEqual(challenge);
     // Every step names its head pose; one turn each way (README, "Face checks").
     expect(challenge.steps.map((s: { pose: string }) => s.pose).sort()).toEqual(expect.arrayContaining(['front', 'left', 'right']));
-    expect(challenge.steps.filter((s: { pose: string }) => s.pose !== 'front').map((s: { pose: string }) => s.pose).sort()).toEqual(['left', 'right']);
+    expect(
+      challenge.steps
+        .filter((s: { pose: string }) => s.pose !== 'front')
+        .map((s: { pose: string }) => s.pose)
+        .sort(),
+    ).toEqual(['left', 'right']);
     const n = challenge.steps.length;
 
     // Step outside 0..N-1 and non-integer steps: 422; the file is not kept.
@@ -82,7 +101,12 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
     const dup = await a.upload('selfie', token, [{ name: 'step', value: '1' }, file(png(640, 480, { seed: 16 }))]);
     expect(dup.statusCode).toBe(409);
     const resume = (await a.status(token)).json();
-    expect(resume).toEqual({ verification_id: v.id, stage: 'selfie', next_step: { type: 'selfie', step: 0, pose: challenge.steps[0].pose }, uploaded_steps: [1] });
+    expect(resume).toEqual({
+      verification_id: v.id,
+      stage: 'selfie',
+      next_step: { type: 'selfie', step: 0, pose: challenge.steps[0].pose },
+      uploaded_steps: [1],
+    });
 
     // The device resumes from next_step until done.
     let next = resume.next_step;
@@ -132,7 +156,9 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
     });
 
     it('declines an image smaller than 320×240', async () => {
-      const small = await captureAll(ctx, tenant.backend, { frames: (step) => png(step === 0 ? 319 : 640, 480, { seed: 500 + step, noisyRows: 8 }) });
+      const small = await captureAll(ctx, tenant.backend, {
+        frames: (step) => png(step === 0 ? 319 : 640, 480, { seed: 500 + step, noisyRows: 8 }),
+      });
       expect(await settle(ctx, tenant.backend, small.id)).toMatchObject({ status: 'declined', decision_reason: 'image_too_small' });
       const doc = await captureAll(ctx, tenant.backend, { document: png(640, 239, { seed: 600, noisyRows: 8 }) });
       expect(await settle(ctx, tenant.backend, doc.id)).toMatchObject({ status: 'declined', decision_reason: 'image_too_small' });

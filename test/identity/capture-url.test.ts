@@ -15,17 +15,21 @@ describe('PUBLIC_URL configuration', () => {
     expect(loadConfig({ PUBLIC_URL: 'http://192.168.1.20:3000' }).PUBLIC_URL).toBe('http://192.168.1.20:3000');
   });
 
-  it.each(['id.example.com', 'ftp://id.example.com', 'https://id.example.com/?x=1', 'https://id.example.com/#x', 'https://user:pw@id.example.com', 'not a url'])(
-    'refuses %s with one line naming PUBLIC_URL',
-    (value) => {
-      expect(() => loadConfig({ PUBLIC_URL: value })).toThrow(ConfigError);
-      try {
-        loadConfig({ PUBLIC_URL: value });
-      } catch (err) {
-        expect((err as Error).message).toMatch(/^invalid configuration: PUBLIC_URL: [^\n]+$/);
-      }
-    },
-  );
+  it.each([
+    'id.example.com',
+    'ftp://id.example.com',
+    'https://id.example.com/?x=1',
+    'https://id.example.com/#x',
+    'https://user:pw@id.example.com',
+    'not a url',
+  ])('refuses %s with one line naming PUBLIC_URL', (value) => {
+    expect(() => loadConfig({ PUBLIC_URL: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ PUBLIC_URL: value });
+    } catch (err) {
+      expect((err as Error).message).toMatch(/^invalid configuration: PUBLIC_URL: [^\n]+$/);
+    }
+  });
 });
 
 describe('capture_url: the hosted capture page link with the handoff token in its fragment', () => {

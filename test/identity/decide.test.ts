@@ -29,7 +29,9 @@ describe('the decision pipeline rules (pure)', () => {
     expect(decide(everything).reason).toBe('mrz_check_digits_invalid');
     expect(decide({ ...everything, mrz: passportMrz({ expiry: '200101' }) }).reason).toBe('document_expired');
     expect(decide({ ...everything, mrz: null }).reason).toBe('replayed_frame');
-    expect(decide({ ...everything, mrz: null, frames: [0, 1].map((step) => ({ step, ...image(`x${step}`, 100, 100) })) }).reason).toBe('image_too_small');
+    expect(decide({ ...everything, mrz: null, frames: [0, 1].map((step) => ({ step, ...image(`x${step}`, 100, 100) })) }).reason).toBe(
+      'image_too_small',
+    );
     expect(decide({ ...base, documentUsedElsewhere: true })).toEqual({ status: 'manual_review', reason: 'document_reused' });
   });
 

@@ -40,11 +40,20 @@ describe('face rules (pure)', () => {
 
   it('applies the rules in order: no face in the document, no face in a frame, several faces, pose, similarity', () => {
     expect(decideFaces(signals(), T)).toBeNull();
-    expect(decideFaces(signals({ doc: [], frames: [[], [-0.4, 0.1], [-0.4]] }), T)).toEqual({ status: 'declined', reason: 'no_face_document' });
+    expect(decideFaces(signals({ doc: [], frames: [[], [-0.4, 0.1], [-0.4]] }), T)).toEqual({
+      status: 'declined',
+      reason: 'no_face_document',
+    });
     expect(decideFaces(signals({ doc: [0, 0], frames: [[], [-0.4], [0.4]] }), T)).toEqual({ status: 'declined', reason: 'no_face_selfie' });
-    expect(decideFaces(signals({ doc: [0, 0], frames: [[0], [0.4], [0.4]] }), T)).toEqual({ status: 'manual_review', reason: 'multiple_faces' });
+    expect(decideFaces(signals({ doc: [0, 0], frames: [[0], [0.4], [0.4]] }), T)).toEqual({
+      status: 'manual_review',
+      reason: 'multiple_faces',
+    });
     expect(decideFaces(signals({ frames: [[0], [0.4], [0.4]] }), T)).toEqual({ status: 'declined', reason: 'challenge_not_followed' });
-    expect(decideFaces(signals({ frames: [[0], [0.4], [0.4]], toDocument: [0.1, 0.1, 0.1] }), T)).toEqual({ status: 'declined', reason: 'challenge_not_followed' });
+    expect(decideFaces(signals({ frames: [[0], [0.4], [0.4]], toDocument: [0.1, 0.1, 0.1] }), T)).toEqual({
+      status: 'declined',
+      reason: 'challenge_not_followed',
+    });
     expect(decideFaces(signals({ toDocument: [0.1, 0.29, 0.9] }), T)).toEqual({ status: 'declined', reason: 'face_mismatch' });
     expect(decideFaces(signals({ toDocument: [0.3, 0.44, 0.9] }), T)).toEqual({ status: 'manual_review', reason: 'face_match_uncertain' });
     expect(decideFaces(signals({ toDocument: [0.1, 0.45, 0.9] }), T)).toBeNull();
@@ -68,7 +77,14 @@ describe('face rules (pure)', () => {
   });
 
   it('configures face checks on by default and refuses a low threshold above the high one', () => {
-    expect(configFrom({})).toMatchObject({ FACE_CHECKS: 'on', FACE_WORKERS: 1, FACE_MATCH_LOW: 0.3, FACE_MATCH_HIGH: 0.45, FACE_YAW_TURN: 0.15, FACE_YAW_FRONT: 0.25 });
+    expect(configFrom({})).toMatchObject({
+      FACE_CHECKS: 'on',
+      FACE_WORKERS: 1,
+      FACE_MATCH_LOW: 0.3,
+      FACE_MATCH_HIGH: 0.45,
+      FACE_YAW_TURN: 0.15,
+      FACE_YAW_FRONT: 0.25,
+    });
     expect(configFrom({ FACE_CHECKS: 'off' }).FACE_CHECKS).toBe('off');
     expect(() => configFrom({ FACE_MATCH_LOW: '0.5', FACE_MATCH_HIGH: '0.4' })).toThrow('FACE_MATCH_LOW');
     expect(() => configFrom({ FACE_CHECKS: 'maybe' })).toThrow('FACE_CHECKS');

@@ -23,7 +23,9 @@ async function signalsOf(ctx: TestContext, id: string): Promise<any> {
 }
 
 async function auditTypes(ctx: TestContext, id: string): Promise<string[]> {
-  return rowsOf<{ type: string }>(await ctx.app.db.execute(sql`select type from identity_audit_events where verification_id = ${id} order by seq`)).map((r) => r.type);
+  return rowsOf<{ type: string }>(
+    await ctx.app.db.execute(sql`select type from identity_audit_events where verification_id = ${id} order by seq`),
+  ).map((r) => r.type);
 }
 
 // Real inference on a shared, busy CPU (at normal priority: a niced worker starves among other
@@ -56,7 +58,13 @@ describe('identity pipeline with face checks (FACE_CHECKS=on, one shared worker)
     expect(signals.frames).toHaveLength(v.challenge.steps.length);
     for (const f of signals.frames) {
       expect(f).toMatchObject({ face_count: 1, pose: v.challenge.steps[f.step].pose });
-      expect(f.faces[0]).toMatchObject({ score: expect.any(Number), box: expect.any(Array), yaw: expect.any(Number), antispoof: expect.any(Number), liveness: expect.any(Number) });
+      expect(f.faces[0]).toMatchObject({
+        score: expect.any(Number),
+        box: expect.any(Array),
+        yaw: expect.any(Number),
+        antispoof: expect.any(Number),
+        liveness: expect.any(Number),
+      });
       if (f.pose === 'left') expect(f.faces[0].yaw).toBeLessThan(-0.15);
       if (f.pose === 'right') expect(f.faces[0].yaw).toBeGreaterThan(0.15);
     }
@@ -81,7 +89,10 @@ describe('identity pipeline with face checks (FACE_CHECKS=on, one shared worker)
   });
 
   it('declines a document without a face (noise) as no_face_document', async () => {
-    const v = await captureAll(ctx, tenant.backend, { document: png(640, 480, { seed: 4242, noisyRows: 480 }), frames: framesFrom(personA) });
+    const v = await captureAll(ctx, tenant.backend, {
+      document: png(640, 480, { seed: 4242, noisyRows: 480 }),
+      frames: framesFrom(personA),
+    });
     expect(await settle(ctx, tenant.backend, v.id)).toMatchObject({ status: 'declined', decision_reason: 'no_face_document' });
     expect((await signalsOf(ctx, v.id)).document.face_count).toBe(0);
   });
@@ -105,7 +116,10 @@ describe('identity pipeline with face checks (FACE_CHECKS=on, one shared worker)
 
   it('declines a mirrored frame for a left step (the head turned to the right) as challenge_not_followed', async () => {
     // Left and right swapped: the mirrored photo answers the left step.
-    const v = await captureAll(ctx, tenant.backend, { document: await reencoded('a-1', 93), frames: framesFrom({ ...personA, left: personA.right, right: personA.left }) });
+    const v = await captureAll(ctx, tenant.backend, {
+      document: await reencoded('a-1', 93),
+      frames: framesFrom({ ...personA, left: personA.right, right: personA.left }),
+    });
     expect(await settle(ctx, tenant.backend, v.id)).toMatchObject({ status: 'declined', decision_reason: 'challenge_not_followed' });
     const left = (await signalsOf(ctx, v.id)).frames.find((f: { pose: Pose }) => f.pose === 'left');
     expect(left.faces[0].yaw).toBeGreaterThan(0.15);

@@ -34,7 +34,9 @@ export function checkDigit(s: string): string {
 }
 
 /** A TD3 (passport) MRZ with correct check digits unless `breakCheckDigit`. Dates YYMMDD. */
-export function passportMrz(opts: { birth?: string; expiry?: string; nationality?: string; number?: string; breakCheckDigit?: boolean } = {}): string {
+export function passportMrz(
+  opts: { birth?: string; expiry?: string; nationality?: string; number?: string; breakCheckDigit?: boolean } = {},
+): string {
   const number = (opts.number ?? 'X12345678').padEnd(9, '<').slice(0, 9);
   const nationality = opts.nationality ?? 'NLD';
   const birth = opts.birth ?? '900115';
@@ -43,7 +45,9 @@ export function passportMrz(opts: { birth?: string; expiry?: string; nationality
   const line1 = `P<${nationality}DOE<<JANE<MARIA`.padEnd(44, '<');
   let numberCd = checkDigit(number);
   if (opts.breakCheckDigit) numberCd = String((Number(numberCd) + 1) % 10);
-  const composite = checkDigit(`${number}${numberCd}${birth}${checkDigit(birth)}${expiry}${checkDigit(expiry)}${personal}${checkDigit(personal)}`);
+  const composite = checkDigit(
+    `${number}${numberCd}${birth}${checkDigit(birth)}${expiry}${checkDigit(expiry)}${personal}${checkDigit(personal)}`,
+  );
   const line2 = `${number}${numberCd}${nationality}${birth}${checkDigit(birth)}F${expiry}${checkDigit(expiry)}${personal}${checkDigit(personal)}${composite}`;
   return `${line1}\n${line2}`;
 }
@@ -76,7 +80,12 @@ export function api(ctx: TestContext) {
     },
     async upload(path: 'document' | 'selfie', token: string | null, parts: Part[]) {
       const form = multipart(parts);
-      return ctx.app.inject({ method: 'POST', url: `/v1/capture/${path}`, headers: { ...form.headers, ...(token ? bearer(token) : {}) }, payload: form.payload });
+      return ctx.app.inject({
+        method: 'POST',
+        url: `/v1/capture/${path}`,
+        headers: { ...form.headers, ...(token ? bearer(token) : {}) },
+        payload: form.payload,
+      });
     },
     status: (token: string) => call('GET', '/v1/capture/status', token),
     challenge: (token: string) => call('POST', '/v1/capture/challenge', token),

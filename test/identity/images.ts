@@ -96,7 +96,11 @@ function riffChunk(fourcc: string, data: Buffer): Buffer {
 }
 
 /** An extended WebP (VP8X canvas width×height, a VP8L bitstream header, optional EXIF and XMP chunks). */
-export function webp(width: number, height: number, opts: { seed?: number; payloadBytes?: number; exif?: boolean; xmp?: string } = {}): Buffer {
+export function webp(
+  width: number,
+  height: number,
+  opts: { seed?: number; payloadBytes?: number; exif?: boolean; xmp?: string } = {},
+): Buffer {
   const vp8x = Buffer.alloc(10);
   vp8x[0] = (opts.exif ? 0x08 : 0) | (opts.xmp ? 0x04 : 0);
   vp8x.writeUIntLE(width - 1, 4, 3);

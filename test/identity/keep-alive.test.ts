@@ -17,7 +17,15 @@ interface Answer {
 }
 
 /** One request through `agent`; rejects when no answer comes within `timeoutMs`. */
-function call(agent: Agent, base: string, method: string, path: string, headers: Record<string, string>, body?: Buffer, timeoutMs = 30_000): Promise<Answer> {
+function call(
+  agent: Agent,
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+  timeoutMs = 30_000,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       req.destroy();
@@ -77,7 +85,11 @@ class RawClient {
     for (let i = 0; i < data.length; i += 256 * 1024) {
       if (this.errors.length) throw this.errors[0];
       const ok = this.socket.write(data.subarray(i, i + 256 * 1024));
-      if (!ok) await new Promise<void>((resolve) => { this.socket.once('drain', resolve); this.socket.once('close', resolve); });
+      if (!ok)
+        await new Promise<void>((resolve) => {
+          this.socket.once('drain', resolve);
+          this.socket.once('close', resolve);
+        });
     }
     if (this.errors.length) throw this.errors[0];
   }
@@ -117,7 +129,12 @@ class RawClient {
 }
 
 function head(method: string, path: string, headers: Record<string, string>, length: number): Buffer {
-  const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', `Content-Length: ${length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    `Content-Length: ${length}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`);
 }
 
@@ -156,16 +173,64 @@ describe('early refusals on keep-alive connections', () => {
 
   type Case = { name: string; path: string; token: () => string; parts: () => Part[]; status: number };
   const cases: Case[] = [
-    { name: '401 (bad token, with a body)', path: '/v1/capture/document', token: () => 'not-a-token', parts: () => [file(png(640, 480, { noisyRows: 200 }))], status: 401 },
-    { name: '401 (bad token, with a body)', path: '/v1/capture/selfie', token: () => 'not-a-token', parts: () => [{ name: 'step', value: '1' }, file(png(640, 480, { noisyRows: 200 }))], status: 401 },
-    { name: '409 (past the document stage)', path: '/v1/capture/document', token: () => atSelfie, parts: () => [file(png(640, 480, { noisyRows: 200 }))], status: 409 },
-    { name: '409 (step already has its frame)', path: '/v1/capture/selfie', token: () => atSelfie, parts: () => [{ name: 'step', value: '0' }, file(png(640, 480, { noisyRows: 200 }))], status: 409 },
+    {
+      name: '401 (bad token, with a body)',
+      path: '/v1/capture/document',
+      token: () => 'not-a-token',
+      parts: () => [file(png(640, 480, { noisyRows: 200 }))],
+      status: 401,
+    },
+    {
+      name: '401 (bad token, with a body)',
+      path: '/v1/capture/selfie',
+      token: () => 'not-a-token',
+      parts: () => [{ name: 'step', value: '1' }, file(png(640, 480, { noisyRows: 200 }))],
+      status: 401,
+    },
+    {
+      name: '409 (past the document stage)',
+      path: '/v1/capture/document',
+      token: () => atSelfie,
+      parts: () => [file(png(640, 480, { noisyRows: 200 }))],
+      status: 409,
+    },
+    {
+      name: '409 (step already has its frame)',
+      path: '/v1/capture/selfie',
+      token: () => atSelfie,
+      parts: () => [{ name: 'step', value: '0' }, file(png(640, 480, { noisyRows: 200 }))],
+      status: 409,
+    },
     { name: '413 (16 MB file)', path: '/v1/capture/document', token: () => atDocument, parts: () => [file(bigImage())], status: 413 },
-    { name: '413 (16 MB file)', path: '/v1/capture/selfie', token: () => atSelfie, parts: () => [{ name: 'step', value: '1' }, file(bigImage())], status: 413 },
+    {
+      name: '413 (16 MB file)',
+      path: '/v1/capture/selfie',
+      token: () => atSelfie,
+      parts: () => [{ name: 'step', value: '1' }, file(bigImage())],
+      status: 413,
+    },
     { name: '415 (not an image)', path: '/v1/capture/document', token: () => atDocument, parts: () => [file(notAnImage())], status: 415 },
-    { name: '415 (not an image)', path: '/v1/capture/selfie', token: () => atSelfie, parts: () => [{ name: 'step', value: '1' }, file(notAnImage())], status: 415 },
-    { name: '422 (file in another field)', path: '/v1/capture/document', token: () => atDocument, parts: () => [{ name: 'photo', filename: 'a.png', data: png(640, 480, { noisyRows: 200 }) }, file(png(640, 480))], status: 422 },
-    { name: '422 (step out of range)', path: '/v1/capture/selfie', token: () => atSelfie, parts: () => [{ name: 'step', value: '99' }, file(png(640, 480, { noisyRows: 200 }))], status: 422 },
+    {
+      name: '415 (not an image)',
+      path: '/v1/capture/selfie',
+      token: () => atSelfie,
+      parts: () => [{ name: 'step', value: '1' }, file(notAnImage())],
+      status: 415,
+    },
+    {
+      name: '422 (file in another field)',
+      path: '/v1/capture/document',
+      token: () => atDocument,
+      parts: () => [{ name: 'photo', filename: 'a.png', data: png(640, 480, { noisyRows: 200 }) }, file(png(640, 480))],
+      status: 422,
+    },
+    {
+      name: '422 (step out of range)',
+      path: '/v1/capture/selfie',
+      token: () => atSelfie,
+      parts: () => [{ name: 'step', value: '99' }, file(png(640, 480, { noisyRows: 200 }))],
+      status: 422,
+    },
   ];
 
   for (const c of cases) {
@@ -176,7 +241,15 @@ describe('early refusals on keep-alive connections', () => {
         const refused = await call(agent, base, 'POST', c.path, { ...form.headers, ...bearer(c.token()) }, form.payload);
         expect(refused.status, refused.body).toBe(c.status);
         expect(Object.keys(JSON.parse(refused.body))).toEqual(['detail']);
-        const next = await call(agent, base, 'GET', '/v1/capture/status', bearer(c.token() === 'not-a-token' ? atDocument : c.token()), undefined, 1000);
+        const next = await call(
+          agent,
+          base,
+          'GET',
+          '/v1/capture/status',
+          bearer(c.token() === 'not-a-token' ? atDocument : c.token()),
+          undefined,
+          1000,
+        );
         expect(next.status, next.body).toBe(200);
         // And a second upload on the same client gets its own answer too.
         const again = multipart(c.parts());
@@ -192,7 +265,14 @@ describe('early refusals on keep-alive connections', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const body = Buffer.from(JSON.stringify({ webhook_url: 'https://example.com/hook', reference: 'x'.repeat(2 * 1024 * 1024) }));
-      const refused = await call(agent, base, 'POST', '/v1/verifications', { 'content-type': 'application/json', ...bearer(tenant.backend) }, body);
+      const refused = await call(
+        agent,
+        base,
+        'POST',
+        '/v1/verifications',
+        { 'content-type': 'application/json', ...bearer(tenant.backend) },
+        body,
+      );
       expect(refused.status).toBe(413);
       expect(Object.keys(JSON.parse(refused.body))).toEqual(['detail']);
       const next = await call(agent, base, 'GET', '/v1/capture/status', bearer(atDocument), undefined, 1000);
@@ -223,8 +303,21 @@ describe('early refusals on keep-alive connections', () => {
   });
 
   for (const c of [
-    { name: '413 on an upload (16 MB)', path: '/v1/capture/document', headers: () => bearer(atDocument), parts: () => [file(bigImage())] as Part[], firstBytes: 15 * 1024 * 1024 + 64 * 1024 },
-    { name: '413 on a JSON route (2 MB)', path: '/v1/verifications', json: true, headers: () => bearer(tenant.backend), parts: () => [], firstBytes: 64 * 1024 },
+    {
+      name: '413 on an upload (16 MB)',
+      path: '/v1/capture/document',
+      headers: () => bearer(atDocument),
+      parts: () => [file(bigImage())] as Part[],
+      firstBytes: 15 * 1024 * 1024 + 64 * 1024,
+    },
+    {
+      name: '413 on a JSON route (2 MB)',
+      path: '/v1/verifications',
+      json: true,
+      headers: () => bearer(tenant.backend),
+      parts: () => [],
+      firstBytes: 64 * 1024,
+    },
   ]) {
     it(`${c.name}: a client still sending reads the refusal, then finishes its body without EPIPE or reset`, async () => {
       let payload: Buffer;

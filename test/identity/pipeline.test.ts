@@ -9,12 +9,16 @@ import { png } from './images.js';
 const NOTE = 'Pipeline fault checked by hand; documents are fine.';
 
 async function auditTypes(ctx: TestContext, id: string): Promise<string[]> {
-  return rowsOf<{ type: string }>(await ctx.app.db.execute(sql`select type from identity_audit_events where verification_id = ${id} order by seq`)).map((r) => r.type);
+  return rowsOf<{ type: string }>(
+    await ctx.app.db.execute(sql`select type from identity_audit_events where verification_id = ${id} order by seq`),
+  ).map((r) => r.type);
 }
 
 async function outbox(ctx: TestContext, id: string) {
   return rowsOf<{ type: string; body: any; payload: string; target_url: string; signer: string; policy: string }>(
-    await ctx.app.db.execute(sql`select type, body, payload, target_url, signer, policy from webhook_events where body->'data'->>'verification_id' = ${id} order by created_at`),
+    await ctx.app.db.execute(
+      sql`select type, body, payload, target_url, signer, policy from webhook_events where body->'data'->>'verification_id' = ${id} order by created_at`,
+    ),
   );
 }
 
@@ -32,18 +36,33 @@ describe('identity pipeline: faults go to manual review, jobs survive crashes', 
     const v = await a.createVerification(tenant.backend);
     const injected = await ctx.admin('POST', `/identity/verifications/${v.id}/fail-next-run`);
     expect(injected).toEqual({ success: true, data: { verification_id: v.id, fail_next_run: true } });
-    const flag = async () => rowsOf<{ fail_next_run: boolean }>(await ctx.app.db.execute(sql`select fail_next_run from identity_verifications where id = ${v.id}`))[0]!.fail_next_run;
+    const flag = async () =>
+      rowsOf<{ fail_next_run: boolean }>(
+        await ctx.app.db.execute(sql`select fail_next_run from identity_verifications where id = ${v.id}`),
+      )[0]!.fail_next_run;
     expect(await flag()).toBe(true);
 
     // Carry this verification through capture with its own token.
     const up = async (path: 'document' | 'selfie', parts: Parameters<typeof multipart>[0]) => {
       const form = multipart(parts);
-      return ctx.app.inject({ method: 'POST', url: `/v1/capture/${path}`, headers: { ...form.headers, authorization: `Bearer ${v.handoff_token}` }, payload: form.payload });
+      return ctx.app.inject({
+        method: 'POST',
+        url: `/v1/capture/${path}`,
+        headers: { ...form.headers, authorization: `Bearer ${v.handoff_token}` },
+        payload: form.payload,
+      });
     };
     expect((await up('document', [{ name: 'file', filename: 'd.png', data: png(640, 480, { seed: 90001 }) }])).statusCode).toBe(201);
     const challenge = (await a.challenge(v.handoff_token)).json();
     for (const { step } of challenge.steps) {
-      expect((await up('selfie', [{ name: 'step', value: String(step) }, { name: 'file', filename: 's.png', data: png(640, 480, { seed: 90010 + step }) }])).statusCode).toBe(201);
+      expect(
+        (
+          await up('selfie', [
+            { name: 'step', value: String(step) },
+            { name: 'file', filename: 's.png', data: png(640, 480, { seed: 90010 + step }) },
+          ])
+        ).statusCode,
+      ).toBe(201);
     }
     const decided = await settle(ctx, tenant.backend, v.id);
     expect(decided).toMatchObject({ status: 'manual_review', decision_reason: 'pipeline_error' });
@@ -52,7 +71,11 @@ describe('identity pipeline: faults go to manual review, jobs survive crashes', 
     expect(types.slice(-2)).toEqual(['verification.pipeline_error', 'verification.manual_review']);
     expect(await flag()).toBe(false);
     // The job itself finished: nothing is left to retry.
-    expect(rowsOf(await ctx.app.db.execute(sql`select state from jobs where queue = ${PIPELINE_QUEUE} and payload->>'verificationId' = ${v.id}`))).toEqual([{ state: 'done' }]);
+    expect(
+      rowsOf(
+        await ctx.app.db.execute(sql`select state from jobs where queue = ${PIPELINE_QUEUE} and payload->>'verificationId' = ${v.id}`),
+      ),
+    ).toEqual([{ state: 'done' }]);
     // The decision webhook for manual_review was written in the same transaction.
     const events = await outbox(ctx, v.id);
     expect(events.map((e) => e.type)).toEqual(['verification.manual_review']);
@@ -78,7 +101,12 @@ describe('identity pipeline: faults go to manual review, jobs survive crashes', 
     const v = await captureAll(ctx, tenant.backend);
     await settle(ctx, tenant.backend, v.id);
     const [event] = await outbox(ctx, v.id);
-    expect(event).toMatchObject({ type: 'verification.approved', target_url: 'https://127.0.0.1:9/hooks', signer: 'identity-ed25519', policy: 'identity' });
+    expect(event).toMatchObject({
+      type: 'verification.approved',
+      target_url: 'https://127.0.0.1:9/hooks',
+      signer: 'identity-ed25519',
+      policy: 'identity',
+    });
     expect(event!.body).toEqual({
       id: expect.any(String),
       type: 'verification.approved',
@@ -92,7 +120,9 @@ describe('identity pipeline: faults go to manual review, jobs survive crashes', 
     const v = await captureAll(ctx, tenant.backend);
     // A worker claimed the job and died (kill -9): the row stays "running" under its lease.
     const lease = new Date(ctx.clock.now().getTime() + 60_000).toISOString();
-    await ctx.app.db.execute(sql`update jobs set state = 'running', attempts = 1, locked_until = ${lease} where queue = ${PIPELINE_QUEUE} and payload->>'verificationId' = ${v.id}`);
+    await ctx.app.db.execute(
+      sql`update jobs set state = 'running', attempts = 1, locked_until = ${lease} where queue = ${PIPELINE_QUEUE} and payload->>'verificationId' = ${v.id}`,
+    );
     await ctx.app.jobs.drain();
     expect((await api(ctx).call('GET', `/v1/verifications/${v.id}`, tenant.backend, undefined, 200)).json().status).toBe('processing');
     ctx.clock.advance(60_001);
@@ -123,12 +153,16 @@ describe.skipIf(!usingPostgres())('identity pipeline across a restart (PostgreSQ
     const queued = await captureAll(first, tenant.backend);
     const midRun = await captureAll(first, tenant.backend, { mrz: null });
     const lease = new Date(first.clock.now().getTime() + 60_000).toISOString();
-    await first.app.db.execute(sql`update jobs set state = 'running', attempts = 1, locked_until = ${lease} where queue = ${PIPELINE_QUEUE} and payload->>'verificationId' = ${midRun.id}`);
+    await first.app.db.execute(
+      sql`update jobs set state = 'running', attempts = 1, locked_until = ${lease} where queue = ${PIPELINE_QUEUE} and payload->>'verificationId' = ${midRun.id}`,
+    );
     // The first process goes away without running anything.
     await first.app.close();
     second = await buildTestApp({ shareWith: first, clock: first.clock });
     expect(await settle(second, tenant.backend, queued.id)).toMatchObject({ status: 'approved' });
-    expect((await api(second).call('GET', `/v1/verifications/${midRun.id}`, tenant.backend, undefined, 200)).json().status).toBe('processing');
+    expect((await api(second).call('GET', `/v1/verifications/${midRun.id}`, tenant.backend, undefined, 200)).json().status).toBe(
+      'processing',
+    );
     second.clock.advance(60_001);
     expect(await settle(second, tenant.backend, midRun.id)).toMatchObject({ status: 'approved' });
   });

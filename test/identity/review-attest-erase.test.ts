@@ -69,7 +69,9 @@ describe('identity review, attestations, erasure and the audit chain', () => {
       expect([x.statusCode, y.statusCode].sort()).toEqual([200, 409]);
       const winner = x.statusCode === 200 ? 'approved' : 'declined';
       expect((await a.call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe(winner);
-      expect(Object.keys((await a.call('POST', `/v1/review/${id}`, tenant.reviewer, { decision: 'approve', note: NOTE }, 409)).json())).toEqual(['detail']);
+      expect(
+        Object.keys((await a.call('POST', `/v1/review/${id}`, tenant.reviewer, { decision: 'approve', note: NOTE }, 409)).json()),
+      ).toEqual(['detail']);
       const reviews = rowsOf(await ctx.app.db.execute(sql`select decision from identity_reviews where verification_id = ${id}`));
       expect(reviews).toHaveLength(1);
     });
@@ -87,7 +89,13 @@ describe('identity review, attestations, erasure and the audit chain', () => {
   describe('attestations', () => {
     it('publishes the claim catalogue', async () => {
       const res = (await api(ctx).call('GET', '/v1/attestations/claims', null, undefined, 200)).json();
-      expect(res.claims.map((c: { name: string }) => c.name)).toEqual(['identity_verified', 'age_over_18', 'age_over_21', 'document_unexpired', 'nationality']);
+      expect(res.claims.map((c: { name: string }) => c.name)).toEqual([
+        'identity_verified',
+        'age_over_18',
+        'age_over_21',
+        'document_unexpired',
+        'nationality',
+      ]);
     });
 
     it('signs each claim of an approved verification as an EdDSA JWS verifiable with the JWKS', async () => {
@@ -97,23 +105,40 @@ describe('identity review, attestations, erasure and the audit chain', () => {
       expect((await settle(ctx, tenant.backend, v.id)).status).toBe('approved');
       const jwks = (await a.call('GET', '/v1/.well-known/jwks.json', null, undefined, 200)).json();
       expect(jwks.keys.map((k: { purpose: string }) => k.purpose).sort()).toEqual(['attestation', 'identity-webhook']);
-      for (const k of jwks.keys) expect(k).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', kid: expect.stringMatching(/^[0-9a-f]{16}$/) });
+      for (const k of jwks.keys)
+        expect(k).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', kid: expect.stringMatching(/^[0-9a-f]{16}$/) });
       const keySet = createLocalJWKSet(jwks);
       const expected = { identity_verified: true, age_over_18: true, age_over_21: false, document_unexpired: true, nationality: 'NLD' };
       for (const [claim, value] of Object.entries(expected)) {
         const res = await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim }, 201);
         const att = res.json();
-        expect(att).toEqual({ id: expect.any(String), claim, value, verification_id: v.id, issued_at: ctx.clock.now().toISOString(), jws: expect.any(String) });
+        expect(att).toEqual({
+          id: expect.any(String),
+          claim,
+          value,
+          verification_id: v.id,
+          issued_at: ctx.clock.now().toISOString(),
+          jws: expect.any(String),
+        });
         const header = decodeProtectedHeader(att.jws);
         expect(header).toMatchObject({ alg: 'EdDSA', kid: jwks.keys.find((k: { purpose: string }) => k.purpose === 'attestation').kid });
         const { payload } = await jwtVerify(att.jws, keySet, { currentDate: ctx.clock.now() });
-        expect(payload).toMatchObject({ sub: v.id, jti: att.id, claim, value, [claim]: value, iat: Math.floor(ctx.clock.now().getTime() / 1000) });
+        expect(payload).toMatchObject({
+          sub: v.id,
+          jti: att.id,
+          claim,
+          value,
+          [claim]: value,
+          iat: Math.floor(ctx.clock.now().getTime() / 1000),
+        });
         expect(payload.exp).toBeGreaterThan(payload.iat!);
       }
       // A tampered token does not verify.
       const att = (await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'age_over_21' }, 201)).json();
       const [h, p, s] = att.jws.split('.');
-      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), value: true })).toString('base64url');
+      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), value: true })).toString(
+        'base64url',
+      );
       await expect(jwtVerify(`${h}.${forged}.${s}`, keySet, { currentDate: ctx.clock.now() })).rejects.toThrow();
     });
 
@@ -123,13 +148,16 @@ describe('identity review, attestations, erasure and the audit chain', () => {
       await settle(ctx, tenant.backend, v.id);
       const before = (await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'identity_verified' }, 201)).json();
       // Rotation: the live key is retired; the next attestation makes and uses a new one.
-      await ctx.app.db.execute(sql`update signing_keys set retired_at = ${ctx.clock.now().toISOString()} where purpose = 'attestation' and retired_at is null`);
+      await ctx.app.db.execute(
+        sql`update signing_keys set retired_at = ${ctx.clock.now().toISOString()} where purpose = 'attestation' and retired_at is null`,
+      );
       const after = (await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'identity_verified' }, 201)).json();
       expect(decodeProtectedHeader(after.jws).kid).not.toBe(decodeProtectedHeader(before.jws).kid);
       const jwks = (await a.call('GET', '/v1/.well-known/jwks.json', null, undefined, 200)).json();
       expect(jwks.keys.filter((k: { purpose: string }) => k.purpose === 'attestation')).toHaveLength(2);
       const keySet = createLocalJWKSet(jwks);
-      for (const att of [before, after]) expect((await jwtVerify(att.jws, keySet, { currentDate: ctx.clock.now() })).payload.sub).toBe(v.id);
+      for (const att of [before, after])
+        expect((await jwtVerify(att.jws, keySet, { currentDate: ctx.clock.now() })).payload.sub).toBe(v.id);
     });
 
     it('answers 422 to an unknown claim, 409 when not approved or when the data cannot support the claim', async () => {
@@ -137,7 +165,9 @@ describe('identity review, attestations, erasure and the audit chain', () => {
       const approvedNoMrz = await captureAll(ctx, tenant.backend, { mrz: null });
       await settle(ctx, tenant.backend, approvedNoMrz.id);
       for (const claim of ['favourite_colour', '', 42]) {
-        expect(Object.keys((await a.call('POST', `/v1/attestations/${approvedNoMrz.id}`, tenant.backend, { claim }, 422)).json())).toEqual(['detail']);
+        expect(Object.keys((await a.call('POST', `/v1/attestations/${approvedNoMrz.id}`, tenant.backend, { claim }, 422)).json())).toEqual([
+          'detail',
+        ]);
       }
       await a.call('POST', `/v1/attestations/${approvedNoMrz.id}`, tenant.backend, { claim: 'identity_verified' }, 201);
       for (const claim of ['age_over_18', 'age_over_21', 'document_unexpired', 'nationality']) {
@@ -158,7 +188,13 @@ describe('identity review, attestations, erasure and the audit chain', () => {
       const reviewed = await inManualReview(1004);
       await settle(ctx, tenant.backend, v.id);
       await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'nationality' }, 201);
-      await a.call('POST', `/v1/review/${reviewed}`, tenant.reviewer, { decision: 'approve', note: 'A PERSONAL NOTE about the holder face' }, 200);
+      await a.call(
+        'POST',
+        `/v1/review/${reviewed}`,
+        tenant.reviewer,
+        { decision: 'approve', note: 'A PERSONAL NOTE about the holder face' },
+        200,
+      );
       const blobDir = join(ctx.env.DATA_DIR!, 'blobs', 'identity');
       expect(readdirSync(join(blobDir, v.id)).length).toBeGreaterThan(3);
 
@@ -181,17 +217,30 @@ describe('identity review, attestations, erasure and the audit chain', () => {
 
       // Nothing personal is left anywhere in the database.
       const [row] = rowsOf(await ctx.app.db.execute(sql`select * from identity_verifications where id = ${v.id}`));
-      for (const col of ['reference', 'webhook_url', 'mrz', 'document_blob', 'document_sha256', 'challenge']) expect(row![col], col).toBeNull();
-      expect(rowsOf(await ctx.app.db.execute(sql`select * from identity_frames where verification_id in (${v.id}, ${reviewed})`))).toEqual([]);
-      expect(rowsOf(await ctx.app.db.execute(sql`select * from identity_handoff_tokens where verification_id = ${v.id} and revoked_at is null`))).toEqual([]);
-      expect(rowsOf(await ctx.app.db.execute(sql`select * from identity_attestations where verification_id = ${v.id} and (revoked_at is null or value is not null)`))).toEqual([]);
-      expect(rowsOf(await ctx.app.db.execute(sql`select * from identity_reviews where verification_id = ${reviewed} and note is not null`))).toEqual([]);
+      for (const col of ['reference', 'webhook_url', 'mrz', 'document_blob', 'document_sha256', 'challenge'])
+        expect(row![col], col).toBeNull();
+      expect(rowsOf(await ctx.app.db.execute(sql`select * from identity_frames where verification_id in (${v.id}, ${reviewed})`))).toEqual(
+        [],
+      );
+      expect(
+        rowsOf(await ctx.app.db.execute(sql`select * from identity_handoff_tokens where verification_id = ${v.id} and revoked_at is null`)),
+      ).toEqual([]);
+      expect(
+        rowsOf(
+          await ctx.app.db.execute(
+            sql`select * from identity_attestations where verification_id = ${v.id} and (revoked_at is null or value is not null)`,
+          ),
+        ),
+      ).toEqual([]);
+      expect(
+        rowsOf(await ctx.app.db.execute(sql`select * from identity_reviews where verification_id = ${reviewed} and note is not null`)),
+      ).toEqual([]);
       const ids = sql.join([sql`${v.id}`, sql`${reviewed}`], sql`, `);
       const dump = JSON.stringify([
         rowsOf(await ctx.app.db.execute(sql`select * from identity_verifications where id in (${ids})`)),
         ...(await Promise.all(
-          ['identity_frames', 'identity_reviews', 'identity_attestations', 'identity_audit_events', 'identity_handoff_tokens'].map(async (t) =>
-            rowsOf(await ctx.app.db.execute(sql`select * from ${sql.identifier(t)} where verification_id in (${ids})`)),
+          ['identity_frames', 'identity_reviews', 'identity_attestations', 'identity_audit_events', 'identity_handoff_tokens'].map(
+            async (t) => rowsOf(await ctx.app.db.execute(sql`select * from ${sql.identifier(t)} where verification_id in (${ids})`)),
           ),
         )),
         rowsOf(await ctx.app.db.execute(sql`select body, payload from webhook_events where body->'data'->>'verification_id' in (${ids})`)),
@@ -208,9 +257,16 @@ describe('identity review, attestations, erasure and the audit chain', () => {
   it('keeps an append-only hash chain of every state change and reviewer action, with actor and time', async () => {
     const id = await inManualReview(1005);
     await api(ctx).call('POST', `/v1/review/${id}`, tenant.reviewer, { decision: 'approve', note: NOTE }, 200);
-    const rows = rowsOf<{ verification_id: string; seq: number; type: string; actor: string; data: Record<string, unknown>; prev_hash: string; hash: string; created_at: Date | string }>(
-      await ctx.app.db.execute(sql`select * from identity_audit_events where verification_id = ${id} order by seq`),
-    );
+    const rows = rowsOf<{
+      verification_id: string;
+      seq: number;
+      type: string;
+      actor: string;
+      data: Record<string, unknown>;
+      prev_hash: string;
+      hash: string;
+      created_at: Date | string;
+    }>(await ctx.app.db.execute(sql`select * from identity_audit_events where verification_id = ${id} order by seq`));
     expect(rows.map((r) => r.type)).toEqual([
       'verification.created',
       'handoff.issued',

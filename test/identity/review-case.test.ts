@@ -56,7 +56,11 @@ describe('reviewer case view and images', () => {
     const types = view.audit.map((e: { type: string }) => e.type);
     expect(types[0]).toBe('verification.created');
     expect(types.at(-1)).toBe('verification.manual_review');
-    expect(view.audit[0]).toEqual({ type: 'verification.created', at: expect.stringMatching(/Z$/), actor: expect.stringMatching(/^backend:/) });
+    expect(view.audit[0]).toEqual({
+      type: 'verification.created',
+      at: expect.stringMatching(/Z$/),
+      actor: expect.stringMatching(/^backend:/),
+    });
   });
 
   it('answers mrz null when the document came without one', async () => {
@@ -136,7 +140,10 @@ describe('reviewer case view and images', () => {
     const document = png(640, 480, { seed: 7006 });
     const { id } = await captureAll(ctx, tenant.backend, { document, mrz: passportMrz({ number: 'P7006' }) });
     const [v] = await ctx.app.db.select().from(identityVerifications).where(eq(identityVerifications.id, id));
-    const posed = (v!.challenge as { step: number; instruction: string }[]).map((s, i) => ({ ...s, pose: (['front', 'left', 'right'] as const)[i % 3] }));
+    const posed = (v!.challenge as { step: number; instruction: string }[]).map((s, i) => ({
+      ...s,
+      pose: (['front', 'left', 'right'] as const)[i % 3],
+    }));
     await ctx.app.db.update(identityVerifications).set({ challenge: posed }).where(eq(identityVerifications.id, id));
     const view = (await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200)).json();
     expect(view.steps.map((s: { pose: string }) => s.pose)).toEqual(posed.map((s) => s.pose));

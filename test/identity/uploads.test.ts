@@ -93,7 +93,9 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
   const fresh = async () => (await api(ctx).createVerification(tenant.backend)) as { id: string; handoff_token: string };
   const doc = async (id: string) =>
     rowsOf<{ document_blob: string | null; document_sha256: string | null; document_width: number; document_height: number }>(
-      await ctx.app.db.execute(sql`select document_blob, document_sha256, document_width, document_height from identity_verifications where id = ${id}`),
+      await ctx.app.db.execute(
+        sql`select document_blob, document_sha256, document_width, document_height from identity_verifications where id = ${id}`,
+      ),
     )[0]!;
 
   it('accepts JPEG, PNG and WebP by their bytes, whatever the declared type', async () => {
@@ -103,7 +105,9 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
       [webp(800, 600), 800, 600],
     ] as const) {
       const v = await fresh();
-      const res = await api(ctx).upload('document', v.handoff_token, [{ name: 'file', filename: 'x.txt', contentType: 'text/plain', data: image }]);
+      const res = await api(ctx).upload('document', v.handoff_token, [
+        { name: 'file', filename: 'x.txt', contentType: 'text/plain', data: image },
+      ]);
       expect(res.statusCode, res.body).toBe(201);
       const row = await doc(v.id);
       expect([row.document_width, row.document_height]).toEqual([w, h]);
@@ -133,7 +137,9 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     const brokenPng = Buffer.concat([png(640, 480).subarray(0, 8), Buffer.alloc(4000, 7)]);
     for (const data of [gif, pdf, brokenPng, Buffer.alloc(5000, 0)]) {
       const v = await fresh();
-      const res = await api(ctx).upload('document', v.handoff_token, [{ name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data }]);
+      const res = await api(ctx).upload('document', v.handoff_token, [
+        { name: 'file', filename: 'a.jpg', contentType: 'image/jpeg', data },
+      ]);
       expect(res.statusCode, res.body).toBe(415);
       expect(Object.keys(res.json())).toEqual(['detail']);
       expect((await api(ctx).status(v.handoff_token)).json().next_step).toEqual({ type: 'document' });
@@ -148,12 +154,20 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     const res = await api(ctx).upload('document', v.handoff_token, [file(tiny)]);
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json())).toEqual(['detail']);
-    const json = await ctx.app.inject({ method: 'POST', url: '/v1/capture/document', headers: { authorization: `Bearer ${v.handoff_token}` }, payload: { file: 'x' } });
+    const json = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/capture/document',
+      headers: { authorization: `Bearer ${v.handoff_token}` },
+      payload: { file: 'x' },
+    });
     expect(json.statusCode).toBe(415);
     expect(Object.keys(json.json())).toEqual(['detail']);
     const noFile = await api(ctx).upload('document', v.handoff_token, [{ name: 'mrz', value: 'x' }]);
     expect(noFile.statusCode).toBe(422);
-    const twoFiles = await api(ctx).upload('document', v.handoff_token, [file(png(640, 480)), { name: 'other', filename: 'b.png', data: png(640, 480) }]);
+    const twoFiles = await api(ctx).upload('document', v.handoff_token, [
+      file(png(640, 480)),
+      { name: 'other', filename: 'b.png', data: png(640, 480) },
+    ]);
     expect(twoFiles.statusCode).toBe(422);
     const badMrz = await api(ctx).upload('document', v.handoff_token, [file(png(640, 480)), { name: 'mrz', value: 'not an mrz!' }]);
     expect(badMrz.statusCode).toBe(422);
@@ -166,7 +180,9 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     const head = png(640, 480);
     const total = 15 * 1024 * 1024 + 1;
     const form = multipart([{ name: 'file', filename: 'big.png', data: Buffer.alloc(0) }]);
-    const boundaryEnd = form.payload.subarray(form.payload.length - (form.payload.length - form.payload.indexOf('\r\n--', form.payload.length - 60)));
+    const boundaryEnd = form.payload.subarray(
+      form.payload.length - (form.payload.length - form.payload.indexOf('\r\n--', form.payload.length - 60)),
+    );
     const prefix = form.payload.subarray(0, form.payload.length - boundaryEnd.length);
     // Streamed in 64 KB chunks: a valid PNG head followed by filler, 15 MB + 1 byte in all.
     let sent = 0;
@@ -185,7 +201,12 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
       })(),
     );
     const heapBefore = process.memoryUsage().heapUsed;
-    const res = await ctx.app.inject({ method: 'POST', url: '/v1/capture/document', headers: { ...form.headers, authorization: `Bearer ${v.handoff_token}` }, payload: body });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/capture/document',
+      headers: { ...form.headers, authorization: `Bearer ${v.handoff_token}` },
+      payload: body,
+    });
     expect(res.statusCode).toBe(413);
     expect(Object.keys(res.json())).toEqual(['detail']);
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(30 * 1024 * 1024);
@@ -201,7 +222,12 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     const v = await fresh();
     const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const form = multipart([file(Buffer.concat([png(640, 480), Buffer.alloc(16 * 1024 * 1024, 0x41)]), 'big.png')]);
-    const res = await httpCall(`${address}/v1/capture/document`, 'POST', { ...form.headers, authorization: `Bearer ${v.handoff_token}` }, form.payload);
+    const res = await httpCall(
+      `${address}/v1/capture/document`,
+      'POST',
+      { ...form.headers, authorization: `Bearer ${v.handoff_token}` },
+      form.payload,
+    );
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toEqual({ detail: expect.any(String) });
     const status = await httpCall(`${address}/v1/capture/status`, 'GET', { authorization: `Bearer ${v.handoff_token}` });
@@ -218,7 +244,12 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
       [form.headers, form.payload.subarray(0, 60)],
       [form.headers, Buffer.from('hello world')],
     ] as const) {
-      const res = await ctx.app.inject({ method: 'POST', url: '/v1/capture/document', headers: { ...headers, authorization: `Bearer ${v.handoff_token}` }, payload });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/capture/document',
+        headers: { ...headers, authorization: `Bearer ${v.handoff_token}` },
+        payload,
+      });
       expect(res.statusCode, res.body).toBe(400);
       expect(Object.keys(res.json())).toEqual(['detail']);
     }
@@ -244,7 +275,9 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     const v = await fresh();
     expect((await a.upload('document', v.handoff_token, [file(png(640, 480, { seed: 8100 }))])).statusCode).toBe(201);
     await a.challenge(v.handoff_token);
-    expect((await a.upload('selfie', v.handoff_token, [{ name: 'step', value: '0' }, file(png(640, 480, { seed: 8101 }))])).statusCode).toBe(201);
+    expect(
+      (await a.upload('selfie', v.handoff_token, [{ name: 'step', value: '0' }, file(png(640, 480, { seed: 8101 }))])).statusCode,
+    ).toBe(201);
     const before = blobFiles(ctx.env.DATA_DIR!).length;
     const big = png(1600, 1200, { seed: 8102, noisyRows: 600 });
     const taken = await a.upload('selfie', v.handoff_token, [{ name: 'step', value: '0' }, file(big)]);

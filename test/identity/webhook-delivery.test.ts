@@ -26,13 +26,24 @@ describe('identity decision webhooks reach a real HTTPS receiver, Standard Webho
   async function carry(v: { handoff_token: string }, mrz?: string) {
     const send = async (path: string, parts: Part[]) => {
       const form = multipart(parts);
-      const res = await ctx.app.inject({ method: 'POST', url: `/v1/capture/${path}`, headers: { ...form.headers, authorization: `Bearer ${v.handoff_token}` }, payload: form.payload });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/v1/capture/${path}`,
+        headers: { ...form.headers, authorization: `Bearer ${v.handoff_token}` },
+        payload: form.payload,
+      });
       expect(res.statusCode, res.body).toBe(201);
     };
     const salt = Math.floor(Math.random() * 1e6);
-    await send('document', [{ name: 'file', filename: 'd.png', data: png(640, 480, { seed: salt }) }, ...(mrz ? [{ name: 'mrz', value: mrz }] : [])]);
+    await send('document', [
+      { name: 'file', filename: 'd.png', data: png(640, 480, { seed: salt }) },
+      ...(mrz ? [{ name: 'mrz', value: mrz }] : []),
+    ]);
     for (const { step } of (await api(ctx).challenge(v.handoff_token)).json().steps) {
-      await send('selfie', [{ name: 'step', value: String(step) }, { name: 'file', filename: 's.png', data: png(640, 480, { seed: salt + step + 1 }) }]);
+      await send('selfie', [
+        { name: 'step', value: String(step) },
+        { name: 'file', filename: 's.png', data: png(640, 480, { seed: salt + step + 1 }) },
+      ]);
     }
   }
 
@@ -50,7 +61,8 @@ describe('identity decision webhooks reach a real HTTPS receiver, Standard Webho
     const jwk = jwks.keys.find((k: { purpose: string }) => k.purpose === 'identity-webhook');
     const publicKey = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
 
-    const create = (reference: string) => a.createVerification(tenant.backend, { webhook_url: receiver.url(`/idv/${reference}`), reference });
+    const create = (reference: string) =>
+      a.createVerification(tenant.backend, { webhook_url: receiver.url(`/idv/${reference}`), reference });
     const approved = await create('ref-approved');
     const declined = await create('ref-declined');
     receiver.plan(503);
@@ -77,8 +89,14 @@ describe('identity decision webhooks reach a real HTTPS receiver, Standard Webho
       expect(Object.keys(body.data).sort()).toEqual(['reference', 'status', 'verification_id']);
     }
     const last = (path: string) => JSON.parse(byPath.get(path)!.at(-1)!.body);
-    expect(last('/idv/ref-approved')).toMatchObject({ type: 'verification.approved', data: { verification_id: approved.id, status: 'approved', reference: 'ref-approved' } });
-    expect(last('/idv/ref-declined')).toMatchObject({ type: 'verification.declined', data: { verification_id: declined.id, status: 'declined', reference: 'ref-declined' } });
+    expect(last('/idv/ref-approved')).toMatchObject({
+      type: 'verification.approved',
+      data: { verification_id: approved.id, status: 'approved', reference: 'ref-approved' },
+    });
+    expect(last('/idv/ref-declined')).toMatchObject({
+      type: 'verification.declined',
+      data: { verification_id: declined.id, status: 'declined', reference: 'ref-declined' },
+    });
     // The refused first attempt was retried with the same event id.
     const retried = [...byPath.values()].find((list) => list.length === 2)!;
     expect(retried[0]!.headers['webhook-id']).toBe(retried[1]!.headers['webhook-id']);

@@ -10,7 +10,10 @@ const resolve: Resolver = async (host) => {
   const answers: Record<string, { address: string; family: number }[]> = {
     'hooks.partner.test': [{ address: '93.184.215.14', family: 4 }],
     'internal.partner.test': [{ address: '10.0.0.5', family: 4 }],
-    'mixed.partner.test': [{ address: '93.184.215.14', family: 4 }, { address: '127.0.0.1', family: 4 }],
+    'mixed.partner.test': [
+      { address: '93.184.215.14', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ],
   };
   const found = answers[host];
   if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
@@ -18,7 +21,9 @@ const resolve: Resolver = async (host) => {
 };
 
 async function verificationCount(ctx: TestContext, profileId: string): Promise<number> {
-  const rows = rowsOf<{ n: number }>(await ctx.app.db.execute(sql`select count(*)::int as n from identity_verifications where profile_id = ${profileId}`));
+  const rows = rowsOf<{ n: number }>(
+    await ctx.app.db.execute(sql`select count(*)::int as n from identity_verifications where profile_id = ${profileId}`),
+  );
   return rows[0]!.n;
 }
 

@@ -123,7 +123,9 @@ describe('one process per embedded DATA_DIR (real processes)', () => {
     const second = await runTs(['src/server.ts'], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_TOKEN });
     expect(second.code).toBe(2);
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
-    expect(second.stderr).toContain(`DATA_DIR ${dataDir} is in use by a running server (pid ${server.child.pid}, http://127.0.0.1:${server.port})`);
+    expect(second.stderr).toContain(
+      `DATA_DIR ${dataDir} is in use by a running server (pid ${server.child.pid}, http://127.0.0.1:${server.port})`,
+    );
     expect(second.stderr).toMatch(/stop it first, or start this one with another DATA_DIR/);
     expect(second.stdout).toBe('');
   }, 120_000);
@@ -146,7 +148,10 @@ describe('one process per embedded DATA_DIR (real processes)', () => {
     expect(served.status).toBe(200);
 
     // A list flag as a,b; the key works against the same server at once.
-    const key = await cli([`--url=${base}/`, 'create-api-key', '--service', 'ticketing', '--profileId', profile.id, '--scopes', 'events:read,orders:read'], { ADMIN_TOKEN });
+    const key = await cli(
+      [`--url=${base}/`, 'create-api-key', '--service', 'ticketing', '--profileId', profile.id, '--scopes', 'events:read,orders:read'],
+      { ADMIN_TOKEN },
+    );
     expect(key.code, key.stderr).toBe(0);
     const issued = JSON.parse(key.stdout).data;
     expect(issued.scopes).toEqual(['events:read', 'orders:read']);
@@ -187,7 +192,9 @@ describe('one process per embedded DATA_DIR (real processes)', () => {
     server = await startServerProcess({ DATA_DIR: dataDir, ADMIN_TOKEN }, { listenTimeoutMs: 200_000 });
     expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).pid).toBe(server.child.pid);
     // The profile created over HTTP earlier survived the restarts.
-    const listed = await fetch(`http://127.0.0.1:${server.port}/admin/v1/api-keys`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const listed = await fetch(`http://127.0.0.1:${server.port}/admin/v1/api-keys`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(((await listed.json()) as { data: { items: unknown[] } }).data.items).toHaveLength(1);
   }, 600_000);
 });
@@ -202,7 +209,8 @@ describe('operator CLI help', () => {
       const help = await cli(['--help'], env, cwd);
       expect(help.code, help.stderr).toBe(0);
       expect(help.stdout).toContain('--url http://host:port');
-      for (const line of help.stdout.split('\n').filter((l) => /^ {2}[a-z-]+ /.test(l))) expect(line.trim().split(/\s{2,}/)).toHaveLength(2);
+      for (const line of help.stdout.split('\n').filter((l) => /^ {2}[a-z-]+ /.test(l)))
+        expect(line.trim().split(/\s{2,}/)).toHaveLength(2);
       expect(help.stdout).toMatch(/^ {2}create-profile +Create a profile/m);
       const command = await cli(['create-api-key', '--help'], env, cwd);
       expect(command.code, command.stderr).toBe(0);

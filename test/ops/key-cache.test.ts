@@ -20,7 +20,11 @@ describe('the key cache', () => {
 
   it('serves a verified key from memory after the first lookup', async () => {
     const tenant = await createTenant(ctx, { service: 'ticketing', scopes: ['events:read'] });
-    expect(await findPrincipal(ctx.app.db, 'ticketing', tenant.key)).toMatchObject({ keyId: tenant.keyId, profileId: tenant.profileId, scopes: ['events:read'] });
+    expect(await findPrincipal(ctx.app.db, 'ticketing', tenant.key)).toMatchObject({
+      keyId: tenant.keyId,
+      profileId: tenant.profileId,
+      scopes: ['events:read'],
+    });
     await revokeSilently(ctx, tenant.keyId);
     // Still cached: the database was changed without announcing it.
     expect(await findPrincipal(ctx.app.db, 'ticketing', tenant.key)).toMatchObject({ keyId: tenant.keyId });
@@ -47,7 +51,7 @@ describe('the key cache', () => {
     expect(await findPrincipal(ctx.app.db, 'ticketing', key)).toMatchObject({ profileId: tenant.profileId });
   });
 
-  it('keeps refusing another service\'s key even when it is cached', async () => {
+  it("keeps refusing another service's key even when it is cached", async () => {
     const tenant = await createTenant(ctx, { service: 'identity', role: 'backend' });
     expect(await findPrincipal(ctx.app.db, 'identity', tenant.key)).toMatchObject({ role: 'backend' });
     expect(await findPrincipal(ctx.app.db, 'ticketing', tenant.key)).toBeNull();
@@ -104,12 +108,17 @@ describe.runIf(usingPostgres())('the key cache across instances (PostgreSQL)', (
     expect(await findPrincipal(b.app.db, 'ticketing', tenant.key)).toBeNull();
 
     // Both instances reconnect on their own schedules; count listeners once both are back.
-    await vi.waitFor(() => {
-      expect(keyCacheOf(a.app.db)!.enabled).toBe(true);
-      expect(keyCacheOf(b.app.db)!.enabled).toBe(true);
-    }, { timeout: 10_000, interval: 50 });
-    const listeners = rowsOf(await a.app.db.execute(sql`
-      select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'`));
+    await vi.waitFor(
+      () => {
+        expect(keyCacheOf(a.app.db)!.enabled).toBe(true);
+        expect(keyCacheOf(b.app.db)!.enabled).toBe(true);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const listeners = rowsOf(
+      await a.app.db.execute(sql`
+      select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'`),
+    );
     expect(listeners[0]!.n).toBe(2);
   });
 });

@@ -134,7 +134,9 @@ describe('a client generated from the served document (openapi-typescript + open
         files: ['client.ts', 'api.d.ts'],
       }),
     );
-    await run(process.execPath, [bin('openapi-typescript/bin/cli.js'), join(project, 'openapi.json'), '-o', join(project, 'api.d.ts')], { cwd: project });
+    await run(process.execPath, [bin('openapi-typescript/bin/cli.js'), join(project, 'openapi.json'), '-o', join(project, 'api.d.ts')], {
+      cwd: project,
+    });
     try {
       await run(process.execPath, [bin('typescript/bin/tsc'), '-p', join(project, 'tsconfig.json')], { cwd: project });
       return { code: 0, output: '' };
@@ -154,13 +156,29 @@ describe('a client generated from the served document (openapi-typescript + open
     served = (await res.json()) as typeof served;
 
     const ticketing = await createTenant(ctx, { service: 'ticketing', scopes: ['events:read'] });
-    const venue = (await ctx.admin('POST', `/profiles/${ticketing.profileId}/venues`, { name: 'Harbour Hall', address: 'Wilhelminakade 123', lat: 51.9, lng: 4.48 })).data;
+    const venue = (
+      await ctx.admin('POST', `/profiles/${ticketing.profileId}/venues`, {
+        name: 'Harbour Hall',
+        address: 'Wilhelminakade 123',
+        lat: 51.9,
+        lng: 4.48,
+      })
+    ).data;
     const writer = await addKey(ctx, ticketing.profileId, { service: 'ticketing', scopes: ['events:write'] });
     const created = await ctx.app.inject({
       method: 'POST',
       url: '/api/v1/events',
       headers: { authorization: `Bearer ${writer.key}` },
-      payload: { name: 'Jazz on the Quay', description: '', address: 'Wilhelminakade 123', lat: 51.9, lng: 4.48, categories: ['music'], placeId: venue.id, eventStartsAt: '2026-12-18T19:00:00.000Z' },
+      payload: {
+        name: 'Jazz on the Quay',
+        description: '',
+        address: 'Wilhelminakade 123',
+        lat: 51.9,
+        lng: 4.48,
+        categories: ['music'],
+        placeId: venue.id,
+        eventStartsAt: '2026-12-18T19:00:00.000Z',
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const identity = await createTenant(ctx, { service: 'identity', role: 'backend' });

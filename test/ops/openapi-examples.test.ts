@@ -23,11 +23,16 @@ import { compileSchemaValidator, shapeDifferences } from './openapi-support.js';
  */
 const EXAMPLES_FILE = fileURLToPath(new URL('../../src/plugins/openapi-examples.ts', import.meta.url));
 const UPDATE = process.env.UPDATE_OPENAPI_EXAMPLES === '1';
-const HOW_TO_ADD = 'call it in the scenario of test/ops/openapi-examples.test.ts, then run UPDATE_OPENAPI_EXAMPLES=1 npx vitest run test/ops/openapi-examples.test.ts';
+const HOW_TO_ADD =
+  'call it in the scenario of test/ops/openapi-examples.test.ts, then run UPDATE_OPENAPI_EXAMPLES=1 npx vitest run test/ops/openapi-examples.test.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 type Media = { schema?: unknown; example?: unknown };
-type Operation = { operationId?: string; requestBody?: { content?: Record<string, Media> }; responses?: Record<string, { content?: Record<string, Media> }> };
+type Operation = {
+  operationId?: string;
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { content?: Record<string, Media> }>;
+};
 type Document = { paths: Record<string, Record<string, Operation>> };
 
 interface Located {
@@ -104,29 +109,49 @@ describe('the examples of the OpenAPI document', () => {
       await call('createVenue', {
         token: admin,
         params: { id: profile.id },
-        body: { name: 'Harbour Hall', address: 'Wilhelminakade 123', city: 'Rotterdam', lat: 51.9067, lng: 4.4872, timezone: 'Europe/Amsterdam' },
+        body: {
+          name: 'Harbour Hall',
+          address: 'Wilhelminakade 123',
+          city: 'Rotterdam',
+          lat: 51.9067,
+          lng: 4.4872,
+          timezone: 'Europe/Amsterdam',
+        },
       })
     ).data;
     // A minute between the keys: the key list (by creation time) then has the same order every run.
     const ticketingKey = (
       await call('createApiKey', {
         token: admin,
-        body: { service: 'ticketing', profileId: profile.id, scopes: ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'] },
+        body: {
+          service: 'ticketing',
+          profileId: profile.id,
+          scopes: ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'],
+        },
       })
     ).data.key as string;
     minutes(1);
-    const backendKey = (await call('createApiKey', { token: admin, body: { service: 'identity', profileId: profile.id, role: 'backend' } })).data.key as string;
+    const backendKey = (await call('createApiKey', { token: admin, body: { service: 'identity', profileId: profile.id, role: 'backend' } }))
+      .data.key as string;
     minutes(1);
-    const reviewerKey = (await call('createApiKey', { token: admin, body: { service: 'identity', profileId: profile.id, role: 'reviewer' } })).data.key as string;
+    const reviewerKey = (
+      await call('createApiKey', { token: admin, body: { service: 'identity', profileId: profile.id, role: 'reviewer' } })
+    ).data.key as string;
     minutes(1);
     const governanceKey = (
-      await call('createApiKey', { token: admin, body: { service: 'governance', profileId: profile.id, scopes: ['governance:decide', 'governance:read'] } })
+      await call('createApiKey', {
+        token: admin,
+        body: { service: 'governance', profileId: profile.id, scopes: ['governance:decide', 'governance:read'] },
+      })
     ).data.key as string;
     const endpoint = (
       await call('createWebhookEndpoint', {
         token: admin,
         params: { id: profile.id },
-        body: { url: `https://${RECEIVER_HOST}:${receiver.port}/ticketing`, events: ['event.published', 'order.paid', 'order.refunded', 'ticket.checked_in'] },
+        body: {
+          url: `https://${RECEIVER_HOST}:${receiver.port}/ticketing`,
+          events: ['event.published', 'order.paid', 'order.refunded', 'ticket.checked_in'],
+        },
       })
     ).data;
     await call('listWebhookEndpoints', { token: admin, params: { id: profile.id } });
@@ -154,7 +179,11 @@ describe('the examples of the OpenAPI document', () => {
       })
     ).data;
     minutes(7);
-    await call('updateEvent', { token: ticketingKey, params: { eventId: event.id }, body: { description: 'An evening of harbour-side jazz with the Maas River Quartet and guests.' } });
+    await call('updateEvent', {
+      token: ticketingKey,
+      params: { eventId: event.id },
+      body: { description: 'An evening of harbour-side jazz with the Maas River Quartet and guests.' },
+    });
     await call('getEvent', { token: ticketingKey, params: { eventId: event.id } });
 
     // The operator adds tickets and publishes; an order is placed, paid and scanned at the door.
@@ -188,7 +217,11 @@ describe('the examples of the OpenAPI document', () => {
       await call('createOrder', {
         token: admin,
         params: { eventId: event.id },
-        body: { items: [{ ticketTypeId: ticketType.id, quantity: 1 }], buyer: { name: 'Grace Hopper', email: 'grace@example.com' }, status: 'CONFIRMED' },
+        body: {
+          items: [{ ticketTypeId: ticketType.id, quantity: 1 }],
+          buyer: { name: 'Grace Hopper', email: 'grace@example.com' },
+          status: 'CONFIRMED',
+        },
       })
     ).data;
     minutes(12);
@@ -256,12 +289,22 @@ describe('the examples of the OpenAPI document', () => {
     minutes(60);
     await call('createGovernanceAgent', {
       token: admin,
-      body: { profileId: profile.id, agentId: 'refund-agent', mandate: ['payments.refund', 'reports.read'], baseline: { fingerprint: 'refund-agent-v3', maxDrift: 0.2 } },
+      body: {
+        profileId: profile.id,
+        agentId: 'refund-agent',
+        mandate: ['payments.refund', 'reports.read'],
+        baseline: { fingerprint: 'refund-agent-v3', maxDrift: 0.2 },
+      },
     });
     const delegation = (
       await call('createGovernanceDelegation', {
         token: admin,
-        body: { profileId: profile.id, agentId: 'refund-agent', grantedBy: 'finance@harbour-live.example', expiresAt: at('2026-12-31T23:00:00.000Z') },
+        body: {
+          profileId: profile.id,
+          agentId: 'refund-agent',
+          grantedBy: 'finance@harbour-live.example',
+          expiresAt: at('2026-12-31T23:00:00.000Z'),
+        },
       })
     ).data;
     minutes(3);
@@ -299,7 +342,10 @@ describe('the examples of the OpenAPI document', () => {
     await call('listProfileVerifications', { token: admin, params: { id: profile.id } });
     await call('listProfileEvents', { token: admin, params: { id: profile.id } });
     await call('listProfileGovernance', { token: admin, params: { id: profile.id } });
-    const keys = (await call('listApiKeys', { token: admin, query: { profileId: profile.id } })).data.items as { id: string; service: string }[];
+    const keys = (await call('listApiKeys', { token: admin, query: { profileId: profile.id } })).data.items as {
+      id: string;
+      service: string;
+    }[];
     await call('revokeApiKey', { token: admin, params: { id: keys.find((k) => k.service === 'ticketing')!.id } });
 
     await call('health');
@@ -337,7 +383,9 @@ describe('the examples of the OpenAPI document', () => {
   };
 
   it('the scenario calls every operation of the document with a 2xx answer', () => {
-    const missing = [...operations].filter(([id]) => !recorded[id]).map(([id, { method, path }]) => `${method.toUpperCase()} ${path} (${id}): ${HOW_TO_ADD}`);
+    const missing = [...operations]
+      .filter(([id]) => !recorded[id])
+      .map(([id, { method, path }]) => `${method.toUpperCase()} ${path} (${id}): ${HOW_TO_ADD}`);
     expect(missing, 'operations the scenario never answered 2xx').toEqual([]);
   });
 
@@ -346,7 +394,8 @@ describe('the examples of the OpenAPI document', () => {
     for (const [id, located] of operations) {
       const { method, path, op } = located;
       const example = exampleOf(id, located);
-      if (op.requestBody?.content?.['application/json'] && example?.request === undefined) missing.push(`${method.toUpperCase()} ${path} (${id}): no request body example`);
+      if (op.requestBody?.content?.['application/json'] && example?.request === undefined)
+        missing.push(`${method.toUpperCase()} ${path} (${id}): no request body example`);
       for (const status of Object.keys(recorded[id]?.responses ?? {})) {
         if (op.responses?.[status]?.content?.['application/json'] && example?.responses[status] === undefined) {
           missing.push(`${method.toUpperCase()} ${path} (${id}): no example of its ${status} answer`);
@@ -369,7 +418,8 @@ describe('the examples of the OpenAPI document', () => {
       const example = exampleOf(id, located);
       if (!example) continue;
       const body = op.requestBody?.content?.['application/json'];
-      if (body?.schema && example.request !== undefined) invalid.push(...validate(body.schema, example.request).map((e) => `${id} request: ${e}`));
+      if (body?.schema && example.request !== undefined)
+        invalid.push(...validate(body.schema, example.request).map((e) => `${id} request: ${e}`));
       for (const [status, answer] of Object.entries(example.responses)) {
         const schema = op.responses?.[status]?.content?.['application/json']?.schema;
         if (schema && answer !== undefined) invalid.push(...validate(schema, answer).map((e) => `${id} ${status}: ${e}`));
@@ -428,7 +478,11 @@ function sanitize<T>(value: T, port: number): T {
 }
 
 function writeExamples(examples: OperationExamples): void {
-  const sorted = Object.fromEntries(Object.keys(examples).sort().map((id) => [id, examples[id]]));
+  const sorted = Object.fromEntries(
+    Object.keys(examples)
+      .sort()
+      .map((id) => [id, examples[id]]),
+  );
   writeFileSync(
     EXAMPLES_FILE,
     [

@@ -2,7 +2,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv2020,
+) => void;
 
 /**
  * Validates values against schemas of an OpenAPI 3.1 document (JSON Schema 2020-12), resolving
@@ -34,7 +36,8 @@ export function shapeDifferences(example: unknown, real: unknown, path = ''): st
   const at = path || '/';
   if (kind(example) !== kind(real)) return [`${at}: the example has ${kind(example)}, the answer ${kind(real)}`];
   if (Array.isArray(example) && Array.isArray(real)) {
-    if (example.length === 0 || real.length === 0) return example.length === real.length ? [] : [`${at}: one of the example and the answer is an empty array`];
+    if (example.length === 0 || real.length === 0)
+      return example.length === real.length ? [] : [`${at}: one of the example and the answer is an empty array`];
     return shapeDifferences(example[0], real[0], `${path}/0`);
   }
   if (kind(example) !== 'object') return [];

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiTags, registeredRoutes } from '../../src/plugins/openapi.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 
-type Operation = { operationId?: string; tags?: string[]; security?: Record<string, string[]>[]; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+};
 type Document = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
@@ -55,7 +60,11 @@ describe('the OpenAPI document', () => {
     expect(missing).toEqual([]);
     // And the other way: nothing in the document that the app does not serve.
     const served = new Set(routes.map((r) => `${r.method.toLowerCase()} ${openApiPath(r.url)}`));
-    expect(operations().map((o) => `${o.method} ${o.path}`).filter((o) => !served.has(o))).toEqual([]);
+    expect(
+      operations()
+        .map((o) => `${o.method} ${o.path}`)
+        .filter((o) => !served.has(o)),
+    ).toEqual([]);
   });
 
   it('includes the health probes and the operator API', () => {
@@ -117,7 +126,10 @@ describe('the OpenAPI document', () => {
     const grouped = new Set(doc['x-tagGroups']?.flatMap((g) => g.tags));
     const declared = new Set(doc.tags?.filter((t) => t.description).map((t) => t.name));
     const used = new Set(operations().flatMap(({ op }) => op.tags ?? []));
-    expect([...used].filter((t) => !declared.has(t) || !grouped.has(t)), 'tags to declare in src/plugins/openapi.ts (openApiTags, tagGroups)').toEqual([]);
+    expect(
+      [...used].filter((t) => !declared.has(t) || !grouped.has(t)),
+      'tags to declare in src/plugins/openapi.ts (openApiTags, tagGroups)',
+    ).toEqual([]);
   });
 
   it('declares the credential of every operation, and only the public ones need none', () => {
@@ -130,8 +142,19 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(problems).toEqual([]);
-    const open = operations().filter(({ op }) => op.security?.length === 0).map(({ op }) => op.operationId).sort();
-    expect(open).toEqual(['getProofBoundaries', 'health', 'identityJwks', 'listAttestationClaims', 'listGovernanceKeys', 'ready', 'verifyGovernanceRecord']);
+    const open = operations()
+      .filter(({ op }) => op.security?.length === 0)
+      .map(({ op }) => op.operationId)
+      .sort();
+    expect(open).toEqual([
+      'getProofBoundaries',
+      'health',
+      'identityJwks',
+      'listAttestationClaims',
+      'listGovernanceKeys',
+      'ready',
+      'verifyGovernanceRecord',
+    ]);
   });
 
   it('every operation that declares a credential answers 401 without one, in its API’s error format', async () => {

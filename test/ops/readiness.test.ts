@@ -27,8 +27,7 @@ describe.runIf(process.env.DATABASE_URL)('readiness and database outages (Postgr
     await owner?.close();
   });
 
-  const get = (url: string, key?: string) =>
-    ctx.app.inject({ method: 'GET', url, headers: key ? { authorization: `Bearer ${key}` } : {} });
+  const get = (url: string, key?: string) => ctx.app.inject({ method: 'GET', url, headers: key ? { authorization: `Bearer ${key}` } : {} });
   const ready = () => get('/ready');
 
   async function expectReadyAgain() {
@@ -103,7 +102,8 @@ describe.runIf(process.env.DATABASE_URL)('readiness and database outages (Postgr
     {
       name: 'ticketing',
       url: '/api/v1/events',
-      shape: (b: any) => expect(b).toEqual({ success: false, error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }) }),
+      shape: (b: any) =>
+        expect(b).toEqual({ success: false, error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }) }),
     },
     { name: 'identity', url: '/v1/review', shape: (b: any) => expect(b).toEqual({ detail: expect.any(String) }) },
     {

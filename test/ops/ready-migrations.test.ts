@@ -21,7 +21,9 @@ describe('readiness and migrations', () => {
     expect(res.json()).toEqual({ status: 'unavailable', database: 'migrations pending' });
     expect((await ctx.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
 
-    await ctx.app.db.execute(sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${last!.id}, ${last!.hash}, ${last!.created_at})`);
+    await ctx.app.db.execute(
+      sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${last!.id}, ${last!.hash}, ${last!.created_at})`,
+    );
     expect((await ctx.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
   });
 });

@@ -72,7 +72,9 @@ describe('graceful shutdown of the server process', () => {
     server?.cleanup();
     server = await startServerProcess({ ...store.env, ADMIN_TOKEN });
     // The request finished during the last shutdown was committed.
-    const res = await fetch(`http://127.0.0.1:${server.port}/admin/v1/profiles/${finishedProfileId}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const res = await fetch(`http://127.0.0.1:${server.port}/admin/v1/profiles/${finishedProfileId}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(res.status).toBe(200);
     const started = performance.now();
     server.child.kill('SIGINT');
@@ -104,7 +106,11 @@ describe('a hard kill of the server process', () => {
     server = await startServerProcess({ ...env(), JOBS_IDENTITY_CONCURRENCY: '0' });
     const base = `http://127.0.0.1:${server.port}`;
     const admin = async (path: string, body: unknown) => {
-      const res = await fetch(`${base}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}/admin/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return (await res.json()) as any;
     };
     const profile = await admin('/profiles', { name: 'Kill test', plan: 'ENTERPRISE' });
@@ -127,9 +133,12 @@ describe('a hard kill of the server process', () => {
       expect(res.status, await res.clone().text()).toBe(201);
     };
     await upload('document', png(640, 480, { seed: 1 }));
-    const challenge = (await (await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers: handoff })).json()) as { steps: { step: number }[] };
+    const challenge = (await (await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers: handoff })).json()) as {
+      steps: { step: number }[];
+    };
     for (const { step } of challenge.steps) await upload('selfie', png(640, 480, { seed: 10 + step }), { step: String(step) });
-    const status = async () => ((await (await fetch(`${base}/v1/verifications/${verification.id}`, { headers: backend })).json()) as { status: string }).status;
+    const status = async () =>
+      ((await (await fetch(`${base}/v1/verifications/${verification.id}`, { headers: backend })).json()) as { status: string }).status;
     expect(await status()).toBe('processing');
 
     server.child.kill('SIGKILL');

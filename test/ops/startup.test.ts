@@ -18,7 +18,14 @@ describe('startup lines', () => {
       'Operator API: off; set ADMIN_TOKEN (16 characters or more) and restart to turn on /admin/v1',
       'API docs: http://localhost:3000/docs (OpenAPI document: http://localhost:3000/openapi.json)',
     ]);
-    const pg = startupLines(configFrom({ HOST: '127.0.0.1', DATABASE_URL: 'postgres://app:s3cret@db.internal:6543/partner', ADMIN_TOKEN: 'a-token-of-sixteen-chars' }), 8080);
+    const pg = startupLines(
+      configFrom({
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'postgres://app:s3cret@db.internal:6543/partner',
+        ADMIN_TOKEN: 'a-token-of-sixteen-chars',
+      }),
+      8080,
+    );
     expect(pg[0]).toBe('Partner services listening on http://127.0.0.1:8080');
     expect(pg[1]).toBe('Database: PostgreSQL partner at db.internal:6543');
     expect(pg[2]).toBe('Operator API: on at http://127.0.0.1:8080/admin/v1 (Authorization: Bearer <ADMIN_TOKEN>)');
@@ -91,7 +98,11 @@ describe('GET /', () => {
   });
 
   it('answers a browser with an HTML page linking the same places, no script or inline style', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers.vary).toMatch(/accept/i);

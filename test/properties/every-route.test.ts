@@ -86,8 +86,13 @@ const LEAKS: RegExp[] = [
 class PropertyFailure extends Error {}
 
 function fail(message: string, req: Sent, res: LightMyRequestResponse): never {
-  const payload = req.payload === undefined ? '' : ` body ${(Buffer.isBuffer(req.payload) ? req.payload.toString('utf8') : typeof req.payload === 'string' ? req.payload : JSON.stringify(req.payload)).slice(0, 300)}`;
-  throw new PropertyFailure(`${message}\n  ${req.method} ${req.url.slice(0, 300)}${payload}\n  → ${res.statusCode} ${res.body.slice(0, 500)}`);
+  const payload =
+    req.payload === undefined
+      ? ''
+      : ` body ${(Buffer.isBuffer(req.payload) ? req.payload.toString('utf8') : typeof req.payload === 'string' ? req.payload : JSON.stringify(req.payload)).slice(0, 300)}`;
+  throw new PropertyFailure(
+    `${message}\n  ${req.method} ${req.url.slice(0, 300)}${payload}\n  → ${res.statusCode} ${res.body.slice(0, 500)}`,
+  );
 }
 
 /** The error body of each API (README: one format per API). */
@@ -109,7 +114,8 @@ function checkErrorFormat(api: Api, req: Sent, res: LightMyRequestResponse): voi
           isText(body.error?.code) &&
           isText(body.error?.message) &&
           Object.keys(body).every((k) => k === 'success' || k === 'error') &&
-          (body.error.details === undefined || (Array.isArray(body.error.details) && body.error.details.every((d: any) => isText(d?.path) || d?.path === '')));
+          (body.error.details === undefined ||
+            (Array.isArray(body.error.details) && body.error.details.every((d: any) => isText(d?.path) || d?.path === '')));
   if (!ok) fail(`${api} error is not in the API's own format`, req, res);
 }
 
@@ -216,7 +222,8 @@ function unstorableSweep(op: Operation, baseline: number): Sent[] {
   const sent: Sent[] = [];
   if (takesBody(op) && valid !== undefined && valid !== null && typeof valid === 'object') {
     for (const path of pathsOf(valid).filter((p) => p.length > 0)) {
-      for (const text of ['a\u0000b', 'a\ud800b']) sent.push(jsonRequest(op, replaceAt(valid, path, text), { expect: namesMember(path, recordFirst) }));
+      for (const text of ['a\u0000b', 'a\ud800b'])
+        sent.push(jsonRequest(op, replaceAt(valid, path, text), { expect: namesMember(path, recordFirst) }));
     }
   }
   for (const name of op.queryParams) {
@@ -240,22 +247,49 @@ function requestsFor(op: Operation): fc.Arbitrary<Sent> {
   const knownQuery = [...op.queryParams, ...Object.keys(query ?? {})];
 
   kinds.push(hostileQuery(knownQuery).map((q) => ({ ...jsonRequest(op, valid), url: urlOf(op, {}, q) })));
-  kinds.push(fc.oneof(fc.constant(undefined), nastyString).map((token) => ({ ...jsonRequest(op, valid), headers: headers(op, valid === undefined ? undefined : 'application/json', token?.replace(/[^\x21-\x7e]/g, '') || undefined) })));
+  kinds.push(
+    fc.oneof(fc.constant(undefined), nastyString).map((token) => ({
+      ...jsonRequest(op, valid),
+      headers: headers(op, valid === undefined ? undefined : 'application/json', token?.replace(/[^\x21-\x7e]/g, '') || undefined),
+    })),
+  );
   if (op.pathParams.length > 0) {
     kinds.push(
-      fc.record(Object.fromEntries(op.pathParams.map((name) => [name, fc.oneof(hostileId.map((id) => id.replace(/\./g, '%2E')), fc.constant(encodeURIComponent(pathValue(op, name))))]))).map((params) => ({
-        ...jsonRequest(op, valid),
-        url: urlOf(op, params as Record<string, string>),
-      })),
+      fc
+        .record(
+          Object.fromEntries(
+            op.pathParams.map((name) => [
+              name,
+              fc.oneof(
+                hostileId.map((id) => id.replace(/\./g, '%2E')),
+                fc.constant(encodeURIComponent(pathValue(op, name))),
+              ),
+            ]),
+          ),
+        )
+        .map((params) => ({
+          ...jsonRequest(op, valid),
+          url: urlOf(op, params as Record<string, string>),
+        })),
     );
   }
   if (takesBody(op)) {
     kinds.push(anyJson.map((body) => jsonRequest(op, body)));
-    kinds.push(fc.tuple(rawBytes, rawContentType).map(([bytes, type]) => ({ method: op.method, url: urlOf(op), headers: headers(op, type), payload: bytes })));
-    const fieldName = fc.oneof(fc.constantFrom('mrz', 'step', 'file', ...op.formFields, ...Object.keys((valid as object) ?? {})), nastyString);
     kinds.push(
       fc
-        .tuple(fc.array(fc.tuple(fieldName, fc.oneof(nastyString, fc.constantFrom('0', '1', '-1', '99', 'P<NLD')) ), { maxLength: 4 }), fc.option(fc.uint8Array({ maxLength: 2048 })))
+        .tuple(rawBytes, rawContentType)
+        .map(([bytes, type]) => ({ method: op.method, url: urlOf(op), headers: headers(op, type), payload: bytes })),
+    );
+    const fieldName = fc.oneof(
+      fc.constantFrom('mrz', 'step', 'file', ...op.formFields, ...Object.keys((valid as object) ?? {})),
+      nastyString,
+    );
+    kinds.push(
+      fc
+        .tuple(
+          fc.array(fc.tuple(fieldName, fc.oneof(nastyString, fc.constantFrom('0', '1', '-1', '99', 'P<NLD'))), { maxLength: 4 }),
+          fc.option(fc.uint8Array({ maxLength: 2048 })),
+        )
         .map(([fields, file]) => {
           const form = multipartBody(fields, file ? Buffer.from(file) : undefined);
           const hasNul = fields.some(([name, value]) => name.includes('\u0000') || value.includes('\u0000'));
@@ -264,7 +298,9 @@ function requestsFor(op: Operation): fc.Arbitrary<Sent> {
             url: urlOf(op),
             headers: headers(op, form.contentType),
             payload: form.payload,
-            expect: hasNul ? (res: LightMyRequestResponse) => (res.statusCode >= 400 ? null : 'a form field with a NUL must not be accepted') : undefined,
+            expect: hasNul
+              ? (res: LightMyRequestResponse) => (res.statusCode >= 400 ? null : 'a form field with a NUL must not be accepted')
+              : undefined,
           };
         }),
     );
@@ -273,25 +309,36 @@ function requestsFor(op: Operation): fc.Arbitrary<Sent> {
     const paths = pathsOf(valid).filter((p) => p.length > 0);
     if (paths.length > 0) {
       kinds.push(
-        fc.tuple(fc.constantFrom(...paths), fc.option(anyJson, { freq: 4 })).map(([path, replacement]) => jsonRequest(op, replaceAt(valid, path, replacement ?? undefined))),
+        fc
+          .tuple(fc.constantFrom(...paths), fc.option(anyJson, { freq: 4 }))
+          .map(([path, replacement]) => jsonRequest(op, replaceAt(valid, path, replacement ?? undefined))),
       );
       // Text the database cannot store, at any member or as a property name: refused, naming where.
       const objects = pathsOf(valid).filter((p) => isObject(valueAt(valid, p)));
       const placed = fc.oneof(
         fc.tuple(fc.constantFrom(...paths), unstorableString).map(([path, text]) => ({ body: replaceAt(valid, path, text), where: path })),
-        fc.tuple(fc.constantFrom(...objects), unstorableString).map(([path, text]) => ({ body: replaceAt(valid, path, { ...(valueAt(valid, path) as object), [text]: 1 }), where: path })),
+        fc
+          .tuple(fc.constantFrom(...objects), unstorableString)
+          .map(([path, text]) => ({ body: replaceAt(valid, path, { ...(valueAt(valid, path) as object), [text]: 1 }), where: path })),
       );
-      kinds.push(
-        placed.map(({ body, where }) => jsonRequest(op, body, { expect: namesMember(where) })),
-      );
+      kinds.push(placed.map(({ body, where }) => jsonRequest(op, body, { expect: namesMember(where) })));
     }
-    kinds.push(fc.dictionary(nastyString, anyJson, { minKeys: 1, maxKeys: 3 }).map((extra) => jsonRequest(op, { ...extra, ...(valid as object) } as Json)));
+    kinds.push(
+      fc
+        .dictionary(nastyString, anyJson, { minKeys: 1, maxKeys: 3 })
+        .map((extra) => jsonRequest(op, { ...extra, ...(valid as object) } as Json)),
+    );
   }
   return fc.oneof(...kinds);
 }
 
 async function send(req: Sent): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({ method: req.method as InjectOptions['method'], url: req.url, headers: req.headers, ...(req.payload === undefined ? {} : { payload: req.payload as InjectOptions['payload'] }) });
+  return ctx.app.inject({
+    method: req.method as InjectOptions['method'],
+    url: req.url,
+    headers: req.headers,
+    ...(req.payload === undefined ? {} : { payload: req.payload as InjectOptions['payload'] }),
+  });
 }
 
 describe('every operation of the OpenAPI document survives arbitrary input', () => {
@@ -312,7 +359,8 @@ describe('every operation of the OpenAPI document survives arbitrary input', () 
       const first = await send(base);
       checkAnswer(api, base, first);
       seen.push(first.statusCode);
-      if (api !== 'other') expect([401, 403], `${op.operationId} with its key: ${first.body.slice(0, 300)}`).not.toContain(first.statusCode);
+      if (api !== 'other')
+        expect([401, 403], `${op.operationId} with its key: ${first.body.slice(0, 300)}`).not.toContain(first.statusCode);
 
       // Text the database cannot store at each member of the valid body and in each query
       // parameter, one request each: always refused, naming where.

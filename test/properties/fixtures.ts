@@ -81,7 +81,16 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
   const seeds: Record<string, Seed> = {
     updateEvent: { params: { eventId: draft.id }, body: { name: 'Renamed', description: 'Still by the water' } },
     createEvent: {
-      body: { name: 'Harbour Nights', description: 'Live', address: '1 Dock Road', lat: 53.55, lng: 9.99, categories: ['music'], placeId: org.venueId, eventStartsAt: '2026-12-31T20:00:00.000Z' },
+      body: {
+        name: 'Harbour Nights',
+        description: 'Live',
+        address: '1 Dock Road',
+        lat: 53.55,
+        lng: 9.99,
+        categories: ['music'],
+        placeId: org.venueId,
+        eventStartsAt: '2026-12-31T20:00:00.000Z',
+      },
     },
     publishEvent: { params: { eventId: doomed.id } },
     cancelEvent: { params: { eventId: doomed.id } },
@@ -91,12 +100,25 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     createApiKey: { body: { service: 'ticketing', profileId: spare.profileId, scopes: ['events:read'] } },
     listApiKeys: { query: { profileId: spare.profileId } },
     createGovernanceAgent: {
-      body: { profileId: governance.profileId, agentId: 'agent-9', mandate: ['payments.*'], baseline: { fingerprint: 'fp-9', maxDrift: 0.1 } },
+      body: {
+        profileId: governance.profileId,
+        agentId: 'agent-9',
+        mandate: ['payments.*'],
+        baseline: { fingerprint: 'fp-9', maxDrift: 0.1 },
+      },
     },
-    createGovernanceDelegation: { body: { profileId: governance.profileId, agentId: 'agent-7', grantedBy: 'cfo@example.com', expiresAt: inADay } },
+    createGovernanceDelegation: {
+      body: { profileId: governance.profileId, agentId: 'agent-7', grantedBy: 'cfo@example.com', expiresAt: inADay },
+    },
     createWebhookEndpoint: { body: { url: 'https://127.0.0.1:9/other', events: ['order.paid'] } },
     createTicketType: { body: { name: 'Balcony', kind: 'STANDARD', price: '12.50', quantity: 10 } },
-    createOrder: { body: { items: [{ ticketTypeId: type.id, quantity: 1 }], buyer: { name: 'Ada Lovelace', email: 'ada@example.com' }, status: 'PENDING' } },
+    createOrder: {
+      body: {
+        items: [{ ticketTypeId: type.id, quantity: 1 }],
+        buyer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+        status: 'PENDING',
+      },
+    },
     scanTicket: { body: { ticketId } },
     createVerification: { body: { webhook_url: 'https://127.0.0.1:9/hooks', reference: 'order-42' } },
     reviewVerification: { body: { decision: 'approve', note: 'Document and selfie checked by hand, all consistent' } },
@@ -129,4 +151,3 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     seeds,
   };
 }
-

@@ -26,7 +26,10 @@ export interface Operation {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /** Every operation of the document, flattened. */
-export function operationsOf(doc: { paths: Record<string, Record<string, any>>; components?: { schemas?: Record<string, Schema> } }): Operation[] {
+export function operationsOf(doc: {
+  paths: Record<string, Record<string, any>>;
+  components?: { schemas?: Record<string, Schema> };
+}): Operation[] {
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -53,7 +56,10 @@ export function resolver(doc: any): (schema: Schema | undefined) => Schema | und
   return (schema) => {
     let s = schema;
     for (let i = 0; s && typeof s.$ref === 'string' && i < 20; i++) {
-      s = s.$ref.replace(/^#\//, '').split('/').reduce((node: any, key: string) => node?.[key], doc);
+      s = s.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((node: any, key: string) => node?.[key], doc);
     }
     return s;
   };
@@ -82,7 +88,8 @@ export function sampleOf(schema: Schema | undefined, resolve: (s: Schema | undef
   switch (type ?? (s.properties ? 'object' : undefined)) {
     case 'object': {
       const out: Record<string, Json> = {};
-      for (const [key, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) out[key] = sampleOf(prop, resolve, depth + 1);
+      for (const [key, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>))
+        out[key] = sampleOf(prop, resolve, depth + 1);
       return out;
     }
     case 'array':
@@ -144,7 +151,37 @@ export function replaceAt(value: Json, path: (string | number)[], replacement: J
 
 /** Characters that break naive code: NUL, lone surrogates, quotes, escapes, separators, RTL, emoji. */
 const nastyPiece = fc.oneof(
-  fc.constantFrom('\u0000', '\ud800', '\udfff', '\\', '"', "'", '%', '%00', '/', '..', '\n', '\r\n', '😀', '\u202e', '\ufeff', '$', '{', '}', '[', ']', '&', '=', '?', '#', ';', '--', ' OR 1=1', '__proto__', 'constructor'),
+  fc.constantFrom(
+    '\u0000',
+    '\ud800',
+    '\udfff',
+    '\\',
+    '"',
+    "'",
+    '%',
+    '%00',
+    '/',
+    '..',
+    '\n',
+    '\r\n',
+    '😀',
+    '\u202e',
+    '\ufeff',
+    '$',
+    '{',
+    '}',
+    '[',
+    ']',
+    '&',
+    '=',
+    '?',
+    '#',
+    ';',
+    '--',
+    ' OR 1=1',
+    '__proto__',
+    'constructor',
+  ),
   fc.string({ unit: 'binary', maxLength: 4 }),
   fc.string({ maxLength: 8 }),
 );
@@ -154,7 +191,26 @@ export const nastyString = fc.array(nastyPiece, { maxLength: 6 }).map((parts) =>
 export const anyJson: fc.Arbitrary<Json> = fc.oneof(
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json> },
   { weight: 1, arbitrary: nastyString },
-  { weight: 1, arbitrary: fc.constantFrom<Json>(-1, 0, 1e308, -1e308, 2 ** 53 + 1, 0.1, '', ' ', [], {}, [null], { a: null }, 'x'.repeat(5000), true, null) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Json>(
+      -1,
+      0,
+      1e308,
+      -1e308,
+      2 ** 53 + 1,
+      0.1,
+      '',
+      ' ',
+      [],
+      {},
+      [null],
+      { a: null },
+      'x'.repeat(5000),
+      true,
+      null,
+    ),
+  },
   { weight: 1, arbitrary: fc.dictionary(nastyString, fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>, { maxKeys: 3 }) },
 );
 
@@ -194,7 +250,10 @@ export const hostileId = fc.oneof(
 
 /** A query string: known parameters and random ones, repeated keys, NULs, broken escapes. */
 export function hostileQuery(known: string[]): fc.Arbitrary<string> {
-  const key = fc.oneof(fc.constantFrom(...(known.length ? known : ['page']), '__proto__', 'constructor', 'page[]', 'limit', ''), nastyString.map(percentEncoded));
+  const key = fc.oneof(
+    fc.constantFrom(...(known.length ? known : ['page']), '__proto__', 'constructor', 'page[]', 'limit', ''),
+    nastyString.map(percentEncoded),
+  );
   const value = fc.oneof(
     fc.constantFrom('%00', '-1', '0', '1e9', '99999999999999999999', 'NaN', '', '%', '%zz', '%ED%A0%80', 'true', '[]', 'a,b'),
     nastyString.map(percentEncoded),
@@ -218,7 +277,22 @@ export const rawContentType = fc.constantFrom(
 /** Bytes that are not JSON: random, truncated JSON, BOMs, invalid UTF-8. */
 export const rawBytes = fc.oneof(
   fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
-  fc.constantFrom('{', '{"a":', '[1,2', '{"a":1}{"b":2}', '\ufeff{}', 'null', '"\\u0000"', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}', '{"a":1,"a":2}', 'NaN', '1e999999').map((s) => Buffer.from(s)),
+  fc
+    .constantFrom(
+      '{',
+      '{"a":',
+      '[1,2',
+      '{"a":1}{"b":2}',
+      '\ufeff{}',
+      'null',
+      '"\\u0000"',
+      '{"a":"\\ud800"}',
+      '{"__proto__":{"x":1}}',
+      '{"a":1,"a":2}',
+      'NaN',
+      '1e999999',
+    )
+    .map((s) => Buffer.from(s)),
   fc.constant(Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d])),
   fc.constant(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])),
 );
@@ -228,10 +302,20 @@ export function multipartBody(fields: [string, string][], file?: Buffer): { payl
   const boundary = 'propertyboundary7d1c';
   const chunks: Buffer[] = [];
   for (const [name, value] of fields) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n`), Buffer.from(value), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n`),
+      Buffer.from(value),
+      Buffer.from('\r\n'),
+    );
   }
   if (file) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), file, Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      file,
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };

@@ -49,7 +49,10 @@ describe('ticketing: keys, plans, scopes, check order and the error envelope', (
   });
 
   it('answers 401 UNAUTHORIZED for a missing, malformed, unknown, revoked or other-service key on every endpoint', async () => {
-    const { key: revoked, keyId } = await addKey(ctx, org.profileId, { service: 'ticketing', scopes: ['events:read', 'events:write', 'orders:read', 'tickets:read'] });
+    const { key: revoked, keyId } = await addKey(ctx, org.profileId, {
+      service: 'ticketing',
+      scopes: ['events:read', 'events:write', 'orders:read', 'tickets:read'],
+    });
     await ctx.admin('DELETE', `/api-keys/${keyId}`);
     const identity = await createTenant(ctx, { service: 'identity', role: 'backend' });
     const cases: [string, Record<string, string>][] = [
@@ -116,7 +119,9 @@ describe('ticketing: keys, plans, scopes, check order and the error envelope', (
     const readOnly = await org.keyWith(['events:read']);
     expect((await org.call('PATCH', `/events/${UNKNOWN_ID}`, { bogus: 1 }, readOnly)).json().error.code).toBe('INSUFFICIENT_SCOPE');
     expect((await org.call('POST', '/events', { bogus: 1 }, readOnly)).json().error.code).toBe('INSUFFICIENT_SCOPE');
-    expect((await org.call('GET', `/events/${UNKNOWN_ID}/orders?limit=0`, undefined, readOnly)).json().error.code).toBe('INSUFFICIENT_SCOPE');
+    expect((await org.call('GET', `/events/${UNKNOWN_ID}/orders?limit=0`, undefined, readOnly)).json().error.code).toBe(
+      'INSUFFICIENT_SCOPE',
+    );
     // The record comes before the query and the body.
     expect((await org.call('GET', `/events/${UNKNOWN_ID}/orders?limit=0`)).statusCode).toBe(404);
     expect((await org.call('GET', `/events/${UNKNOWN_ID}/tickets?page=0`)).statusCode).toBe(404);
@@ -129,7 +134,11 @@ describe('ticketing: keys, plans, scopes, check order and the error envelope', (
 
   describe('error envelope under /api/v1', () => {
     it('answers unknown routes with 404 NOT_FOUND', async () => {
-      for (const [method, url] of [['GET', '/api/v1/nope'], ['DELETE', `/api/v1/events/${eventId}`], ['GET', '/api/v1/events/x/y/z']] as const) {
+      for (const [method, url] of [
+        ['GET', '/api/v1/nope'],
+        ['DELETE', `/api/v1/events/${eventId}`],
+        ['GET', '/api/v1/events/x/y/z'],
+      ] as const) {
         const res = await ctx.app.inject({ method, url, headers: { authorization: `Bearer ${org.key}` } });
         expect(res.statusCode, url).toBe(404);
         expect(res.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
@@ -138,17 +147,29 @@ describe('ticketing: keys, plans, scopes, check order and the error envelope', (
 
     it('answers malformed JSON, a wrong content type and a body too large in the envelope', async () => {
       const post = (payload: string | Buffer, contentType: string) =>
-        ctx.app.inject({ method: 'POST', url: '/api/v1/events', headers: { authorization: `Bearer ${org.key}`, 'content-type': contentType }, payload });
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/v1/events',
+          headers: { authorization: `Bearer ${org.key}`, 'content-type': contentType },
+          payload,
+        });
       const malformed = await post('{"name": ', 'application/json');
       expect(malformed.statusCode).toBe(400);
       expect(malformed.json()).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: expect.any(String) } });
       const wrongType = await post('name=x', 'application/x-www-form-urlencoded');
       expect(wrongType.statusCode).toBe(415);
       expect(wrongType.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-      const tooLarge = await post(JSON.stringify({ ...eventBody(org.venueId), description: 'x'.repeat(1024 * 1024 + 10) }), 'application/json');
+      const tooLarge = await post(
+        JSON.stringify({ ...eventBody(org.venueId), description: 'x'.repeat(1024 * 1024 + 10) }),
+        'application/json',
+      );
       expect(tooLarge.statusCode).toBe(413);
       expect(tooLarge.json()).toEqual({ success: false, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
-      const noBody = await ctx.app.inject({ method: 'PATCH', url: `/api/v1/events/${(await draftEvent(org)).id}`, headers: { authorization: `Bearer ${org.key}` } });
+      const noBody = await ctx.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/events/${(await draftEvent(org)).id}`,
+        headers: { authorization: `Bearer ${org.key}` },
+      });
       expect(noBody.statusCode).toBe(400);
       expect(noBody.json().error.code).toBe('VALIDATION_ERROR');
     });

@@ -23,7 +23,9 @@ describe('ticketing: door check-ins', () => {
     return res.data as { id: string; orderId: string | null; result: string; reasonCode: string | null; scannedAt: string };
   };
   const ticketsOf = async (orderId: string, event = eventId, as = org) =>
-    (await as.call('GET', `/events/${event}/tickets?limit=100`)).json().data.items.filter((t: { orderId: string }) => t.orderId === orderId);
+    (await as.call('GET', `/events/${event}/tickets?limit=100`))
+      .json()
+      .data.items.filter((t: { orderId: string }) => t.orderId === orderId);
 
   it('ALLOWs a first entry, FLAGs the second, and marks the order once all its tickets are in', async () => {
     const bought = await order(ctx, eventId, [{ ticketTypeId: typeId, quantity: 2 }]);
@@ -31,7 +33,13 @@ describe('ticketing: door check-ins', () => {
     const fresh = await webhookWatch(ctx, org.profileId);
     ctx.clock.advance(1_000);
     const allow = await scan(first.id);
-    expect(allow).toEqual({ id: expect.stringMatching(UUID), orderId: bought.id, result: 'ALLOW', reasonCode: null, scannedAt: ctx.clock.now().toISOString() });
+    expect(allow).toEqual({
+      id: expect.stringMatching(UUID),
+      orderId: bought.id,
+      result: 'ALLOW',
+      reasonCode: null,
+      scannedAt: ctx.clock.now().toISOString(),
+    });
     const afterFirst = (await ticketsOf(bought.id)).find((t: { id: string }) => t.id === first.id);
     expect(afterFirst).toMatchObject({ checkedIn: true, checkedInAt: ctx.clock.now().toISOString() });
     expect((await org.call('GET', `/orders/${bought.id}`)).json().data).toMatchObject({ checkedIn: false, checkedInAt: null });
@@ -46,7 +54,10 @@ describe('ticketing: door check-ins', () => {
 
     ctx.clock.advance(1_000);
     expect((await scan(second.id)).result).toBe('ALLOW');
-    expect((await org.call('GET', `/orders/${bought.id}`)).json().data).toMatchObject({ checkedIn: true, checkedInAt: ctx.clock.now().toISOString() });
+    expect((await org.call('GET', `/orders/${bought.id}`)).json().data).toMatchObject({
+      checkedIn: true,
+      checkedInAt: ctx.clock.now().toISOString(),
+    });
   });
 
   it('DENYs refunded tickets, other events’ tickets and unknown tickets', async () => {
@@ -110,7 +121,13 @@ describe('ticketing: door check-ins', () => {
       const data = res.json().data;
       expect(data).toMatchObject({ page: 1, limit: 20, total: 4 });
       expect(data.items.map((c: { id: string }) => c.id)).toEqual([...made].reverse());
-      expect(data.items[0]).toEqual({ id: made[3], orderId: null, result: 'DENY', reasonCode: 'UNKNOWN_TICKET', scannedAt: expect.stringMatching(ISO_MS) });
+      expect(data.items[0]).toEqual({
+        id: made[3],
+        orderId: null,
+        result: 'DENY',
+        reasonCode: 'UNKNOWN_TICKET',
+        scannedAt: expect.stringMatching(ISO_MS),
+      });
       expect(data.items[3]).toMatchObject({ result: 'ALLOW', reasonCode: null, orderId: expect.stringMatching(UUID) });
       const page = (await org.call('GET', `/events/${listed}/check-ins?limit=1&page=4`)).json().data;
       expect(page).toMatchObject({ page: 4, limit: 1, total: 4 });

@@ -13,7 +13,13 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
     org = await organizer(ctx);
     other = await organizer(ctx);
     // 5 events, created out of start order; two share a start (id breaks the tie).
-    const starts = ['2027-03-01T10:00:00.000Z', '2027-01-01T10:00:00.000Z', '2027-02-01T10:00:00.000Z', '2027-02-01T10:00:00.000Z', '2027-04-01T10:00:00.000Z'];
+    const starts = [
+      '2027-03-01T10:00:00.000Z',
+      '2027-01-01T10:00:00.000Z',
+      '2027-02-01T10:00:00.000Z',
+      '2027-02-01T10:00:00.000Z',
+      '2027-04-01T10:00:00.000Z',
+    ];
     for (const eventStartsAt of starts) ids.push((await draftEvent(org, { eventStartsAt })).id);
     await ctx.admin('POST', `/events/${ids[0]}/publish`);
     await ctx.admin('POST', `/events/${ids[4]}/publish`);
@@ -66,13 +72,17 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
   it('counts rows written by bulk SQL too: inserted, moved between statuses, deleted', async () => {
     const totals = async () =>
       Object.fromEntries(
-        await Promise.all(['', '?status=DRAFT', '?status=ARCHIVED'].map(async (q) => [q, (await org.call('GET', `/events${q}`)).json().data.total])),
+        await Promise.all(
+          ['', '?status=DRAFT', '?status=ARCHIVED'].map(async (q) => [q, (await org.call('GET', `/events${q}`)).json().data.total]),
+        ),
       );
     const before = await totals();
     const db = ctx.app.db;
     // A plain table: on PostgreSQL each statement may run on another pooled connection.
     const copied = sql.raw(`copied_events_${Date.now()}`);
-    await db.execute(sql`create table ${copied} as select * from ticketing_events where profile_id = ${org.profileId} and status = 'DRAFT'`);
+    await db.execute(
+      sql`create table ${copied} as select * from ticketing_events where profile_id = ${org.profileId} and status = 'DRAFT'`,
+    );
     await db.execute(sql`update ${copied} set id = gen_random_uuid()`);
     await db.execute(sql`insert into ticketing_events select * from ${copied}`);
     expect(await totals()).toEqual({ '': before['']! + 2, '?status=DRAFT': before['?status=DRAFT']! + 2, '?status=ARCHIVED': 0 });

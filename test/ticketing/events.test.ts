@@ -15,7 +15,11 @@ describe('ticketing: events', () => {
 
   describe('POST /events', () => {
     it('creates a DRAFT event and answers the stored Event, field for field', async () => {
-      const res = await org.call('POST', '/events', eventBody(org.venueId, { eventEndsAt: '2027-01-01T02:00:00+01:00', city: 'Hamburg', timezone: 'Europe/Berlin' }));
+      const res = await org.call(
+        'POST',
+        '/events',
+        eventBody(org.venueId, { eventEndsAt: '2027-01-01T02:00:00+01:00', city: 'Hamburg', timezone: 'Europe/Berlin' }),
+      );
       expect(res.statusCode).toBe(201);
       const now = ctx.clock.now().toISOString();
       expect(res.json()).toEqual({
@@ -44,17 +48,32 @@ describe('ticketing: events', () => {
     });
 
     it('keeps absent optional fields as null and honours ticketMode', async () => {
-      const data = await draftEvent(org, { ticketMode: 'FREE', email: 'box@example.com', website: 'https://example.com', ticketUrl: 'https://t.example.com/x', phoneNumber: '+49 40 1', offersVipTables: true });
+      const data = await draftEvent(org, {
+        ticketMode: 'FREE',
+        email: 'box@example.com',
+        website: 'https://example.com',
+        ticketUrl: 'https://t.example.com/x',
+        phoneNumber: '+49 40 1',
+        offersVipTables: true,
+      });
       expect(data).toMatchObject({ endsAt: null, timezone: null, city: null, imageUrl: null, ticketMode: 'FREE', allDay: false });
       expect(data.createdAt).toMatch(ISO_MS);
     });
 
     it('marks events spanning whole days in their time zone as allDay', async () => {
-      const berlin = await draftEvent(org, { eventStartsAt: '2026-12-24T23:00:00.000Z', eventEndsAt: '2026-12-26T23:00:00.000Z', timezone: 'Europe/Berlin' });
+      const berlin = await draftEvent(org, {
+        eventStartsAt: '2026-12-24T23:00:00.000Z',
+        eventEndsAt: '2026-12-26T23:00:00.000Z',
+        timezone: 'Europe/Berlin',
+      });
       expect(berlin.allDay).toBe(true);
       const utc = await draftEvent(org, { eventStartsAt: '2026-12-25T00:00:00Z', eventEndsAt: '2026-12-26T00:00:00Z' });
       expect(utc.allDay).toBe(true);
-      const notMidnight = await draftEvent(org, { eventStartsAt: '2026-12-25T00:00:00Z', eventEndsAt: '2026-12-26T00:00:00Z', timezone: 'America/New_York' });
+      const notMidnight = await draftEvent(org, {
+        eventStartsAt: '2026-12-25T00:00:00Z',
+        eventEndsAt: '2026-12-26T00:00:00Z',
+        timezone: 'America/New_York',
+      });
       expect(notMidnight.allDay).toBe(false);
       const noEnd = await draftEvent(org, { eventStartsAt: '2026-12-25T00:00:00Z' });
       expect(noEnd.allDay).toBe(false);
@@ -160,7 +179,10 @@ describe('ticketing: events', () => {
       expect(endEarly.json().error.details).toEqual([{ path: 'body.eventEndsAt', message: expect.any(String) }]);
       const startLate = await org.call('PATCH', `/events/${created.id}`, { eventStartsAt: '2027-01-01T00:00:00.000Z' });
       expect(startLate.statusCode).toBe(400);
-      const both = await org.call('PATCH', `/events/${created.id}`, { eventStartsAt: '2027-01-01T00:00:00.000Z', eventEndsAt: '2027-01-01T03:00:00.000Z' });
+      const both = await org.call('PATCH', `/events/${created.id}`, {
+        eventStartsAt: '2027-01-01T00:00:00.000Z',
+        eventEndsAt: '2027-01-01T03:00:00.000Z',
+      });
       expect(both.statusCode).toBe(200);
     });
 

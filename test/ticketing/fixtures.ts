@@ -73,7 +73,13 @@ export async function draftEvent(org: Organizer, overrides: Record<string, unkno
 }
 
 export async function ticketType(ctx: TestContext, eventId: string, body: Record<string, unknown> = {}) {
-  const res = await ctx.admin('POST', `/events/${eventId}/ticket-types`, { name: 'General', kind: 'STANDARD', price: '25.00', quantity: 100, ...body });
+  const res = await ctx.admin('POST', `/events/${eventId}/ticket-types`, {
+    name: 'General',
+    kind: 'STANDARD',
+    price: '25.00',
+    quantity: 100,
+    ...body,
+  });
   return res.data as { id: string; sold: number; quantity: number; price: string };
 }
 

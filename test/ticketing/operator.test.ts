@@ -12,16 +12,36 @@ describe('operator API: ticketing', () => {
   afterAll(() => ctx.close());
 
   const raw = (method: 'POST', url: string, payload?: unknown) =>
-    ctx.app.inject({ method, url: `/admin/v1${url}`, headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    ctx.app.inject({
+      method,
+      url: `/admin/v1${url}`,
+      headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const stock = async (eventId: string) =>
-    Object.fromEntries((await org.call('GET', `/events/${eventId}/ticket-types`)).json().data.items.map((t: { id: string; sold: number }) => [t.id, t.sold]));
+    Object.fromEntries(
+      (await org.call('GET', `/events/${eventId}/ticket-types`)).json().data.items.map((t: { id: string; sold: number }) => [t.id, t.sold]),
+    );
 
   describe('ticket types', () => {
     it('creates ticket types and validates them', async () => {
       const event = await draftEvent(org);
-      const res = await raw('POST', `/events/${event.id}/ticket-types`, { name: 'Early bird', kind: 'STANDARD', price: '9.9', quantity: 10 });
+      const res = await raw('POST', `/events/${event.id}/ticket-types`, {
+        name: 'Early bird',
+        kind: 'STANDARD',
+        price: '9.9',
+        quantity: 10,
+      });
       expect(res.statusCode).toBe(201);
-      expect(res.json().data).toMatchObject({ name: 'Early bird', price: '9.90', quantity: 10, sold: 0, isActive: true, partySize: null, description: null });
+      expect(res.json().data).toMatchObject({
+        name: 'Early bird',
+        price: '9.90',
+        quantity: 10,
+        sold: 0,
+        isActive: true,
+        partySize: null,
+        description: null,
+      });
       for (const bad of [
         { name: 'x', kind: 'STANDARD', price: 25, quantity: 1 },
         { name: 'x', kind: 'STANDARD', price: '25.001', quantity: 1 },
@@ -50,12 +70,21 @@ describe('operator API: ticketing', () => {
       const again = await raw('POST', `/events/${event.id}/publish`);
       expect(again.statusCode).toBe(409);
       expect(again.json().error.code).toBe('EVENT_NOT_DRAFT');
-      const rows = (await fresh());
+      const rows = await fresh();
       expect(rows.map((r) => r.type)).toEqual(['event.published']);
-      expect(rows[0]!.body).toEqual({ id: expect.any(String), type: 'event.published', created: expect.any(String), data: res.json().data });
+      expect(rows[0]!.body).toEqual({
+        id: expect.any(String),
+        type: 'event.published',
+        created: expect.any(String),
+        data: res.json().data,
+      });
       // A JSON content type with an empty body is still a body-less action.
       const other = await draftEvent(org);
-      const emptyJson = await ctx.app.inject({ method: 'POST', url: `/admin/v1/events/${other.id}/publish`, headers: { authorization: 'Bearer test-admin-token-0123456789abcdef', 'content-type': 'application/json' } });
+      const emptyJson = await ctx.app.inject({
+        method: 'POST',
+        url: `/admin/v1/events/${other.id}/publish`,
+        headers: { authorization: 'Bearer test-admin-token-0123456789abcdef', 'content-type': 'application/json' },
+      });
       expect(emptyJson.statusCode).toBe(200);
     });
 
@@ -69,7 +98,7 @@ describe('operator API: ticketing', () => {
       const again = await raw('POST', `/events/${event.id}/cancel`);
       expect(again.statusCode).toBe(409);
       expect(again.json().error.code).toBe('INVALID_STATUS_TRANSITION');
-      const rows = (await fresh());
+      const rows = await fresh();
       expect(rows.map((r) => r.type)).toEqual(['event.canceled']);
       expect(rows[0]!.body.data).toEqual(res.json().data);
     });
@@ -107,20 +136,30 @@ describe('operator API: ticketing', () => {
     it('creates a PENDING order without taking stock; paying takes it, issues tickets and publishes order.paid', async () => {
       const type = await ticketType(ctx, eventId, { quantity: 5, price: '12.50' });
       const fresh = await webhookWatch(ctx, org.profileId);
-      const created = await raw('POST', `/events/${eventId}/orders`, { items: [{ ticketTypeId: type.id, quantity: 3 }], buyer: { name: 'Ada', email: 'ada@example.com' } });
+      const created = await raw('POST', `/events/${eventId}/orders`, {
+        items: [{ ticketTypeId: type.id, quantity: 3 }],
+        buyer: { name: 'Ada', email: 'ada@example.com' },
+      });
       expect(created.statusCode).toBe(201);
-      expect(created.json().data).toMatchObject({ status: 'PENDING', totalAmount: '37.50', currency: 'USD', buyer: { name: 'Ada', email: 'ada@example.com' } });
+      expect(created.json().data).toMatchObject({
+        status: 'PENDING',
+        totalAmount: '37.50',
+        currency: 'USD',
+        buyer: { name: 'Ada', email: 'ada@example.com' },
+      });
       expect((await stock(eventId))[type.id]).toBe(0);
       expect(await fresh()).toEqual([]);
       const paid = await raw('POST', `/orders/${created.json().data.id}/pay`);
       expect(paid.statusCode).toBe(200);
       expect(paid.json().data.status).toBe('CONFIRMED');
       expect((await stock(eventId))[type.id]).toBe(3);
-      const rows = (await fresh());
+      const rows = await fresh();
       expect(rows.map((r) => r.type)).toEqual(['order.paid']);
       expect(rows[0]!.body.data).toEqual(paid.json().data);
       expect(rows[0]!.body.data).toEqual((await org.call('GET', `/orders/${paid.json().data.id}`)).json().data);
-      const tickets = (await org.call('GET', `/events/${eventId}/tickets?limit=100`)).json().data.items.filter((t: { orderId: string }) => t.orderId === paid.json().data.id);
+      const tickets = (await org.call('GET', `/events/${eventId}/tickets?limit=100`))
+        .json()
+        .data.items.filter((t: { orderId: string }) => t.orderId === paid.json().data.id);
       expect(tickets).toHaveLength(3);
       const again = await raw('POST', `/orders/${paid.json().data.id}/pay`);
       expect(again.statusCode).toBe(409);
@@ -136,7 +175,7 @@ describe('operator API: ticketing', () => {
       expect(refunded.statusCode).toBe(200);
       expect(refunded.json().data.status).toBe('REFUNDED');
       expect((await stock(eventId))[type.id]).toBe(0);
-      const rows = (await fresh());
+      const rows = await fresh();
       expect(rows.map((r) => r.type)).toEqual(['order.refunded']);
       expect(rows[0]!.body.data).toEqual({ ...refunded.json().data, buyer: { name: 'Ada Lovelace', email: 'ada@example.com' } });
       const listed = (await org.call('GET', `/events/${eventId}/tickets?limit=100`)).json().data.items;
@@ -155,12 +194,30 @@ describe('operator API: ticketing', () => {
       const type = await ticketType(ctx, eventId, { quantity: 3 });
       const fresh = await webhookWatch(ctx, org.profileId);
       const ordersBefore = (await org.call('GET', `/events/${eventId}/orders`)).json().data.total;
-      const tooMany = await raw('POST', `/events/${eventId}/orders`, { items: [{ ticketTypeId: type.id, quantity: 4 }], buyer: { name: 'A', email: 'a@example.com' }, status: 'CONFIRMED' });
+      const tooMany = await raw('POST', `/events/${eventId}/orders`, {
+        items: [{ ticketTypeId: type.id, quantity: 4 }],
+        buyer: { name: 'A', email: 'a@example.com' },
+        status: 'CONFIRMED',
+      });
       expect(tooMany.statusCode).toBe(409);
       expect(tooMany.json().error.code).toBe('SOLD_OUT');
-      const split = await raw('POST', `/events/${eventId}/orders`, { items: [{ ticketTypeId: type.id, quantity: 2 }, { ticketTypeId: type.id, quantity: 2 }], buyer: { name: 'A', email: 'a@example.com' }, status: 'CONFIRMED' });
+      const split = await raw('POST', `/events/${eventId}/orders`, {
+        items: [
+          { ticketTypeId: type.id, quantity: 2 },
+          { ticketTypeId: type.id, quantity: 2 },
+        ],
+        buyer: { name: 'A', email: 'a@example.com' },
+        status: 'CONFIRMED',
+      });
       expect(split.json().error.code).toBe('SOLD_OUT');
-      expect((await raw('POST', `/events/${eventId}/orders`, { items: [{ ticketTypeId: type.id, quantity: 4 }], buyer: { name: 'A', email: 'a@example.com' } })).json().error.code).toBe('SOLD_OUT');
+      expect(
+        (
+          await raw('POST', `/events/${eventId}/orders`, {
+            items: [{ ticketTypeId: type.id, quantity: 4 }],
+            buyer: { name: 'A', email: 'a@example.com' },
+          })
+        ).json().error.code,
+      ).toBe('SOLD_OUT');
       const pending = await order(ctx, eventId, [{ ticketTypeId: type.id, quantity: 2 }], 'PENDING');
       await order(ctx, eventId, [{ ticketTypeId: type.id, quantity: 2 }]);
       const pay = await raw('POST', `/orders/${pending.id}/pay`);
@@ -177,7 +234,8 @@ describe('operator API: ticketing', () => {
       const inactive = await ticketType(ctx, eventId, { isActive: false });
       const ended = await ticketType(ctx, eventId, { salesEndAt: '2020-01-01T00:00:00Z' });
       const elsewhere = await ticketType(ctx, (await draftEvent(org)).id);
-      const buy = (ticketTypeId: string, id = eventId) => raw('POST', `/events/${id}/orders`, { items: [{ ticketTypeId, quantity: 1 }], buyer: { name: 'A', email: 'a@example.com' } });
+      const buy = (ticketTypeId: string, id = eventId) =>
+        raw('POST', `/events/${id}/orders`, { items: [{ ticketTypeId, quantity: 1 }], buyer: { name: 'A', email: 'a@example.com' } });
       expect((await buy(UNKNOWN_ID)).statusCode).toBe(404);
       expect((await buy(elsewhere.id)).statusCode).toBe(404);
       expect((await buy(inactive.id)).json().error.code).toBe('TICKET_TYPE_INACTIVE');
@@ -186,7 +244,12 @@ describe('operator API: ticketing', () => {
       const type = await ticketType(ctx, closed);
       await raw('POST', `/events/${closed}/cancel`);
       expect((await buy(type.id, closed)).json().error.code).toBe('EVENT_NOT_ON_SALE');
-      for (const bad of [{ items: [], buyer: { name: 'A', email: 'a@example.com' } }, { items: [{ ticketTypeId: type.id, quantity: 0 }], buyer: { name: 'A', email: 'a@example.com' } }, { items: [{ ticketTypeId: type.id, quantity: 1 }], buyer: { name: 'A', email: 'nope' } }, { items: [{ ticketTypeId: type.id, quantity: 1 }], buyer: { name: 'A', email: 'a@example.com' }, status: 'REFUNDED' }]) {
+      for (const bad of [
+        { items: [], buyer: { name: 'A', email: 'a@example.com' } },
+        { items: [{ ticketTypeId: type.id, quantity: 0 }], buyer: { name: 'A', email: 'a@example.com' } },
+        { items: [{ ticketTypeId: type.id, quantity: 1 }], buyer: { name: 'A', email: 'nope' } },
+        { items: [{ ticketTypeId: type.id, quantity: 1 }], buyer: { name: 'A', email: 'a@example.com' }, status: 'REFUNDED' },
+      ]) {
         expect((await raw('POST', `/events/${eventId}/orders`, bad)).statusCode, JSON.stringify(bad)).toBe(400);
       }
       expect((await raw('POST', `/events/${UNKNOWN_ID}/orders`, { bogus: 1 })).statusCode).toBe(404);
@@ -197,7 +260,11 @@ describe('operator API: ticketing', () => {
       const fresh = await webhookWatch(ctx, org.profileId);
       const answers = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
-          raw('POST', `/events/${eventId}/orders`, { items: [{ ticketTypeId: type.id, quantity: 1 }], buyer: { name: `B${i}`, email: `b${i}@example.com` }, status: 'CONFIRMED' }),
+          raw('POST', `/events/${eventId}/orders`, {
+            items: [{ ticketTypeId: type.id, quantity: 1 }],
+            buyer: { name: `B${i}`, email: `b${i}@example.com` },
+            status: 'CONFIRMED',
+          }),
         ),
       );
       const codes = answers.map((a) => a.statusCode).sort();
@@ -205,7 +272,7 @@ describe('operator API: ticketing', () => {
       expect(codes.filter((c) => c === 409)).toHaveLength(7);
       expect(answers.filter((a) => a.statusCode === 409).every((a) => a.json().error.code === 'SOLD_OUT')).toBe(true);
       expect((await stock(eventId))[type.id]).toBe(5);
-      expect((await fresh())).toHaveLength(5);
+      expect(await fresh()).toHaveLength(5);
     });
 
     it('never oversells when pending orders are paid in parallel', async () => {

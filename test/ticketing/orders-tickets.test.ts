@@ -19,7 +19,16 @@ describe('ticketing: ticket types, orders and issued tickets', () => {
     await ctx.admin('POST', `/events/${eventId}/publish`);
     general = await ticketType(ctx, eventId, { name: 'General', price: '25', quantity: 50 });
     ctx.clock.advance(1_000);
-    table = await ticketType(ctx, eventId, { name: 'VIP table', kind: 'TABLE', partySize: 6, price: '480.5', quantity: 4, description: 'Bottle service', salesEndAt: '2027-01-01T00:00:00Z', isActive: true });
+    table = await ticketType(ctx, eventId, {
+      name: 'VIP table',
+      kind: 'TABLE',
+      partySize: 6,
+      price: '480.5',
+      quantity: 4,
+      description: 'Bottle service',
+      salesEndAt: '2027-01-01T00:00:00Z',
+      isActive: true,
+    });
   });
   afterAll(() => ctx.close());
 
@@ -31,8 +40,30 @@ describe('ticketing: ticket types, orders and issued tickets', () => {
         success: true,
         data: {
           items: [
-            { id: general.id, name: 'General', description: null, kind: 'STANDARD', partySize: null, price: '25.00', quantity: 50, sold: 0, salesEndAt: null, isActive: true },
-            { id: table.id, name: 'VIP table', description: 'Bottle service', kind: 'TABLE', partySize: 6, price: '480.50', quantity: 4, sold: 0, salesEndAt: '2027-01-01T00:00:00.000Z', isActive: true },
+            {
+              id: general.id,
+              name: 'General',
+              description: null,
+              kind: 'STANDARD',
+              partySize: null,
+              price: '25.00',
+              quantity: 50,
+              sold: 0,
+              salesEndAt: null,
+              isActive: true,
+            },
+            {
+              id: table.id,
+              name: 'VIP table',
+              description: 'Bottle service',
+              kind: 'TABLE',
+              partySize: 6,
+              price: '480.50',
+              quantity: 4,
+              sold: 0,
+              salesEndAt: '2027-01-01T00:00:00.000Z',
+              isActive: true,
+            },
           ],
         },
       });
@@ -52,11 +83,26 @@ describe('ticketing: ticket types, orders and issued tickets', () => {
     let pending: { id: string };
     let refunded: { id: string };
     beforeAll(async () => {
-      confirmed = await order(ctx, eventId, [{ ticketTypeId: general.id, quantity: 2 }, { ticketTypeId: table.id, quantity: 1 }], 'CONFIRMED', { name: 'Ada', email: 'ada@example.com' });
+      confirmed = await order(
+        ctx,
+        eventId,
+        [
+          { ticketTypeId: general.id, quantity: 2 },
+          { ticketTypeId: table.id, quantity: 1 },
+        ],
+        'CONFIRMED',
+        { name: 'Ada', email: 'ada@example.com' },
+      );
       ctx.clock.advance(1_000);
-      pending = await order(ctx, eventId, [{ ticketTypeId: general.id, quantity: 1 }], 'PENDING', { name: 'Grace', email: 'grace@example.com' });
+      pending = await order(ctx, eventId, [{ ticketTypeId: general.id, quantity: 1 }], 'PENDING', {
+        name: 'Grace',
+        email: 'grace@example.com',
+      });
       ctx.clock.advance(1_000);
-      refunded = await order(ctx, eventId, [{ ticketTypeId: general.id, quantity: 3 }], 'CONFIRMED', { name: 'Linus', email: 'linus@example.com' });
+      refunded = await order(ctx, eventId, [{ ticketTypeId: general.id, quantity: 3 }], 'CONFIRMED', {
+        name: 'Linus',
+        email: 'linus@example.com',
+      });
       await ctx.admin('POST', `/orders/${refunded.id}/refund`);
     });
 
@@ -102,7 +148,12 @@ describe('ticketing: ticket types, orders and issued tickets', () => {
       const second = (await org.call('GET', `/events/${eventId}/orders?limit=1&page=2`)).json().data;
       expect(second).toMatchObject({ page: 2, limit: 1, total: 3 });
       expect(second.items.map((o: { id: string }) => o.id)).toEqual([pending.id]);
-      expect((await org.call('GET', `/events/${eventId}/orders?limit=100&page=2`)).json().data).toEqual({ items: [], page: 2, limit: 100, total: 3 });
+      expect((await org.call('GET', `/events/${eventId}/orders?limit=100&page=2`)).json().data).toEqual({
+        items: [],
+        page: 2,
+        limit: 100,
+        total: 3,
+      });
     });
 
     it('filters orders by status as a free string', async () => {
@@ -162,7 +213,12 @@ describe('ticketing: ticket types, orders and issued tickets', () => {
       const all = (await org.call('GET', `/events/${eventId}/tickets?limit=100`)).json().data.items;
       expect(all).toHaveLength(4);
       expect(all[3].orderId).toBe(later.id);
-      expect(all.slice(0, 3).map((t: { id: string }) => t.id)).toEqual(all.slice(0, 3).map((t: { id: string }) => t.id).sort());
+      expect(all.slice(0, 3).map((t: { id: string }) => t.id)).toEqual(
+        all
+          .slice(0, 3)
+          .map((t: { id: string }) => t.id)
+          .sort(),
+      );
       const page2 = (await org.call('GET', `/events/${eventId}/tickets?limit=3&page=2`)).json().data;
       expect(page2).toMatchObject({ page: 2, limit: 3, total: 4 });
       expect(page2.items.map((t: { id: string }) => t.id)).toEqual([all[3].id]);

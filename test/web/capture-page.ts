@@ -4,7 +4,15 @@ import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../identi
 import { CHROMIUM, PHONE, startServer, type LiveServer } from './browser.js';
 import { cameraVideoFile } from './camera.js';
 
-const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const BASE_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Chromium with a camera: the fake device plays test/web/camera.ts's video, and the permission

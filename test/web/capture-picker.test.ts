@@ -45,7 +45,8 @@ describe.skipIf(!browserAvailable())('hosted capture page with the camera refuse
       const { of: total } = (await photoNumber(page))!;
       for (let n = 1; n <= total; n++) {
         await frameInput.setInputFiles({ name: `selfie-${n}.jpg`, mimeType: 'image/jpeg', buffer: still(n, n * 5) });
-        if (n < total) await page.locator('main[data-screen="challenge"] .step', { hasText: `photo ${n + 1} of` }).waitFor({ timeout: 30_000 });
+        if (n < total)
+          await page.locator('main[data-screen="challenge"] .step', { hasText: `photo ${n + 1} of` }).waitFor({ timeout: 30_000 });
       }
       await waitForScreen(page, 'done');
       expect((await server.verification(v.id)).status).not.toBe('awaiting_capture');

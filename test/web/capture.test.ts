@@ -2,7 +2,16 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from 'uqr';
 import { browserAvailable, DESKTOP, screenshot } from './browser.js';
-import { documentWithCamera, launchWithCamera, phonePage, photoNumber, startCaptureServer, stepWithCamera, waitForScreen, type CaptureServer } from './capture-page.js';
+import {
+  documentWithCamera,
+  launchWithCamera,
+  phonePage,
+  photoNumber,
+  startCaptureServer,
+  stepWithCamera,
+  waitForScreen,
+  type CaptureServer,
+} from './capture-page.js';
 
 describe.skipIf(!browserAvailable())('hosted capture page on a phone with a camera (390×844)', { timeout: 180_000 }, () => {
   let server: CaptureServer;
@@ -32,7 +41,10 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
           await page.getByRole('button', { name: 'Take photo' }).click();
           await page.getByRole('button', { name: /Hold still/ }).waitFor();
           await shot('challenge-countdown');
-          await page.locator('main[data-screen="challenge"] .step', { hasText: 'photo 3 of' }).or(page.locator('main[data-screen="done"]')).waitFor({ timeout: 30_000 });
+          await page
+            .locator('main[data-screen="challenge"] .step', { hasText: 'photo 3 of' })
+            .or(page.locator('main[data-screen="done"]'))
+            .waitFor({ timeout: 30_000 });
           continue;
         }
         await stepWithCamera(page);
@@ -105,7 +117,11 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       const replaced = await server.newVerification();
       await page.goto(replaced.url);
       await waitForScreen(page, 'document');
-      await server.app.inject({ method: 'POST', url: `/v1/verifications/${replaced.id}/handoff`, headers: { authorization: `Bearer ${server.tenant.backend}` } });
+      await server.app.inject({
+        method: 'POST',
+        url: `/v1/verifications/${replaced.id}/handoff`,
+        headers: { authorization: `Bearer ${server.tenant.backend}` },
+      });
       const take = page.getByRole('button', { name: 'Take photo' });
       await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
       await take.click();
@@ -134,17 +150,27 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       await page.goto(v.url);
       await waitForScreen(page, 'document');
 
-      await page.route('**/v1/capture/document', (route) => route.fulfill({ status: 413, contentType: 'application/json', body: '{"detail":"too large"}' }));
+      await page.route('**/v1/capture/document', (route) =>
+        route.fulfill({ status: 413, contentType: 'application/json', body: '{"detail":"too large"}' }),
+      );
       await sendDocument();
       await page.getByRole('alert').filter({ hasText: 'larger than 15 MB' }).waitFor();
       await screenshot(page, 'capture-phone-error-413');
 
       await page.unroute('**/v1/capture/document');
       await page.route('**/v1/capture/document', (route) =>
-        route.fulfill({ status: 429, contentType: 'application/json', headers: { 'retry-after': '2' }, body: '{"detail":"Rate limit exceeded"}' }),
+        route.fulfill({
+          status: 429,
+          contentType: 'application/json',
+          headers: { 'retry-after': '2' },
+          body: '{"detail":"Rate limit exceeded"}',
+        }),
       );
       await sendDocument();
-      await page.getByRole('alert').filter({ hasText: /wait 2 seconds/ }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /wait 2 seconds/ })
+        .waitFor();
       await screenshot(page, 'capture-phone-error-429');
       // Sending waits out Retry-After.
       const send = page.getByRole('button', { name: 'Send this photo' });

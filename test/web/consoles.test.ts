@@ -71,7 +71,11 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await screenshot(page, 'operator-webhooks');
 
     // The other sections render too.
-    for (const [tab, heading] of [['Events', 'Events'], ['Verifications', 'Verifications'], ['Governance', 'Governance']] as const) {
+    for (const [tab, heading] of [
+      ['Events', 'Events'],
+      ['Verifications', 'Verifications'],
+      ['Governance', 'Governance'],
+    ] as const) {
       await page.getByRole('link', { name: tab, exact: true }).click();
       await page.getByRole('heading', { name: heading, level: 2, exact: true }).waitFor();
       await screenshot(page, `operator-${tab.toLowerCase()}`);
@@ -113,11 +117,17 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     const images = page.locator('.gallery img');
     await expect.poll(() => images.count(), { timeout: 15_000 }).toBe(1 + challenge.steps.length);
     type Img = { complete: boolean; naturalWidth: number };
-    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('.gallery img')].every((img: Img) => img.complete && img.naturalWidth > 0));
+    await page.waitForFunction(() =>
+      [...(globalThis as any).document.querySelectorAll('.gallery img')].every((img: Img) => img.complete && img.naturalWidth > 0),
+    );
     const widths = await images.evaluateAll((imgs) => imgs.map((img) => (img as unknown as Img).naturalWidth));
     expect(widths).toEqual([640, ...challenge.steps.map(() => 480)]);
     for (const s of challenge.steps) await page.getByText(`Step ${s.step + 1}: ${s.instruction}`).waitFor();
-    await page.getByText('review.image_viewed').first().waitFor({ state: 'attached' }).catch(() => undefined);
+    await page
+      .getByText('review.image_viewed')
+      .first()
+      .waitFor({ state: 'attached' })
+      .catch(() => undefined);
     await screenshot(page, 'reviewer-case');
 
     // A short note is refused in the page: nothing reaches the server.
@@ -130,7 +140,9 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await screenshot(page, 'reviewer-short-note');
     expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('manual_review');
 
-    await page.getByLabel('Note (why; at least 20 characters; Enter submits, Shift+Enter new line)').fill('Document matches the selfie frames; reuse explained by the customer.');
+    await page
+      .getByLabel('Note (why; at least 20 characters; Enter submits, Shift+Enter new line)')
+      .fill('Document matches the selfie frames; reuse explained by the customer.');
     await page.keyboard.press('Enter');
     await page.getByText('The queue is empty').waitFor();
     await page.getByText(`Case ${id.slice(0, 8)}: approved.`).waitFor();
@@ -139,7 +151,9 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
 
     // The second reviewer's decision comes too late.
     await late.page.getByLabel('Decline').check();
-    await late.page.getByLabel('Note (why; at least 20 characters; Enter submits, Shift+Enter new line)').fill('Declining: the document was used before elsewhere.');
+    await late.page
+      .getByLabel('Note (why; at least 20 characters; Enter submits, Shift+Enter new line)')
+      .fill('Declining: the document was used before elsewhere.');
     await late.page.getByRole('button', { name: 'Submit decision' }).click();
     await late.page.getByText(`Case ${id.slice(0, 8)} was already decided: moved on.`).waitFor();
     await screenshot(late.page, 'reviewer-already-decided');

@@ -24,7 +24,15 @@ describe.runIf(haveChromium)('/docs in a real browser under the content security
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const page = await browser.newPage();
@@ -35,7 +43,8 @@ describe.runIf(haveChromium)('/docs in a real browser under the content security
       page.on('pageerror', (err) => messages.push(err.message));
       // Runs in the page (a string: this file is compiled without the DOM types).
       await page.addInitScript({
-        content: "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
+        content:
+          "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
       });
       const res = await page.goto(`${base}/docs`, { waitUntil: 'load' });
       expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");

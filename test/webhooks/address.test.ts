@@ -37,12 +37,18 @@ describe('classifyAddress: only public addresses may receive webhooks', () => {
     if (!verdict.allowed && reason !== 'reserved') expect(verdict.reason).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:81b::200e', '::ffff:8.8.8.8'])(
-    'allows the public address %s',
-    (address) => {
-      expect(classifyAddress(address)).toEqual({ allowed: true });
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:81b::200e',
+    '::ffff:8.8.8.8',
+  ])('allows the public address %s', (address) => {
+    expect(classifyAddress(address)).toEqual({ allowed: true });
+  });
 
   it('refuses what is not an IP address at all', () => {
     expect(classifyAddress('example.com')).toEqual({ allowed: false, reason: 'not an IP address' });

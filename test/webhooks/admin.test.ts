@@ -25,14 +25,28 @@ describe('operator API: webhook endpoints and the delivery log', () => {
   });
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    ctx.app.inject({ method, url: `/admin/v1${url}`, headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' }, ...(payload ? { payload } : {}) });
+    ctx.app.inject({
+      method,
+      url: `/admin/v1${url}`,
+      headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' },
+      ...(payload ? { payload } : {}),
+    });
 
   it('registers an endpoint, shows its secret once and lists it without', async () => {
     const profileId = await newProfile(ctx);
-    const res = await call('POST', `/profiles/${profileId}/webhook-endpoints`, { url: receiver.url('/a'), events: ['order.paid', 'order.refunded'] });
+    const res = await call('POST', `/profiles/${profileId}/webhook-endpoints`, {
+      url: receiver.url('/a'),
+      events: ['order.paid', 'order.refunded'],
+    });
     expect(res.statusCode).toBe(201);
     const created = res.json().data;
-    expect(created).toMatchObject({ id: expect.any(String), url: receiver.url('/a'), events: ['order.paid', 'order.refunded'], secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/), enabled: true });
+    expect(created).toMatchObject({
+      id: expect.any(String),
+      url: receiver.url('/a'),
+      events: ['order.paid', 'order.refunded'],
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      enabled: true,
+    });
     const all = await register(ctx, profileId, receiver.url('/b'));
     expect(all.events).toEqual([]);
     const listed = (await call('GET', `/profiles/${profileId}/webhook-endpoints`)).json().data.items;
@@ -47,7 +61,10 @@ describe('operator API: webhook endpoints and the delivery log', () => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'body.url', message: expect.any(String) }] });
     }
-    const badType = await call('POST', `/profiles/${profileId}/webhook-endpoints`, { url: receiver.url(), events: ['order.paid', 'order.shipped'] });
+    const badType = await call('POST', `/profiles/${profileId}/webhook-endpoints`, {
+      url: receiver.url(),
+      events: ['order.paid', 'order.shipped'],
+    });
     expect(badType.statusCode).toBe(400);
     expect(badType.json().error.details[0].path).toBe('body.events.1');
     expect((await call('POST', `/profiles/${profileId}/webhook-endpoints`, { url: receiver.url(), events: [] })).statusCode).toBe(400);
@@ -55,7 +72,13 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     expect((await call('POST', `/profiles/${UNKNOWN}/webhook-endpoints`, { url: receiver.url() })).statusCode).toBe(404);
     expect((await call('POST', `/profiles/nope/webhook-endpoints`, { url: receiver.url() })).json().error.code).toBe('NOT_FOUND');
     expect((await call('GET', `/profiles/${UNKNOWN}/webhook-endpoints`)).statusCode).toBe(404);
-    for (const path of [`/webhook-endpoints/${UNKNOWN}/disable`, `/webhook-endpoints/${UNKNOWN}/enable`, `/webhook-endpoints/${UNKNOWN}/rotate-secret`, `/webhook-endpoints/x/test`, `/webhook-deliveries/${UNKNOWN}/redeliver`]) {
+    for (const path of [
+      `/webhook-endpoints/${UNKNOWN}/disable`,
+      `/webhook-endpoints/${UNKNOWN}/enable`,
+      `/webhook-endpoints/${UNKNOWN}/rotate-secret`,
+      `/webhook-endpoints/x/test`,
+      `/webhook-deliveries/${UNKNOWN}/redeliver`,
+    ]) {
       const res = await call('POST', path);
       expect(res.statusCode, path).toBe(404);
       expect(res.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
@@ -95,7 +118,12 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     await ctx.app.jobs.drain();
     const [got] = receiver.received.filter((r) => r.path === '/test-event');
     expect(JSON.parse(got!.body)).toMatchObject({ id: eventId, type: 'webhook.test', data: { endpointId: endpoint.id } });
-    expect(verifyServiceSignature(got!.body, got!.headers['service-signature'] as string, endpoint.secret, { toleranceSec: 300, now: Math.floor(ctx.clock.now().getTime() / 1000) }).ok).toBe(true);
+    expect(
+      verifyServiceSignature(got!.body, got!.headers['service-signature'] as string, endpoint.secret, {
+        toleranceSec: 300,
+        now: Math.floor(ctx.clock.now().getTime() / 1000),
+      }).ok,
+    ).toBe(true);
     const delivery = (await call('GET', `/webhook-deliveries/${deliveryId}`)).json().data;
     expect(delivery).toMatchObject({ id: deliveryId, eventId, type: 'webhook.test', endpointId: endpoint.id, state: 'succeeded' });
   });
@@ -111,7 +139,10 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     expect(res.json().data).toMatchObject({ id: delivery.id, state: 'pending', maxAttempts: 2 });
     await ctx.app.jobs.drain();
     const got = receiver.received.filter((r) => r.path === '/replay');
-    expect(got.map((r) => [r.headers['service-event-id'], r.headers['service-delivery-attempt']])).toEqual([[id, '1'], [id, '2']]);
+    expect(got.map((r) => [r.headers['service-event-id'], r.headers['service-delivery-attempt']])).toEqual([
+      [id, '1'],
+      [id, '2'],
+    ]);
     expect(got[1]!.body).toBe(got[0]!.body);
     const after = (await call('GET', `/webhook-deliveries/${delivery.id}`)).json().data;
     expect(after).toMatchObject({ state: 'succeeded', attemptCount: 2 });
@@ -143,7 +174,12 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     expect(failed).toMatchObject({ state: 'failed', attemptCount: 4 });
     await call('POST', `/webhook-deliveries/${failed.id}/redeliver`);
     await ctx.app.jobs.drain();
-    expect((await call('GET', `/webhook-deliveries/${failed.id}`)).json().data).toMatchObject({ state: 'failed', attemptCount: 5, maxAttempts: 5, lastStatusCode: 500 });
+    expect((await call('GET', `/webhook-deliveries/${failed.id}`)).json().data).toMatchObject({
+      state: 'failed',
+      attemptCount: 5,
+      maxAttempts: 5,
+      lastStatusCode: 500,
+    });
     await call('POST', `/webhook-deliveries/${failed.id}/redeliver`);
     await ctx.app.jobs.drain();
     expect((await call('GET', `/webhook-deliveries/${failed.id}`)).json().data).toMatchObject({ state: 'succeeded', attemptCount: 6 });
@@ -159,7 +195,11 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     const disabled = await call('POST', `/webhook-endpoints/${endpoint.id}/disable`);
     expect(disabled.json().data).toMatchObject({ enabled: false, disabledReason: 'disabled by the operator' });
     await later(ctx, 1200);
-    expect((await call('GET', `/webhook-deliveries/${pending.id}`)).json().data).toMatchObject({ state: 'failed', lastError: 'endpoint disabled', attemptCount: 1 });
+    expect((await call('GET', `/webhook-deliveries/${pending.id}`)).json().data).toMatchObject({
+      state: 'failed',
+      lastError: 'endpoint disabled',
+      attemptCount: 1,
+    });
     await publish(ctx, profileId);
     await ctx.app.jobs.drain();
     expect(await deliveriesOf(ctx, `endpointId=${endpoint.id}`)).toHaveLength(1);
@@ -168,7 +208,11 @@ describe('operator API: webhook endpoints and the delivery log', () => {
       expect(res.statusCode).toBe(409);
       expect(res.json().error.code).toBe('ENDPOINT_DISABLED');
     }
-    expect((await call('POST', `/webhook-endpoints/${endpoint.id}/enable`)).json().data).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
+    expect((await call('POST', `/webhook-endpoints/${endpoint.id}/enable`)).json().data).toMatchObject({
+      enabled: true,
+      disabledAt: null,
+      disabledReason: null,
+    });
     await call('POST', `/webhook-deliveries/${pending.id}/redeliver`);
     await ctx.app.jobs.drain();
     expect((await call('GET', `/webhook-deliveries/${pending.id}`)).json().data.state).toBe('succeeded');

@@ -37,15 +37,29 @@ describe('webhook delivery to real HTTPS receivers', () => {
     expect(req!.headers['user-agent']).toMatch(/^PartnerServices-Webhooks\//);
     expect(req!.headers['service-event-id']).toBe(id);
     expect(req!.headers['service-delivery-attempt']).toBe('1');
-    expect(JSON.parse(req!.body)).toEqual({ id, type: 'order.paid', created: ctx.clock.now().toISOString(), data: { id: 'order-1', totalAmount: '25.00' } });
+    expect(JSON.parse(req!.body)).toEqual({
+      id,
+      type: 'order.paid',
+      created: ctx.clock.now().toISOString(),
+      data: { id: 'order-1', totalAmount: '25.00' },
+    });
     const header = req!.headers['service-signature'] as string;
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     const event = stripe.webhooks.constructEvent(req!.body, header, endpoint.secret, 300, undefined, ctx.clock.now().getTime());
     expect(event.id).toBe(id);
     expect(verifyServiceSignature(req!.body, header, endpoint.secret, { toleranceSec: 300, now: nowSec() })).toMatchObject({ ok: true });
     const [delivery] = await deliveriesOf(ctx, `endpointId=${endpoint.id}`);
-    expect(delivery).toMatchObject({ eventId: id, type: 'order.paid', state: 'succeeded', lastStatusCode: 200, nextAttemptAt: null, attemptCount: 1 });
-    expect(delivery.attempts).toEqual([{ attempt: 1, at: ctx.clock.now().toISOString(), statusCode: 200, durationMs: expect.any(Number), error: null }]);
+    expect(delivery).toMatchObject({
+      eventId: id,
+      type: 'order.paid',
+      state: 'succeeded',
+      lastStatusCode: 200,
+      nextAttemptAt: null,
+      attemptCount: 1,
+    });
+    expect(delivery.attempts).toEqual([
+      { attempt: 1, at: ctx.clock.now().toISOString(), statusCode: 200, durationMs: expect.any(Number), error: null },
+    ]);
   });
 
   it('sends only the event types an endpoint asked for', async () => {
@@ -55,7 +69,12 @@ describe('webhook delivery to real HTTPS receivers', () => {
     await publish(ctx, profileId, 'order.paid');
     await publish(ctx, profileId, 'event.published', { id: 'ev' });
     await ctx.app.jobs.drain();
-    expect(receiver.received.filter((r) => r.path === '/all').map((r) => JSON.parse(r.body).type).sort()).toEqual(['event.published', 'order.paid']);
+    expect(
+      receiver.received
+        .filter((r) => r.path === '/all')
+        .map((r) => JSON.parse(r.body).type)
+        .sort(),
+    ).toEqual(['event.published', 'order.paid']);
     expect(receiver.received.filter((r) => r.path === '/published-only').map((r) => JSON.parse(r.body).type)).toEqual(['event.published']);
   });
 
@@ -78,7 +97,12 @@ describe('webhook delivery to real HTTPS receivers', () => {
     expect(got.map((r) => r.headers['service-event-id'])).toEqual([id, id]);
     expect(got.map((r) => r.headers['service-delivery-attempt'])).toEqual(['1', '2']);
     expect(got[1]!.body).toBe(got[0]!.body);
-    expect(verifyServiceSignature(got[1]!.body, got[1]!.headers['service-signature'] as string, endpoint.secret, { toleranceSec: 300, now: nowSec() }).ok).toBe(true);
+    expect(
+      verifyServiceSignature(got[1]!.body, got[1]!.headers['service-signature'] as string, endpoint.secret, {
+        toleranceSec: 300,
+        now: nowSec(),
+      }).ok,
+    ).toBe(true);
     [delivery] = await deliveriesOf(ctx, `endpointId=${endpoint.id}`);
     expect(delivery).toMatchObject({ state: 'succeeded', lastStatusCode: 200, attemptCount: 2 });
     expect(delivery.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
@@ -121,7 +145,9 @@ describe('webhook delivery to real HTTPS receivers', () => {
     expect(delivery.attempts).toHaveLength(4);
     for (const a of delivery.attempts) expect(a.error).toMatch(/ECONNREFUSED/);
     expect((await deliveriesOf(ctx, `endpointId=${endpoint.id}&status=failed`)).map((d) => d.id)).toEqual([delivery.id]);
-    const [row] = rowsOf(await ctx.app.db.execute(sql`select consecutive_failures, disabled_at from webhook_endpoints where id = ${endpoint.id}`));
+    const [row] = rowsOf(
+      await ctx.app.db.execute(sql`select consecutive_failures, disabled_at from webhook_endpoints where id = ${endpoint.id}`),
+    );
     expect(row).toMatchObject({ consecutive_failures: 1, disabled_at: null });
   });
 
@@ -179,7 +205,9 @@ describe('webhook delivery to real HTTPS receivers', () => {
     const header = first!.headers['service-signature'] as string;
     expect(header.match(/v1=/g)).toHaveLength(2);
     for (const secret of [data.secret, endpoint.secret]) {
-      expect(stripe.webhooks.constructEvent(first!.body, header, secret, 300, undefined, ctx.clock.now().getTime()).type).toBe('order.paid');
+      expect(stripe.webhooks.constructEvent(first!.body, header, secret, 300, undefined, ctx.clock.now().getTime()).type).toBe(
+        'order.paid',
+      );
       expect(verifyServiceSignature(first!.body, header, secret, { toleranceSec: 300, now: nowSec() }).ok).toBe(true);
     }
     ctx.clock.advance(24 * 3600_000 + 1000);
@@ -188,17 +216,33 @@ describe('webhook delivery to real HTTPS receivers', () => {
     const second = receiver.received.filter((r) => r.path === '/rotate')[1]!;
     const after = second.headers['service-signature'] as string;
     expect(after.match(/v1=/g)).toHaveLength(1);
-    expect(verifyServiceSignature(second.body, after, endpoint.secret, { toleranceSec: 300, now: nowSec() })).toEqual({ ok: false, reason: 'NO_MATCHING_SIGNATURE' });
+    expect(verifyServiceSignature(second.body, after, endpoint.secret, { toleranceSec: 300, now: nowSec() })).toEqual({
+      ok: false,
+      reason: 'NO_MATCHING_SIGNATURE',
+    });
     expect(verifyServiceSignature(second.body, after, data.secret, { toleranceSec: 300, now: nowSec() }).ok).toBe(true);
   });
 
   it('sends direct events with their named signer under their policy, the override keeping its attempt count', async () => {
     const profileId = await newProfile(ctx);
-    ctx.app.webhooks.registerSigner('test-signer', { sign: ({ eventId, timestampSec, body }) => ({ 'webhook-id': eventId, 'webhook-timestamp': String(timestampSec), 'x-body-length': String(body.length) }) });
+    ctx.app.webhooks.registerSigner('test-signer', {
+      sign: ({ eventId, timestampSec, body }) => ({
+        'webhook-id': eventId,
+        'webhook-timestamp': String(timestampSec),
+        'x-body-length': String(body.length),
+      }),
+    });
     ctx.app.webhooks.registerPolicy('three-tries', { delaysMs: [60_000, 300_000], timeoutMs: 10_000 });
     receiver.plan(500, 503, 500, 500);
     const { id } = await ctx.app.db.transaction((tx) =>
-      ctx.app.webhooks.sendDirect(tx, { profileId, type: 'verification.approved', data: { verification_id: 'v1' }, url: receiver.url('/direct'), signer: 'test-signer', policy: 'three-tries' }),
+      ctx.app.webhooks.sendDirect(tx, {
+        profileId,
+        type: 'verification.approved',
+        data: { verification_id: 'v1' },
+        url: receiver.url('/direct'),
+        signer: 'test-signer',
+        policy: 'three-tries',
+      }),
     );
     await runSchedule(ctx);
     const got = receiver.received.filter((r) => r.path === '/direct');
@@ -209,17 +253,35 @@ describe('webhook delivery to real HTTPS receivers', () => {
     expect(delivery).toMatchObject({ endpointId: null, state: 'failed', attemptCount: 3, maxAttempts: 3 });
     // A signer that cannot sign (HMAC without an endpoint secret) sends nothing unsigned: failed attempts.
     const unsigned = await ctx.app.db.transaction((tx) =>
-      ctx.app.webhooks.sendDirect(tx, { profileId, type: 'verification.declined', data: {}, url: receiver.url('/unsigned'), signer: 'service-hmac', policy: 'three-tries' }),
+      ctx.app.webhooks.sendDirect(tx, {
+        profileId,
+        type: 'verification.declined',
+        data: {},
+        url: receiver.url('/unsigned'),
+        signer: 'service-hmac',
+        policy: 'three-tries',
+      }),
     );
     await runSchedule(ctx);
     const [failed] = await deliveriesOf(ctx, `eventId=${unsigned.id}`);
     expect(failed).toMatchObject({ state: 'failed', attemptCount: 3, lastError: expect.stringContaining('could not sign') });
     expect(receiver.received.filter((r) => r.path === '/unsigned')).toHaveLength(0);
     await expect(
-      ctx.app.db.transaction((tx) => ctx.app.webhooks.sendDirect(tx, { profileId, type: 't', data: {}, url: 'http://example.com', signer: 'test-signer', policy: 'three-tries' })),
+      ctx.app.db.transaction((tx) =>
+        ctx.app.webhooks.sendDirect(tx, {
+          profileId,
+          type: 't',
+          data: {},
+          url: 'http://example.com',
+          signer: 'test-signer',
+          policy: 'three-tries',
+        }),
+      ),
     ).rejects.toThrow('https');
     await expect(
-      ctx.app.db.transaction((tx) => ctx.app.webhooks.sendDirect(tx, { profileId, type: 't', data: {}, url: receiver.url(), signer: 'nope', policy: 'three-tries' })),
+      ctx.app.db.transaction((tx) =>
+        ctx.app.webhooks.sendDirect(tx, { profileId, type: 't', data: {}, url: receiver.url(), signer: 'nope', policy: 'three-tries' }),
+      ),
     ).rejects.toThrow('unknown webhook signer');
   });
 });

@@ -40,7 +40,13 @@ describe('one dead endpoint does not hold back other tenants or identity decisio
   });
 
   const deliveriesOfProfile = async (profileId: string) =>
-    Number(rowsOf<{ n: string }>(await ctx.app.db.execute(sql`select count(*)::text as n from webhook_deliveries d join webhook_events e on e.id = d.event_id where e.profile_id = ${profileId}`))[0]!.n);
+    Number(
+      rowsOf<{ n: string }>(
+        await ctx.app.db.execute(
+          sql`select count(*)::text as n from webhook_deliveries d join webhook_events e on e.id = d.event_id where e.profile_id = ${profileId}`,
+        ),
+      )[0]!.n,
+    );
 
   const publishMany = (profileId: string, n: number) =>
     ctx.app.db.transaction(async (tx) => {
@@ -71,7 +77,10 @@ describe('one dead endpoint does not hold back other tenants or identity decisio
     const before = live.connections;
     for (let i = 0; i < 5; i++) {
       await publish(ctx, tenant);
-      await vi.waitFor(() => expect(live.received.filter((r) => r.path === '/again')).toHaveLength(i + 1), { timeout: 10_000, interval: 5 });
+      await vi.waitFor(() => expect(live.received.filter((r) => r.path === '/again')).toHaveLength(i + 1), {
+        timeout: 10_000,
+        interval: 5,
+      });
     }
     // Five deliveries one after the other: the connection of the earlier test carries them all.
     expect(live.connections - before).toBe(0);

@@ -36,7 +36,17 @@ describe('npm run webhook-receiver', () => {
     const appPort = await freePort();
     receiver = spawn(
       process.execPath,
-      ['--import', 'tsx', 'scripts/webhook-receiver.ts', '--port', String(receiverPort), '--dir', dir, '--jwks', `http://127.0.0.1:${appPort}/v1/.well-known/jwks.json`],
+      [
+        '--import',
+        'tsx',
+        'scripts/webhook-receiver.ts',
+        '--port',
+        String(receiverPort),
+        '--dir',
+        dir,
+        '--jwks',
+        `http://127.0.0.1:${appPort}/v1/.well-known/jwks.json`,
+      ],
       { cwd: root, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     receiver.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -63,7 +73,11 @@ describe('npm run webhook-receiver', () => {
   }
 
   async function deliveryState(deliveryId: string) {
-    const res = await ctx.app.inject({ method: 'GET', url: `/admin/v1/webhook-deliveries/${deliveryId}`, headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' } });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/admin/v1/webhook-deliveries/${deliveryId}`,
+      headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' },
+    });
     return res.json().data as { state: string; lastStatusCode: number | null };
   }
 
@@ -76,7 +90,13 @@ describe('npm run webhook-receiver', () => {
     const profileId = await newProfile(ctx);
     const endpoint = await register(ctx, profileId, `https://127.0.0.1:${receiverPort}/ticketing`);
     writeFileSync(join(dir, 'secret'), `${endpoint.secret}\n`);
-    const sent = (await ctx.app.inject({ method: 'POST', url: `/admin/v1/webhook-endpoints/${endpoint.id}/test`, headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' } })).json().data;
+    const sent = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: `/admin/v1/webhook-endpoints/${endpoint.id}/test`,
+        headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' },
+      })
+    ).json().data;
     await ctx.app.jobs.drain();
     expect(await deliveryState(sent.deliveryId)).toMatchObject({ state: 'succeeded', lastStatusCode: 200 });
     await waitForOutput(`POST /ticketing  VERIFIED Service-Signature (HMAC-SHA256)  service-event-id: ${sent.eventId}`);
@@ -84,7 +104,13 @@ describe('npm run webhook-receiver', () => {
     expect(output).toContain('"type": "webhook.test"');
 
     writeFileSync(join(dir, 'secret'), 'whsec_not-the-endpoint-secret');
-    const again = (await ctx.app.inject({ method: 'POST', url: `/admin/v1/webhook-endpoints/${endpoint.id}/test`, headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' } })).json().data;
+    const again = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: `/admin/v1/webhook-endpoints/${endpoint.id}/test`,
+        headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' },
+      })
+    ).json().data;
     await ctx.app.jobs.drain();
     expect(await deliveryState(again.deliveryId)).toMatchObject({ lastStatusCode: 400 });
     await waitForOutput(`REJECTED Service-Signature: NO_MATCHING_SIGNATURE  service-event-id: ${again.eventId}`);
@@ -110,21 +136,30 @@ describe('npm run webhook-receiver', () => {
     const body = JSON.stringify({ id: 'forged', type: 'verification.approved', data: {} });
     const timestamp = String(Math.floor(Date.now() / 1000));
     const signature = sign(null, Buffer.from(`forged.${timestamp}.${body}`), forger.privateKey).toString('base64');
-    const status = await post('/forged', body, { 'webhook-id': 'forged', 'webhook-timestamp': timestamp, 'webhook-signature': `v1a,${signature}` });
+    const status = await post('/forged', body, {
+      'webhook-id': 'forged',
+      'webhook-timestamp': timestamp,
+      'webhook-signature': `v1a,${signature}`,
+    });
     expect(status).toBe(400);
     await waitForOutput('POST /forged  REJECTED webhook-signature does not verify with the identity-webhook keys');
     // And a Service-Signature over other bytes than those sent.
-    const tampered = await post('/tampered', '{"id":"x"}', { 'service-signature': `t=${timestamp},v1=${computeServiceSignature('whsec_not-the-endpoint-secret', Number(timestamp), '{"id":"y"}')}` });
+    const tampered = await post('/tampered', '{"id":"x"}', {
+      'service-signature': `t=${timestamp},v1=${computeServiceSignature('whsec_not-the-endpoint-secret', Number(timestamp), '{"id":"y"}')}`,
+    });
     expect(tampered).toBe(400);
     expect(await post('/unsigned', '{}', {})).toBe(400);
   }, 60_000);
 
   function post(path: string, body: string, headers: Record<string, string>): Promise<number> {
     return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: receiverPort, path, method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        { host: '127.0.0.1', port: receiverPort, path, method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

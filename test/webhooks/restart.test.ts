@@ -53,9 +53,15 @@ describe('a server restart mid-schedule still delivers', () => {
       const crashed = await publish(second, profileId, 'ticket.checked_in');
       await second.app.jobs.drain();
       const [delivery] = await deliveriesOf(second, `eventId=${crashed.id}`);
-      await second.app.db.execute(sql`update webhook_deliveries set state = 'pending', attempts = 1, max_attempts = 1 where id = ${delivery.id}`);
-      await second.app.db.execute(sql`update webhook_attempts set status_code = null, error = 'no answer recorded: the process stopped during this attempt' where delivery_id = ${delivery.id}`);
-      await second.app.db.execute(sql`update jobs set state = 'running', locked_until = ${new Date(second.clock.now().getTime() + 60_000).toISOString()} where id = (select job_id from webhook_deliveries where id = ${delivery.id})`);
+      await second.app.db.execute(
+        sql`update webhook_deliveries set state = 'pending', attempts = 1, max_attempts = 1 where id = ${delivery.id}`,
+      );
+      await second.app.db.execute(
+        sql`update webhook_attempts set status_code = null, error = 'no answer recorded: the process stopped during this attempt' where delivery_id = ${delivery.id}`,
+      );
+      await second.app.db.execute(
+        sql`update jobs set state = 'running', locked_until = ${new Date(second.clock.now().getTime() + 60_000).toISOString()} where id = (select job_id from webhook_deliveries where id = ${delivery.id})`,
+      );
       await second.app.jobs.drain();
       expect(receiver.received.filter((r) => r.headers['service-event-id'] === crashed.id)).toHaveLength(1);
       await later(second, 61_000);

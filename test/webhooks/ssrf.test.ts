@@ -20,7 +20,10 @@ describe('SSRF guard with private networks refused (the production setting)', ()
   beforeAll(async () => {
     cert = await makeCertificate();
     receiver = await startReceiver(cert);
-    ctx = await buildTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_DELAYS_MS: '1000' }, webhooks: { ca: cert.cert, resolve } });
+    ctx = await buildTestApp({
+      env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_DELAYS_MS: '1000' },
+      webhooks: { ca: cert.cert, resolve },
+    });
   });
   afterAll(async () => {
     await ctx?.close();
@@ -46,7 +49,12 @@ describe('SSRF guard with private networks refused (the production setting)', ()
       'https://nowhere.example.test/hook': 'could not be resolved',
     };
     for (const [url, reason] of Object.entries(refused)) {
-      const res = await ctx.app.inject({ method: 'POST', url: `/admin/v1/profiles/${profileId}/webhook-endpoints`, headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' }, payload: { url } });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/admin/v1/profiles/${profileId}/webhook-endpoints`,
+        headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' },
+        payload: { url },
+      });
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error.details[0]).toEqual({ path: 'body.url', message: expect.stringContaining(reason) });
     }
@@ -60,7 +68,11 @@ describe('SSRF guard with private networks refused (the production setting)', ()
     await publish(ctx, profileId);
     await ctx.app.jobs.drain();
     const [delivery] = await deliveriesOf(ctx, `endpointId=${endpoint.id}`);
-    expect(delivery).toMatchObject({ state: 'pending', lastStatusCode: null, lastError: expect.stringContaining('refused: resolves to 127.0.0.1, a loopback address') });
+    expect(delivery).toMatchObject({
+      state: 'pending',
+      lastStatusCode: null,
+      lastError: expect.stringContaining('refused: resolves to 127.0.0.1, a loopback address'),
+    });
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -68,7 +80,14 @@ describe('SSRF guard with private networks refused (the production setting)', ()
     const profileId = await newProfile(ctx);
     ctx.app.webhooks.registerPolicy('once', { delaysMs: [], timeoutMs: 1000 });
     const { id } = await ctx.app.db.transaction((tx) =>
-      ctx.app.webhooks.sendDirect(tx, { profileId, type: 'verification.approved', data: {}, url: receiver.url('/direct'), signer: 'service-hmac', policy: 'once' }),
+      ctx.app.webhooks.sendDirect(tx, {
+        profileId,
+        type: 'verification.approved',
+        data: {},
+        url: receiver.url('/direct'),
+        signer: 'service-hmac',
+        policy: 'once',
+      }),
     );
     await ctx.app.jobs.drain();
     const [delivery] = await deliveriesOf(ctx, `eventId=${id}`);
@@ -83,7 +102,10 @@ describe('the request goes to the address that was checked', () => {
     const receiver = await startReceiver(cert);
     try {
       // hooks.example.test exists in no real DNS: only the pinned lookup can get the request there.
-      const target = await checkTarget(`https://hooks.example.test:${receiver.port}/pinned?x=1`, { allowPrivate: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+      const target = await checkTarget(`https://hooks.example.test:${receiver.port}/pinned?x=1`, {
+        allowPrivate: true,
+        resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+      });
       expect(target).toMatchObject({ hostname: 'hooks.example.test', address: '127.0.0.1', family: 4 });
       const sent = await postWebhook(target, { 'content-type': 'application/json' }, '{"a":1}', { timeoutMs: 2000, ca: cert.cert });
       expect(sent).toMatchObject({ statusCode: 200 });
@@ -93,7 +115,10 @@ describe('the request goes to the address that was checked', () => {
       expect(untrusted.statusCode).toBeUndefined();
       expect(untrusted.error).toMatch(/certificate/i);
       // A certificate for another name is refused even at the right address.
-      const wrongName = await checkTarget(`https://other.example.test:${receiver.port}/`, { allowPrivate: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+      const wrongName = await checkTarget(`https://other.example.test:${receiver.port}/`, {
+        allowPrivate: true,
+        resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+      });
       expect((await postWebhook(wrongName, {}, '{}', { timeoutMs: 2000, ca: cert.cert })).error).toMatch(/altnames|hostname/i);
     } finally {
       await receiver.close();
@@ -105,7 +130,11 @@ describe('the request goes to the address that was checked', () => {
     const receiver = await startReceiver(cert);
     const connections = createConnectionPool({ ca: cert.cert });
     try {
-      const at = (address: string) => checkTarget(`https://hooks.example.test:${receiver.port}/pinned`, { allowPrivate: true, resolve: async () => [{ address, family: 4 }] });
+      const at = (address: string) =>
+        checkTarget(`https://hooks.example.test:${receiver.port}/pinned`, {
+          allowPrivate: true,
+          resolve: async () => [{ address, family: 4 }],
+        });
       const checked = await at('127.0.0.1');
       for (let i = 0; i < 3; i++) {
         expect(await postWebhook(checked, {}, `{"n":${i}}`, { timeoutMs: 2000, connections })).toMatchObject({ statusCode: 200 });

@@ -41,8 +41,12 @@ describe('ticketing state changes reach a registered receiver, signed', () => {
     const now = ctx.clock.now();
     for (const r of got) {
       const header = r.headers['service-signature'] as string;
-      expect(stripe.webhooks.constructEvent(r.body, header, endpoint.secret, 300, undefined, now.getTime()).id).toBe(r.headers['service-event-id']);
-      expect(verifyServiceSignature(r.body, header, endpoint.secret, { toleranceSec: 300, now: Math.floor(now.getTime() / 1000) }).ok).toBe(true);
+      expect(stripe.webhooks.constructEvent(r.body, header, endpoint.secret, 300, undefined, now.getTime()).id).toBe(
+        r.headers['service-event-id'],
+      );
+      expect(verifyServiceSignature(r.body, header, endpoint.secret, { toleranceSec: 300, now: Math.floor(now.getTime() / 1000) }).ok).toBe(
+        true,
+      );
     }
     const byType = new Map(got.map((r) => [JSON.parse(r.body).type as string, JSON.parse(r.body)]));
     expect([...byType.keys()].sort()).toEqual(['event.canceled', 'event.published', 'order.paid', 'order.refunded', 'ticket.checked_in']);

@@ -11,7 +11,9 @@ const t = 1_795_000_000;
 
 describe('the Service-Signature scheme', () => {
   it('signs HMAC-SHA256 over "<t>.<raw body>" as lowercase hex, one v1= per live secret', () => {
-    const header = serviceHmacSigner.sign({ eventId: 'e1', timestampSec: t, body, secrets: ['whsec_new', 'whsec_old'] })['Service-Signature']!;
+    const header = serviceHmacSigner.sign({ eventId: 'e1', timestampSec: t, body, secrets: ['whsec_new', 'whsec_old'] })[
+      'Service-Signature'
+    ]!;
     const hex = (secret: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
     expect(header).toBe(`t=${t},v1=${hex('whsec_new')},v1=${hex('whsec_old')}`);
     // stripe-node, an independent implementation of the same scheme, accepts either secret.
@@ -26,13 +28,28 @@ describe('the Service-Signature scheme', () => {
     const header = serviceHmacSigner.sign({ eventId: 'e1', timestampSec: t, body, secrets: ['s1'] })['Service-Signature']!;
     expect(verifyServiceSignature(body, header, ['s0', 's1'], { toleranceSec: 300, now: t + 10 })).toEqual({ ok: true, timestamp: t });
     expect(verifyServiceSignature(Buffer.from(body), header, 's1', { toleranceSec: 300, now: t })).toEqual({ ok: true, timestamp: t });
-    expect(verifyServiceSignature(body + ' ', header, 's1', { toleranceSec: 300, now: t })).toEqual({ ok: false, reason: 'NO_MATCHING_SIGNATURE' });
-    expect(verifyServiceSignature(body, header, ['s2'], { toleranceSec: 300, now: t })).toEqual({ ok: false, reason: 'NO_MATCHING_SIGNATURE' });
-    expect(verifyServiceSignature(body, header, 's1', { toleranceSec: 300, now: t + 301 })).toEqual({ ok: false, reason: 'TIMESTAMP_OUT_OF_TOLERANCE' });
-    expect(verifyServiceSignature(body, header, 's1', { toleranceSec: 300, now: t - 301 })).toEqual({ ok: false, reason: 'TIMESTAMP_OUT_OF_TOLERANCE' });
+    expect(verifyServiceSignature(body + ' ', header, 's1', { toleranceSec: 300, now: t })).toEqual({
+      ok: false,
+      reason: 'NO_MATCHING_SIGNATURE',
+    });
+    expect(verifyServiceSignature(body, header, ['s2'], { toleranceSec: 300, now: t })).toEqual({
+      ok: false,
+      reason: 'NO_MATCHING_SIGNATURE',
+    });
+    expect(verifyServiceSignature(body, header, 's1', { toleranceSec: 300, now: t + 301 })).toEqual({
+      ok: false,
+      reason: 'TIMESTAMP_OUT_OF_TOLERANCE',
+    });
+    expect(verifyServiceSignature(body, header, 's1', { toleranceSec: 300, now: t - 301 })).toEqual({
+      ok: false,
+      reason: 'TIMESTAMP_OUT_OF_TOLERANCE',
+    });
     // A signature replayed with a fresh timestamp does not match: t is inside the signed text.
     const moved = header.replace(`t=${t}`, `t=${t + 5}`);
-    expect(verifyServiceSignature(body, moved, 's1', { toleranceSec: 300, now: t })).toEqual({ ok: false, reason: 'NO_MATCHING_SIGNATURE' });
+    expect(verifyServiceSignature(body, moved, 's1', { toleranceSec: 300, now: t })).toEqual({
+      ok: false,
+      reason: 'NO_MATCHING_SIGNATURE',
+    });
   });
 
   it('refuses malformed headers', () => {

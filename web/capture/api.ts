@@ -50,7 +50,8 @@ function send<T>(method: 'GET' | 'POST', path: string, token: string, body?: For
         parsed = null;
       }
       if (xhr.status >= 200 && xhr.status < 300) return resolve(parsed as T);
-      const detail = parsed && typeof parsed === 'object' && 'detail' in parsed ? String((parsed as { detail: unknown }).detail) : xhr.statusText;
+      const detail =
+        parsed && typeof parsed === 'object' && 'detail' in parsed ? String((parsed as { detail: unknown }).detail) : xhr.statusText;
       const retry = Number(xhr.getResponseHeader('retry-after'));
       reject(new ApiError(xhr.status, detail, Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null));
     };

@@ -48,7 +48,9 @@ function toJpeg(source: CanvasImageSource, width: number, height: number, maxSid
   const ctx = canvas.getContext('2d');
   if (!ctx) return Promise.reject(new Error('no 2d canvas'));
   ctx.drawImage(source, 0, 0, size.width, size.height);
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('encoding failed'))), 'image/jpeg', QUALITY));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('encoding failed'))), 'image/jpeg', QUALITY),
+  );
 }
 
 /** The video's current frame, unmirrored, as a JPEG no larger than MAX_SIDE. */

@@ -20,16 +20,23 @@ const what = (subject: Subject) => (subject === 'document' ? 'the photo of your 
  */
 export function classify(err: unknown, subject: Subject): Failure {
   if (err instanceof OfflineError) return { kind: 'offline' };
-  if (!(err instanceof ApiError)) return { kind: 'broken', message: 'Something went wrong on this page. Reload it to continue where you left off.' };
+  if (!(err instanceof ApiError))
+    return { kind: 'broken', message: 'Something went wrong on this page. Reload it to continue where you left off.' };
   switch (err.status) {
     case 401:
       return { kind: 'expired' };
     case 409:
       return { kind: 'resume' };
     case 413:
-      return { kind: 'retake', message: `We could not use ${what(subject)}: the file is larger than 15 MB. Take the photo again, or choose a smaller file.` };
+      return {
+        kind: 'retake',
+        message: `We could not use ${what(subject)}: the file is larger than 15 MB. Take the photo again, or choose a smaller file.`,
+      };
     case 415:
-      return { kind: 'retake', message: `We could not use ${what(subject)}: it is not a JPEG, PNG or WebP picture. Take the photo again, or choose a photo file.` };
+      return {
+        kind: 'retake',
+        message: `We could not use ${what(subject)}: it is not a JPEG, PNG or WebP picture. Take the photo again, or choose a photo file.`,
+      };
     case 422:
       return {
         kind: 'retake',
@@ -49,7 +56,9 @@ export const EXPIRED_TEXT =
   'For your safety, capture links work for 30 minutes and stop working when a newer link is made. Go back to the website that sent you here and ask for a new link.';
 export const OFFLINE_TEXT = 'You seem to be offline. Check your connection: we will carry on as soon as it is back.';
 export const waitText = (seconds: number) =>
-  seconds > 0 ? `Too many attempts in a short time. Please wait ${seconds} second${seconds === 1 ? '' : 's'}, then try again.` : 'You can try again now.';
+  seconds > 0
+    ? `Too many attempts in a short time. Please wait ${seconds} second${seconds === 1 ? '' : 's'}, then try again.`
+    : 'You can try again now.';
 
 /** The handoff token from the URL fragment (`/capture#<token>`); it is never put in a query or logged. */
 export function tokenFromHash(hash: string): string | null {

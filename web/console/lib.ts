@@ -43,7 +43,8 @@ export function messageOf(error: unknown, status?: number): string {
 /** The result of an openapi-fetch call: its data, or an Error carrying the server's message and status. */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
-  if (error !== undefined || data === undefined) throw Object.assign(new Error(messageOf(error, response.status)), { status: response.status });
+  if (error !== undefined || data === undefined)
+    throw Object.assign(new Error(messageOf(error, response.status)), { status: response.status });
   return data;
 }
 export const statusOf = (err: unknown): number | undefined => (err as { status?: number } | null)?.status;
@@ -100,9 +101,11 @@ export function navigate(to: string): void {
 
 /** Reads an image through the authorized client as a data: URL (an <img> cannot send a bearer key). */
 export async function imageDataUrl(api: ApiClient, url: string): Promise<string> {
-  const { data, error, response } = await (api as unknown as {
-    GET(p: string, o: object): Promise<{ data?: Blob; error?: unknown; response: Response }>;
-  }).GET(url, { parseAs: 'blob' });
+  const { data, error, response } = await (
+    api as unknown as {
+      GET(p: string, o: object): Promise<{ data?: Blob; error?: unknown; response: Response }>;
+    }
+  ).GET(url, { parseAs: 'blob' });
   if (!data) throw new Error(messageOf(error, response.status));
   return new Promise((resolve, reject) => {
     const reader = new FileReader();

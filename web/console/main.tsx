@@ -25,14 +25,19 @@ function Home() {
 function NotFound() {
   return (
     <Shell title="Page not found">
-      <p><Link href="/console/">Back to the start</Link></p>
+      <p>
+        <Link href="/console/">Back to the start</Link>
+      </p>
     </Shell>
   );
 }
 
 /** The console's pages by path; the server answers index.html for every path under /console/. */
 function App() {
-  const parts = route.value.replace(/^\/console\/?/, '').split('/').filter(Boolean);
+  const parts = route.value
+    .replace(/^\/console\/?/, '')
+    .split('/')
+    .filter(Boolean);
   const [area, a, b, c] = parts;
   if (!area) return <Home />;
   if (area === 'review') {

@@ -9,7 +9,9 @@ function OperatorNav() {
   return (
     <>
       <Link href="/console/operator">Profiles</Link>
-      <button type="button" class="link" onClick={() => ((adminToken.value = null), navigate('/console/operator'))}>Sign out</button>
+      <button type="button" class="link" onClick={() => ((adminToken.value = null), navigate('/console/operator'))}>
+        Sign out
+      </button>
     </>
   );
 }
@@ -18,7 +20,9 @@ export function OperatorSignIn() {
   const [token, setToken] = useState('');
   return (
     <Shell title="Operator sign-in">
-      <p>Sign in with the server’s <code>ADMIN_TOKEN</code>. It is kept in this browser tab only.</p>
+      <p>
+        Sign in with the server’s <code>ADMIN_TOKEN</code>. It is kept in this browser tab only.
+      </p>
       <ActionForm
         label="Operator sign-in"
         submit="Sign in"
@@ -29,7 +33,14 @@ export function OperatorSignIn() {
         }}
       >
         <label for="admin-token">Operator token (ADMIN_TOKEN)</label>
-        <input id="admin-token" type="password" autocomplete="off" required value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+        <input
+          id="admin-token"
+          type="password"
+          autocomplete="off"
+          required
+          value={token}
+          onInput={(e) => setToken(e.currentTarget.value)}
+        />
       </ActionForm>
     </Shell>
   );
@@ -42,9 +53,15 @@ function Pager({ page, limit, total, go }: { page: number; limit: number; total:
   const pages = Math.max(1, Math.ceil(total / limit));
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={page <= 1} onClick={() => go(page - 1)}>Previous page</button>
-      <span>Page {page} of {pages} ({total})</span>
-      <button type="button" disabled={page >= pages} onClick={() => go(page + 1)}>Next page</button>
+      <button type="button" disabled={page <= 1} onClick={() => go(page - 1)}>
+        Previous page
+      </button>
+      <span>
+        Page {page} of {pages} ({total})
+      </span>
+      <button type="button" disabled={page >= pages} onClick={() => go(page + 1)}>
+        Next page
+      </button>
     </nav>
   );
 }
@@ -71,7 +88,11 @@ export function Profiles() {
           <input id="profile-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
           <label for="profile-plan">Plan</label>
           <select id="profile-plan" value={plan} onChange={(e) => setPlan(e.currentTarget.value as Plan)}>
-            {PLANS.map((p) => <option key={p} value={p}>{p}</option>)}
+            {PLANS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
           </select>
         </ActionForm>
       </section>
@@ -81,11 +102,19 @@ export function Profiles() {
           {({ data }) => (
             <>
               <table class="list">
-                <thead><tr><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">Created</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Plan</th>
+                    <th scope="col">Created</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {data.items.map((p) => (
                     <tr key={p.id}>
-                      <td><Link href={`/console/operator/profiles/${p.id}`}>{p.name}</Link></td>
+                      <td>
+                        <Link href={`/console/operator/profiles/${p.id}`}>{p.name}</Link>
+                      </td>
                       <td>{p.plan}</td>
                       <td>{localTime(p.createdAt)}</td>
                     </tr>
@@ -123,7 +152,9 @@ export function Profile({ id, tab }: { id: string; tab: string }) {
             <PlanForm api={api} id={id} name={profile.name} plan={profile.plan} saved={state.reload} />
             <nav class="tabs" aria-label="Profile sections">
               {TABS.map(([t, label]) => (
-                <Link key={t} href={`/console/operator/profiles/${id}/${t}`} aria-current={t === current ? 'page' : undefined}>{label}</Link>
+                <Link key={t} href={`/console/operator/profiles/${id}/${t}`} aria-current={t === current ? 'page' : undefined}>
+                  {label}
+                </Link>
               ))}
             </nav>
             {current === 'keys' && <Keys api={api} profileId={id} />}
@@ -143,7 +174,9 @@ function PlanForm({ api, id, name, plan, saved }: { api: Api; id: string; name: 
   return (
     <div class="profile-head">
       <h2 data-testid="profile-name">{name}</h2>
-      <p class="muted">Id <code>{id}</code></p>
+      <p class="muted">
+        Id <code>{id}</code>
+      </p>
       <ActionForm
         label="Plan"
         submit="Change plan"
@@ -154,7 +187,11 @@ function PlanForm({ api, id, name, plan, saved }: { api: Api; id: string; name: 
       >
         <label for="plan">Plan</label>
         <select id="plan" value={value} onChange={(e) => setValue(e.currentTarget.value as Plan)}>
-          {PLANS.map((p) => <option key={p} value={p}>{p}</option>)}
+          {PLANS.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
         </select>
       </ActionForm>
     </div>
@@ -209,7 +246,12 @@ function Keys({ api, profileId }: { api: Api; profileId: string }) {
             <legend>Scopes</legend>
             {scopeChoices.map((s) => (
               <label key={s}>
-                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(s)}
+                  onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+                />{' '}
+                {s}
               </label>
             ))}
           </fieldset>
@@ -218,18 +260,40 @@ function Keys({ api, profileId }: { api: Api; profileId: string }) {
       <Async state={state}>
         {({ data }) => (
           <table class="list" aria-label="API keys">
-            <thead><tr><th scope="col">Key</th><th scope="col">Service</th><th scope="col">Grant</th><th scope="col">Created</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Service</th>
+                <th scope="col">Grant</th>
+                <th scope="col">Created</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {data.items.map((k) => (
                 <tr key={k.id}>
-                  <td><span class="masked" aria-label="key hidden">••••••••</span> <code class="muted">{k.id.slice(0, 8)}</code></td>
+                  <td>
+                    <span class="masked" aria-label="key hidden">
+                      ••••••••
+                    </span>{' '}
+                    <code class="muted">{k.id.slice(0, 8)}</code>
+                  </td>
                   <td>{k.service}</td>
                   <td>{k.role ?? k.scopes?.join(', ')}</td>
                   <td>{localTime(k.createdAt)}</td>
                   <td>{k.revokedAt ? `revoked ${localTime(k.revokedAt)}` : 'active'}</td>
                   <td>
                     {!k.revokedAt && (
-                      <ActionButton label={`Revoke key ${k.id.slice(0, 8)}`} action={async () => (await unwrap(api.DELETE('/admin/v1/api-keys/{id}', { params: { path: { id: k.id } } })), state.reload())}>
+                      <ActionButton
+                        label={`Revoke key ${k.id.slice(0, 8)}`}
+                        action={async () => (
+                          await unwrap(api.DELETE('/admin/v1/api-keys/{id}', { params: { path: { id: k.id } } })),
+                          state.reload()
+                        )}
+                      >
                         Revoke
                       </ActionButton>
                     )}
@@ -245,10 +309,15 @@ function Keys({ api, profileId }: { api: Api; profileId: string }) {
 }
 
 function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
-  const endpoints = useLoad(() => unwrap(api.GET('/admin/v1/profiles/{id}/webhook-endpoints', { params: { path: { id: profileId } } })), [profileId]);
+  const endpoints = useLoad(
+    () => unwrap(api.GET('/admin/v1/profiles/{id}/webhook-endpoints', { params: { path: { id: profileId } } })),
+    [profileId],
+  );
   const ids = endpoints.data?.data.items.map((e) => e.id) ?? [];
   const deliveries = useLoad(async () => {
-    const pages = await Promise.all(ids.map((endpointId) => unwrap(api.GET('/admin/v1/webhook-deliveries', { params: { query: { endpointId, limit: 50 } } }))));
+    const pages = await Promise.all(
+      ids.map((endpointId) => unwrap(api.GET('/admin/v1/webhook-deliveries', { params: { query: { endpointId, limit: 50 } } }))),
+    );
     return pages.flatMap((p) => p.data.items).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }, [ids.join(',')]);
   const [url, setUrl] = useState('');
@@ -262,32 +331,88 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
         label="New webhook endpoint"
         submit="Register endpoint"
         action={async () => {
-          const created = await unwrap(api.POST('/admin/v1/profiles/{id}/webhook-endpoints', { params: { path: { id: profileId } }, body: { url } }));
+          const created = await unwrap(
+            api.POST('/admin/v1/profiles/{id}/webhook-endpoints', { params: { path: { id: profileId } }, body: { url } }),
+          );
           setShown({ label: 'Signing secret', value: created.data.secret });
           setUrl('');
           endpoints.reload();
         }}
       >
         <label for="endpoint-url">Endpoint URL (https)</label>
-        <input id="endpoint-url" type="url" required placeholder="https://example.com/webhooks" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        <input
+          id="endpoint-url"
+          type="url"
+          required
+          placeholder="https://example.com/webhooks"
+          value={url}
+          onInput={(e) => setUrl(e.currentTarget.value)}
+        />
       </ActionForm>
       <Async state={endpoints}>
         {({ data }) => (
           <table class="list" aria-label="Webhook endpoints">
-            <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {data.items.map((e) => (
                 <tr key={e.id}>
-                  <td><code>{e.url}</code></td>
+                  <td>
+                    <code>{e.url}</code>
+                  </td>
                   <td>{e.events.length ? e.events.join(', ') : 'all'}</td>
                   <td>{e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}</td>
                   <td class="actions">
-                    <ActionButton label={`Send a test event to ${e.url}`} action={async () => (await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', { params: { path: { id: e.id } } })), deliveries.reload())}>Send test event</ActionButton>
-                    <ActionButton label={`Rotate the secret of ${e.url}`} action={async () => setShown({ label: 'New signing secret', value: (await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: e.id } } }))).data.secret })}>Rotate secret</ActionButton>
+                    <ActionButton
+                      label={`Send a test event to ${e.url}`}
+                      action={async () => (
+                        await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', { params: { path: { id: e.id } } })),
+                        deliveries.reload()
+                      )}
+                    >
+                      Send test event
+                    </ActionButton>
+                    <ActionButton
+                      label={`Rotate the secret of ${e.url}`}
+                      action={async () =>
+                        setShown({
+                          label: 'New signing secret',
+                          value: (
+                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: e.id } } }))
+                          ).data.secret,
+                        })
+                      }
+                    >
+                      Rotate secret
+                    </ActionButton>
                     {e.enabled ? (
-                      <ActionButton label={`Disable ${e.url}`} action={async () => (await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/disable', { params: { path: { id: e.id } } })), refresh())}>Disable</ActionButton>
+                      <ActionButton
+                        label={`Disable ${e.url}`}
+                        action={async () => (
+                          await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/disable', { params: { path: { id: e.id } } })),
+                          refresh()
+                        )}
+                      >
+                        Disable
+                      </ActionButton>
                     ) : (
-                      <ActionButton label={`Enable ${e.url}`} action={async () => (await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/enable', { params: { path: { id: e.id } } })), refresh())}>Enable</ActionButton>
+                      <ActionButton
+                        label={`Enable ${e.url}`}
+                        action={async () => (
+                          await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/enable', { params: { path: { id: e.id } } })),
+                          refresh()
+                        )}
+                      >
+                        Enable
+                      </ActionButton>
                     )}
                   </td>
                 </tr>
@@ -297,24 +422,54 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
         )}
       </Async>
       <h2 id="deliveries-h">Delivery log</h2>
-      <button type="button" onClick={deliveries.reload}>Refresh the log</button>
+      <button type="button" onClick={deliveries.reload}>
+        Refresh the log
+      </button>
       <Async state={deliveries}>
         {(items) =>
           items.length === 0 ? (
             <Notice>No deliveries yet.</Notice>
           ) : (
             <table class="list" aria-labelledby="deliveries-h">
-              <thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last response</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Created</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Endpoint</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Last response</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {items.map((d) => (
                   <tr key={d.id}>
                     <td>{localTime(d.createdAt)}</td>
-                    <td><code>{d.type}</code></td>
-                    <td><code>{d.url}</code></td>
+                    <td>
+                      <code>{d.type}</code>
+                    </td>
+                    <td>
+                      <code>{d.url}</code>
+                    </td>
                     <td data-testid="delivery-state">{d.state}</td>
-                    <td>{d.attemptCount} / {d.maxAttempts}</td>
+                    <td>
+                      {d.attemptCount} / {d.maxAttempts}
+                    </td>
                     <td>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
-                    <td><ActionButton label={`Redeliver ${d.type}`} action={async () => (await unwrap(api.POST('/admin/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id: d.id } } })), deliveries.reload())}>Redeliver</ActionButton></td>
+                    <td>
+                      <ActionButton
+                        label={`Redeliver ${d.type}`}
+                        action={async () => (
+                          await unwrap(api.POST('/admin/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id: d.id } } })),
+                          deliveries.reload()
+                        )}
+                      >
+                        Redeliver
+                      </ActionButton>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -332,7 +487,12 @@ function Events({ api, profileId }: { api: Api; profileId: string }) {
   const [status, setStatus] = useState<(typeof EVENT_STATUSES)[number] | ''>('');
   const [page, setPage] = useState(1);
   const state = useLoad(
-    () => unwrap(api.GET('/admin/v1/profiles/{id}/events', { params: { path: { id: profileId }, query: { page, limit: 20, ...(status ? { status } : {}) } } })),
+    () =>
+      unwrap(
+        api.GET('/admin/v1/profiles/{id}/events', {
+          params: { path: { id: profileId }, query: { page, limit: 20, ...(status ? { status } : {}) } },
+        }),
+      ),
     [profileId, status, page],
   );
   return (
@@ -341,7 +501,11 @@ function Events({ api, profileId }: { api: Api; profileId: string }) {
       <label for="event-status">Status</label>
       <select id="event-status" value={status} onChange={(e) => (setStatus(e.currentTarget.value as typeof status), setPage(1))}>
         <option value="">all</option>
-        {EVENT_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+        {EVENT_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
       </select>
       <Async state={state}>
         {({ data }) => (
@@ -350,7 +514,16 @@ function Events({ api, profileId }: { api: Api; profileId: string }) {
               <Notice>No events{status ? ` in ${status}` : ''}. Partners create events with the ticketing API.</Notice>
             ) : (
               <table class="list" aria-label="Events">
-                <thead><tr><th scope="col">Name</th><th scope="col">Starts</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Starts</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
                 <tbody>
                   {data.items.map((e) => (
                     <tr key={e.id}>
@@ -358,8 +531,28 @@ function Events({ api, profileId }: { api: Api; profileId: string }) {
                       <td>{localTime(e.startsAt)}</td>
                       <td>{e.status}</td>
                       <td class="actions">
-                        {e.status === 'DRAFT' && <ActionButton label={`Publish ${e.name}`} action={async () => (await unwrap(api.POST('/admin/v1/events/{eventId}/publish', { params: { path: { eventId: e.id } } })), state.reload())}>Publish</ActionButton>}
-                        {['DRAFT', 'ACTIVE', 'INACTIVE'].includes(e.status) && <ActionButton label={`Cancel ${e.name}`} action={async () => (await unwrap(api.POST('/admin/v1/events/{eventId}/cancel', { params: { path: { eventId: e.id } } })), state.reload())}>Cancel</ActionButton>}
+                        {e.status === 'DRAFT' && (
+                          <ActionButton
+                            label={`Publish ${e.name}`}
+                            action={async () => (
+                              await unwrap(api.POST('/admin/v1/events/{eventId}/publish', { params: { path: { eventId: e.id } } })),
+                              state.reload()
+                            )}
+                          >
+                            Publish
+                          </ActionButton>
+                        )}
+                        {['DRAFT', 'ACTIVE', 'INACTIVE'].includes(e.status) && (
+                          <ActionButton
+                            label={`Cancel ${e.name}`}
+                            action={async () => (
+                              await unwrap(api.POST('/admin/v1/events/{eventId}/cancel', { params: { path: { eventId: e.id } } })),
+                              state.reload()
+                            )}
+                          >
+                            Cancel
+                          </ActionButton>
+                        )}
                       </td>
                     </tr>
                   ))}
@@ -380,7 +573,12 @@ function Verifications({ api, profileId }: { api: Api; profileId: string }) {
   const [status, setStatus] = useState<(typeof VERIFICATION_STATUSES)[number] | ''>('');
   const [page, setPage] = useState(1);
   const state = useLoad(
-    () => unwrap(api.GET('/admin/v1/profiles/{id}/verifications', { params: { path: { id: profileId }, query: { page, limit: 20, ...(status ? { status } : {}) } } })),
+    () =>
+      unwrap(
+        api.GET('/admin/v1/profiles/{id}/verifications', {
+          params: { path: { id: profileId }, query: { page, limit: 20, ...(status ? { status } : {}) } },
+        }),
+      ),
     [profileId, status, page],
   );
   return (
@@ -389,17 +587,31 @@ function Verifications({ api, profileId }: { api: Api; profileId: string }) {
       <label for="verification-status">Status</label>
       <select id="verification-status" value={status} onChange={(e) => (setStatus(e.currentTarget.value as typeof status), setPage(1))}>
         <option value="">all</option>
-        {VERIFICATION_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+        {VERIFICATION_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
       </select>
       <Async state={state}>
         {({ data }) => (
           <>
             <table class="list" aria-label="Verifications">
-              <thead><tr><th scope="col">Id</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Reference</th><th scope="col">Created</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Id</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">Reference</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
               <tbody>
                 {data.items.map((v) => (
                   <tr key={v.id}>
-                    <td><code>{v.id.slice(0, 8)}</code></td>
+                    <td>
+                      <code>{v.id.slice(0, 8)}</code>
+                    </td>
                     <td>{v.status}</td>
                     <td>{v.erased ? 'erased' : (v.decision_reason ?? '—')}</td>
                     <td>{v.erased ? '—' : (v.reference ?? '—')}</td>
@@ -434,9 +646,19 @@ function Governance({ api, profileId }: { api: Api; profileId: string }) {
           label="New agent"
           submit="Register agent"
           action={async () => {
-            await unwrap(api.POST('/admin/v1/governance/agents', {
-              body: { profileId, agentId, mandate: mandate.split(',').map((m) => m.trim()).filter(Boolean), baseline: { fingerprint, maxDrift: Number(maxDrift) } },
-            }));
+            await unwrap(
+              api.POST('/admin/v1/governance/agents', {
+                body: {
+                  profileId,
+                  agentId,
+                  mandate: mandate
+                    .split(',')
+                    .map((m) => m.trim())
+                    .filter(Boolean),
+                  baseline: { fingerprint, maxDrift: Number(maxDrift) },
+                },
+              }),
+            );
             state.reload();
           }}
         >
@@ -447,13 +669,25 @@ function Governance({ api, profileId }: { api: Api; profileId: string }) {
           <label for="agent-fingerprint">Baseline fingerprint</label>
           <input id="agent-fingerprint" required value={fingerprint} onInput={(e) => setFingerprint(e.currentTarget.value)} />
           <label for="agent-drift">Maximum drift</label>
-          <input id="agent-drift" type="number" step="any" min="0" required value={maxDrift} onInput={(e) => setMaxDrift(e.currentTarget.value)} />
+          <input
+            id="agent-drift"
+            type="number"
+            step="any"
+            min="0"
+            required
+            value={maxDrift}
+            onInput={(e) => setMaxDrift(e.currentTarget.value)}
+          />
         </ActionForm>
         <ActionForm
           label="New delegation"
           submit="Delegate"
           action={async () => {
-            await unwrap(api.POST('/admin/v1/governance/delegations', { body: { profileId, agentId: delegateTo, grantedBy, expiresAt: new Date(expires).toISOString() } }));
+            await unwrap(
+              api.POST('/admin/v1/governance/delegations', {
+                body: { profileId, agentId: delegateTo, grantedBy, expiresAt: new Date(expires).toISOString() },
+              }),
+            );
             state.reload();
           }}
         >
@@ -462,33 +696,81 @@ function Governance({ api, profileId }: { api: Api; profileId: string }) {
           <label for="delegation-by">Granted by</label>
           <input id="delegation-by" required value={grantedBy} onInput={(e) => setGrantedBy(e.currentTarget.value)} />
           <label for="delegation-expires">Expires (your time zone)</label>
-          <input id="delegation-expires" type="datetime-local" required value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
+          <input
+            id="delegation-expires"
+            type="datetime-local"
+            required
+            value={expires}
+            onInput={(e) => setExpires(e.currentTarget.value)}
+          />
         </ActionForm>
       </div>
       <Async state={state}>
         {({ data }) => (
           <>
             <h3>Agents</h3>
-            {data.agents.length === 0 ? <Notice>No agents.</Notice> : (
+            {data.agents.length === 0 ? (
+              <Notice>No agents.</Notice>
+            ) : (
               <table class="list" aria-label="Agents">
-                <thead><tr><th scope="col">Agent</th><th scope="col">Mandate</th><th scope="col">Baseline</th><th scope="col">Created</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Agent</th>
+                    <th scope="col">Mandate</th>
+                    <th scope="col">Baseline</th>
+                    <th scope="col">Created</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {data.agents.map((a) => (
-                    <tr key={a.id}><td>{a.agentId}</td><td>{a.mandate.join(', ')}</td><td>{a.baseline.fingerprint} (drift ≤ {a.baseline.maxDrift})</td><td>{localTime(a.createdAt)}</td></tr>
+                    <tr key={a.id}>
+                      <td>{a.agentId}</td>
+                      <td>{a.mandate.join(', ')}</td>
+                      <td>
+                        {a.baseline.fingerprint} (drift ≤ {a.baseline.maxDrift})
+                      </td>
+                      <td>{localTime(a.createdAt)}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
             )}
             <h3>Delegations</h3>
-            {data.delegations.length === 0 ? <Notice>No delegations.</Notice> : (
+            {data.delegations.length === 0 ? (
+              <Notice>No delegations.</Notice>
+            ) : (
               <table class="list" aria-label="Delegations">
-                <thead><tr><th scope="col">Agent</th><th scope="col">Granted by</th><th scope="col">Expires</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Agent</th>
+                    <th scope="col">Granted by</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">State</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
                 <tbody>
                   {data.delegations.map((d) => (
                     <tr key={d.id}>
-                      <td>{d.agentId}</td><td>{d.grantedBy}</td><td>{localTime(d.expiresAt)}</td>
+                      <td>{d.agentId}</td>
+                      <td>{d.grantedBy}</td>
+                      <td>{localTime(d.expiresAt)}</td>
                       <td>{d.revokedAt ? `revoked ${localTime(d.revokedAt)}` : 'active'}</td>
-                      <td>{!d.revokedAt && <ActionButton label={`Revoke the delegation to ${d.agentId}`} action={async () => (await unwrap(api.POST('/admin/v1/governance/delegations/{id}/revoke', { params: { path: { id: d.id } } })), state.reload())}>Revoke</ActionButton>}</td>
+                      <td>
+                        {!d.revokedAt && (
+                          <ActionButton
+                            label={`Revoke the delegation to ${d.agentId}`}
+                            action={async () => (
+                              await unwrap(api.POST('/admin/v1/governance/delegations/{id}/revoke', { params: { path: { id: d.id } } })),
+                              state.reload()
+                            )}
+                          >
+                            Revoke
+                          </ActionButton>
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -16,7 +16,9 @@ function ReviewerNav() {
   return (
     <>
       <Link href="/console/review">Queue</Link>
-      <button type="button" class="link" onClick={() => ((reviewerKey.value = null), navigate('/console/review'))}>Sign out</button>
+      <button type="button" class="link" onClick={() => ((reviewerKey.value = null), navigate('/console/review'))}>
+        Sign out
+      </button>
     </>
   );
 }
@@ -25,7 +27,9 @@ export function ReviewerSignIn() {
   const [key, setKey] = useState('');
   return (
     <Shell title="Reviewer sign-in">
-      <p>Sign in with an identity <strong>reviewer</strong> API key. It is kept in this browser tab only.</p>
+      <p>
+        Sign in with an identity <strong>reviewer</strong> API key. It is kept in this browser tab only.
+      </p>
       <ActionForm
         label="Reviewer sign-in"
         submit="Sign in"
@@ -71,7 +75,8 @@ export function ReviewQueue() {
     if (typing(e) || items.length === 0) return;
     if (e.key === 'j') setSelected((s) => Math.min(items.length - 1, s + 1));
     else if (e.key === 'k') setSelected((s) => Math.max(0, s - 1));
-    else if (e.key === 'Enter' && items[selected] && (e.target as HTMLElement).tagName !== 'A') navigate(`/console/review/${items[selected]!.id}`);
+    else if (e.key === 'Enter' && items[selected] && (e.target as HTMLElement).tagName !== 'A')
+      navigate(`/console/review/${items[selected]!.id}`);
   });
   useEffect(() => {
     document.getElementById(`case-${selected}`)?.focus();
@@ -79,7 +84,9 @@ export function ReviewQueue() {
   return (
     <Shell title="Review queue" nav={<ReviewerNav />}>
       {flash.value && <Notice kind={flash.value.kind}>{flash.value.text}</Notice>}
-      <p class="hint">Oldest first. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>Enter</kbd> open.</p>
+      <p class="hint">
+        Oldest first. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>Enter</kbd> open.
+      </p>
       <Async state={state}>
         {(data) =>
           data.items.length === 0 ? (
@@ -88,12 +95,21 @@ export function ReviewQueue() {
             <table class="list">
               <caption class="sr-only">Verifications waiting for a decision</caption>
               <thead>
-                <tr><th scope="col">Case</th><th scope="col">Reason</th><th scope="col">Waiting</th><th scope="col">Created</th></tr>
+                <tr>
+                  <th scope="col">Case</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">Waiting</th>
+                  <th scope="col">Created</th>
+                </tr>
               </thead>
               <tbody>
                 {data.items.map((item, i) => (
                   <tr key={item.id} class={i === selected ? 'selected' : ''}>
-                    <td><Link id={`case-${i}`} href={`/console/review/${item.id}`}>{item.id.slice(0, 8)}</Link></td>
+                    <td>
+                      <Link id={`case-${i}`} href={`/console/review/${item.id}`}>
+                        {item.id.slice(0, 8)}
+                      </Link>
+                    </td>
                     <td>{item.reason ?? '—'}</td>
                     <td>{age(item.updated_at)}</td>
                     <td>{localTime(item.created_at)}</td>
@@ -180,10 +196,14 @@ export function ReviewCase({ id }: { id: string }) {
         {(c) => (
           <>
             <dl class="facts">
-              <dt>Status</dt><dd data-testid="case-status">{c.status}</dd>
-              <dt>Reason</dt><dd>{c.reason ?? '—'}</dd>
-              <dt>Reference</dt><dd>{c.reference ?? '—'}</dd>
-              <dt>Created</dt><dd>{localTime(c.created_at)}</dd>
+              <dt>Status</dt>
+              <dd data-testid="case-status">{c.status}</dd>
+              <dt>Reason</dt>
+              <dd>{c.reason ?? '—'}</dd>
+              <dt>Reference</dt>
+              <dd>{c.reference ?? '—'}</dd>
+              <dt>Created</dt>
+              <dd>{localTime(c.created_at)}</dd>
             </dl>
             <section aria-labelledby="images-h">
               <h2 id="images-h">Document and frames</h2>
@@ -209,7 +229,10 @@ export function ReviewCase({ id }: { id: string }) {
                 {c.document.mrz ? (
                   <dl class="facts">
                     {Object.entries(c.document.mrz).map(([k, v]) => (
-                      <Fragment key={k}><dt>{k}</dt><dd>{v ?? '—'}</dd></Fragment>
+                      <Fragment key={k}>
+                        <dt>{k}</dt>
+                        <dd>{v ?? '—'}</dd>
+                      </Fragment>
                     ))}
                   </dl>
                 ) : (
@@ -221,7 +244,10 @@ export function ReviewCase({ id }: { id: string }) {
                 ) : (
                   <dl class="facts">
                     {Object.entries(c.signals).map(([k, v]) => (
-                      <Fragment key={k}><dt>{k}</dt><dd>{typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd></Fragment>
+                      <Fragment key={k}>
+                        <dt>{k}</dt>
+                        <dd>{typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
+                      </Fragment>
                     ))}
                   </dl>
                 )}
@@ -230,7 +256,9 @@ export function ReviewCase({ id }: { id: string }) {
                 <h2 id="audit-h">Audit trail</h2>
                 <ol class="audit">
                   {c.audit.map((e, i) => (
-                    <li key={i}><time dateTime={e.at}>{localTime(e.at)}</time> <code>{e.type}</code> <span class="actor">{e.actor}</span></li>
+                    <li key={i}>
+                      <time dateTime={e.at}>{localTime(e.at)}</time> <code>{e.type}</code> <span class="actor">{e.actor}</span>
+                    </li>
                   ))}
                 </ol>
               </section>
@@ -247,16 +275,47 @@ export function ReviewCase({ id }: { id: string }) {
               >
                 <h2>Decision</h2>
                 <fieldset>
-                  <legend>Decision (keys <kbd>a</kbd> / <kbd>d</kbd>)</legend>
-                  <label><input type="radio" name="decision" value="approve" checked={decision === 'approve'} onChange={() => setDecision('approve')} /> Approve</label>
-                  <label><input type="radio" name="decision" value="decline" checked={decision === 'decline'} onChange={() => setDecision('decline')} /> Decline</label>
+                  <legend>
+                    Decision (keys <kbd>a</kbd> / <kbd>d</kbd>)
+                  </legend>
+                  <label>
+                    <input
+                      type="radio"
+                      name="decision"
+                      value="approve"
+                      checked={decision === 'approve'}
+                      onChange={() => setDecision('approve')}
+                    />{' '}
+                    Approve
+                  </label>
+                  <label>
+                    <input
+                      type="radio"
+                      name="decision"
+                      value="decline"
+                      checked={decision === 'decline'}
+                      onChange={() => setDecision('decline')}
+                    />{' '}
+                    Decline
+                  </label>
                 </fieldset>
-                <label for="note">Note (why; at least {MIN_NOTE} characters; <kbd>Enter</kbd> submits, <kbd>Shift</kbd>+<kbd>Enter</kbd> new line)</label>
-                <textarea id="note" rows={3} value={note} aria-describedby="note-count" aria-invalid={note.length > 0 && !noteOk} onInput={(e) => setNote(e.currentTarget.value)} />
+                <label for="note">
+                  Note (why; at least {MIN_NOTE} characters; <kbd>Enter</kbd> submits, <kbd>Shift</kbd>+<kbd>Enter</kbd> new line)
+                </label>
+                <textarea
+                  id="note"
+                  rows={3}
+                  value={note}
+                  aria-describedby="note-count"
+                  aria-invalid={note.length > 0 && !noteOk}
+                  onInput={(e) => setNote(e.currentTarget.value)}
+                />
                 <p id="note-count" class={noteOk ? 'count ok' : 'count'} aria-live="polite">
                   {noteOk ? `${noteLength} characters` : `${noteLength} of ${MIN_NOTE} characters — too short`}
                 </p>
-                <button type="submit" disabled={busy}>{busy ? 'Submitting…' : 'Submit decision'}</button>
+                <button type="submit" disabled={busy}>
+                  {busy ? 'Submitting…' : 'Submit decision'}
+                </button>
                 {error && <ErrorNote message={error} />}
               </form>
             ) : (

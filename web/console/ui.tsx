@@ -23,7 +23,9 @@ export function Shell({ title, nav, children }: { title: string; nav?: Component
   return (
     <>
       <header class="bar">
-        <Link href="/console/" class="brand">Partner services</Link>
+        <Link href="/console/" class="brand">
+          Partner services
+        </Link>
         <nav aria-label="Main">{nav}</nav>
       </header>
       <main id="main">
@@ -35,20 +37,32 @@ export function Shell({ title, nav, children }: { title: string; nav?: Component
 }
 
 export function Spinner({ label = 'Loading…' }: { label?: string }) {
-  return <p class="loading" role="status">{label}</p>;
+  return (
+    <p class="loading" role="status">
+      {label}
+    </p>
+  );
 }
 
 export function ErrorNote({ message, retry }: { message: string; retry?: () => void }) {
   return (
     <div class="error" role="alert">
       <span>{message}</span>
-      {retry && <button type="button" onClick={retry}>Try again</button>}
+      {retry && (
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      )}
     </div>
   );
 }
 
 export function Notice({ children, kind = 'info' }: { children: ComponentChildren; kind?: 'info' | 'ok' | 'warn' }) {
-  return <div class={`notice ${kind}`} role="status">{children}</div>;
+  return (
+    <div class={`notice ${kind}`} role="status">
+      {children}
+    </div>
+  );
 }
 
 /** Loading, then the error with a retry, then the content. */
@@ -66,7 +80,9 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
       <p>
         <strong>{label}</strong> — copy it now: it is shown only once.
       </p>
-      <code class="secret" data-testid="secret">{value}</code>
+      <code class="secret" data-testid="secret">
+        {value}
+      </code>
       <div class="row">
         <button
           type="button"
@@ -79,14 +95,26 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
         >
           {copied ? 'Copied' : 'Copy'}
         </button>
-        <button type="button" onClick={onDone}>I have stored it</button>
+        <button type="button" onClick={onDone}>
+          I have stored it
+        </button>
       </div>
     </div>
   );
 }
 
 /** A form whose submit runs `action`, shows its error as the server wrote it and disables itself meanwhile. */
-export function ActionForm({ label, action, children, submit }: { label: string; action: () => Promise<void>; children?: ComponentChildren; submit: string }) {
+export function ActionForm({
+  label,
+  action,
+  children,
+  submit,
+}: {
+  label: string;
+  action: () => Promise<void>;
+  children?: ComponentChildren;
+  submit: string;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -107,7 +135,9 @@ export function ActionForm({ label, action, children, submit }: { label: string;
       }}
     >
       {children}
-      <button type="submit" disabled={busy}>{busy ? 'Working…' : submit}</button>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Working…' : submit}
+      </button>
       {error && <ErrorNote message={error} />}
     </form>
   );
@@ -137,7 +167,11 @@ export function ActionButton({ action, children, label }: { action: () => Promis
       >
         {children}
       </button>
-      {error && <span class="error inline" role="alert">{error}</span>}
+      {error && (
+        <span class="error inline" role="alert">
+          {error}
+        </span>
+      )}
     </span>
   );
 }

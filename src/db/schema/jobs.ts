@@ -29,8 +29,12 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_due_idx').on(t.state, t.runAt),
     // The claim reads only live rows; done and failed jobs pile up without slowing it.
-    index('jobs_pending_idx').on(t.queue, t.runAt).where(sql`state = 'pending'`),
-    index('jobs_running_idx').on(t.concurrencyKey, t.lockedUntil).where(sql`state = 'running'`),
+    index('jobs_pending_idx')
+      .on(t.queue, t.runAt)
+      .where(sql`state = 'pending'`),
+    index('jobs_running_idx')
+      .on(t.concurrencyKey, t.lockedUntil)
+      .where(sql`state = 'running'`),
   ],
 );
 

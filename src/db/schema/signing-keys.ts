@@ -17,5 +17,9 @@ export const signingKeys = pgTable(
     createdAt: ts('created_at').notNull(),
     retiredAt: ts('retired_at'),
   },
-  (t) => [uniqueIndex('signing_keys_live_purpose').on(t.purpose).where(sql`retired_at is null`)],
+  (t) => [
+    uniqueIndex('signing_keys_live_purpose')
+      .on(t.purpose)
+      .where(sql`retired_at is null`),
+  ],
 );

@@ -37,7 +37,8 @@ export function newChallenge(): ChallengeStep[] {
 }
 
 export type Stage = 'document' | 'challenge' | 'selfie' | 'complete';
-export type NextStep = { type: 'document' } | { type: 'challenge' } | { type: 'selfie'; step: number; pose: Pose | null } | { type: 'done' };
+export type NextStep =
+  { type: 'document' } | { type: 'challenge' } | { type: 'selfie'; step: number; pose: Pose | null } | { type: 'done' };
 
 /** Where the device resumes: the first thing not yet done. */
 export function nextStep(stage: Stage, steps: ChallengeStep[], uploaded: number[]): NextStep {

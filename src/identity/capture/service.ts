@@ -20,11 +20,13 @@ const unauthorized = () =>
 
 /** Refusals that need no body: checked before a single upload byte is read, and again under the lock. */
 function assertCanUploadDocument(v: VerificationRow): void {
-  if (v.stage !== 'document') throw new IdentityError(409, 'The document was already uploaded: call GET /v1/capture/status and resume from next_step');
+  if (v.stage !== 'document')
+    throw new IdentityError(409, 'The document was already uploaded: call GET /v1/capture/status and resume from next_step');
 }
 
 function assertCanUploadSelfie(v: VerificationRow): void {
-  if (v.stage === 'document') throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
+  if (v.stage === 'document')
+    throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
   if (!v.challengeId) throw new IdentityError(409, 'Request the challenge first: call GET /v1/capture/status and resume from next_step');
   if (v.stage === 'complete') throw new IdentityError(409, 'Every step already has its frame: call GET /v1/capture/status');
 }
@@ -101,7 +103,12 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
           documentHeight: image.height,
           updatedAt: now,
         });
-        await appendAudit(tx, clock, { verificationId: v.id, type: 'capture.document_uploaded', actor: DEVICE, data: { sha256: image.sha256, width: image.width, height: image.height, mrz: mrz !== null } });
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: 'capture.document_uploaded',
+          actor: DEVICE,
+          data: { sha256: image.sha256, width: image.width, height: image.height, mrz: mrz !== null },
+        });
         return row;
       });
       const s = await status(updated);
@@ -110,14 +117,25 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
 
     /** Issues the challenge once; every later call answers the same one. */
     async challenge(v: VerificationRow) {
-      if (v.stage === 'document') throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
+      if (v.stage === 'document')
+        throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
       const row = await db.transaction(async (tx) => {
         const locked = (await repo.lockVerification(tx, v.id))!;
         if (locked.challengeId) return locked;
         const now = clock.now();
         const steps = newChallenge();
-        const issued = await repo.updateVerification(tx, v.id, { challengeId: randomUUID(), challenge: steps, stage: 'selfie', updatedAt: now });
-        await appendAudit(tx, clock, { verificationId: v.id, type: 'capture.challenge_issued', actor: DEVICE, data: { challenge_id: issued.challengeId, steps: steps.length } });
+        const issued = await repo.updateVerification(tx, v.id, {
+          challengeId: randomUUID(),
+          challenge: steps,
+          stage: 'selfie',
+          updatedAt: now,
+        });
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: 'capture.challenge_issued',
+          actor: DEVICE,
+          data: { challenge_id: issued.challengeId, steps: steps.length },
+        });
         return issued;
       });
       return { challenge_id: row.challengeId!, steps: stepsView(row.challenge as ChallengeStep[]) };
@@ -147,14 +165,33 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
       const updated = await commitUpload(v, image, async (tx, locked) => {
         assertCanUploadSelfie(locked);
         const now = clock.now();
-        const inserted = await repo.insertFrame(tx, { verificationId: v.id, step, blobKey: image.blobKey, sha256: image.sha256, width: image.width, height: image.height, createdAt: now });
-        if (!inserted) throw new IdentityError(409, `Step ${step} already has its frame: call GET /v1/capture/status and resume from next_step`);
-        await appendAudit(tx, clock, { verificationId: v.id, type: 'capture.frame_uploaded', actor: DEVICE, data: { step, sha256: image.sha256 } });
+        const inserted = await repo.insertFrame(tx, {
+          verificationId: v.id,
+          step,
+          blobKey: image.blobKey,
+          sha256: image.sha256,
+          width: image.width,
+          height: image.height,
+          createdAt: now,
+        });
+        if (!inserted)
+          throw new IdentityError(409, `Step ${step} already has its frame: call GET /v1/capture/status and resume from next_step`);
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: 'capture.frame_uploaded',
+          actor: DEVICE,
+          data: { step, sha256: image.sha256 },
+        });
         const total = (locked.challenge as ChallengeStep[]).length;
         const frames = await repo.framesOf(tx, v.id);
         if (frames.length < total) return locked;
         const row = await repo.updateVerification(tx, v.id, { stage: 'complete', status: 'processing', updatedAt: now });
-        await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.processing', actor: DEVICE, data: { status: 'processing' } });
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: 'verification.processing',
+          actor: DEVICE,
+          data: { status: 'processing' },
+        });
         await jobs.enqueue(PIPELINE_QUEUE, { verificationId: v.id }, { tx });
         return row;
       });

@@ -44,7 +44,10 @@ function serveFileUrls(): void {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith('file://')) return realFetch(input, init);
     const bytes = await readFile(fileURLToPath(url));
-    return new Response(bytes, { status: 200, headers: { 'content-type': url.endsWith('.json') ? 'application/json' : 'application/octet-stream' } });
+    return new Response(bytes, {
+      status: 200,
+      headers: { 'content-type': url.endsWith('.json') ? 'application/json' : 'application/octet-stream' },
+    });
   }) as typeof fetch;
   g.__facesFileFetch = true;
 }

@@ -91,13 +91,19 @@ export function buildSignals(
   durationMs: number,
 ): FaceSignals {
   const [document, ...frameImages] = images;
-  const frames = frameImages.map((image, i) => ({ step: steps[i]!.step, pose: steps[i]!.pose, ...image, document_similarity: similarity[0]?.[i + 1] ?? null }));
+  const frames = frameImages.map((image, i) => ({
+    step: steps[i]!.step,
+    pose: steps[i]!.pose,
+    ...image,
+    document_similarity: similarity[0]?.[i + 1] ?? null,
+  }));
   const toDocument = frames.map((f) => f.document_similarity).filter((s): s is number => s !== null);
   const between: number[] = [];
-  for (let i = 1; i < images.length; i++) for (let j = i + 1; j < images.length; j++) {
-    const s = similarity[i]?.[j];
-    if (s !== null && s !== undefined) between.push(s);
-  }
+  for (let i = 1; i < images.length; i++)
+    for (let j = i + 1; j < images.length; j++) {
+      const s = similarity[i]?.[j];
+      if (s !== null && s !== undefined) between.push(s);
+    }
   const docSimilarity = median(toDocument);
   return {
     document: document!,
@@ -124,7 +130,8 @@ export function decideFaces(s: FaceSignals, t: FaceThresholds): FaceOutcome {
   if (s.document.face_count === 0) return { status: 'declined', reason: 'no_face_document' };
   if (s.frames.some((f) => f.face_count === 0)) return { status: 'declined', reason: 'no_face_selfie' };
   if ([s.document, ...s.frames].some((i) => i.face_count > 1)) return { status: 'manual_review', reason: 'multiple_faces' };
-  if (s.frames.some((f) => f.pose !== null && !poseFollowed(f.pose, f.faces[0]!.yaw, t))) return { status: 'declined', reason: 'challenge_not_followed' };
+  if (s.frames.some((f) => f.pose !== null && !poseFollowed(f.pose, f.faces[0]!.yaw, t)))
+    return { status: 'declined', reason: 'challenge_not_followed' };
   const similarity = s.document_similarity ?? 0;
   if (similarity < t.matchLow) return { status: 'declined', reason: 'face_mismatch' };
   if (similarity < t.matchHigh) return { status: 'manual_review', reason: 'face_match_uncertain' };

@@ -34,7 +34,7 @@ export interface FaceTaskResult {
 
 export default async function analyzeVerification(task: FaceTask): Promise<FaceTaskResult> {
   const faces = await analyzer;
-  const analysed: Awaited<ReturnType<Awaited<typeof analyzer>["analyze"]>>[] = [];
+  const analysed: Awaited<ReturnType<Awaited<typeof analyzer>['analyze']>>[] = [];
   for (const image of task.images) analysed.push(await faces.analyze(image, task.maxSide));
   const similarity = analysed.map((a, i) =>
     analysed.map((b, j) => (j <= i || !a.embedding || !b.embedding ? null : faces.similarity(a.embedding, b.embedding))),

@@ -36,15 +36,26 @@ export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: F
   const { db, clock, webhooks, logger, blobs, faces } = deps;
 
   /** Runs the models in the pool (off this event loop) over the document and the frames; a crash or timeout throws. */
-  async function measureFaces(checks: FaceChecks, v: typeof identityVerifications.$inferSelect, frames: repo.FrameRow[]): Promise<FaceSignals> {
+  async function measureFaces(
+    checks: FaceChecks,
+    v: typeof identityVerifications.$inferSelect,
+    frames: repo.FrameRow[],
+  ): Promise<FaceSignals> {
     const started = Date.now();
-    const result = await checks.pool.analyze(() => Promise.all([v.documentBlob!, ...frames.map((f) => f.blobKey)].map((key) => blobs.get(key))));
+    const result = await checks.pool.analyze(() =>
+      Promise.all([v.documentBlob!, ...frames.map((f) => f.blobKey)].map((key) => blobs.get(key))),
+    );
     const steps = (v.challenge as ChallengeStep[] | null) ?? [];
     const poses = frames.map((f) => ({ step: f.step, pose: steps.find((s) => s.step === f.step)?.pose ?? null }));
     return buildSignals(result.images, result.similarity, poses, checks.thresholds, Date.now() - started);
   }
 
-  async function record(verificationId: string, outcome: PipelineOutcome | { status: 'manual_review'; reason: 'pipeline_error' }, error?: string, signals?: FaceSignals) {
+  async function record(
+    verificationId: string,
+    outcome: PipelineOutcome | { status: 'manual_review'; reason: 'pipeline_error' },
+    error?: string,
+    signals?: FaceSignals,
+  ) {
     await db.transaction(async (tx) => {
       const v = await repo.lockVerification(tx, verificationId);
       if (!v || v.status !== 'processing' || v.erasedAt) return;
@@ -57,8 +68,14 @@ export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: F
         ...(signals ? { signals } : {}),
         ...(error ? { failNextRun: false } : {}),
       });
-      if (error) await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.pipeline_error', actor: PIPELINE, data: { error } });
-      await appendAudit(tx, clock, { verificationId: v.id, type: `verification.${outcome.status}`, actor: PIPELINE, data: { reason: outcome.reason } });
+      if (error)
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.pipeline_error', actor: PIPELINE, data: { error } });
+      await appendAudit(tx, clock, {
+        verificationId: v.id,
+        type: `verification.${outcome.status}`,
+        actor: PIPELINE,
+        data: { reason: outcome.reason },
+      });
       await sendDecisionWebhook(tx, webhooks, decided, outcome.status);
     });
   }
@@ -88,7 +105,12 @@ export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: F
       await record(v.id, outcome, undefined, signals);
     } catch (err) {
       logger.error({ err, verificationId }, 'identity pipeline failed; routing to manual review');
-      const kind = err instanceof InjectedPipelineFault ? 'injected_fault' : err instanceof FaceAnalysisTimeout ? 'face_analysis_timeout' : 'internal_error';
+      const kind =
+        err instanceof InjectedPipelineFault
+          ? 'injected_fault'
+          : err instanceof FaceAnalysisTimeout
+            ? 'face_analysis_timeout'
+            : 'internal_error';
       await record(v.id, { status: 'manual_review', reason: 'pipeline_error' }, kind);
     }
   };

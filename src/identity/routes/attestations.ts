@@ -7,39 +7,59 @@ import * as s from '../schemas.js';
 const tags = ['identity: attestations'];
 
 /** Attestations of claims, the claim catalogue and the public keys that verify them. */
-export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: ReturnType<typeof createAttestationService> }> = async (app, { attestations }) => {
-  app.get('/attestations/claims', {
-    schema: {
-      operationId: 'listAttestationClaims', summary: 'The claim catalogue',
-      tags,
-      security: securityOf.none,
-      description: 'The claim catalogue. Claims with `needs_mrz` need a document uploaded with its machine-readable zone; without it they answer 409.',
-      response: { 200: s.claimCatalogue, ...s.errors() },
+export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: ReturnType<typeof createAttestationService> }> = async (
+  app,
+  { attestations },
+) => {
+  app.get(
+    '/attestations/claims',
+    {
+      schema: {
+        operationId: 'listAttestationClaims',
+        summary: 'The claim catalogue',
+        tags,
+        security: securityOf.none,
+        description:
+          'The claim catalogue. Claims with `needs_mrz` need a document uploaded with its machine-readable zone; without it they answer 409.',
+        response: { 200: s.claimCatalogue, ...s.errors() },
+      },
     },
-  }, async () => claimCatalogue());
+    async () => claimCatalogue(),
+  );
 
-  app.post('/attestations/:id', {
-    onRequest: requireRole(app.db, 'backend'),
-    schema: {
-      operationId: 'createAttestation', summary: 'Attest a claim of an approved verification',
-      tags,
-      security: securityOf.identityBackend,
-      description:
-        'Attests one catalogued claim of an approved verification. `jws` is a compact JWS (alg EdDSA, `kid` header) with `sub` = verification id, `jti` = attestation id, `iat`, `exp` (90 days), `claim`, `value` and the claim itself, ' +
-        'verifiable with GET /v1/.well-known/jwks.json. Unknown claim → 422; verification not approved → 409; claim the data cannot support (no MRZ) → 409.',
-      params: s.idParams,
-      body: s.attestationBody,
-      response: { 201: s.attestation, ...s.errors(401, 403, 404, 409, 422) },
+  app.post(
+    '/attestations/:id',
+    {
+      onRequest: requireRole(app.db, 'backend'),
+      schema: {
+        operationId: 'createAttestation',
+        summary: 'Attest a claim of an approved verification',
+        tags,
+        security: securityOf.identityBackend,
+        description:
+          'Attests one catalogued claim of an approved verification. `jws` is a compact JWS (alg EdDSA, `kid` header) with `sub` = verification id, `jti` = attestation id, `iat`, `exp` (90 days), `claim`, `value` and the claim itself, ' +
+          'verifiable with GET /v1/.well-known/jwks.json. Unknown claim → 422; verification not approved → 409; claim the data cannot support (no MRZ) → 409.',
+        params: s.idParams,
+        body: s.attestationBody,
+        response: { 201: s.attestation, ...s.errors(401, 403, 404, 409, 422) },
+      },
     },
-  }, async (req, reply) => reply.status(201).send(await attestations.issue(principalOf(req), req.params.id, req.body.claim)));
+    async (req, reply) => reply.status(201).send(await attestations.issue(principalOf(req), req.params.id, req.body.claim)),
+  );
 
-  app.get('/.well-known/jwks.json', {
-    schema: {
-      operationId: 'identityJwks', summary: 'Public keys of attestations and decision webhooks (JWKS)',
-      tags,
-      security: securityOf.none,
-      description: 'OKP/Ed25519 public keys (live and retired) that verify attestations (`purpose: attestation`) and decision webhooks (`purpose: identity-webhook`).',
-      response: { 200: s.jwks, ...s.errors() },
+  app.get(
+    '/.well-known/jwks.json',
+    {
+      schema: {
+        operationId: 'identityJwks',
+        summary: 'Public keys of attestations and decision webhooks (JWKS)',
+        tags,
+        security: securityOf.none,
+        description:
+          'OKP/Ed25519 public keys (live and retired) that verify attestations (`purpose: attestation`) and decision webhooks (`purpose: identity-webhook`).',
+        response: { 200: s.jwks, ...s.errors() },
+      },
     },
-  }, async () => attestations.jwks());
+    async () => attestations.jwks(),
+  );
 };

@@ -25,85 +25,118 @@ export const PIPELINE_DESCRIPTION =
 
 /** The device's capture flow; every endpoint takes the handoff token as `Authorization: Bearer <token>` (401 when missing, expired or revoked). */
 export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> = async (app, { capture }) => {
-  app.get('/capture/status', {
-    schema: {
-      operationId: 'captureStatus', summary: 'Where the device stands in the capture flow',
-      tags,
-      security,
-      description: 'Where the device stands: `stage` (document, challenge, selfie, complete), `next_step` (where to resume) and `uploaded_steps`.',
-      response: { 200: s.captureStatus, ...s.errors(401) },
-    },
-  }, async (req) => capture.status(await capture.authenticate(handoffTokenOf(req))));
-
-  app.post('/capture/document', {
-    schema: {
-      operationId: 'uploadDocument', summary: 'Upload the identity document',
-      tags,
-      security,
-      consumes: ['multipart/form-data'],
-      multipartForm: {
-        type: 'object',
-        required: ['file'],
-        properties: { file: imageField, mrz: { type: 'string', description: 'The machine-readable zone, its lines joined by \\n' } },
+  app.get(
+    '/capture/status',
+    {
+      schema: {
+        operationId: 'captureStatus',
+        summary: 'Where the device stands in the capture flow',
+        tags,
+        security,
+        description:
+          'Where the device stands: `stage` (document, challenge, selfie, complete), `next_step` (where to resume) and `uploaded_steps`.',
+        response: { 200: s.captureStatus, ...s.errors(401) },
       },
-      description: `Uploads the identity document: multipart, file field \`file\`, optional text field \`mrz\` (the machine-readable zone, lines joined by \\n; an unreadable one → 422). ${uploadRules}409 once past the document stage. ${resume}`,
-      response: { 201: s.stageAnswer, ...s.errors(401, 409, 413, 415, 422) },
     },
-  }, async (req, reply) => {
-    const v = await capture.authenticate(handoffTokenOf(req));
-    capture.assertCanUploadDocument(v);
-    const form = await readCaptureForm(req, (file) => capture.storeUpload(v, file), (image) => app.blobs.delete(image.blobKey));
-    let mrz: string | null;
-    try {
-      mrz = capture.validateMrz(form.fields.mrz);
-    } catch (err) {
-      await app.blobs.delete(form.image.blobKey);
-      throw err;
-    }
-    return reply.status(201).send(await capture.uploadDocument(v, form, mrz));
-  });
+    async (req) => capture.status(await capture.authenticate(handoffTokenOf(req))),
+  );
 
-  app.post('/capture/challenge', {
-    schema: {
-      operationId: 'getChallenge', summary: 'Get the liveness challenge',
-      tags,
-      security,
-      description: `The liveness challenge: 3 to 5 steps, each with an instruction and the head \`pose\` it asks for (front, left, right; left is the person’s own left, so in the unmirrored camera image the face turns toward the image’s right edge); every challenge has one left and one right step; a repeated call answers the same challenge. 409 before the document upload. ${resume}`,
-      response: { 200: s.challenge, ...s.errors(401, 409) },
-    },
-  }, async (req) => capture.challenge(await capture.authenticate(handoffTokenOf(req))));
-
-  app.post('/capture/selfie', {
-    schema: {
-      operationId: 'uploadSelfieFrame', summary: 'Upload one selfie frame',
-      tags,
-      security,
-      consumes: ['multipart/form-data'],
-      multipartForm: {
-        type: 'object',
-        required: ['step', 'file'],
-        properties: { step: { type: 'string', pattern: '^[0-9]+$', description: 'The challenge step this frame answers, 0..N-1' }, file: imageField },
+  app.post(
+    '/capture/document',
+    {
+      schema: {
+        operationId: 'uploadDocument',
+        summary: 'Upload the identity document',
+        tags,
+        security,
+        consumes: ['multipart/form-data'],
+        multipartForm: {
+          type: 'object',
+          required: ['file'],
+          properties: { file: imageField, mrz: { type: 'string', description: 'The machine-readable zone, its lines joined by \\n' } },
+        },
+        description: `Uploads the identity document: multipart, file field \`file\`, optional text field \`mrz\` (the machine-readable zone, lines joined by \\n; an unreadable one → 422). ${uploadRules}409 once past the document stage. ${resume}`,
+        response: { 201: s.stageAnswer, ...s.errors(401, 409, 413, 415, 422) },
       },
-      description:
-        `Uploads one selfie frame: multipart, text field \`step\` (0..N-1, else 422) and file field \`file\`, in either order. ${uploadRules}` +
-        `409 before the document upload, before the challenge, or when that step already has its frame. ${resume} ${PIPELINE_DESCRIPTION}`,
-      response: { 201: s.captureStatus, ...s.errors(401, 409, 413, 415, 422) },
     },
-  }, async (req, reply) => {
-    const v = await capture.authenticate(handoffTokenOf(req));
-    capture.assertCanUploadSelfie(v);
-    // A step sent before the file is checked before a byte of the file is stored.
-    const checkStep = async (fields: Record<string, string>) => {
-      if (fields.step !== undefined) await capture.assertStepOpen(v, capture.parseStep(v, fields.step));
-    };
-    const form = await readCaptureForm(req, (file) => capture.storeUpload(v, file), (image) => app.blobs.delete(image.blobKey), checkStep);
-    let step: number;
-    try {
-      step = capture.parseStep(v, form.fields.step);
-    } catch (err) {
-      await app.blobs.delete(form.image.blobKey);
-      throw err;
-    }
-    return reply.status(201).send(await capture.uploadSelfie(v, step, form));
-  });
+    async (req, reply) => {
+      const v = await capture.authenticate(handoffTokenOf(req));
+      capture.assertCanUploadDocument(v);
+      const form = await readCaptureForm(
+        req,
+        (file) => capture.storeUpload(v, file),
+        (image) => app.blobs.delete(image.blobKey),
+      );
+      let mrz: string | null;
+      try {
+        mrz = capture.validateMrz(form.fields.mrz);
+      } catch (err) {
+        await app.blobs.delete(form.image.blobKey);
+        throw err;
+      }
+      return reply.status(201).send(await capture.uploadDocument(v, form, mrz));
+    },
+  );
+
+  app.post(
+    '/capture/challenge',
+    {
+      schema: {
+        operationId: 'getChallenge',
+        summary: 'Get the liveness challenge',
+        tags,
+        security,
+        description: `The liveness challenge: 3 to 5 steps, each with an instruction and the head \`pose\` it asks for (front, left, right; left is the person’s own left, so in the unmirrored camera image the face turns toward the image’s right edge); every challenge has one left and one right step; a repeated call answers the same challenge. 409 before the document upload. ${resume}`,
+        response: { 200: s.challenge, ...s.errors(401, 409) },
+      },
+    },
+    async (req) => capture.challenge(await capture.authenticate(handoffTokenOf(req))),
+  );
+
+  app.post(
+    '/capture/selfie',
+    {
+      schema: {
+        operationId: 'uploadSelfieFrame',
+        summary: 'Upload one selfie frame',
+        tags,
+        security,
+        consumes: ['multipart/form-data'],
+        multipartForm: {
+          type: 'object',
+          required: ['step', 'file'],
+          properties: {
+            step: { type: 'string', pattern: '^[0-9]+$', description: 'The challenge step this frame answers, 0..N-1' },
+            file: imageField,
+          },
+        },
+        description:
+          `Uploads one selfie frame: multipart, text field \`step\` (0..N-1, else 422) and file field \`file\`, in either order. ${uploadRules}` +
+          `409 before the document upload, before the challenge, or when that step already has its frame. ${resume} ${PIPELINE_DESCRIPTION}`,
+        response: { 201: s.captureStatus, ...s.errors(401, 409, 413, 415, 422) },
+      },
+    },
+    async (req, reply) => {
+      const v = await capture.authenticate(handoffTokenOf(req));
+      capture.assertCanUploadSelfie(v);
+      // A step sent before the file is checked before a byte of the file is stored.
+      const checkStep = async (fields: Record<string, string>) => {
+        if (fields.step !== undefined) await capture.assertStepOpen(v, capture.parseStep(v, fields.step));
+      };
+      const form = await readCaptureForm(
+        req,
+        (file) => capture.storeUpload(v, file),
+        (image) => app.blobs.delete(image.blobKey),
+        checkStep,
+      );
+      let step: number;
+      try {
+        step = capture.parseStep(v, form.fields.step);
+      } catch (err) {
+        await app.blobs.delete(form.image.blobKey);
+        throw err;
+      }
+      return reply.status(201).send(await capture.uploadSelfie(v, step, form));
+    },
+  );
 };

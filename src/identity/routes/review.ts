@@ -11,49 +11,67 @@ const tags = ['identity: review'];
 const security = securityOf.identityReviewer;
 
 /** The reviewer's endpoints (reviewer keys only). */
-export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService; cases: ReviewCaseService }> = async (app, { verifications, cases }) => {
+export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService; cases: ReviewCaseService }> = async (
+  app,
+  { verifications, cases },
+) => {
   const onRequest = requireRole(app.db, 'reviewer');
 
-  app.get('/review', {
-    onRequest,
-    schema: {
-      operationId: 'listReviewQueue', summary: 'The manual-review queue',
-      tags,
-      security,
-      description: 'The open manual-review queue of the reviewer’s profile, oldest first. `reason` says why: document_reused, multiple_faces, face_match_uncertain or pipeline_error.',
-      response: { 200: s.reviewQueue, ...s.errors(401, 403) },
+  app.get(
+    '/review',
+    {
+      onRequest,
+      schema: {
+        operationId: 'listReviewQueue',
+        summary: 'The manual-review queue',
+        tags,
+        security,
+        description:
+          'The open manual-review queue of the reviewer’s profile, oldest first. `reason` says why: document_reused, multiple_faces, face_match_uncertain or pipeline_error.',
+        response: { 200: s.reviewQueue, ...s.errors(401, 403) },
+      },
     },
-  }, async (req) => verifications.reviewQueue(principalOf(req)));
+    async (req) => verifications.reviewQueue(principalOf(req)),
+  );
 
-  app.post('/review/:id', {
-    onRequest,
-    schema: {
-      operationId: 'reviewVerification', summary: 'Approve or decline a verification in review',
-      tags,
-      security,
-      description:
-        'Decides a verification in manual_review: `decision` approve or decline, `note` mandatory (at least 20 characters after trimming; else 422). ' +
-        'Compare-and-set: of two racing decisions exactly one wins, the other (and any later one) answers 409. The decision webhook is sent.',
-      params: s.idParams,
-      body: s.reviewBody,
-      response: { 200: s.reviewResult, ...s.errors(401, 403, 404, 409, 422) },
+  app.post(
+    '/review/:id',
+    {
+      onRequest,
+      schema: {
+        operationId: 'reviewVerification',
+        summary: 'Approve or decline a verification in review',
+        tags,
+        security,
+        description:
+          'Decides a verification in manual_review: `decision` approve or decline, `note` mandatory (at least 20 characters after trimming; else 422). ' +
+          'Compare-and-set: of two racing decisions exactly one wins, the other (and any later one) answers 409. The decision webhook is sent.',
+        params: s.idParams,
+        body: s.reviewBody,
+        response: { 200: s.reviewResult, ...s.errors(401, 403, 404, 409, 422) },
+      },
     },
-  }, async (req) => verifications.review(principalOf(req), req.params.id, req.body));
+    async (req) => verifications.review(principalOf(req), req.params.id, req.body),
+  );
 
-  app.get('/review/:id', {
-    onRequest,
-    schema: {
-      operationId: 'getReviewCase',
-      summary: 'Everything a review decision needs',
-      tags,
-      security,
-      description:
-        'The case as a reviewer judges it: status and reason, reference, the document (its parsed MRZ fields), every challenge step with its instruction and frame, ' +
-        'the pipeline’s signals and the audit trail. Images are fetched separately from each `image_url`. Another profile’s verification answers 404; an erased one 410.',
-      params: s.idParams,
-      response: { 200: s.reviewCase, ...s.errors(401, 403, 404, 410) },
+  app.get(
+    '/review/:id',
+    {
+      onRequest,
+      schema: {
+        operationId: 'getReviewCase',
+        summary: 'Everything a review decision needs',
+        tags,
+        security,
+        description:
+          'The case as a reviewer judges it: status and reason, reference, the document (its parsed MRZ fields), every challenge step with its instruction and frame, ' +
+          'the pipeline’s signals and the audit trail. Images are fetched separately from each `image_url`. Another profile’s verification answers 404; an erased one 410.',
+        params: s.idParams,
+        response: { 200: s.reviewCase, ...s.errors(401, 403, 404, 410) },
+      },
     },
-  }, async (req) => cases.caseView(principalOf(req), req.params.id));
+    async (req) => cases.caseView(principalOf(req), req.params.id),
+  );
 
   const binaryResponse = {
     status: 200,
@@ -67,31 +85,41 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
   const sendImage = (reply: FastifyReply, image: { bytes: Buffer; contentType: string }) =>
     reply.type(image.contentType).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').send(image.bytes);
 
-  app.get('/review/:id/images/document', {
-    onRequest,
-    schema: {
-      operationId: 'getReviewDocumentImage',
-      summary: 'The document image of a case',
-      tags,
-      security,
-      description: 'The stored document image, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
-      params: s.idParams,
-      binaryResponse,
-      response: imageResponse,
+  app.get(
+    '/review/:id/images/document',
+    {
+      onRequest,
+      schema: {
+        operationId: 'getReviewDocumentImage',
+        summary: 'The document image of a case',
+        tags,
+        security,
+        description:
+          'The stored document image, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
+        params: s.idParams,
+        binaryResponse,
+        response: imageResponse,
+      },
     },
-  }, async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, null)));
+    async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, null)),
+  );
 
-  app.get('/review/:id/images/selfie/:step', {
-    onRequest,
-    schema: {
-      operationId: 'getReviewSelfieImage',
-      summary: 'One selfie frame of a case',
-      tags,
-      security,
-      description: 'The stored selfie frame of one challenge step, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
-      params: s.selfieParams,
-      binaryResponse,
-      response: imageResponse,
+  app.get(
+    '/review/:id/images/selfie/:step',
+    {
+      onRequest,
+      schema: {
+        operationId: 'getReviewSelfieImage',
+        summary: 'One selfie frame of a case',
+        tags,
+        security,
+        description:
+          'The stored selfie frame of one challenge step, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
+        params: s.selfieParams,
+        binaryResponse,
+        response: imageResponse,
+      },
     },
-  }, async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, req.params.step)));
+    async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, req.params.step)),
+  );
 };

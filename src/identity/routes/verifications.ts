@@ -11,75 +11,104 @@ const security = securityOf.identityBackend;
 /** The backend's endpoints: create, poll, hand off, erase. */
 export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService }> = async (app, { verifications }) => {
   const onRequest = requireRole(app.db, 'backend');
-  const withCaptureUrl = <T extends { handoff_token: string }>(answer: T) => ({ ...answer, capture_url: captureUrl(app.config.PUBLIC_URL, answer.handoff_token) });
+  const withCaptureUrl = <T extends { handoff_token: string }>(answer: T) => ({
+    ...answer,
+    capture_url: captureUrl(app.config.PUBLIC_URL, answer.handoff_token),
+  });
 
-  app.post('/verifications', {
-    onRequest,
-    schema: {
-      operationId: 'createVerification', summary: 'Create a verification',
-      tags,
-      security,
-      description:
-        'Creates a verification for the calling key’s profile and returns its first handoff token (valid 30 minutes) for the end user’s device, ' +
-        'and `capture_url`, the hosted capture page that uses it (send the user there, or build your own capture with the /v1/capture endpoints). ' +
-        '`webhook_url` is checked like a registered webhook endpoint: HTTPS, no credentials, a host that resolves, and only public addresses (else 422 saying which rule failed); the decision webhook goes there. Poll GET /v1/verifications/{id} when no webhook arrives.',
-      body: s.createVerificationBody,
-      response: { 201: s.createdVerification, ...s.errors(401, 403, 422) },
+  app.post(
+    '/verifications',
+    {
+      onRequest,
+      schema: {
+        operationId: 'createVerification',
+        summary: 'Create a verification',
+        tags,
+        security,
+        description:
+          'Creates a verification for the calling key’s profile and returns its first handoff token (valid 30 minutes) for the end user’s device, ' +
+          'and `capture_url`, the hosted capture page that uses it (send the user there, or build your own capture with the /v1/capture endpoints). ' +
+          '`webhook_url` is checked like a registered webhook endpoint: HTTPS, no credentials, a host that resolves, and only public addresses (else 422 saying which rule failed); the decision webhook goes there. Poll GET /v1/verifications/{id} when no webhook arrives.',
+        body: s.createVerificationBody,
+        response: { 201: s.createdVerification, ...s.errors(401, 403, 422) },
+      },
     },
-  }, async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.create(principalOf(req), req.body))));
+    async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.create(principalOf(req), req.body))),
+  );
 
-  app.get('/verifications/:id', {
-    onRequest,
-    schema: {
-      operationId: 'getVerification', summary: 'Get a verification',
-      tags,
-      security,
-      description:
-        'Reads a verification (polling, the fallback when no webhook arrives). Status values: awaiting_capture, processing, manual_review, approved, declined. ' +
-        '`decision_reason`: mrz_check_digits_invalid, document_expired, replayed_frame, image_too_small, no_face_document, no_face_selfie, challenge_not_followed, face_mismatch (declined), ' +
-        'document_reused, multiple_faces, face_match_uncertain, pipeline_error (manual_review), ' +
-        'reviewer_approved, reviewer_declined, or null (approved by the pipeline). An erased verification answers `{id, status, erased: true, erased_at}` forever.',
-      params: s.idParams,
-      response: { 200: s.verification, ...s.errors(401, 403, 404) },
+  app.get(
+    '/verifications/:id',
+    {
+      onRequest,
+      schema: {
+        operationId: 'getVerification',
+        summary: 'Get a verification',
+        tags,
+        security,
+        description:
+          'Reads a verification (polling, the fallback when no webhook arrives). Status values: awaiting_capture, processing, manual_review, approved, declined. ' +
+          '`decision_reason`: mrz_check_digits_invalid, document_expired, replayed_frame, image_too_small, no_face_document, no_face_selfie, challenge_not_followed, face_mismatch (declined), ' +
+          'document_reused, multiple_faces, face_match_uncertain, pipeline_error (manual_review), ' +
+          'reviewer_approved, reviewer_declined, or null (approved by the pipeline). An erased verification answers `{id, status, erased: true, erased_at}` forever.',
+        params: s.idParams,
+        response: { 200: s.verification, ...s.errors(401, 403, 404) },
+      },
     },
-  }, async (req) => verifications.get(principalOf(req), req.params.id));
+    async (req) => verifications.get(principalOf(req), req.params.id),
+  );
 
-  app.post('/verifications/:id/handoff', {
-    onRequest,
-    schema: {
-      operationId: 'reissueHandoffToken', summary: 'Issue a fresh handoff token',
-      tags,
-      security,
-      description: 'Issues a fresh handoff token (30 minutes) and its `capture_url`, and revokes every earlier one (an open capture page then asks for a new link). 409 once capture is complete or the verification was erased.',
-      params: s.idParams,
-      response: { 201: s.handoff, ...s.errors(401, 403, 404, 409) },
+  app.post(
+    '/verifications/:id/handoff',
+    {
+      onRequest,
+      schema: {
+        operationId: 'reissueHandoffToken',
+        summary: 'Issue a fresh handoff token',
+        tags,
+        security,
+        description:
+          'Issues a fresh handoff token (30 minutes) and its `capture_url`, and revokes every earlier one (an open capture page then asks for a new link). 409 once capture is complete or the verification was erased.',
+        params: s.idParams,
+        response: { 201: s.handoff, ...s.errors(401, 403, 404, 409) },
+      },
     },
-  }, async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.reissueHandoff(principalOf(req), req.params.id))));
+    async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.reissueHandoff(principalOf(req), req.params.id))),
+  );
 
-  app.delete('/verifications/:id/handoff', {
-    onRequest,
-    schema: {
-      operationId: 'revokeHandoffToken', summary: 'Revoke the handoff tokens',
-      tags,
-      security,
-      description: 'Revokes the verification’s handoff tokens: every capture call with them answers 401.',
-      params: s.idParams,
-      response: { 200: s.handoffRevoked, ...s.errors(401, 403, 404) },
+  app.delete(
+    '/verifications/:id/handoff',
+    {
+      onRequest,
+      schema: {
+        operationId: 'revokeHandoffToken',
+        summary: 'Revoke the handoff tokens',
+        tags,
+        security,
+        description: 'Revokes the verification’s handoff tokens: every capture call with them answers 401.',
+        params: s.idParams,
+        response: { 200: s.handoffRevoked, ...s.errors(401, 403, 404) },
+      },
     },
-  }, async (req) => verifications.revokeHandoff(principalOf(req), req.params.id));
+    async (req) => verifications.revokeHandoff(principalOf(req), req.params.id),
+  );
 
-  app.delete('/verifications/:id', {
-    onRequest,
-    schema: {
-      operationId: 'eraseVerification', summary: 'Erase a verification',
-      tags,
-      security,
-      description:
-        'Erases the verification: uploaded images deleted, reference, webhook_url, MRZ data and review notes nulled, handoff tokens and attestations revoked. ' +
-        'The record stays addressable and answers `{id, status, erased: true, erased_at}`; erasing again answers the same. ' +
-        'A verification erased while processing is never decided (its pipeline run finds nothing to decide). The audit log stays: it holds no personal data.',
-      params: s.idParams,
-      response: { 200: s.verification, ...s.errors(401, 403, 404) },
+  app.delete(
+    '/verifications/:id',
+    {
+      onRequest,
+      schema: {
+        operationId: 'eraseVerification',
+        summary: 'Erase a verification',
+        tags,
+        security,
+        description:
+          'Erases the verification: uploaded images deleted, reference, webhook_url, MRZ data and review notes nulled, handoff tokens and attestations revoked. ' +
+          'The record stays addressable and answers `{id, status, erased: true, erased_at}`; erasing again answers the same. ' +
+          'A verification erased while processing is never decided (its pipeline run finds nothing to decide). The audit log stays: it holds no personal data.',
+        params: s.idParams,
+        response: { 200: s.verification, ...s.errors(401, 403, 404) },
+      },
     },
-  }, async (req) => verifications.erase(principalOf(req), req.params.id));
+    async (req) => verifications.erase(principalOf(req), req.params.id),
+  );
 };

@@ -192,7 +192,8 @@ function webpStripper(): MetadataStripper {
     const size = header.readUInt32LE(4);
     const body = size + (size % 2);
     const fourcc = header.toString('latin1', 0, 4);
-    if (WEBP_BLANKED.has(fourcc)) return { header: Buffer.concat([Buffer.from('JUNK', 'latin1'), header.subarray(4)]), body, action: 'blank' };
+    if (WEBP_BLANKED.has(fourcc))
+      return { header: Buffer.concat([Buffer.from('JUNK', 'latin1'), header.subarray(4)]), body, action: 'blank' };
     // The first byte of VP8X data holds the flags: clear EXIF (0x08) and XMP (0x04).
     return { header, body, action: 'pass', ...(fourcc === 'VP8X' && body > 0 ? { patchFirst: (b: number) => b & ~0x0c } : {}) };
   });

@@ -43,7 +43,13 @@ export const CAMERA_PROBLEM: Record<CameraProblem, string> = {
 };
 
 /** The live picture, with an optional outline drawn over it. */
-export function CameraView(props: { video: RefObject<HTMLVideoElement>; mirror?: boolean; label: string; children?: ComponentChildren; live: boolean }) {
+export function CameraView(props: {
+  video: RefObject<HTMLVideoElement>;
+  mirror?: boolean;
+  label: string;
+  children?: ComponentChildren;
+  live: boolean;
+}) {
   return (
     <div class={`camera${props.live ? '' : ' camera-waiting'}`}>
       <video ref={props.video} class={props.mirror ? 'mirror' : undefined} autoplay muted playsInline aria-label={props.label} />
@@ -72,7 +78,13 @@ export function FaceGuide() {
 }
 
 /** A file picker styled as a button; `capture` asks phones to open the camera app directly. */
-export function PhotoPicker(props: { label: string; capture: Facing; onFile: (file: File) => void; primary?: boolean; disabled?: boolean }) {
+export function PhotoPicker(props: {
+  label: string;
+  capture: Facing;
+  onFile: (file: File) => void;
+  primary?: boolean;
+  disabled?: boolean;
+}) {
   return (
     <label class={`button${props.primary ? '' : ' secondary'}${props.disabled ? ' disabled' : ''}`}>
       {props.label}

@@ -43,7 +43,10 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
     } catch (err) {
       notice.value = {
         kind: 'retake',
-        message: err instanceof UnreadableImage ? 'That file is not a photo this browser can open. Take a new photo.' : 'The photo could not be prepared. Try again.',
+        message:
+          err instanceof UnreadableImage
+            ? 'That file is not a photo this browser can open. Take a new photo.'
+            : 'The photo could not be prepared. Try again.',
       };
     }
   };
@@ -54,7 +57,10 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
       <Heading step={`Step 2 of 2 · photo ${step + 1} of ${total}`}>{current.instruction}</Heading>
       <div class="pose-row">
         {pose && <PoseDrawing pose={pose} />}
-        <p>Keep your face inside the oval. {failed ? 'Take a selfie doing this.' : `Press the button, then hold the pose: the photo is taken after ${COUNTDOWN} seconds.`}</p>
+        <p>
+          Keep your face inside the oval.{' '}
+          {failed ? 'Take a selfie doing this.' : `Press the button, then hold the pose: the photo is taken after ${COUNTDOWN} seconds.`}
+        </p>
       </div>
       {failed ? (
         <p class="notice info">{CAMERA_PROBLEM[state.problem]}</p>
@@ -74,7 +80,12 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
         {failed ? (
           <PhotoPicker label="Take a selfie" capture="user" primary onFile={choose} disabled={sending} />
         ) : (
-          <button type="button" class="button" disabled={state.status !== 'live' || sending || count !== null} onClick={() => setCount(COUNTDOWN)}>
+          <button
+            type="button"
+            class="button"
+            disabled={state.status !== 'live' || sending || count !== null}
+            onClick={() => setCount(COUNTDOWN)}
+          >
             {count !== null ? `Hold still… ${count}` : 'Take photo'}
           </button>
         )}

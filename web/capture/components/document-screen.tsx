@@ -29,7 +29,10 @@ export function DocumentScreen() {
     } catch (err) {
       notice.value = {
         kind: 'retake',
-        message: err instanceof UnreadableImage ? 'That file is not a photo this browser can open. Choose a JPEG or PNG photo.' : 'The photo could not be prepared. Try again.',
+        message:
+          err instanceof UnreadableImage
+            ? 'That file is not a photo this browser can open. Choose a JPEG or PNG photo.'
+            : 'The photo could not be prepared. Try again.',
       };
     }
   };
@@ -76,7 +79,12 @@ export function DocumentScreen() {
             Take photo
           </button>
         )}
-        <PhotoPicker label={failed ? 'Take or choose a photo' : 'Choose a photo instead'} capture="environment" primary={failed} onFile={choose} />
+        <PhotoPicker
+          label={failed ? 'Take or choose a photo' : 'Choose a photo instead'}
+          capture="environment"
+          primary={failed}
+          onFile={choose}
+        />
       </div>
     </>
   );
