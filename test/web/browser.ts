@@ -18,7 +18,8 @@ export function browserAvailable(): boolean {
   return false;
 }
 
-export function launchBrowser(): Promise<Browser> {
+/** Headless Debian chromium with no network of its own beyond the test server (plus `extraArgs`). */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -29,6 +30,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

@@ -1,18 +1,8 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../identity/helpers.js';
-import { CHROMIUM, PHONE, startServer, type LiveServer } from './browser.js';
+import { launchBrowser, PHONE, startServer, type LiveServer } from './browser.js';
 import { cameraVideoFile } from './camera.js';
-
-const BASE_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * Chromium with a camera: the fake device plays test/web/camera.ts's video, and the permission
@@ -20,9 +10,9 @@ const BASE_ARGS = [
  * (`camera: 'deny'`: the page must fall back to the file picker).
  */
 export function launchWithCamera(camera: 'allow' | 'deny'): Promise<Browser> {
-  const args = [...BASE_ARGS, '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${cameraVideoFile()}`];
+  const args = ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${cameraVideoFile()}`];
   if (camera === 'allow') args.push('--use-fake-ui-for-media-stream');
-  return chromium.launch({ executablePath: CHROMIUM, args });
+  return launchBrowser(args);
 }
 
 /** A phone-sized page (touch, coarse pointer) that records the requests it makes. */

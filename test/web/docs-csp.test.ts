@@ -1,13 +1,8 @@
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { browserAvailable, launchBrowser } from './browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: browser tests need it in CI`);
-  console.warn(`skipping browser test: ${CHROMIUM} not found`);
-}
+const haveChromium = browserAvailable();
 
 describe.runIf(haveChromium)('/docs in a real browser under the content security policy', () => {
   let ctx: TestContext;
@@ -21,19 +16,7 @@ describe.runIf(haveChromium)('/docs in a real browser under the content security
   });
 
   it('renders the operations with no CSP violation', async () => {
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
       const messages: string[] = [];
