@@ -67,7 +67,7 @@ export async function measureFaces(
       const res = await fetch(`${base}/v1/verifications`, {
         method: 'POST',
         headers: { ...backend, 'content-type': 'application/json' },
-        body: JSON.stringify({ webhook_url: 'https://example.com/hooks/identity', reference: 'bench-faces' }),
+        body: JSON.stringify({ webhook_url: 'https://127.0.0.1:9/hooks/identity', reference: 'bench-faces' }),
       });
       if (res.status !== 201) throw new Error(`POST /v1/verifications answered ${res.status}`);
       const v = (await res.json()) as { id: string; handoff_token: string };
