@@ -103,6 +103,24 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
   );
 }
 
+/** Runs `action` once at a time: `busy` while it runs, its error message (as the server wrote it) after a failure. */
+function useAction(action: () => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
 /** A form whose submit runs `action`, shows its error as the server wrote it and disables itself meanwhile. */
 export function ActionForm({
   label,
@@ -115,23 +133,14 @@ export function ActionForm({
   children?: ComponentChildren;
   submit: string;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction(action);
   return (
     <form
       class="form"
       aria-label={label}
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
-        setBusy(true);
-        setError(null);
-        try {
-          await action();
-        } catch (err) {
-          setError(err instanceof Error ? err.message : String(err));
-        } finally {
-          setBusy(false);
-        }
+        void run();
       }}
     >
       {children}
@@ -145,26 +154,10 @@ export function ActionForm({
 
 /** A button whose click runs `action`; its error appears next to it. */
 export function ActionButton({ action, children, label }: { action: () => Promise<void>; children: ComponentChildren; label?: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction(action);
   return (
     <span class="action">
-      <button
-        type="button"
-        aria-label={label}
-        disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            await action();
-          } catch (err) {
-            setError(err instanceof Error ? err.message : String(err));
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
+      <button type="button" aria-label={label} disabled={busy} onClick={() => void run()}>
         {children}
       </button>
       {error && (
