@@ -22,8 +22,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generate } from 'selfsigned';
 import { verifyServiceSignature } from '../src/webhooks/verify.js';
+import { makeLocalCertificate } from './local-certificate.js';
 
 interface Options {
   port: number;
@@ -101,27 +101,8 @@ function readHelp(): string {
   ].join('\n');
 }
 
-async function makeCertificate(): Promise<{ key: string; cert: string }> {
-  // Its own CA (cA: true), so NODE_EXTRA_CA_CERTS can trust it as a root.
-  const pems = await generate([{ name: 'commonName', value: 'webhook-receiver localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 7 * 24 * 3600_000),
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
-      },
-    ],
-  } as never);
-  return { key: pems.private, cert: pems.cert };
+function makeCertificate() {
+  return makeLocalCertificate({ commonName: 'webhook-receiver localhost', dnsNames: ['localhost'], ips: ['127.0.0.1', '::1'], days: 7 });
 }
 
 function ed25519Key(rawBase64url: string): KeyObject {

@@ -1,33 +1,12 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
+import { makeLocalCertificate, type Certificate } from '../../../scripts/local-certificate.js';
 
-export interface Certificate {
-  key: string;
-  cert: string;
-}
+export type { Certificate };
 
 /** A self-signed certificate for the names test receivers answer on; trusted only through the dispatcher's CA option. */
-export async function makeCertificate(): Promise<Certificate> {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 24 * 3600_000),
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 2, value: 'hooks.example.test' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ],
-  } as never);
-  return { key: pems.private, cert: pems.cert };
+export function makeCertificate(): Promise<Certificate> {
+  return makeLocalCertificate({ commonName: 'localhost', dnsNames: ['localhost', 'hooks.example.test'], ips: ['127.0.0.1'], days: 1 });
 }
 
 export interface Received {
