@@ -7,7 +7,7 @@ import { createExecutionBoundary } from './boundary.js';
 import { CanonicalJsonError, parseCanonicalJson } from './canonical-json.js';
 import { GovernanceError } from './errors.js';
 import { carrierRoutes, challengeRoutes, cryptoRoutes, governanceRoutes, proofRoutes } from './routes.js';
-import { useGovernanceErrors } from './scope.js';
+import { useGovernanceErrors } from './error-handler.js';
 import { createGovernanceService } from './service.js';
 
 /**

@@ -5,7 +5,7 @@ import { liveSigningKey } from '../lib/signing-keys.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createAttestationService } from './attestations.js';
 import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
-import { useDetailErrors } from './errors.js';
+import { useDetailErrors } from './error-handler.js';
 import { pipelineHandler } from './pipeline/run.js';
 import { attestationRoutes } from './routes/attestations.js';
 import { captureRoutes } from './routes/capture.js';

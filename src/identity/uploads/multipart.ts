@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { unstorableTextReason } from '../../lib/storable-text.js';
-import { IdentityError, isMultipartError } from '../errors.js';
+import { isMultipartError } from '../error-handler.js';
+import { IdentityError } from '../errors.js';
 import type { StoredImage } from './inspect.js';
 
 export interface ReadForm {
