@@ -136,6 +136,8 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   let live = false;
   let draining = 0;
   let claimed = 0;
+  /** Jobs of this process that have ended (drain compares it before and after a round of claims). */
+  let ended = 0;
 
   const due = (now: Date): SQL =>
     sql`((state = 'pending' and run_at <= ${iso(now)}) or (state = 'running' and locked_until < ${iso(now)}))`;
@@ -251,6 +253,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     const p: Promise<void> = run(row).finally(() => {
       inFlight.delete(p);
       lane.running -= 1;
+      ended += 1;
       // The slot is free now: take the next due job without waiting for the poll.
       if (active()) kick(lane);
     });
@@ -297,15 +300,22 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     for (const lane of lanes.values()) kick(lane);
   }
 
+  /**
+   * A job that ends may have committed work for another lane (a fan-out enqueues deliveries)
+   * after that lane's claim found nothing. So drain returns only after a round in which every
+   * lane claimed and no job ended: then each lane's last claim came after every commit of this
+   * process's jobs.
+   */
   async function drain(): Promise<number> {
     draining += 1;
     const before = claimed;
     try {
       for (;;) {
+        const endedBefore = ended;
         await Promise.all([...lanes.values()].map(pump));
         const pumps = [...lanes.values()].flatMap((l) => (l.pumping ? [l.pumping.catch(() => {})] : []));
-        if (inFlight.size === 0 && pumps.length === 0) return claimed - before;
-        await Promise.race([...inFlight, ...pumps]);
+        if (inFlight.size > 0 || pumps.length > 0) await Promise.race([...inFlight, ...pumps]);
+        else if (ended === endedBefore) return claimed - before;
       }
     } finally {
       draining -= 1;

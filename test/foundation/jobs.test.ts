@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createJobQueue, type JobQueueOptions } from '../../src/jobs/queue.js';
 import { jobListener } from '../../src/jobs/wake.js';
-import { rowsOf } from '../../src/db/client.js';
+import { rowsOf, type Db } from '../../src/db/client.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 
 describe('durable job queue', () => {
@@ -222,6 +223,47 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     expect(calls.at(-1)).toBe(3);
     // An answer clears the key's record.
     expect(rowsOf(await ctx.app.db.execute(sql`select key from job_key_pauses where key = 'dead'`))).toEqual([]);
+  });
+
+  it('drains work a job committed for another lane after that lane had claimed, while its own lane was still claiming', async () => {
+    // The order that once let a drain end early (a webhook fan-out and its deliveries): the
+    // delivery lane claims and finds nothing; then the fan-out commits its delivery and ends
+    // while its own lane is still in a claim (held here until the fan-out has ended). The round
+    // of claims saw no delivery, yet one is due and must be run by this same drain.
+    const dialect = new PgDialect();
+    const deliveryLaneClaimed = gate();
+    const fanOutEnded = gate();
+    let fanOutReturned = false;
+    let fanOutClaims = 0;
+    const db = new Proxy(ctx.app.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'execute') return Reflect.get(target, prop, receiver);
+        return async (query: SQL) => {
+          // Claims name their lane's queues as parameters; the queue's other statements do not.
+          const { params } = dialect.sqlToQuery(query);
+          const claims = (queue: string) => params.includes(queue);
+          if (claims('flow.fanout') && ++fanOutClaims === 2) await fanOutEnded.opened;
+          const result = await target.execute(query);
+          if (claims('flow.deliver')) deliveryLaneClaimed.open();
+          // The first statement after the handler returned records its outcome; the job has
+          // ended once the promise callbacks after it have run.
+          else if (fanOutReturned && !claims('flow.fanout')) setImmediate(fanOutEnded.open);
+          return result;
+        };
+      },
+    }) as Db;
+    const queue = runner({ db });
+    const delivered: unknown[] = [];
+    queue.handle('flow.fanout', async () => {
+      await deliveryLaneClaimed.opened;
+      await queue.enqueue('flow.deliver', { n: 1 });
+      fanOutReturned = true;
+    });
+    queue.handle('flow.deliver', async (job) => void delivered.push(job.payload), { lane: 'deliveries' });
+    await queue.enqueue('flow.fanout', {});
+    expect(await queue.drain()).toBe(2);
+    expect(delivered).toEqual([{ n: 1 }]);
+    expect(fanOutClaims).toBeGreaterThanOrEqual(2);
   });
 
   it('wakes on a committed job without waiting for the poll, and not for a rolled-back one', async () => {
