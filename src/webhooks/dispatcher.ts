@@ -18,8 +18,7 @@ export { MAX_CONSECUTIVE_FAILURES } from './repo.js';
 /** How long a rotated-out secret keeps signing. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-type EndpointRow = repo.EndpointRow;
-type DeliveryRow = repo.DeliveryRow;
+type Started = repo.StartedAttempt;
 
 export interface DispatcherDeps {
   db: Db;
@@ -50,12 +49,6 @@ export function deliveryKey(target: { endpointId: string | null; url: string }):
     // Unparseable URLs are refused at the attempt; the raw text still groups them.
   }
   return `webhook-url:${origin}`;
-}
-
-/** The secrets that sign for an endpoint right now, newest first. */
-export function liveSecrets(endpoint: EndpointRow, now: Date): string[] {
-  const previousLive = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
-  return previousLive ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
 }
 
 /** Fan-out and delivery: the two job handlers that move events from the outbox to receivers. */
@@ -119,9 +112,9 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   async function send(
-    delivery: DeliveryRow,
-    event: repo.EventRow,
-    endpoint: EndpointRow | undefined,
+    delivery: Started['delivery'],
+    body: string,
+    secrets: string[],
     attempt: number,
     policy: DeliveryPolicy,
     signer: WebhookSigner,
@@ -133,15 +126,9 @@ export function createDispatcher(deps: DispatcherDeps) {
       if (err instanceof WebhookTargetError) return { error: `refused: ${err.message}`, durationMs: 0 };
       throw err;
     }
-    const now = clock.now();
     let signature: Record<string, string>;
     try {
-      signature = signer.sign({
-        eventId: event.id,
-        timestampSec: Math.floor(now.getTime() / 1000),
-        body: event.payload,
-        secrets: endpoint ? liveSecrets(endpoint, now) : [],
-      });
+      signature = signer.sign({ eventId: delivery.eventId, timestampSec: Math.floor(clock.now().getTime() / 1000), body, secrets });
     } catch (err) {
       // Nothing unsigned ever leaves; the attempt counts as failed so the schedule still ends.
       return { error: `could not sign: ${err instanceof Error ? err.message : String(err)}`, durationMs: 0 };
@@ -149,35 +136,46 @@ export function createDispatcher(deps: DispatcherDeps) {
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': USER_AGENT,
-      'Service-Event-Id': event.id,
+      'Service-Event-Id': delivery.eventId,
       'Service-Delivery-Id': delivery.id,
       'Service-Delivery-Attempt': String(attempt),
       ...signature,
     };
-    return postWebhook(target, headers, event.payload, { timeoutMs: policy.timeoutMs, ca: deps.ca, connections });
+    return postWebhook(target, headers, body, { timeoutMs: policy.timeoutMs, ca: deps.ca, connections });
   }
 
+  /**
+   * One attempt in three statements: the claim of the job, the delivery loaded with its
+   * attempt claimed (src/webhooks/repo.ts, startAttempt), and the answer recorded with the
+   * job's end and its next run (the outcome's writes).
+   */
   async function deliver(job: Job<{ deliveryId: string }>): Promise<JobOutcome> {
-    const loaded = await repo.loadDelivery(db, job.payload.deliveryId);
-    if (!loaded || loaded.delivery.state !== 'pending') return;
-    const { delivery, event, endpoint } = loaded;
-    if (!event) return { fail: 'event not found' };
-    if (endpoint?.disabledAt) {
+    const started = await repo.startAttempt(
+      db,
+      job.payload.deliveryId,
+      { signers: [...signers.keys()], policies: [...policies.keys()] },
+      clock.now(),
+    );
+    if (!started || started.delivery.state !== 'pending') return;
+    const { delivery, eventPayload, endpoint } = started;
+    if (eventPayload === undefined) return { fail: 'event not found' };
+    if (endpoint?.disabled) {
       await repo.failPendingDelivery(db, delivery.id, 'endpoint disabled', clock.now());
       return;
     }
-    // Misconfiguration throws before an attempt is claimed: the job waits and nothing is counted.
+    // Misconfiguration throws before an attempt is claimed (startAttempt claims only for known
+    // names): the job waits and nothing is counted.
     const policy = policyOf(delivery.policy);
     const signer = signers.get(delivery.signer);
     if (!signer) throw new Error(`unknown webhook signer ${delivery.signer}`);
-    const attempt = delivery.attempts + 1;
-    if (!(await repo.claimAttempt(db, delivery, attempt, clock.now()))) return;
-    const result = await send(delivery, event, endpoint, attempt, policy, signer);
-    return record(delivery, attempt, policy, result);
+    // Another run took this attempt.
+    if (started.attempt === undefined) return;
+    const result = await send(delivery, eventPayload, endpoint?.secrets ?? [], started.attempt, policy, signer);
+    return record(delivery, started.attempt, policy, result);
   }
 
-  /** Records the attempt's answer and decides what comes next: done, a retry, or the end of the delivery. */
-  async function record(delivery: DeliveryRow, attempt: number, policy: DeliveryPolicy, result: SendResult): Promise<JobOutcome> {
+  /** The attempt's answer and what comes next (done, a retry, or the end of the delivery), as the job's outcome. */
+  function record(delivery: Started['delivery'], attempt: number, policy: DeliveryPolicy, result: SendResult): JobOutcome {
     const now = clock.now();
     const { statusCode } = result;
     const ok = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
@@ -201,15 +199,14 @@ export function createDispatcher(deps: DispatcherDeps) {
       delivery.endpointId,
       effect,
     );
-    await repo.recordAttemptResult(db, writes);
     logger.info(
       { deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode, durationMs: result.durationMs, state },
       'webhook attempt',
     );
     // An endpoint that did not answer at all pauses its key after a few in a row (src/jobs/repo.ts).
     const keyFailed = result.unanswered === true;
-    if (nextAttemptAt) return { retryAt: nextAttemptAt, error: error ?? undefined, keyFailed };
-    return keyFailed ? { done: true, keyFailed } : undefined;
+    if (nextAttemptAt) return { retryAt: nextAttemptAt, error: error ?? undefined, keyFailed, writes };
+    return { done: true, keyFailed, writes };
   }
 
   return { fanOut, deliver, createDelivery, connections };

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
 import { profiles } from '../db/schema/core.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../db/schema/webhooks.js';
@@ -55,20 +56,6 @@ export async function insertDelivery(tx: DbOrTx, delivery: typeof webhookDeliver
 
 // Attempts
 
-/** A delivery with what its next attempt needs: the event's bytes and the endpoint's secrets. */
-export async function loadDelivery(
-  db: DbOrTx,
-  id: string,
-): Promise<{ delivery: DeliveryRow; event: EventRow | undefined; endpoint: EndpointRow | undefined } | undefined> {
-  const [row] = await db
-    .select({ delivery: webhookDeliveries, event: webhookEvents, endpoint: webhookEndpoints })
-    .from(webhookDeliveries)
-    .leftJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .leftJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(eq(webhookDeliveries.id, id));
-  return row && { delivery: row.delivery, event: row.event ?? undefined, endpoint: row.endpoint ?? undefined };
-}
-
 /** Ends a pending delivery without an attempt (its endpoint was disabled meanwhile). */
 export async function failPendingDelivery(db: DbOrTx, id: string, error: string, now: Date): Promise<void> {
   await db
@@ -80,22 +67,99 @@ export async function failPendingDelivery(db: DbOrTx, id: string, error: string,
 /** The text an attempt row carries until its answer is recorded. */
 export const INTERRUPTED = 'no answer recorded: the process stopped during this attempt';
 
+const startedRow = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  endpoint_id: z.string().nullable(),
+  url: z.string(),
+  signer: z.string(),
+  policy: z.string(),
+  state: z.enum(['pending', 'succeeded', 'failed']),
+  attempts: z.number(),
+  max_attempts: z.number(),
+  event_payload: z.string().nullable(),
+  secret: z.string().nullable(),
+  previous_secret: z.string().nullable(),
+  endpoint_disabled: z.boolean().nullable(),
+  claimed_attempt: z.number().nullable(),
+});
+
+/** A delivery as its next attempt finds it, and the attempt it claimed if it could. */
+export interface StartedAttempt {
+  delivery: Pick<DeliveryRow, 'id' | 'eventId' | 'endpointId' | 'url' | 'signer' | 'policy' | 'state' | 'maxAttempts'>;
+  /** The exact bytes every attempt sends; undefined when the event is gone. */
+  eventPayload: string | undefined;
+  /** The registered endpoint's live secrets (newest first) and whether it is switched off; undefined for a direct URL. */
+  endpoint: { secrets: string[]; disabled: boolean } | undefined;
+  /** The attempt number claimed for this run; undefined when none was (see startAttempt). */
+  attempt: number | undefined;
+}
+
 /**
- * Claims attempt number `attempt` so no other run sends it: one statement (one round trip,
- * atomic). The attempt row is written before sending, so if the process dies mid-attempt the
- * log says so and the job retries. False when someone else took that attempt.
+ * Loads a delivery for its next attempt and claims that attempt, in one statement (one round
+ * trip, atomic). An attempt is claimed only for a pending delivery whose event exists, whose
+ * endpoint is on, with a signer and a policy this process knows; and only if no other run
+ * claimed it first (the attempt count is still the one read). The attempt row is written
+ * before sending, so if the process dies mid-attempt the log says so and the job retries.
  */
-export async function claimAttempt(db: Db, delivery: DeliveryRow, attempt: number, now: Date): Promise<boolean> {
+export async function startAttempt(
+  db: Db,
+  deliveryId: string,
+  known: { signers: string[]; policies: string[] },
+  now: Date,
+): Promise<StartedAttempt | undefined> {
   const at = now.toISOString();
+  const names = (list: string[]) =>
+    sql.join(
+      list.map((n) => sql`${n}`),
+      sql`, `,
+    );
   const result = await db.execute(sql`
-    with claimed as (
-      update webhook_deliveries set attempts = ${attempt}, max_attempts = ${Math.max(delivery.maxAttempts, attempt)}, updated_at = ${at}
-      where id = ${delivery.id} and attempts = ${attempt - 1} and state = 'pending'
-      returning id)
-    insert into webhook_attempts (delivery_id, attempt, started_at, error)
-    select id, ${attempt}, ${at}, ${INTERRUPTED} from claimed
-    returning delivery_id`);
-  return rowsOf(result).length > 0;
+    with current as (
+      select d.id, d.event_id, d.endpoint_id, d.url, d.signer, d.policy, d.state, d.attempts, d.max_attempts,
+        e.payload as event_payload, ep.secret,
+        case when ep.previous_secret_expires_at > ${at} then ep.previous_secret end as previous_secret,
+        ep.disabled_at is not null as endpoint_disabled
+      from webhook_deliveries d
+      left join webhook_events e on e.id = d.event_id
+      left join webhook_endpoints ep on ep.id = d.endpoint_id
+      where d.id = ${deliveryId}),
+    claimed as (
+      update webhook_deliveries d
+      set attempts = c.attempts + 1, max_attempts = greatest(c.max_attempts, c.attempts + 1), updated_at = ${at}
+      from current c
+      where d.id = c.id and d.state = 'pending' and d.attempts = c.attempts
+        and c.event_payload is not null and c.endpoint_disabled is not true
+        and c.signer in (${names(known.signers)}) and c.policy in (${names(known.policies)})
+      returning d.id, d.attempts),
+    logged as (
+      insert into webhook_attempts (delivery_id, attempt, started_at, error)
+      select id, attempts, ${at}, ${INTERRUPTED} from claimed)
+    select current.*, (select attempts from claimed) as claimed_attempt from current`);
+  const [raw] = rowsOf(result);
+  if (!raw) return undefined;
+  const row = startedRow.parse(raw);
+  return {
+    delivery: {
+      id: row.id,
+      eventId: row.event_id,
+      endpointId: row.endpoint_id,
+      url: row.url,
+      signer: row.signer,
+      policy: row.policy,
+      state: row.state,
+      maxAttempts: row.max_attempts,
+    },
+    eventPayload: row.event_payload ?? undefined,
+    endpoint:
+      row.endpoint_id === null || row.secret === null
+        ? undefined
+        : {
+            secrets: row.previous_secret === null ? [row.secret] : [row.secret, row.previous_secret],
+            disabled: row.endpoint_disabled === true,
+          },
+    attempt: row.claimed_attempt ?? undefined,
+  };
 }
 
 /** What one attempt got, and what it leaves the delivery in. */
@@ -125,8 +189,8 @@ export type EndpointEffect =
 
 /**
  * The statements that record an attempt's result: its row in the log, the delivery's state
- * and the effect on the endpoint. Data-modifying statements without a WITH of their own, so
- * the job queue can commit them with the job's end in one statement (JobOutcome.writes).
+ * and the effect on the endpoint. Data-modifying statements without a WITH of their own: the
+ * job queue commits them with the job's end in one statement (JobOutcome.writes).
  */
 export function attemptResultWrites(r: AttemptResult, endpointId: string | null, effect: EndpointEffect): SQL[] {
   const now = r.now.toISOString();
@@ -153,12 +217,6 @@ export function attemptResultWrites(r: AttemptResult, endpointId: string | null,
       where id = ${endpointId}`);
   }
   return writes;
-}
-
-/** Runs the writes of one attempt's result in one statement. */
-export async function recordAttemptResult(db: Db, writes: SQL[]): Promise<void> {
-  const ctes = writes.map((write, i) => sql`${sql.raw(`write_${i}`)} as (${write})`);
-  await db.execute(sql`with ${sql.join(ctes, sql`, `)} select 1`);
 }
 
 // The operator's side: endpoints
