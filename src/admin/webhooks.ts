@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EnvelopeError, validationError } from '../plugins/envelope-errors.js';
-import { TICKETING_EVENT_TYPES, WebhookOperationError } from '../webhooks/types.js';
+import { WebhookOperationError } from '../webhooks/errors.js';
+import { TICKETING_EVENT_TYPES } from '../webhooks/types.js';
 import * as s from './schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope, 409: s.errorEnvelope, 503: s.errorEnvelope };
@@ -62,9 +63,9 @@ function asEnvelopeError(err: unknown): unknown {
   return new EnvelopeError(409, err.code, err.message);
 }
 
-/** Webhook endpoints and the delivery log (signed, retried deliveries of ticketing events). */
+/** Webhook endpoints and the delivery log (signed, retried deliveries of ticketing events), over the webhooks service. */
 export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
-  const ops = app.webhooks.operations;
+  const ops = app.webhooks.service;
   const tags = ['operator'];
   const call = async <T>(work: () => Promise<T>): Promise<T> => {
     try {

@@ -1,8 +1,12 @@
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
-import { jobs } from '../db/schema/jobs.js';
+import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import { isJobName, JOB_KINDS, LANES, type LaneName, type PayloadOf } from './kinds.js';
+import { claimDue, finishJob, insertJob, movePendingJob, rescheduleAfterError, type ClaimedJob, type JobEnd } from './repo.js';
+
+export { JOB_KINDS, LANES, type JobName, type LaneName, type PayloadOf } from './kinds.js';
+export { KEY_PAUSE_AFTER_FAILURES, KEY_PAUSE_MAX_MS, keyPauseMs } from './repo.js';
 
 export interface Job<P = unknown> {
   id: string;
@@ -12,25 +16,24 @@ export interface Job<P = unknown> {
   attempt: number;
 }
 
-/**
- * What a handler decides about its job; returning nothing means done. `keyFailed` says the
- * thing behind the job's concurrency key did not answer (see job_key_pauses): enough of those
- * in a row pause the key.
- */
-export type JobOutcome =
-  | void
-  | { done: true; keyFailed?: boolean }
-  | { retryAt: Date; error?: string; keyFailed?: boolean }
-  | { fail: string; keyFailed?: boolean };
+interface OutcomeExtras {
+  /**
+   * The thing behind the job's concurrency key did not answer (see job_key_pauses): enough of
+   * those in a row pause the key.
+   */
+  keyFailed?: boolean;
+  /**
+   * The handler's own bookkeeping, committed in the same statement as the job's outcome (one
+   * round trip, atomic with it): data-modifying statements without a WITH of their own, each
+   * run as a CTE beside the job's update. They must not touch `jobs` or `job_key_pauses`.
+   */
+  writes?: SQL[];
+}
+
+/** What a handler decides about its job; returning nothing means done. */
+export type JobOutcome = void | (({ done: true } | { retryAt: Date; error?: string } | { fail: string }) & OutcomeExtras);
 
 export type JobHandler<P = unknown> = (job: Job<P>) => Promise<JobOutcome>;
-
-/**
- * Kinds of work that never wait for each other: each lane has its own slots, so webhook
- * deliveries to slow receivers cannot delay an identity decision (README, Operations).
- */
-export const LANES = ['identity', 'deliveries', 'housekeeping'] as const;
-export type LaneName = (typeof LANES)[number];
 
 export interface LaneSettings {
   /** Jobs of this lane running at once in this process. */
@@ -44,16 +47,6 @@ export const DEFAULT_LANES: Record<LaneName, LaneSettings> = {
   deliveries: { concurrency: 32, perKeyLimit: 4 },
   housekeeping: { concurrency: 4 },
 };
-
-/** Unanswered jobs of one key in a row before the key is paused, and the longest pause. */
-export const KEY_PAUSE_AFTER_FAILURES = 3;
-export const KEY_PAUSE_MAX_MS = 300_000;
-
-/** Milliseconds a key is paused after `failures` unanswered jobs in a row: 1 s, 2 s, 4 s … 5 min. */
-export function keyPauseMs(failures: number): number {
-  if (failures < KEY_PAUSE_AFTER_FAILURES) return 0;
-  return Math.min(1000 * 2 ** (failures - KEY_PAUSE_AFTER_FAILURES), KEY_PAUSE_MAX_MS);
-}
 
 /** Subscribes to "a job of queue X committed"; resolves to the unsubscribe function. */
 export type JobListener = (onAdded: (queue: string) => void) => Promise<() => Promise<void>>;
@@ -72,7 +65,7 @@ export interface JobQueueOptions {
 }
 
 export interface HandleOptions {
-  /** The lane whose slots run this queue; housekeeping by default. */
+  /** The lane whose slots run this queue: the kind's lane (src/jobs/kinds.ts), housekeeping for other queues. */
   lane?: LaneName;
 }
 
@@ -84,14 +77,22 @@ export interface EnqueueOptions {
 }
 
 export interface JobQueue {
-  /** Register the handler of a queue. One handler per queue. */
-  handle<P>(queue: string, handler: JobHandler<P>, opts?: HandleOptions): void;
+  /**
+   * Registers the handler of a queue, one per queue. A queue of JOB_KINDS gets a handler typed
+   * by its payload, and only payloads that fit reach it.
+   */
+  handle<Q extends string>(queue: Q, handler: JobHandler<PayloadOf<Q>>, opts?: HandleOptions): void;
   /** Adds a job; pass the transaction of the change it belongs to so both commit together. */
-  enqueue(queue: string, payload: unknown, opts?: EnqueueOptions): Promise<string>;
+  enqueue<Q extends string>(queue: Q, payload: PayloadOf<Q>, opts?: EnqueueOptions): Promise<string>;
+  /** Moves a pending job's next run (e.g. to now); false when it is not pending. */
+  reschedule(id: string, runAt: Date, opts?: { tx?: DbOrTx }): Promise<boolean>;
   /** Runs due jobs in every lane until none is due and none runs (tests drive time with a ManualClock and call this). */
   drain(): Promise<number>;
-  /** Runs jobs in the background: woken by new work, a finished job and every pollIntervalMs. */
-  start(): void;
+  /**
+   * Runs jobs in the background: woken by new work, a finished job and every pollIntervalMs.
+   * Resolves once new work wakes it (it listens, or gave up and polls) and its first claims ran.
+   */
+  start(): Promise<void>;
   /** Stops claiming and waits up to graceMs for running jobs to finish. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -106,21 +107,32 @@ interface Lane extends LaneSettings {
   again: boolean;
 }
 
-interface ClaimedRow {
-  id: string;
-  queue: string;
-  payload: unknown;
-  attempts: number;
-  key: string | null;
+/** A stored payload read for its queue: checked against the kind of a known queue, as stored otherwise. */
+function readPayload(queue: string, payload: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (!isJobName(queue)) return { ok: true, value: payload };
+  const parsed = JOB_KINDS[queue].payload.safeParse(payload);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return {
+    ok: false,
+    error: `payload does not fit ${queue}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+  };
 }
 
-const iso = (d: Date) => d.toISOString();
+function endOf(outcome: JobOutcome, now: Date): JobEnd {
+  const keyFailed = outcome?.keyFailed ?? false;
+  const writes = outcome?.writes ?? [];
+  if (outcome && 'retryAt' in outcome) {
+    return { state: 'pending', runAt: outcome.retryAt, lastError: outcome.error ?? null, keyFailed, writes, now };
+  }
+  if (outcome && 'fail' in outcome) return { state: 'failed', lastError: outcome.fail, keyFailed, writes, now };
+  return { state: 'done', lastError: null, keyFailed, writes, now };
+}
 
 /**
  * A runner with slots per lane: each lane claims as many due jobs as it has free slots, and a
  * finished job frees its slot at once and makes the lane claim again. Jobs stay durable rows
- * (FOR UPDATE SKIP LOCKED under a lease), so several processes share the work and a crashed
- * run is taken again when its lease expires.
+ * (FOR UPDATE SKIP LOCKED under a lease, src/jobs/repo.ts), so several processes share the work
+ * and a crashed run is taken again when its lease expires.
  */
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const { db, clock, logger } = opts;
@@ -133,124 +145,56 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let unlisten: (() => Promise<void>) | undefined;
+  let started: Promise<void> | undefined;
   let live = false;
   let draining = 0;
   let claimed = 0;
+  /** Jobs of this process that have ended (drain compares it before and after a round of claims). */
+  let ended = 0;
 
-  const due = (now: Date): SQL =>
-    sql`((state = 'pending' and run_at <= ${iso(now)}) or (state = 'running' and locked_until < ${iso(now)}))`;
-
-  async function claim(lane: Lane, limit: number): Promise<ClaimedRow[]> {
+  async function claim(lane: Lane, limit: number): Promise<ClaimedJob[]> {
     if (lane.queues.length === 0 || limit <= 0) return [];
     const now = clock.now();
-    const lockedUntil = new Date(now.getTime() + leaseMs);
-    const queues = sql.join(
-      lane.queues.map((q) => sql`${q}`),
-      sql`, `,
-    );
-    let picked: SQL;
-    if (lane.perKeyLimit === undefined) {
-      picked = sql`select id from jobs where queue in (${queues}) and ${due(now)}
-        order by run_at limit ${limit} for update skip locked`;
-    } else {
-      // Keys at their limit or paused are skipped before the limit applies, so a dead endpoint
-      // with thousands of due jobs cannot fill the candidates; within the candidates, each key
-      // gets only the slots it has left. Locking happens last (no window functions under FOR
-      // UPDATE), and the due condition is repeated there so a row another process claimed in
-      // the meantime is re-checked and skipped.
-      const cap = lane.perKeyLimit;
-      picked = sql`with busy as (
-          select concurrency_key as key, count(*) as n from jobs
-          where state = 'running' and locked_until >= ${iso(now)} and concurrency_key is not null
-          group by concurrency_key),
-        candidates as (
-          select id, concurrency_key, run_at from jobs
-          where queue in (${queues}) and ${due(now)}
-            and (concurrency_key is null or (
-              concurrency_key not in (select key from busy where n >= ${cap})
-              and concurrency_key not in (select key from job_key_pauses where paused_until > ${iso(now)})))
-          order by run_at limit ${limit * 4}),
-        ranked as (
-          select c.id, c.run_at, c.concurrency_key,
-            coalesce(b.n, 0) + row_number() over (partition by c.concurrency_key order by c.run_at) as nth
-          from candidates c left join busy b on b.key = c.concurrency_key)
-        select id from jobs
-        where id in (select id from ranked where concurrency_key is null or nth <= ${cap}) and ${due(now)}
-        order by run_at limit ${limit} for update skip locked`;
-    }
-    const result = await db.execute(sql`
-      update jobs set state = 'running', attempts = attempts + 1,
-        locked_until = ${iso(lockedUntil)}, updated_at = ${iso(now)}
-      where id in (${picked})
-      returning id, queue, payload, attempts, concurrency_key`);
-    return rowsOf(result).map((r) => ({
-      id: r.id as string,
-      queue: r.queue as string,
-      payload: r.payload,
-      attempts: Number(r.attempts),
-      key: (r.concurrency_key as string | null) ?? null,
-    }));
+    return claimDue(db, {
+      queues: lane.queues,
+      limit,
+      now,
+      lockedUntil: new Date(now.getTime() + leaseMs),
+      perKeyLimit: lane.perKeyLimit,
+    });
   }
 
-  /** Records the outcome, and the health of the job's key, in one statement. */
-  async function finish(
-    row: ClaimedRow,
-    values: { state: 'pending' | 'done' | 'failed'; runAt?: Date; lastError: string | null },
-    keyFailed = false,
-  ): Promise<void> {
-    const now = clock.now();
-    const update = sql`update jobs set state = ${values.state}, last_error = ${values.lastError}, locked_until = null,
-      updated_at = ${iso(now)}${values.runAt ? sql`, run_at = ${iso(values.runAt)}` : sql``}
-      where id = ${row.id} and state = 'running'`;
-    if (row.key === null) {
-      await db.execute(update);
-      return;
-    }
-    const key = keyFailed
-      ? sql`insert into job_key_pauses (key, failures, paused_until, updated_at)
-          values (${row.key}, 1, ${keyPauseMs(1) > 0 ? iso(new Date(now.getTime() + keyPauseMs(1))) : null}, ${iso(now)})
-          on conflict (key) do update set failures = job_key_pauses.failures + 1,
-            paused_until = case when job_key_pauses.failures + 1 >= ${KEY_PAUSE_AFTER_FAILURES}
-              then ${iso(now)}::timestamptz + make_interval(secs => least(
-                power(2, job_key_pauses.failures + 1 - ${KEY_PAUSE_AFTER_FAILURES}), ${KEY_PAUSE_MAX_MS / 1000}))
-              else null end,
-            updated_at = ${iso(now)}`
-      : sql`delete from job_key_pauses where key = ${row.key}`;
-    await db.execute(sql`with finished as (${update} returning id), key_health as (${key}) select count(*) from finished`);
-  }
-
-  async function run(row: ClaimedRow): Promise<void> {
-    const handler = handlers.get(row.queue)!;
+  async function run(row: ClaimedJob): Promise<void> {
     try {
-      const outcome = await handler({ id: row.id, queue: row.queue, payload: row.payload, attempt: row.attempts });
-      if (outcome && 'retryAt' in outcome) {
-        await finish(row, { state: 'pending', runAt: outcome.retryAt, lastError: outcome.error ?? null }, outcome.keyFailed);
-      } else if (outcome && 'fail' in outcome) {
-        await finish(row, { state: 'failed', lastError: outcome.fail }, outcome.keyFailed);
-      } else {
-        await finish(row, { state: 'done', lastError: null }, outcome?.keyFailed);
+      const handler = handlers.get(row.queue);
+      if (!handler) throw new Error(`no handler for queue ${row.queue}`);
+      const payload = readPayload(row.queue, row.payload);
+      if (!payload.ok) {
+        logger.error({ jobId: row.id, queue: row.queue, error: payload.error }, 'job payload does not fit its queue');
+        await finishJob(db, row, { state: 'failed', lastError: payload.error, keyFailed: false, writes: [], now: clock.now() });
+        return;
       }
+      const outcome = await handler({ id: row.id, queue: row.queue, payload: payload.value, attempt: row.attempts });
+      await finishJob(db, row, endOf(outcome, clock.now()));
     } catch (err) {
       // A handler that throws has a bug or lost its database; keep the job and try again later.
       logger.error({ err, jobId: row.id, queue: row.queue }, 'job handler threw');
       const retryAt = new Date(clock.now().getTime() + Math.min(60_000 * row.attempts, 600_000));
-      await db
-        .execute(
-          sql`update jobs set state = 'pending', run_at = ${iso(retryAt)}, last_error = ${String(err)}, locked_until = null,
-            updated_at = ${iso(clock.now())} where id = ${row.id} and state = 'running'`,
-        )
-        .catch((e: unknown) => logger.error({ err: e, jobId: row.id }, 'could not reschedule job'));
+      await rescheduleAfterError(db, row.id, retryAt, String(err), clock.now()).catch((e: unknown) =>
+        logger.error({ err: e, jobId: row.id }, 'could not reschedule job'),
+      );
     }
   }
 
   const active = () => live || draining > 0;
 
-  function start(lane: Lane, row: ClaimedRow): void {
+  function start(lane: Lane, row: ClaimedJob): void {
     lane.running += 1;
     claimed += 1;
     const p: Promise<void> = run(row).finally(() => {
       inFlight.delete(p);
       lane.running -= 1;
+      ended += 1;
       // The slot is free now: take the next due job without waiting for the poll.
       if (active()) kick(lane);
     });
@@ -297,60 +241,85 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     for (const lane of lanes.values()) kick(lane);
   }
 
+  /**
+   * A job that ends may have committed work for another lane (a fan-out enqueues deliveries)
+   * after that lane's claim found nothing. So drain returns only after a round in which every
+   * lane claimed and no job ended: then each lane's last claim came after every commit of this
+   * process's jobs.
+   */
   async function drain(): Promise<number> {
     draining += 1;
     const before = claimed;
     try {
       for (;;) {
+        const endedBefore = ended;
         await Promise.all([...lanes.values()].map(pump));
         const pumps = [...lanes.values()].flatMap((l) => (l.pumping ? [l.pumping.catch(() => {})] : []));
-        if (inFlight.size === 0 && pumps.length === 0) return claimed - before;
-        await Promise.race([...inFlight, ...pumps]);
+        if (inFlight.size > 0 || pumps.length > 0) await Promise.race([...inFlight, ...pumps]);
+        else if (ended === endedBefore) return claimed - before;
       }
     } finally {
       draining -= 1;
     }
   }
 
+  // The one signature callers see types the handler by its queue's kind; this body is the same
+  // for every kind: the payload it passes on was checked against that kind (readPayload).
+  function handle<Q extends string>(queue: Q, handler: JobHandler<PayloadOf<Q>>, o?: HandleOptions): void;
+  function handle(queue: string, handler: JobHandler, o: HandleOptions = {}): void {
+    if (handlers.has(queue)) throw new Error(`queue ${queue} already has a handler`);
+    const lane = lanes.get(o.lane ?? (isJobName(queue) ? JOB_KINDS[queue].lane : 'housekeeping'));
+    if (!lane) throw new Error(`unknown lane ${o.lane}`);
+    handlers.set(queue, handler);
+    lane.queues.push(queue);
+    laneOf.set(queue, lane);
+    if (live) kick(lane);
+  }
+
   return {
-    handle(queue, handler, o = {}) {
-      if (handlers.has(queue)) throw new Error(`queue ${queue} already has a handler`);
-      const lane = lanes.get(o.lane ?? 'housekeeping')!;
-      handlers.set(queue, handler as JobHandler);
-      lane.queues.push(queue);
-      laneOf.set(queue, lane);
-      if (live) kick(lane);
-    },
-    async enqueue(queue, payload, o = {}) {
+    handle,
+    async enqueue(queue: string, payload: unknown, o: EnqueueOptions = {}) {
+      // A payload its handler would refuse is refused here, inside the caller's transaction.
+      if (isJobName(queue)) JOB_KINDS[queue].payload.parse(payload);
       const now = clock.now();
-      const [row] = await (o.tx ?? db)
-        .insert(jobs)
-        .values({ queue, payload, state: 'pending', runAt: o.runAt ?? now, concurrencyKey: o.key ?? null, createdAt: now, updatedAt: now })
-        .returning({ id: jobs.id });
-      return row!.id;
+      return insertJob(o.tx ?? db, { queue, payload, runAt: o.runAt ?? now, key: o.key ?? null, now });
     },
+    reschedule: (id, runAt, o = {}) => movePendingJob(o.tx ?? db, id, runAt, clock.now()),
     drain,
     start() {
-      if (live) return;
+      if (live && started) return started;
       live = true;
       timer = setInterval(kickAll, opts.pollIntervalMs);
       timer.unref();
-      opts
-        .listen?.((queue) => {
-          const lane = laneOf.get(queue);
-          if (lane && live) kick(lane);
-        })
-        .then(
-          (off) => {
-            if (live) unlisten = off;
-            else void off().catch(() => {});
-          },
-          (err: unknown) => logger.warn({ err }, 'could not listen for new jobs; polling only'),
-        );
       kickAll();
+      const listening = opts.listen
+        ? opts
+            .listen((queue) => {
+              const lane = laneOf.get(queue);
+              if (lane && live) kick(lane);
+            })
+            .then(
+              (off) => {
+                if (live) unlisten = off;
+                else void off().catch(() => {});
+              },
+              (err: unknown) => logger.warn({ err }, 'could not listen for new jobs; polling only'),
+            )
+        : Promise.resolve();
+      // Claimed once more when the subscription is in place: a job committed before it took
+      // effect announced itself to nobody, and is found here instead of at the next poll.
+      started = listening.then(() =>
+        Promise.all(
+          [...lanes.values()].map((lane) =>
+            live ? pump(lane).catch((err: unknown) => logger.warn({ err, lane: lane.name }, 'job claim failed')) : undefined,
+          ),
+        ).then(() => {}),
+      );
+      return started;
     },
     async stop(graceMs = 10_000) {
       live = false;
+      started = undefined;
       if (timer) clearInterval(timer);
       timer = undefined;
       await unlisten?.().catch(() => {});

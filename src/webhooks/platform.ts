@@ -2,19 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { webhookEvents } from '../db/schema/webhooks.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
-import { createDispatcher, DELIVERY_QUEUE } from './dispatcher.js';
+import { createDispatcher, DELIVERY_QUEUE, FANOUT_QUEUE } from './dispatcher.js';
 import type { ConnectionPool } from './transport.js';
-import { createWebhookOperations } from './operations.js';
 import { DEFAULT_POLICY, defaultDelaysMs } from './policy.js';
+import { insertEvent } from './repo.js';
+import { createWebhookService } from './service.js';
 import { SERVICE_HMAC_SIGNER, serviceHmacSigner } from './signers.js';
 import { checkTarget, parseTargetUrl, systemResolver, type Resolver } from './ssrf.js';
 import type { SendOptions } from './transport.js';
 import type { DeliveryPolicy, WebhookEventInput, WebhookPlatform, WebhookSigner } from './types.js';
 
-export const FANOUT_QUEUE = 'webhooks.fanout';
+export { FANOUT_QUEUE } from './dispatcher.js';
 
 export interface WebhookPlatformDeps {
   db: Db;
@@ -31,7 +31,7 @@ export interface WebhookPlatformDeps {
 
 /**
  * The process's one webhook platform: the outbox writers (`publish`, `sendDirect`), the
- * fan-out and delivery jobs, and the operator's operations. Registered endpoints are signed
+ * fan-out and delivery jobs, and the operator's service. Registered endpoints are signed
  * with `service-hmac` under the `default` policy; other services register their own.
  */
 export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatform & {
@@ -51,9 +51,10 @@ export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatfor
     guard,
     schedule: { overrideDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
   });
-  // Fan-out is a few quick statements: housekeeping. Deliveries wait on receivers: their own lane.
-  jobs.handle(FANOUT_QUEUE, dispatcher.fanOut, { lane: 'housekeeping' });
-  jobs.handle(DELIVERY_QUEUE, dispatcher.deliver, { lane: 'deliveries' });
+  // Fan-out is a few quick statements: housekeeping. Deliveries wait on receivers: their own lane
+  // (both set in src/jobs/kinds.ts).
+  jobs.handle(FANOUT_QUEUE, dispatcher.fanOut);
+  jobs.handle(DELIVERY_QUEUE, dispatcher.deliver);
 
   async function record(
     tx: DbOrTx,
@@ -63,7 +64,7 @@ export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatfor
     const id = randomUUID();
     const created = clock.now();
     const body = { id, type: event.type, created: created.toISOString(), data: event.data };
-    await tx.insert(webhookEvents).values({
+    await insertEvent(tx, {
       id,
       profileId: event.profileId,
       type: event.type,
@@ -94,6 +95,6 @@ export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatfor
     checkUrl: async (url) => void (await checkTarget(url, guard)),
     registerSigner: (name, signer) => void signers.set(name, signer),
     registerPolicy: (name, policy) => void policies.set(name, policy),
-    operations: createWebhookOperations({ db: deps.db, clock, jobs, dispatcher, guard }),
+    service: createWebhookService({ db: deps.db, clock, jobs, dispatcher, guard }),
   };
 }

@@ -45,7 +45,7 @@ export interface WebhookPlatform {
   registerSigner(name: string, signer: WebhookSigner): void;
   registerPolicy(name: string, policy: DeliveryPolicy): void;
   /** Endpoints and the delivery log, for the operator API. */
-  operations: WebhookOperations;
+  service: WebhookService;
 }
 
 /** The five event types ticketing publishes; endpoints may filter on them. */
@@ -91,18 +91,8 @@ export interface WebhookDeliveryView {
   attempts: WebhookAttemptView[];
 }
 
-/** Why an operator request about webhooks was refused; the message is safe to show. */
-export class WebhookOperationError extends Error {
-  constructor(
-    readonly code: 'NOT_FOUND' | 'INVALID_URL' | 'ENDPOINT_DISABLED',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** What the operator API does with endpoints and the delivery log. */
-export interface WebhookOperations {
+/** What the operator API does with endpoints and the delivery log (src/webhooks/service.ts). */
+export interface WebhookService {
   createEndpoint(profileId: string, input: { url: string; events?: string[] }): Promise<WebhookEndpointView & { secret: string }>;
   listEndpoints(profileId: string): Promise<WebhookEndpointView[]>;
   setEndpointEnabled(endpointId: string, enabled: boolean): Promise<WebhookEndpointView>;

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobQueue, type JobQueueOptions } from '../../src/jobs/queue.js';
 import { jobListener } from '../../src/jobs/wake.js';
-import { rowsOf } from '../../src/db/client.js';
+import { rowsOf, type Db } from '../../src/db/client.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 
 describe('durable job queue', () => {
@@ -65,10 +65,14 @@ describe('durable job queue', () => {
 
   it('takes a job again when the process that claimed it died (lease ran out)', async () => {
     const dying = queueFor(5_000);
-    dying.handle('test.lease', () => new Promise(() => {})); // never finishes: the process "died"
+    const claimed = gate();
+    dying.handle('test.lease', () => {
+      claimed.open();
+      return new Promise(() => {}); // never finishes: the process "died"
+    });
     await dying.enqueue('test.lease', { important: true });
     void dying.drain();
-    await new Promise((r) => setTimeout(r, 100));
+    await claimed.opened;
     const survivor = queueFor(5_000);
     const done: unknown[] = [];
     survivor.handle('test.lease', async (job) => {
@@ -99,6 +103,23 @@ describe('durable job queue', () => {
     expect(seen).toEqual([{ committed: true }]);
   });
 });
+
+/**
+ * The same database, with every statement run through `around` (its parameters, and the
+ * statement to run when it wants). It reaches into drizzle's session: the seam every query
+ * builder and `execute` go through.
+ */
+function watchStatements(db: Db, around: (params: unknown[], statement: () => Promise<unknown>) => Promise<unknown>): Db {
+  const session = (db as any).session;
+  const watched = Object.create(session);
+  watched.prepareQuery = (query: { params: unknown[] }, ...rest: unknown[]) => {
+    const prepared = session.prepareQuery(query, ...rest);
+    const execute = prepared.execute.bind(prepared);
+    prepared.execute = (...args: unknown[]) => around(query.params, () => execute(...args));
+    return prepared;
+  };
+  return Object.create(db, { session: { value: watched } });
+}
 
 /** A promise the test resolves by hand: a job that runs until the test lets it finish. */
 function gate() {
@@ -139,22 +160,33 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
   it('gives each lane its own slots: a full delivery lane does not hold back identity work', async () => {
     const queue = runner({ lanes: { deliveries: { concurrency: 1 }, identity: { concurrency: 1 } } });
     const stuck = gate();
+    const delivering = gate();
+    const decided = gate();
     const ran: string[] = [];
     queue.handle(
       'lanes.deliver',
       async () => {
         ran.push('deliver');
+        delivering.open();
         await stuck.opened;
       },
       { lane: 'deliveries' },
     );
-    queue.handle('lanes.decide', async () => void ran.push('decide'), { lane: 'identity' });
+    queue.handle(
+      'lanes.decide',
+      async () => {
+        ran.push('decide');
+        decided.open();
+      },
+      { lane: 'identity' },
+    );
     await queue.enqueue('lanes.deliver', {});
     await queue.enqueue('lanes.deliver', {});
     await queue.enqueue('lanes.decide', {});
     const drained = queue.drain();
     // The lanes claim side by side; the identity job runs while the only delivery slot is held.
-    await vi.waitFor(() => expect([...ran].sort()).toEqual(['decide', 'deliver']), { timeout: 5_000, interval: 10 });
+    await Promise.all([delivering.opened, decided.opened]);
+    expect([...ran].sort()).toEqual(['decide', 'deliver']);
     stuck.open();
     expect(await drained).toBe(3);
     expect([...ran].sort()).toEqual(['decide', 'deliver', 'deliver']);
@@ -163,6 +195,7 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
   it('runs at most perKeyLimit jobs of one key at once while other keys use the free slots', async () => {
     const queue = runner({ lanes: { deliveries: { concurrency: 10, perKeyLimit: 2 } } });
     const release = gate();
+    const threeRunning = gate();
     const running = new Map<string, number>();
     const peak = new Map<string, number>();
     let done = 0;
@@ -172,6 +205,7 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
         const key = (job.payload as { key: string }).key;
         running.set(key, (running.get(key) ?? 0) + 1);
         peak.set(key, Math.max(peak.get(key) ?? 0, running.get(key)!));
+        if ([...running.values()].reduce((a, b) => a + b) === 3) threeRunning.open();
         await release.opened;
         running.set(key, running.get(key)! - 1);
         done += 1;
@@ -181,7 +215,10 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     for (let i = 0; i < 6; i++) await queue.enqueue('cap.send', { key: 'slow' }, { key: 'slow' });
     await queue.enqueue('cap.send', { key: 'other' }, { key: 'other' });
     const drained = queue.drain();
-    await vi.waitFor(() => expect(Object.fromEntries(running)).toEqual({ slow: 2, other: 1 }), { timeout: 5_000, interval: 10 });
+    // The first three to run: two of the key at its cap and the other key (a third of the slow
+    // key, had the cap not held).
+    await threeRunning.opened;
+    expect(Object.fromEntries(running)).toEqual({ slow: 2, other: 1 });
     // The cap is read from the table, so it holds across processes: a second runner adds nothing.
     const second = runner({ lanes: { deliveries: { concurrency: 10, perKeyLimit: 2 } } });
     second.handle('cap.send', async () => void (done += 100), { lane: 'deliveries' });
@@ -224,14 +261,53 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     expect(rowsOf(await ctx.app.db.execute(sql`select key from job_key_pauses where key = 'dead'`))).toEqual([]);
   });
 
+  it('drains work a job committed for another lane after that lane had claimed, while its own lane was still claiming', async () => {
+    // The order that once let a drain end early (a webhook fan-out and its deliveries): the
+    // delivery lane claims and finds nothing; then the fan-out commits its delivery and ends
+    // while its own lane is still in a claim (held here until the fan-out has ended). The round
+    // of claims saw no delivery, yet one is due and must be run by this same drain.
+    const deliveryLaneClaimed = gate();
+    const fanOutEnded = gate();
+    let fanOutReturned = false;
+    let fanOutClaims = 0;
+    const db = watchStatements(ctx.app.db, async (params, statement) => {
+      // Claims name their lane's queues as parameters; finishing a job does not (and jobs are
+      // added through the unwatched database).
+      const claims = (queue: string) => params.includes(queue);
+      if (claims('flow.fanout') && ++fanOutClaims === 2) await fanOutEnded.opened;
+      const result = await statement();
+      if (claims('flow.deliver')) deliveryLaneClaimed.open();
+      // The first statement after the handler returned records its outcome; the job has ended
+      // once the promise callbacks after it have run.
+      else if (fanOutReturned && !claims('flow.fanout')) setImmediate(fanOutEnded.open);
+      return result;
+    });
+    const queue = runner({ db });
+    const writer = runner();
+    const delivered: unknown[] = [];
+    queue.handle('flow.fanout', async () => {
+      await deliveryLaneClaimed.opened;
+      await writer.enqueue('flow.deliver', { n: 1 });
+      fanOutReturned = true;
+    });
+    queue.handle('flow.deliver', async (job) => void delivered.push(job.payload), { lane: 'deliveries' });
+    await writer.enqueue('flow.fanout', {});
+    expect(await queue.drain()).toBe(2);
+    expect(delivered).toEqual([{ n: 1 }]);
+    expect(fanOutClaims).toBeGreaterThanOrEqual(2);
+  });
+
   it('wakes on a committed job without waiting for the poll, and not for a rolled-back one', async () => {
     const queue = runner({ pollIntervalMs: 60_000, listen: jobListener(ctx.app.database, ctx.app.log as never) });
     const seen: unknown[] = [];
-    queue.handle('wake.now', async (job) => void seen.push(job.payload));
-    queue.start();
+    const woken = gate();
+    queue.handle('wake.now', async (job) => {
+      seen.push(job.payload);
+      woken.open();
+    });
     try {
-      // The initial claim at start() has found nothing; from here only a notification can.
-      await new Promise((r) => setTimeout(r, 300));
+      // Listening, and its first claims found nothing; from here only a notification can.
+      await queue.start();
       await ctx.app.db
         .transaction(async (tx) => {
           await queue.enqueue('wake.now', { rolledBack: true }, { tx });
@@ -242,7 +318,8 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
       await ctx.app.db.transaction(async (tx) => {
         await queue.enqueue('wake.now', { committed: true }, { tx });
       });
-      await vi.waitFor(() => expect(seen).toEqual([{ committed: true }]), { timeout: 5_000, interval: 5 });
+      await woken.opened;
+      expect(seen).toEqual([{ committed: true }]);
       expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       await queue.stop();

@@ -32,7 +32,19 @@ function slowRequest(port: number, body: string) {
   return { response, finish: () => finish() };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves when the server logs a line that `matches` (its log lines are read as they come). */
+function logged(server: ServerProcess, matches: (line: string) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const look = () => {
+      if (!server.logs.some(matches)) return;
+      server.child.stdout!.off('data', look);
+      resolve();
+    };
+    // Registered after the reader of server-process.ts, so `logs` already holds the new lines.
+    server.child.stdout!.on('data', look);
+    look();
+  });
+}
 
 describe('graceful shutdown of the server process', () => {
   let finishedProfileId = '';
@@ -52,8 +64,9 @@ describe('graceful shutdown of the server process', () => {
     const { port } = server;
     expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
 
+    const arrived = logged(server, (line) => line.includes('incoming request') && line.includes('"url":"/admin/v1/profiles"'));
     const inFlight = slowRequest(port, JSON.stringify({ name: 'Finished during shutdown', plan: 'PRO' }));
-    await sleep(300); // the first half has reached the server
+    await arrived; // the server has the request and waits for the rest of its body
     server.child.kill('SIGTERM');
     // No longer accepting, yet still running: it waits for the request.
     await vi.waitFor(() => expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow(), { timeout: 5_000, interval: 50 });

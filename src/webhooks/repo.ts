@@ -1,0 +1,316 @@
+import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
+import { profiles } from '../db/schema/core.js';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../db/schema/webhooks.js';
+import type { DeliveryState } from './types.js';
+
+/**
+ * The webhooks tables: the outbox (events), registered endpoints, deliveries and their
+ * attempts. Every query of the webhook platform is here; the dispatcher and the service decide
+ * what to run and own the transactions.
+ */
+
+export type EventRow = typeof webhookEvents.$inferSelect;
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+/** A delivery as the log lists it: with its event's type. */
+export type LoggedDelivery = DeliveryRow & { eventType: string };
+
+// Outbox and fan-out
+
+export async function insertEvent(tx: DbOrTx, event: typeof webhookEvents.$inferInsert): Promise<void> {
+  await tx.insert(webhookEvents).values(event);
+}
+
+export async function findEvent(tx: DbOrTx, id: string): Promise<EventRow | undefined> {
+  const [row] = await tx.select().from(webhookEvents).where(eq(webhookEvents.id, id));
+  return row;
+}
+
+/** Whether the event was fanned out already (a rerun of its fan-out adds nothing). */
+export async function hasDeliveries(tx: DbOrTx, eventId: string): Promise<boolean> {
+  const rows = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId)).limit(1);
+  return rows.length > 0;
+}
+
+/** The profile's enabled endpoints that existed when the event happened and want its type. */
+export async function endpointsFor(tx: DbOrTx, event: EventRow): Promise<EndpointRow[]> {
+  return tx
+    .select()
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.profileId, event.profileId),
+        isNull(webhookEndpoints.disabledAt),
+        lte(webhookEndpoints.createdAt, event.createdAt),
+        or(sql`cardinality(${webhookEndpoints.events}) = 0`, sql`${event.type} = any(${webhookEndpoints.events})`),
+      ),
+    );
+}
+
+export async function insertDelivery(tx: DbOrTx, delivery: typeof webhookDeliveries.$inferInsert): Promise<void> {
+  await tx.insert(webhookDeliveries).values(delivery);
+}
+
+// Attempts
+
+/** Ends a pending delivery without an attempt (its endpoint was disabled meanwhile). */
+export async function failPendingDelivery(db: DbOrTx, id: string, error: string, now: Date): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({ state: 'failed', lastError: error, nextAttemptAt: null, updatedAt: now })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.state, 'pending')));
+}
+
+/** The text an attempt row carries until its answer is recorded. */
+export const INTERRUPTED = 'no answer recorded: the process stopped during this attempt';
+
+const startedRow = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  endpoint_id: z.string().nullable(),
+  url: z.string(),
+  signer: z.string(),
+  policy: z.string(),
+  state: z.enum(['pending', 'succeeded', 'failed']),
+  attempts: z.number(),
+  max_attempts: z.number(),
+  event_payload: z.string().nullable(),
+  secret: z.string().nullable(),
+  previous_secret: z.string().nullable(),
+  endpoint_disabled: z.boolean().nullable(),
+  claimed_attempt: z.number().nullable(),
+});
+
+/** A delivery as its next attempt finds it, and the attempt it claimed if it could. */
+export interface StartedAttempt {
+  delivery: Pick<DeliveryRow, 'id' | 'eventId' | 'endpointId' | 'url' | 'signer' | 'policy' | 'state' | 'maxAttempts'>;
+  /** The exact bytes every attempt sends; undefined when the event is gone. */
+  eventPayload: string | undefined;
+  /** The registered endpoint's live secrets (newest first) and whether it is switched off; undefined for a direct URL. */
+  endpoint: { secrets: string[]; disabled: boolean } | undefined;
+  /** The attempt number claimed for this run; undefined when none was (see startAttempt). */
+  attempt: number | undefined;
+}
+
+/**
+ * Loads a delivery for its next attempt and claims that attempt, in one statement (one round
+ * trip, atomic). An attempt is claimed only for a pending delivery whose event exists, whose
+ * endpoint is on, with a signer and a policy this process knows; and only if no other run
+ * claimed it first (the attempt count is still the one read). The attempt row is written
+ * before sending, so if the process dies mid-attempt the log says so and the job retries.
+ */
+export async function startAttempt(
+  db: Db,
+  deliveryId: string,
+  known: { signers: string[]; policies: string[] },
+  now: Date,
+): Promise<StartedAttempt | undefined> {
+  const at = now.toISOString();
+  const names = (list: string[]) =>
+    sql.join(
+      list.map((n) => sql`${n}`),
+      sql`, `,
+    );
+  const result = await db.execute(sql`
+    with current as (
+      select d.id, d.event_id, d.endpoint_id, d.url, d.signer, d.policy, d.state, d.attempts, d.max_attempts,
+        e.payload as event_payload, ep.secret,
+        case when ep.previous_secret_expires_at > ${at} then ep.previous_secret end as previous_secret,
+        ep.disabled_at is not null as endpoint_disabled
+      from webhook_deliveries d
+      left join webhook_events e on e.id = d.event_id
+      left join webhook_endpoints ep on ep.id = d.endpoint_id
+      where d.id = ${deliveryId}),
+    claimed as (
+      update webhook_deliveries d
+      set attempts = c.attempts + 1, max_attempts = greatest(c.max_attempts, c.attempts + 1), updated_at = ${at}
+      from current c
+      where d.id = c.id and d.state = 'pending' and d.attempts = c.attempts
+        and c.event_payload is not null and c.endpoint_disabled is not true
+        and c.signer in (${names(known.signers)}) and c.policy in (${names(known.policies)})
+      returning d.id, d.attempts),
+    logged as (
+      insert into webhook_attempts (delivery_id, attempt, started_at, error)
+      select id, attempts, ${at}, ${INTERRUPTED} from claimed)
+    select current.*, (select attempts from claimed) as claimed_attempt from current`);
+  const [raw] = rowsOf(result);
+  if (!raw) return undefined;
+  const row = startedRow.parse(raw);
+  return {
+    delivery: {
+      id: row.id,
+      eventId: row.event_id,
+      endpointId: row.endpoint_id,
+      url: row.url,
+      signer: row.signer,
+      policy: row.policy,
+      state: row.state,
+      maxAttempts: row.max_attempts,
+    },
+    eventPayload: row.event_payload ?? undefined,
+    endpoint:
+      row.endpoint_id === null || row.secret === null
+        ? undefined
+        : {
+            secrets: row.previous_secret === null ? [row.secret] : [row.secret, row.previous_secret],
+            disabled: row.endpoint_disabled === true,
+          },
+    attempt: row.claimed_attempt ?? undefined,
+  };
+}
+
+/** What one attempt got, and what it leaves the delivery in. */
+export interface AttemptResult {
+  deliveryId: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  state: DeliveryState;
+  nextAttemptAt: Date | null;
+  now: Date;
+}
+
+/** Deliveries that end failed in a row before an endpoint is switched off. */
+export const MAX_CONSECUTIVE_FAILURES = 50;
+
+/** What an attempt's result does to its endpoint. */
+export type EndpointEffect =
+  | { kind: 'none' }
+  /** An answer in time: the count of failed deliveries starts again. */
+  | { kind: 'succeeded' }
+  /** 410 Gone: the receiver asks for no more. */
+  | { kind: 'gone' }
+  /** The delivery ended failed: one more in a row, and at MAX_CONSECUTIVE_FAILURES the endpoint is off. */
+  | { kind: 'delivery-failed' };
+
+/**
+ * The statements that record an attempt's result: its row in the log, the delivery's state
+ * and the effect on the endpoint. Data-modifying statements without a WITH of their own: the
+ * job queue commits them with the job's end in one statement (JobOutcome.writes).
+ */
+export function attemptResultWrites(r: AttemptResult, endpointId: string | null, effect: EndpointEffect): SQL[] {
+  const now = r.now.toISOString();
+  const writes = [
+    sql`update webhook_attempts set status_code = ${r.statusCode}, duration_ms = ${r.durationMs}, error = ${r.error}
+      where delivery_id = ${r.deliveryId} and attempt = ${r.attempt}`,
+    sql`update webhook_deliveries set state = ${r.state}, last_status_code = ${r.statusCode}, last_error = ${r.error},
+      next_attempt_at = ${r.nextAttemptAt?.toISOString() ?? null}, updated_at = ${now}
+      where id = ${r.deliveryId}`,
+  ];
+  if (endpointId === null) return writes;
+  if (effect.kind === 'succeeded') {
+    writes.push(sql`update webhook_endpoints set consecutive_failures = 0 where id = ${endpointId} and consecutive_failures <> 0`);
+  } else if (effect.kind === 'gone') {
+    writes.push(sql`update webhook_endpoints set disabled_at = ${now}, disabled_reason = 'the endpoint answered 410 Gone', updated_at = ${now}
+      where id = ${endpointId} and disabled_at is null`);
+  } else if (effect.kind === 'delivery-failed') {
+    // SET expressions read the row before the update: consecutive_failures + 1 is the new count.
+    const reached = sql`consecutive_failures + 1 >= ${MAX_CONSECUTIVE_FAILURES} and disabled_at is null`;
+    writes.push(sql`update webhook_endpoints set consecutive_failures = consecutive_failures + 1,
+      disabled_at = case when ${reached} then ${now}::timestamptz else disabled_at end,
+      disabled_reason = case when ${reached} then (consecutive_failures + 1) || ' deliveries in a row failed' else disabled_reason end,
+      updated_at = case when ${reached} then ${now}::timestamptz else updated_at end
+      where id = ${endpointId}`);
+  }
+  return writes;
+}
+
+// The operator's side: endpoints
+
+export async function profileExists(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, id));
+  return rows.length > 0;
+}
+
+export async function insertEndpoint(db: DbOrTx, endpoint: typeof webhookEndpoints.$inferInsert): Promise<EndpointRow> {
+  const [row] = await db.insert(webhookEndpoints).values(endpoint).returning();
+  if (!row) throw new Error('the endpoint insert returned no row');
+  return row;
+}
+
+export async function findEndpoint(db: DbOrTx, id: string): Promise<EndpointRow | undefined> {
+  const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  return row;
+}
+
+export async function listEndpoints(db: DbOrTx, profileId: string): Promise<EndpointRow[]> {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.profileId, profileId))
+    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+}
+
+export async function updateEndpoint(
+  db: DbOrTx,
+  id: string,
+  values: Partial<typeof webhookEndpoints.$inferInsert>,
+): Promise<EndpointRow | undefined> {
+  const [row] = await db.update(webhookEndpoints).set(values).where(eq(webhookEndpoints.id, id)).returning();
+  return row;
+}
+
+// The operator's side: the delivery log
+
+export interface DeliveryFilter {
+  profileId?: string;
+  endpointId?: string;
+  eventId?: string;
+  deliveryId?: string;
+  state?: DeliveryState;
+}
+
+function deliveryConditions(db: DbOrTx, f: DeliveryFilter): SQL | undefined {
+  const conditions = [
+    // Through the event, so a profile's direct deliveries (identity's webhook_url) count too.
+    f.profileId
+      ? inArray(
+          webhookDeliveries.eventId,
+          db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.profileId, f.profileId)),
+        )
+      : undefined,
+    f.endpointId ? eq(webhookDeliveries.endpointId, f.endpointId) : undefined,
+    f.eventId ? eq(webhookDeliveries.eventId, f.eventId) : undefined,
+    f.deliveryId ? eq(webhookDeliveries.id, f.deliveryId) : undefined,
+    f.state ? eq(webhookDeliveries.state, f.state) : undefined,
+  ].filter((c): c is SQL => c !== undefined);
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** One page of the log, newest first. */
+export async function deliveryPage(db: DbOrTx, f: DeliveryFilter, page: number, limit: number): Promise<LoggedDelivery[]> {
+  const rows = await db
+    .select({ delivery: webhookDeliveries, eventType: webhookEvents.type })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(deliveryConditions(db, f))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return rows.map((r) => ({ ...r.delivery, eventType: r.eventType }));
+}
+
+export async function countDeliveries(db: DbOrTx, f: DeliveryFilter): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(webhookDeliveries).where(deliveryConditions(db, f));
+  return Number(row?.n ?? 0);
+}
+
+/** The attempts of these deliveries, in order. */
+export async function attemptsOf(db: DbOrTx, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(asc(webhookAttempts.attempt));
+}
+
+/** The delivery, locked for the rest of the transaction (a redeliver decides on its state). */
+export async function lockDelivery(tx: DbOrTx, id: string): Promise<DeliveryRow | undefined> {
+  const [row] = await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).for('update');
+  return row;
+}
+
+export async function updateDelivery(tx: DbOrTx, id: string, values: Partial<typeof webhookDeliveries.$inferInsert>): Promise<void> {
+  await tx.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, id));
+}
