@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import { liveSigningKey, publishedKeys } from '../lib/signing-keys.js';
 import { appendAudit } from './audit.js';
-import { IdentityError, notFound } from './errors.js';
+import { identityErrors as errors } from './errors.js';
 import { ageAt, readMrz, startOfDay } from './pipeline/mrz.js';
 import * as repo from './repo.js';
 import { keyActor, type IdentityDeps } from './service.js';
@@ -47,13 +47,12 @@ export function createAttestationService({ db, clock }: IdentityDeps) {
     /** Attests one claim of an approved verification as an EdDSA compact JWS (kid in the header). */
     async issue(principal: KeyPrincipal, id: string, claim: ClaimName) {
       const v = await repo.findVerification(db, principal.profileId, id);
-      if (!v) throw notFound();
-      if (v.erasedAt) throw new IdentityError(409, 'The verification was erased');
-      if (v.status !== 'approved') throw new IdentityError(409, `The verification is ${v.status}, not approved`);
+      if (!v) throw errors.verificationNotFound();
+      if (v.erasedAt) throw errors.verificationErased();
+      if (v.status !== 'approved') throw errors.notApproved(v.status);
       const now = clock.now();
       const value = claimValue(claim, v.mrz, now);
-      if (value === null)
-        throw new IdentityError(409, `This verification's data cannot support the claim ${claim} (no machine-readable zone)`);
+      if (value === null) throw errors.claimUnsupported(claim);
       const key = await liveSigningKey(db, clock, 'attestation');
       const attestationId = randomUUID();
       const iat = Math.floor(now.getTime() / 1000);

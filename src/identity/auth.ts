@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
 import type { Db } from '../db/client.js';
-import { IdentityError } from './errors.js';
+import { identityErrors as errors } from './errors.js';
 
 const principals = new WeakMap<FastifyRequest, KeyPrincipal>();
 
@@ -9,10 +9,10 @@ const principals = new WeakMap<FastifyRequest, KeyPrincipal>();
 export function requireRole(db: Db, role: 'backend' | 'reviewer'): onRequestHookHandler {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(req.headers.authorization);
-    if (!token) throw new IdentityError(401, 'A valid API key is required: Authorization: Bearer <key>');
+    if (!token) throw errors.apiKeyMissing();
     const principal = await findPrincipal(db, 'identity', token);
-    if (!principal) throw new IdentityError(401, 'The API key is not valid');
-    if (principal.role !== role) throw new IdentityError(403, `This endpoint needs a ${role} key`);
+    if (!principal) throw errors.apiKeyInvalid();
+    if (principal.role !== role) throw errors.wrongRole(role);
     principals.set(req, principal);
   };
 }

@@ -6,13 +6,14 @@ import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createAttestationService } from './attestations.js';
 import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
 import { useDetailErrors } from './error-handler.js';
+import { identityErrors as errors } from './errors.js';
 import { pipelineHandler } from './pipeline/run.js';
 import { attestationRoutes } from './routes/attestations.js';
 import { captureRoutes } from './routes/capture.js';
 import { reviewRoutes } from './routes/review.js';
 import { verificationRoutes } from './routes/verifications.js';
 import { createVerificationService, type IdentityDeps } from './service.js';
-import { MAX_UPLOAD_BYTES } from './uploads/inspect.js';
+import { MAX_UPLOAD_BYTES } from './uploads/limits.js';
 import { createReviewCaseService } from './review-case.js';
 import { registerIdentityWebhooks } from './webhooks.js';
 
@@ -22,10 +23,7 @@ function limited(app: FastifyInstance, max: number, nameSpace: string) {
     max,
     nameSpace,
     keyGenerator: (req: FastifyRequest) => req.ip,
-    errorResponseBuilder: (_req, context) =>
-      Object.assign(new Error(`Rate limit exceeded: ${context.max} requests per minute; retry in ${Math.ceil(context.ttl / 1000)} s`), {
-        statusCode: 429,
-      }),
+    errorResponseBuilder: (_req, context) => errors.rateLimited(context.max, Math.ceil(context.ttl / 1000)),
   });
   // Applied as the scope's first onRequest hook (below), so it counts before authentication:
   // a flood of bad keys or guessed handoff tokens is limited too.

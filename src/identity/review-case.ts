@@ -2,7 +2,7 @@ import { parse as parseMrz } from 'mrz';
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import type { BlobStore } from '../blobs/store.js';
 import { appendAudit } from './audit.js';
-import { IdentityError, notFound } from './errors.js';
+import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
 import type { IdentityDeps } from './service.js';
@@ -34,8 +34,6 @@ export function mrzFields(mrz: string | null): Record<string, string | null> | n
   }
 }
 
-const erased = () => new IdentityError(410, 'The verification was erased: its images and personal data are gone');
-
 /**
  * The reviewer's case view and image access (README "Manual review"). Both are limited to
  * reviewer keys of the verification's profile (404 otherwise); every image served is an audit
@@ -44,8 +42,8 @@ const erased = () => new IdentityError(410, 'The verification was erased: its im
 export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps, 'db' | 'clock' | 'blobs'>) {
   async function load(principal: KeyPrincipal, id: string): Promise<VerificationRow> {
     const v = await repo.findVerification(db, principal.profileId, id);
-    if (!v) throw notFound();
-    if (v.erasedAt) throw erased();
+    if (!v) throw errors.verificationNotFound();
+    if (v.erasedAt) throw errors.imagesErased();
     return v;
   }
 
@@ -94,15 +92,15 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
       const v = await load(principal, id);
       return db.transaction(async (tx) => {
         const locked = await repo.lockVerification(tx, v.id);
-        if (!locked) throw notFound();
-        if (locked.erasedAt) throw erased();
+        if (!locked) throw errors.verificationNotFound();
+        if (locked.erasedAt) throw errors.imagesErased();
         let key: string | null;
         if (step === null) {
           key = locked.documentBlob;
-          if (!key) throw new IdentityError(404, 'No document image was uploaded');
+          if (!key) throw errors.noDocumentImage();
         } else {
           key = (await repo.framesOf(tx, v.id)).find((f) => f.step === step)?.blobKey ?? null;
-          if (!key) throw new IdentityError(404, `No selfie frame was uploaded for step ${step}`);
+          if (!key) throw errors.noSelfieFrame(step);
         }
         const bytes = await blobs.get(key);
         await appendAudit(tx, clock, {

@@ -7,7 +7,7 @@ import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { WebhookTargetError } from '../webhooks/ssrf.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import { appendAudit } from './audit.js';
-import { IdentityError, notFound } from './errors.js';
+import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
 import { sendDecisionWebhook } from './webhooks.js';
@@ -52,7 +52,7 @@ async function issueHandoffToken(tx: DbOrTx, clock: Clock, verificationId: strin
 export function createVerificationService({ db, clock, blobs, webhooks }: IdentityDeps) {
   async function load(principal: KeyPrincipal, id: string): Promise<VerificationRow> {
     const v = await repo.findVerification(db, principal.profileId, id);
-    if (!v) throw notFound();
+    if (!v) throw errors.verificationNotFound();
     return v;
   }
 
@@ -61,7 +61,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
     await load(principal, id);
     return db.transaction(async (tx) => {
       const v = await repo.lockVerification(tx, id);
-      if (!v) throw notFound();
+      if (!v) throw errors.verificationNotFound();
       return fn(tx, v);
     });
   }
@@ -72,7 +72,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
       try {
         await webhooks.checkUrl(input.webhook_url);
       } catch (err) {
-        if (err instanceof WebhookTargetError) throw new IdentityError(422, `webhook_url ${err.message}`);
+        if (err instanceof WebhookTargetError) throw errors.webhookUrlRefused(err.message);
         throw err;
       }
       return db.transaction(async (tx) => {
@@ -121,8 +121,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
     /** A fresh handoff token; every earlier one stops working. Only while capture is still open. */
     async reissueHandoff(principal: KeyPrincipal, id: string) {
       return withLocked(principal, id, async (tx, v) => {
-        if (v.erasedAt) throw new IdentityError(409, 'The verification was erased');
-        if (v.stage === 'complete') throw new IdentityError(409, 'Capture is complete: no handoff token is needed any more');
+        if (v.erasedAt) throw errors.verificationErased();
+        if (v.stage === 'complete') throw errors.captureComplete();
         await repo.revokeHandoffTokens(tx, v.id, clock.now());
         const handoff = await issueHandoffToken(tx, clock, v.id);
         await appendAudit(tx, clock, {
@@ -194,8 +194,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
     /** A reviewer's decision: compare-and-set on manual_review under the row lock, so of two racing decisions exactly one wins. */
     async review(principal: KeyPrincipal, id: string, input: { decision: 'approve' | 'decline'; note: string }) {
       return withLocked(principal, id, async (tx, v) => {
-        if (v.erasedAt) throw new IdentityError(409, 'The verification was erased');
-        if (v.status !== 'manual_review') throw new IdentityError(409, `The verification is ${v.status}, not in manual_review`);
+        if (v.erasedAt) throw errors.verificationErased();
+        if (v.status !== 'manual_review') throw errors.notInReview(v.status);
         const now = clock.now();
         const status = input.decision === 'approve' ? 'approved' : 'declined';
         const reviewId = await repo.insertReview(tx, {

@@ -5,7 +5,7 @@ import type { Tx } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { appendAudit } from '../audit.js';
-import { IdentityError } from '../errors.js';
+import { identityErrors as errors } from '../errors.js';
 import * as repo from '../repo.js';
 import type { VerificationRow } from '../repo.js';
 import type { IdentityDeps } from '../service.js';
@@ -15,20 +15,15 @@ import { newChallenge, nextStep, stepsView, type ChallengeStep } from './challen
 export const PIPELINE_QUEUE = 'identity.pipeline';
 const DEVICE = 'device';
 
-const unauthorized = () =>
-  new IdentityError(401, 'The handoff token is missing, expired or revoked: create a new verification or ask the backend for a new token');
-
 /** Refusals that need no body: checked before a single upload byte is read, and again under the lock. */
 function assertCanUploadDocument(v: VerificationRow): void {
-  if (v.stage !== 'document')
-    throw new IdentityError(409, 'The document was already uploaded: call GET /v1/capture/status and resume from next_step');
+  if (v.stage !== 'document') throw errors.documentAlreadyUploaded();
 }
 
 function assertCanUploadSelfie(v: VerificationRow): void {
-  if (v.stage === 'document')
-    throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
-  if (!v.challengeId) throw new IdentityError(409, 'Request the challenge first: call GET /v1/capture/status and resume from next_step');
-  if (v.stage === 'complete') throw new IdentityError(409, 'Every step already has its frame: call GET /v1/capture/status');
+  if (v.stage === 'document') throw errors.documentFirst();
+  if (!v.challengeId) throw errors.challengeFirst();
+  if (v.stage === 'complete') throw errors.allFramesUploaded();
 }
 
 /** The parts of one multipart capture request the service needs: text fields and at most one streamed file. */
@@ -51,7 +46,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     try {
       return await db.transaction(async (tx) => {
         const locked = await repo.lockVerification(tx, v.id);
-        if (!locked || locked.erasedAt) throw unauthorized();
+        if (!locked || locked.erasedAt) throw errors.handoffTokenInvalid();
         return fn(tx, locked);
       });
     } catch (err) {
@@ -62,9 +57,9 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
 
   return {
     async authenticate(token: string | null): Promise<VerificationRow> {
-      if (!token) throw unauthorized();
+      if (!token) throw errors.handoffTokenInvalid();
       const v = await repo.verificationByTokenHash(db, sha256Hex(token), clock.now());
-      if (!v) throw unauthorized();
+      if (!v) throw errors.handoffTokenInvalid();
       return v;
     },
 
@@ -84,7 +79,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
       try {
         parseMrz(lines);
       } catch {
-        throw new IdentityError(422, 'mrz must be a machine-readable zone (TD1, TD2 or TD3), lines joined by \\n');
+        throw errors.mrzUnreadable();
       }
       return lines.join('\n');
     },
@@ -117,8 +112,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
 
     /** Issues the challenge once; every later call answers the same one. */
     async challenge(v: VerificationRow) {
-      if (v.stage === 'document')
-        throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
+      if (v.stage === 'document') throw errors.documentFirst();
       const row = await db.transaction(async (tx) => {
         const locked = (await repo.lockVerification(tx, v.id))!;
         if (locked.challengeId) return locked;
@@ -145,14 +139,14 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     parseStep(v: VerificationRow, raw: string | undefined): number {
       const n = ((v.challenge as ChallengeStep[] | null) ?? []).length;
       const step = raw !== undefined && /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-      if (!Number.isInteger(step) || step < 0 || step >= n) throw new IdentityError(422, `step must be an integer from 0 to ${n - 1}`);
+      if (!Number.isInteger(step) || step < 0 || step >= n) throw errors.stepOutOfRange(n);
       return step;
     },
 
     /** 409 when the step already has its frame (checked again under the lock when the frame is stored). */
     async assertStepOpen(v: VerificationRow, step: number) {
       if ((await repo.framesOf(db, v.id)).some((f) => f.step === step)) {
-        throw new IdentityError(409, `Step ${step} already has its frame: call GET /v1/capture/status and resume from next_step`);
+        throw errors.stepTaken(step);
       }
     },
 
@@ -174,8 +168,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
           height: image.height,
           createdAt: now,
         });
-        if (!inserted)
-          throw new IdentityError(409, `Step ${step} already has its frame: call GET /v1/capture/status and resume from next_step`);
+        if (!inserted) throw errors.stepTaken(step);
         await appendAudit(tx, clock, {
           verificationId: v.id,
           type: 'capture.frame_uploaded',

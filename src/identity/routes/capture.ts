@@ -3,15 +3,20 @@ import { handoffTokenOf } from '../auth.js';
 import type { CaptureService } from '../capture/service.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
+import { MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from '../uploads/limits.js';
 import { readCaptureForm } from '../uploads/multipart.js';
 
 const tags = ['identity: capture'];
 const security = securityOf.captureHandoff;
 const uploadRules =
-  'The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over 15 MB → 413 (the upload stops there), under 1 KB → 422. ' +
+  `The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over ${MAX_UPLOAD_SIZE} → 413 (the upload stops there), under ${MIN_UPLOAD_SIZE} → 422. ` +
   'EXIF/GPS and text metadata are stripped before the image is stored. ';
 const resume = 'After a 409, call GET /v1/capture/status and resume from `next_step`.';
-const imageField = { type: 'string', format: 'binary', description: 'The image: JPEG, PNG or WebP, 1 KB to 15 MB' };
+const imageField = {
+  type: 'string',
+  format: 'binary',
+  description: `The image: JPEG, PNG or WebP, ${MIN_UPLOAD_SIZE} to ${MAX_UPLOAD_SIZE}`,
+};
 
 export const PIPELINE_DESCRIPTION =
   'When the last step’s frame is stored the verification moves to `processing` and the decision pipeline is queued durably (a restart does not lose it). ' +
