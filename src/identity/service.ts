@@ -1,7 +1,6 @@
 import type { BlobStore } from '../blobs/store.js';
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { identityVerifications } from '../db/schema/identity.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { WebhookTargetError } from '../webhooks/ssrf.js';
@@ -77,39 +76,36 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
       }
       return db.transaction(async (tx) => {
         const now = clock.now();
-        const [v] = await tx
-          .insert(identityVerifications)
-          .values({
-            profileId: principal.profileId,
-            status: 'awaiting_capture',
-            stage: 'document',
-            reference: input.reference ?? null,
-            webhookUrl: input.webhook_url,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning();
-        const handoff = await issueHandoffToken(tx, clock, v!.id);
+        const v = await repo.insertVerification(tx, {
+          profileId: principal.profileId,
+          status: 'awaiting_capture',
+          stage: 'document',
+          reference: input.reference ?? null,
+          webhookUrl: input.webhook_url,
+          createdAt: now,
+          updatedAt: now,
+        });
+        const handoff = await issueHandoffToken(tx, clock, v.id);
         await appendAudit(tx, clock, {
-          verificationId: v!.id,
+          verificationId: v.id,
           type: 'verification.created',
           actor: keyActor(principal),
           data: { status: 'awaiting_capture' },
         });
         await appendAudit(tx, clock, {
-          verificationId: v!.id,
+          verificationId: v.id,
           type: 'handoff.issued',
           actor: keyActor(principal),
           data: { expires_at: handoff.expiresAt.toISOString() },
         });
         return {
-          id: v!.id,
-          status: v!.status,
-          reference: v!.reference,
-          webhook_url: v!.webhookUrl!,
+          id: v.id,
+          status: v.status,
+          reference: v.reference,
+          webhook_url: v.webhookUrl!,
           handoff_token: handoff.token,
           handoff_expires_at: handoff.expiresAt.toISOString(),
-          created_at: v!.createdAt.toISOString(),
+          created_at: v.createdAt.toISOString(),
         };
       });
     },
@@ -231,3 +227,23 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 }
 
 export type VerificationService = ReturnType<typeof createVerificationService>;
+
+/** What the operator API does to a verification of any profile. */
+export function createIdentityOperatorService({ db, clock }: Pick<IdentityDeps, 'db' | 'clock'>) {
+  return {
+    /**
+     * Makes the verification's next pipeline run fail (it throws InjectedPipelineFault and the
+     * verification moves to manual_review). Stored in the row, so any instance's run consumes it.
+     * False when no such verification exists.
+     */
+    async failNextRun(id: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const v = await repo.lockVerification(tx, id);
+        if (!v) return false;
+        await repo.updateVerification(tx, v.id, { failNextRun: true });
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'operator.fault_injected', actor: 'operator' });
+        return true;
+      });
+    },
+  };
+}

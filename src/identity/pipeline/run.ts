@@ -1,6 +1,4 @@
-import type { Logger } from 'pino';
-import { eq } from 'drizzle-orm';
-import { identityVerifications } from '../../db/schema/identity.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { JobHandler } from '../../jobs/queue.js';
 import { appendAudit } from '../audit.js';
 import * as repo from '../repo.js';
@@ -32,15 +30,13 @@ export interface FaceChecks {
   thresholds: FaceThresholds;
 }
 
-export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: FaceChecks }): JobHandler<{ verificationId: string }> {
+export function pipelineHandler(
+  deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks },
+): JobHandler<{ verificationId: string }> {
   const { db, clock, webhooks, logger, blobs, faces } = deps;
 
   /** Runs the models in the pool (off this event loop) over the document and the frames; a crash or timeout throws. */
-  async function measureFaces(
-    checks: FaceChecks,
-    v: typeof identityVerifications.$inferSelect,
-    frames: repo.FrameRow[],
-  ): Promise<FaceSignals> {
+  async function measureFaces(checks: FaceChecks, v: repo.VerificationRow, frames: repo.FrameRow[]): Promise<FaceSignals> {
     const started = Date.now();
     const result = await checks.pool.analyze(() =>
       Promise.all([v.documentBlob!, ...frames.map((f) => f.blobKey)].map((key) => blobs.get(key))),
@@ -82,7 +78,7 @@ export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: F
 
   return async (job) => {
     const { verificationId } = job.payload;
-    const [v] = await db.select().from(identityVerifications).where(eq(identityVerifications.id, verificationId));
+    const v = await repo.getVerification(db, verificationId);
     if (!v || v.status !== 'processing' || v.erasedAt) return;
     try {
       if (v.failNextRun) throw new InjectedPipelineFault();
