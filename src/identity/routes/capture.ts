@@ -1,5 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { handoffTokenOf } from '../auth.js';
+import { bearerToken } from '../../auth/api-keys.js';
 import type { CaptureService } from '../capture/service.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
@@ -27,6 +28,9 @@ export const PIPELINE_DESCRIPTION =
   'more than one face in an image → `manual_review` (`multiple_faces`); a frame whose head pose contradicts its step’s `pose` → `declined` (`challenge_not_followed`); ' +
   'the median document↔frame face similarity below the low threshold → `declined` (`face_mismatch`), below the high one → `manual_review` (`face_match_uncertain`). Otherwise `approved`. ' +
   'A document sent without `mrz` skips the MRZ checks. Any error inside the pipeline moves the verification to `manual_review` (`pipeline_error`) and records the audit event `verification.pipeline_error`.';
+
+/** The handoff token of a capture request, or null (the capture service answers 401). */
+const handoffTokenOf = (req: FastifyRequest) => bearerToken(req.headers.authorization);
 
 /** The device's capture flow; every endpoint takes the handoff token as `Authorization: Bearer <token>` (401 when missing, expired or revoked). */
 export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> = async (app, { capture }) => {
