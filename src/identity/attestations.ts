@@ -7,6 +7,7 @@ import { identityErrors as errors } from './errors.js';
 import { ageAt, readMrz, startOfDay } from './pipeline/mrz.js';
 import * as repo from './repo.js';
 import { keyActor, type IdentityDeps } from './service.js';
+import { attestationView, jwkView } from './views.js';
 
 export const CLAIMS = {
   identity_verified: { description: 'The verification was approved.', needs_mrz: false },
@@ -82,24 +83,13 @@ export function createAttestationService({ db, clock }: IdentityDeps) {
           data: { attestation_id: attestationId, claim },
         });
       });
-      return { id: attestationId, claim, value, verification_id: v.id, issued_at: now.toISOString(), jws };
+      return attestationView({ id: attestationId, claim, value, verificationId: v.id, issuedAt: now, jws });
     },
 
     /** Every attestation and identity-webhook key, live and retired, as OKP/Ed25519 JWKs. */
     async jwks() {
       const keys = [...(await publishedKeys(db, 'attestation')), ...(await publishedKeys(db, 'identity-webhook'))];
-      return {
-        keys: keys.map((k) => ({
-          kty: 'OKP' as const,
-          crv: 'Ed25519' as const,
-          x: Buffer.from(k.publicKey, 'base64').toString('base64url'),
-          kid: k.kid,
-          alg: 'EdDSA' as const,
-          use: 'sig' as const,
-          key_ops: ['verify'],
-          purpose: k.purpose,
-        })),
-      };
+      return { keys: keys.map(jwkView) };
     },
   };
 }

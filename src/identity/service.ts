@@ -9,6 +9,7 @@ import { appendAudit } from './audit.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
+import { createdVerificationView, handoffView, reviewQueueItemView, verificationView, type IssuedHandoff } from './views.js';
 import { sendDecisionWebhook } from './webhooks.js';
 
 export const HANDOFF_TTL_MS = 30 * 60 * 1000;
@@ -22,25 +23,8 @@ export interface IdentityDeps {
 
 export const keyActor = (p: KeyPrincipal) => `${p.role}:${p.keyId}`;
 
-/** The verification as its backend sees it; an erased one keeps only id, status and the erasure. */
-export function verificationView(v: VerificationRow) {
-  if (v.erasedAt) return { id: v.id, status: v.status, erased: true as const, erased_at: v.erasedAt.toISOString() };
-  return {
-    id: v.id,
-    status: v.status,
-    reference: v.reference,
-    webhook_url: v.webhookUrl,
-    stage: v.stage,
-    decision_reason: v.decisionReason,
-    created_at: v.createdAt.toISOString(),
-    updated_at: v.updatedAt.toISOString(),
-    decided_at: v.decidedAt ? v.decidedAt.toISOString() : null,
-    erased: false as const,
-  };
-}
-
 /** 32 random bytes, URL-safe base64 without padding; only the hash is kept. */
-async function issueHandoffToken(tx: DbOrTx, clock: Clock, verificationId: string) {
+async function issueHandoffToken(tx: DbOrTx, clock: Clock, verificationId: string): Promise<IssuedHandoff> {
   const token = randomToken(32);
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + HANDOFF_TTL_MS);
@@ -98,15 +82,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           actor: keyActor(principal),
           data: { expires_at: handoff.expiresAt.toISOString() },
         });
-        return {
-          id: v.id,
-          status: v.status,
-          reference: v.reference,
-          webhook_url: v.webhookUrl!,
-          handoff_token: handoff.token,
-          handoff_expires_at: handoff.expiresAt.toISOString(),
-          created_at: v.createdAt.toISOString(),
-        };
+        return createdVerificationView(v, handoff);
       });
     },
 
@@ -127,7 +103,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           actor: keyActor(principal),
           data: { expires_at: handoff.expiresAt.toISOString() },
         });
-        return { verification_id: v.id, handoff_token: handoff.token, handoff_expires_at: handoff.expiresAt.toISOString() };
+        return handoffView(v.id, handoff);
       });
     },
 
@@ -176,15 +152,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 
     async reviewQueue(principal: KeyPrincipal) {
       const rows = await repo.openReviewQueue(db, principal.profileId);
-      return {
-        items: rows.map((v) => ({
-          id: v.id,
-          status: 'manual_review' as const,
-          reason: v.decisionReason,
-          created_at: v.createdAt.toISOString(),
-          updated_at: v.updatedAt.toISOString(),
-        })),
-      };
+      return { items: rows.map(reviewQueueItemView) };
     },
 
     /** A reviewer's decision: compare-and-set on manual_review under the row lock, so of two racing decisions exactly one wins. */

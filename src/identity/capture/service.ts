@@ -10,7 +10,8 @@ import * as repo from '../repo.js';
 import type { VerificationRow } from '../repo.js';
 import type { IdentityDeps } from '../service.js';
 import { storeImage, type StoredImage } from '../uploads/inspect.js';
-import { newChallenge, nextStep, stepsView, type ChallengeStep } from './challenge.js';
+import { captureStatusView, challengeView } from '../views.js';
+import { newChallenge, storedChallenge } from './challenge.js';
 
 export const PIPELINE_QUEUE = 'identity.pipeline';
 const DEVICE = 'device';
@@ -36,9 +37,8 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
   const { db, clock, blobs, jobs } = deps;
 
   async function status(v: VerificationRow) {
-    const steps = (v.challenge as ChallengeStep[] | null) ?? [];
     const uploaded = (await repo.framesOf(db, v.id)).map((f) => f.step);
-    return { verification_id: v.id, stage: v.stage, next_step: nextStep(v.stage, steps, uploaded), uploaded_steps: uploaded };
+    return captureStatusView(v, uploaded);
   }
 
   /** Runs `fn` with the verification locked; deletes the just-stored blob when `fn` refuses. */
@@ -132,12 +132,12 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
         });
         return issued;
       });
-      return { challenge_id: row.challengeId!, steps: stepsView(row.challenge as ChallengeStep[]) };
+      return challengeView(row);
     },
 
     /** Parses the step field against the challenge: an integer within 0..N-1, else 422. */
     parseStep(v: VerificationRow, raw: string | undefined): number {
-      const n = ((v.challenge as ChallengeStep[] | null) ?? []).length;
+      const n = storedChallenge(v).length;
       const step = raw !== undefined && /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
       if (!Number.isInteger(step) || step < 0 || step >= n) throw errors.stepOutOfRange(n);
       return step;
@@ -175,7 +175,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
           actor: DEVICE,
           data: { step, sha256: image.sha256 },
         });
-        const total = (locked.challenge as ChallengeStep[]).length;
+        const total = storedChallenge(locked).length;
         const frames = await repo.framesOf(tx, v.id);
         if (frames.length < total) return locked;
         const row = await repo.updateVerification(tx, v.id, { stage: 'complete', status: 'processing', updatedAt: now });

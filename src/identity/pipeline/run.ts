@@ -4,7 +4,7 @@ import { appendAudit } from '../audit.js';
 import * as repo from '../repo.js';
 import type { IdentityDeps } from '../service.js';
 import { sendDecisionWebhook } from '../webhooks.js';
-import type { ChallengeStep } from '../capture/challenge.js';
+import { storedChallenge } from '../capture/challenge.js';
 import { FaceAnalysisTimeout, type FacePool } from '../faces/pool.js';
 import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../faces/signals.js';
 import { decide, type PipelineOutcome } from './decide.js';
@@ -41,7 +41,7 @@ export function pipelineHandler(
     const result = await checks.pool.analyze(() =>
       Promise.all([v.documentBlob!, ...frames.map((f) => f.blobKey)].map((key) => blobs.get(key))),
     );
-    const steps = (v.challenge as ChallengeStep[] | null) ?? [];
+    const steps = storedChallenge(v);
     const poses = frames.map((f) => ({ step: f.step, pose: steps.find((s) => s.step === f.step)?.pose ?? null }));
     return buildSignals(result.images, result.similarity, poses, checks.thresholds, Date.now() - started);
   }
