@@ -7,9 +7,9 @@ import type { IdentityDeps } from './service.js';
 import { imageContentType, reviewCaseView } from './views.js';
 
 /**
- * The reviewer's case view and image access (README "Manual review"). Both are limited to
- * reviewer keys of the verification's profile (404 otherwise); every image served is an audit
- * event, so the chain records who looked at which picture.
+ * The reviewer's case view and image access (GET /v1/review/{id} and its images, routes/review.ts).
+ * Both are limited to reviewer keys of the verification's profile (404 otherwise); every image
+ * served is an audit event, so the chain records who looked at which picture.
  */
 export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps, 'db' | 'clock' | 'blobs'>) {
   async function load(principal: KeyPrincipal, id: string): Promise<VerificationRow> {

@@ -18,18 +18,18 @@ export class InjectedPipelineFault extends Error {
   }
 }
 
-/**
- * The durable pipeline job. It decides a verification in processing; any thrown error routes the
- * verification to manual_review with the audit event verification.pipeline_error instead of
- * losing it. Only when even that cannot be written (database gone) does the job throw, and the
- * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
- */
 /** Face checks (README, "Face checks"); absent when FACE_CHECKS=off. */
 export interface FaceChecks {
   pool: FacePool;
   thresholds: FaceThresholds;
 }
 
+/**
+ * The durable pipeline job. It decides a verification in processing; any thrown error routes the
+ * verification to manual_review with the audit event verification.pipeline_error instead of
+ * losing it. Only when even that cannot be written (database gone) does the job throw, and the
+ * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
+ */
 export function pipelineHandler(
   deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks },
 ): JobHandler<{ verificationId: string }> {

@@ -79,7 +79,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
     mediaTypes: ['image/jpeg', 'image/png', 'image/webp'],
   };
   const imageResponse = {
-    200: z.any().describe('The stored image bytes (image/jpeg, image/png or image/webp), metadata stripped at upload'),
+    200: z.unknown().describe('The stored image bytes (image/jpeg, image/png or image/webp), metadata stripped at upload'),
     ...s.errors(401, 403, 404, 410),
   };
   const sendImage = (reply: FastifyReply, image: { bytes: Buffer; contentType: string }) =>
