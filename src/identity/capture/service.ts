@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { parse as parseMrz } from 'mrz';
 import type { Tx } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -10,6 +9,7 @@ import * as repo from '../repo.js';
 import type { VerificationRow } from '../repo.js';
 import type { IdentityDeps } from '../service.js';
 import { storeImage, type StoredImage } from '../uploads/inspect.js';
+import type { CaptureForm, UploadSink } from '../uploads/multipart.js';
 import { captureStatusView, challengeView } from '../views.js';
 import { newChallenge, storedChallenge } from './challenge.js';
 
@@ -27,12 +27,6 @@ function assertCanUploadSelfie(v: VerificationRow): void {
   if (v.stage === 'complete') throw errors.allFramesUploaded();
 }
 
-/** The parts of one multipart capture request the service needs: text fields and at most one streamed file. */
-export interface CaptureUpload {
-  fields: Record<string, string>;
-  image: StoredImage;
-}
-
 export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
   const { db, clock, blobs, jobs } = deps;
 
@@ -41,18 +35,50 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     return captureStatusView(v, uploaded);
   }
 
-  /** Runs `fn` with the verification locked; deletes the just-stored blob when `fn` refuses. */
-  async function commitUpload<T>(v: VerificationRow, image: StoredImage, fn: (tx: Tx, locked: VerificationRow) => Promise<T>): Promise<T> {
+  /** Runs `fn`; deletes the just-stored blob when it refuses, so a refused upload leaves nothing behind. */
+  async function discardOnRefusal<T>(image: StoredImage, fn: () => Promise<T>): Promise<T> {
     try {
-      return await db.transaction(async (tx) => {
-        const locked = await repo.lockVerification(tx, v.id);
-        if (!locked || locked.erasedAt) throw errors.handoffTokenInvalid();
-        return fn(tx, locked);
-      });
+      return await fn();
     } catch (err) {
       await blobs.delete(image.blobKey).catch(() => {});
       throw err;
     }
+  }
+
+  /** Runs `fn` with the verification locked; deletes the just-stored blob when `fn` refuses. */
+  async function commitUpload<T>(v: VerificationRow, image: StoredImage, fn: (tx: Tx, locked: VerificationRow) => Promise<T>): Promise<T> {
+    return discardOnRefusal(image, () =>
+      db.transaction(async (tx) => {
+        const locked = await repo.lockVerification(tx, v.id);
+        if (!locked || locked.erasedAt) throw errors.handoffTokenInvalid();
+        return fn(tx, locked);
+      }),
+    );
+  }
+
+  /** The MRZ text field, lines joined by \n; null when none was sent, 422 when it does not parse. */
+  function readMrzField(mrz: string | undefined): string | null {
+    if (mrz === undefined || mrz.trim() === '') return null;
+    const lines = mrz.trim().split(/\r?\n/);
+    try {
+      parseMrz(lines);
+    } catch {
+      throw errors.mrzUnreadable();
+    }
+    return lines.join('\n');
+  }
+
+  /** Parses the step field against the challenge: an integer within 0..N-1, else 422. */
+  function parseStep(v: VerificationRow, raw: string | undefined): number {
+    const n = storedChallenge(v).length;
+    const step = raw !== undefined && /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+    if (!Number.isInteger(step) || step < 0 || step >= n) throw errors.stepOutOfRange(n);
+    return step;
+  }
+
+  /** 409 when the step already has its frame (checked again under the lock when the frame is stored). */
+  async function assertStepOpen(v: VerificationRow, step: number): Promise<void> {
+    if ((await repo.framesOf(db, v.id)).some((f) => f.step === step)) throw errors.stepTaken(step);
   }
 
   return {
@@ -68,24 +94,22 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     assertCanUploadDocument,
     assertCanUploadSelfie,
 
-    /** Streams one upload into the blob store under this verification. */
-    storeUpload(v: VerificationRow, file: Readable) {
-      return storeImage(blobs, `identity/${v.id}/${randomUUID()}`, file);
+    /** Where readCaptureForm streams this verification's upload: into the blob store, under the verification. */
+    uploadSink(v: VerificationRow): UploadSink {
+      return {
+        store: (file) => storeImage(blobs, `identity/${v.id}/${randomUUID()}`, file),
+        discard: (image) => blobs.delete(image.blobKey),
+      };
     },
 
-    validateMrz(mrz: string | undefined): string | null {
-      if (mrz === undefined || mrz.trim() === '') return null;
-      const lines = mrz.trim().split(/\r?\n/);
-      try {
-        parseMrz(lines);
-      } catch {
-        throw errors.mrzUnreadable();
-      }
-      return lines.join('\n');
+    /** A step sent before the file is checked before a byte of the file is stored. */
+    async checkStepBeforeFile(v: VerificationRow, fields: Record<string, string>): Promise<void> {
+      if (fields.step !== undefined) await assertStepOpen(v, parseStep(v, fields.step));
     },
 
-    async uploadDocument(v: VerificationRow, upload: CaptureUpload, mrz: string | null) {
+    async uploadDocument(v: VerificationRow, upload: CaptureForm) {
       const { image } = upload;
+      const mrz = await discardOnRefusal(image, async () => readMrzField(upload.fields.mrz));
       const updated = await commitUpload(v, image, async (tx, locked) => {
         assertCanUploadDocument(locked);
         const now = clock.now();
@@ -135,27 +159,13 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
       return challengeView(row);
     },
 
-    /** Parses the step field against the challenge: an integer within 0..N-1, else 422. */
-    parseStep(v: VerificationRow, raw: string | undefined): number {
-      const n = storedChallenge(v).length;
-      const step = raw !== undefined && /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-      if (!Number.isInteger(step) || step < 0 || step >= n) throw errors.stepOutOfRange(n);
-      return step;
-    },
-
-    /** 409 when the step already has its frame (checked again under the lock when the frame is stored). */
-    async assertStepOpen(v: VerificationRow, step: number) {
-      if ((await repo.framesOf(db, v.id)).some((f) => f.step === step)) {
-        throw errors.stepTaken(step);
-      }
-    },
-
     /**
      * Stores one frame. The frame that completes the challenge moves the verification to
      * processing and queues the pipeline in the same transaction: the decision cannot be lost.
      */
-    async uploadSelfie(v: VerificationRow, step: number, upload: CaptureUpload) {
+    async uploadSelfie(v: VerificationRow, upload: CaptureForm) {
       const { image } = upload;
+      const step = await discardOnRefusal(image, async () => parseStep(v, upload.fields.step));
       const updated = await commitUpload(v, image, async (tx, locked) => {
         assertCanUploadSelfie(locked);
         const now = clock.now();

@@ -71,19 +71,8 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
     async (req, reply) => {
       const v = await capture.authenticate(handoffTokenOf(req));
       capture.assertCanUploadDocument(v);
-      const form = await readCaptureForm(
-        req,
-        (file) => capture.storeUpload(v, file),
-        (image) => app.blobs.delete(image.blobKey),
-      );
-      let mrz: string | null;
-      try {
-        mrz = capture.validateMrz(form.fields.mrz);
-      } catch (err) {
-        await app.blobs.delete(form.image.blobKey);
-        throw err;
-      }
-      return reply.status(201).send(await capture.uploadDocument(v, form, mrz));
+      const form = await readCaptureForm(req, capture.uploadSink(v));
+      return reply.status(201).send(await capture.uploadDocument(v, form));
     },
   );
 
@@ -128,24 +117,8 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
     async (req, reply) => {
       const v = await capture.authenticate(handoffTokenOf(req));
       capture.assertCanUploadSelfie(v);
-      // A step sent before the file is checked before a byte of the file is stored.
-      const checkStep = async (fields: Record<string, string>) => {
-        if (fields.step !== undefined) await capture.assertStepOpen(v, capture.parseStep(v, fields.step));
-      };
-      const form = await readCaptureForm(
-        req,
-        (file) => capture.storeUpload(v, file),
-        (image) => app.blobs.delete(image.blobKey),
-        checkStep,
-      );
-      let step: number;
-      try {
-        step = capture.parseStep(v, form.fields.step);
-      } catch (err) {
-        await app.blobs.delete(form.image.blobKey);
-        throw err;
-      }
-      return reply.status(201).send(await capture.uploadSelfie(v, step, form));
+      const form = await readCaptureForm(req, { ...capture.uploadSink(v), beforeFile: (fields) => capture.checkStepBeforeFile(v, fields) });
+      return reply.status(201).send(await capture.uploadSelfie(v, form));
     },
   );
 };

@@ -4,23 +4,26 @@ import { unstorableTextReason } from '../../lib/storable-text.js';
 import { IdentityError, identityErrors as errors, multipartError } from '../errors.js';
 import type { StoredImage } from './inspect.js';
 
-export interface ReadForm {
+/** One multipart capture request as the service receives it: its text fields and the one stored file. */
+export interface CaptureForm {
   fields: Record<string, string>;
   image: StoredImage;
 }
 
+/** Where the file of a capture form goes, and how it is removed again when the request is refused. */
+export interface UploadSink {
+  store(file: Readable): Promise<StoredImage>;
+  discard(image: StoredImage): Promise<void>;
+  /** Runs when the file part arrives, with the fields sent before it: refuse early without reading the file. */
+  beforeFile?(fields: Record<string, string>): Promise<void>;
+}
+
 /**
  * Walks a multipart body in whatever order its parts come: text fields are collected, the one
- * file (field `file`) is streamed through `store` as it arrives. If anything fails after the file
- * was stored, the stored blob is deleted before the error goes on.
+ * file (field `file`) is streamed through `sink.store` as it arrives. If anything fails after the
+ * file was stored, the stored blob is discarded before the error goes on.
  */
-export async function readCaptureForm(
-  req: FastifyRequest,
-  store: (file: Readable) => Promise<StoredImage>,
-  discard: (image: StoredImage) => Promise<void>,
-  /** Runs when the file part arrives, with the fields sent before it: refuse early without reading the file. */
-  beforeFile?: (fields: Record<string, string>) => Promise<void>,
-): Promise<ReadForm> {
+export async function readCaptureForm(req: FastifyRequest, sink: UploadSink): Promise<CaptureForm> {
   if (!req.isMultipart()) throw errors.notMultipart();
   const fields: Record<string, string> = {};
   let image: StoredImage | undefined;
@@ -32,9 +35,9 @@ export async function readCaptureForm(
           part.file.resume();
           throw errors.oneFileOnly();
         }
-        await beforeFile?.(fields);
+        await sink.beforeFile?.(fields);
         storing = true;
-        image = await store(part.file);
+        image = await sink.store(part.file);
         storing = false;
       } else {
         const value = typeof part.value === 'string' ? part.value : String(part.value);
@@ -46,7 +49,7 @@ export async function readCaptureForm(
       }
     }
   } catch (err) {
-    if (image) await discard(image).catch(() => {});
+    if (image) await sink.discard(image).catch(() => {});
     // Refusals and storage failures keep their status, the multipart plugin's limits answer as
     // the catalogue says; anything else broke while parsing the body.
     if (err instanceof IdentityError || storing) throw err;
