@@ -93,3 +93,5 @@ export function createAttestationService({ db, clock }: IdentityDeps) {
     },
   };
 }
+
+export type AttestationService = ReturnType<typeof createAttestationService>;

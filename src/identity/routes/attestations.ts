@@ -1,15 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { claimCatalogue, type createAttestationService } from '../attestations.js';
+import { claimCatalogue, type AttestationService } from '../attestations.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 
 const tags = ['identity: attestations'];
 
 /** Attestations of claims, the claim catalogue and the public keys that verify them. */
-export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: ReturnType<typeof createAttestationService> }> = async (
-  app,
-  { attestations },
-) => {
+export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: AttestationService }> = async (app, { attestations }) => {
   app.get(
     '/attestations/claims',
     {
