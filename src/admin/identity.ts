@@ -1,15 +1,13 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { identityVerifications } from '../db/schema/identity.js';
-import { appendAudit } from '../identity/audit.js';
-import { lockVerification } from '../identity/repo.js';
-import { isUuid } from '../lib/uuid.js';
+import { createIdentityOperatorService } from '../identity/service.js';
 import { notFound } from '../plugins/envelope-errors.js';
 import * as s from './schemas.js';
 
 /** Operator tools of the identity service: fault injection for the decision pipeline. */
 export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const identity = createIdentityOperatorService({ db: app.db, clock: app.clock });
+
   app.post(
     '/identity/verifications/:id/fail-next-run',
     {
@@ -29,15 +27,7 @@ export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const { id } = req.params;
-      if (!isUuid(id)) throw notFound('Verification');
-      const found = await app.db.transaction(async (tx) => {
-        const v = await lockVerification(tx, id);
-        if (!v) return false;
-        await tx.update(identityVerifications).set({ failNextRun: true }).where(eq(identityVerifications.id, id));
-        await appendAudit(tx, app.clock, { verificationId: id, type: 'operator.fault_injected', actor: 'operator' });
-        return true;
-      });
-      if (!found) throw notFound('Verification');
+      if (!(await identity.failNextRun(id))) throw notFound('Verification');
       return { success: true as const, data: { verification_id: id, fail_next_run: true as const } };
     },
   );

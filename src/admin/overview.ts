@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.js';
-import { verificationView } from '../identity/service.js';
+import { verificationView } from '../identity/views.js';
 import { isUuid } from '../lib/uuid.js';
 import { toIso } from '../lib/time.js';
 import { notFound } from '../plugins/envelope-errors.js';

@@ -3,10 +3,11 @@ import { SignJWT } from 'jose';
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import { liveSigningKey, publishedKeys } from '../lib/signing-keys.js';
 import { appendAudit } from './audit.js';
-import { IdentityError, notFound } from './errors.js';
+import { identityErrors as errors } from './errors.js';
 import { ageAt, readMrz, startOfDay } from './pipeline/mrz.js';
 import * as repo from './repo.js';
 import { keyActor, type IdentityDeps } from './service.js';
+import { attestationView, jwkView } from './views.js';
 
 export const CLAIMS = {
   identity_verified: { description: 'The verification was approved.', needs_mrz: false },
@@ -47,13 +48,12 @@ export function createAttestationService({ db, clock }: IdentityDeps) {
     /** Attests one claim of an approved verification as an EdDSA compact JWS (kid in the header). */
     async issue(principal: KeyPrincipal, id: string, claim: ClaimName) {
       const v = await repo.findVerification(db, principal.profileId, id);
-      if (!v) throw notFound();
-      if (v.erasedAt) throw new IdentityError(409, 'The verification was erased');
-      if (v.status !== 'approved') throw new IdentityError(409, `The verification is ${v.status}, not approved`);
+      if (!v) throw errors.verificationNotFound();
+      if (v.erasedAt) throw errors.verificationErased();
+      if (v.status !== 'approved') throw errors.notApproved(v.status);
       const now = clock.now();
       const value = claimValue(claim, v.mrz, now);
-      if (value === null)
-        throw new IdentityError(409, `This verification's data cannot support the claim ${claim} (no machine-readable zone)`);
+      if (value === null) throw errors.claimUnsupported(claim);
       const key = await liveSigningKey(db, clock, 'attestation');
       const attestationId = randomUUID();
       const iat = Math.floor(now.getTime() / 1000);
@@ -83,24 +83,15 @@ export function createAttestationService({ db, clock }: IdentityDeps) {
           data: { attestation_id: attestationId, claim },
         });
       });
-      return { id: attestationId, claim, value, verification_id: v.id, issued_at: now.toISOString(), jws };
+      return attestationView({ id: attestationId, claim, value, verificationId: v.id, issuedAt: now, jws });
     },
 
     /** Every attestation and identity-webhook key, live and retired, as OKP/Ed25519 JWKs. */
     async jwks() {
       const keys = [...(await publishedKeys(db, 'attestation')), ...(await publishedKeys(db, 'identity-webhook'))];
-      return {
-        keys: keys.map((k) => ({
-          kty: 'OKP' as const,
-          crv: 'Ed25519' as const,
-          x: Buffer.from(k.publicKey, 'base64').toString('base64url'),
-          kid: k.kid,
-          alg: 'EdDSA' as const,
-          use: 'sig' as const,
-          key_ops: ['verify'],
-          purpose: k.purpose,
-        })),
-      };
+      return { keys: keys.map(jwkView) };
     },
   };
 }
+
+export type AttestationService = ReturnType<typeof createAttestationService>;

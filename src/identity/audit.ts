@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
-import { desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
-import { identityAuditEvents } from '../db/schema/identity.js';
 import type { Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
+import * as repo from './repo.js';
 
 // canonicalize ships CommonJS whose default export the ESM types do not see.
 const canonicalize = createRequire(import.meta.url)('canonicalize') as (input: unknown) => string | undefined;
@@ -42,12 +41,7 @@ export async function appendAudit(
   clock: Clock,
   entry: { verificationId: string; type: string; actor: string; data?: Record<string, unknown> },
 ): Promise<void> {
-  const [last] = await tx
-    .select({ seq: identityAuditEvents.seq, hash: identityAuditEvents.hash })
-    .from(identityAuditEvents)
-    .where(eq(identityAuditEvents.verificationId, entry.verificationId))
-    .orderBy(desc(identityAuditEvents.seq))
-    .limit(1);
+  const last = await repo.lastAuditEntry(tx, entry.verificationId);
   const full: AuditEntry = {
     verificationId: entry.verificationId,
     seq: (last?.seq ?? 0) + 1,
@@ -57,7 +51,7 @@ export async function appendAudit(
     createdAt: clock.now(),
   };
   const prevHash = last?.hash ?? GENESIS_HASH;
-  await tx.insert(identityAuditEvents).values({ ...full, prevHash, hash: auditHash(prevHash, full) });
+  await repo.insertAuditEntry(tx, { ...full, prevHash, hash: auditHash(prevHash, full) });
 }
 
 /** Recomputes a chain; true when every entry links to the one before. */

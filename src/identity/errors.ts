@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from './uploads/limits.js';
 
 /** An identity API error: its status and the one human-readable `detail`. */
 export class IdentityError extends Error {
@@ -12,4 +13,77 @@ export class IdentityError extends Error {
 
 export const errorBody = z.object({ detail: z.string() }).describe('Every identity error: exactly one field, `detail`.');
 
-export const notFound = () => new IdentityError(404, 'Verification not found');
+const fail = (statusCode: number, detail: string) => new IdentityError(statusCode, detail);
+const resume = 'call GET /v1/capture/status and resume from next_step';
+
+/**
+ * The identity error catalogue: every refusal of the identity API with its status, in one place.
+ * The device's 409s name the call that tells it where to resume (`next_step`).
+ */
+export const identityErrors = {
+  // Keys and handoff tokens
+  apiKeyMissing: () => fail(401, 'A valid API key is required: Authorization: Bearer <key>'),
+  apiKeyInvalid: () => fail(401, 'The API key is not valid'),
+  wrongRole: (role: string) => fail(403, `This endpoint needs a ${role} key`),
+  handoffTokenInvalid: () =>
+    fail(401, 'The handoff token is missing, expired or revoked: create a new verification or ask the backend for a new token'),
+  rateLimited: (max: number, retrySeconds: number) =>
+    fail(429, `Rate limit exceeded: ${max} requests per minute; retry in ${retrySeconds} s`),
+
+  // Verifications
+  verificationNotFound: () => fail(404, 'Verification not found'),
+  webhookUrlRefused: (reason: string) => fail(422, `webhook_url ${reason}`),
+  verificationErased: () => fail(409, 'The verification was erased'),
+  captureComplete: () => fail(409, 'Capture is complete: no handoff token is needed any more'),
+  notInReview: (status: string) => fail(409, `The verification is ${status}, not in manual_review`),
+  notApproved: (status: string) => fail(409, `The verification is ${status}, not approved`),
+  claimUnsupported: (claim: string) => fail(409, `This verification's data cannot support the claim ${claim} (no machine-readable zone)`),
+
+  // Review cases
+  imagesErased: () => fail(410, 'The verification was erased: its images and personal data are gone'),
+  noDocumentImage: () => fail(404, 'No document image was uploaded'),
+  noSelfieFrame: (step: number) => fail(404, `No selfie frame was uploaded for step ${step}`),
+
+  // Capture flow
+  documentAlreadyUploaded: () => fail(409, `The document was already uploaded: ${resume}`),
+  documentFirst: () => fail(409, `Upload the document first: ${resume}`),
+  challengeFirst: () => fail(409, `Request the challenge first: ${resume}`),
+  allFramesUploaded: () => fail(409, 'Every step already has its frame: call GET /v1/capture/status'),
+  stepTaken: (step: number) => fail(409, `Step ${step} already has its frame: ${resume}`),
+  stepOutOfRange: (steps: number) => fail(422, `step must be an integer from 0 to ${steps - 1}`),
+  mrzUnreadable: () => fail(422, 'mrz must be a machine-readable zone (TD1, TD2 or TD3), lines joined by \\n'),
+
+  // Multipart bodies and images
+  notMultipart: () => fail(415, 'The request must be multipart/form-data'),
+  oneFileOnly: () => fail(422, 'Send exactly one file, in the field "file"'),
+  fileMissing: () => fail(422, 'The file field "file" is missing'),
+  fieldUnstorable: (field: string, reason: string) => fail(422, `body.${field}: ${reason}`),
+  multipartMalformed: () => fail(400, 'The multipart body is malformed or ended early'),
+  uploadEndedEarly: () => fail(400, 'The upload ended early or the multipart body is malformed'),
+  fileTooLarge: () => fail(413, `The file is larger than ${MAX_UPLOAD_SIZE}`),
+  fileTooSmall: () => fail(422, `The file is smaller than ${MIN_UPLOAD_SIZE}`),
+  unsupportedImageType: () => fail(415, 'The file must be a JPEG, PNG or WebP image'),
+  unreadableImageHeader: () => fail(415, 'The image header could not be read: the file must be a valid JPEG, PNG or WebP image'),
+  tooManyFields: () => fail(422, 'Too many form fields'),
+  tooManyParts: () => fail(422, 'Too many form parts'),
+  invalidFieldName: () => fail(422, 'Invalid form field name'),
+};
+
+/**
+ * The multipart plugin's own errors, by their code, as catalogue errors: the limits the plugin
+ * enforces before a part reaches the route answer as if the route had refused them itself.
+ */
+const MULTIPART_ERRORS: Record<string, () => IdentityError> = {
+  FST_INVALID_MULTIPART_CONTENT_TYPE: identityErrors.notMultipart,
+  FST_REQ_FILE_TOO_LARGE: identityErrors.fileTooLarge,
+  FST_FILES_LIMIT: identityErrors.oneFileOnly,
+  FST_FIELDS_LIMIT: identityErrors.tooManyFields,
+  FST_PARTS_LIMIT: identityErrors.tooManyParts,
+  FST_PROTO_VIOLATION: identityErrors.invalidFieldName,
+};
+
+/** The catalogue error for one of the multipart plugin's errors, or undefined for any other error. */
+export function multipartError(err: unknown): IdentityError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && Object.hasOwn(MULTIPART_ERRORS, code) ? MULTIPART_ERRORS[code]!() : undefined;
+}

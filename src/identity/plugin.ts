@@ -1,20 +1,35 @@
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
 import { liveSigningKey } from '../lib/signing-keys.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createAttestationService } from './attestations.js';
 import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
 import { useDetailErrors } from './error-handler.js';
+import { identityErrors as errors } from './errors.js';
 import { pipelineHandler } from './pipeline/run.js';
 import { attestationRoutes } from './routes/attestations.js';
 import { captureRoutes } from './routes/capture.js';
 import { reviewRoutes } from './routes/review.js';
 import { verificationRoutes } from './routes/verifications.js';
 import { createVerificationService, type IdentityDeps } from './service.js';
-import { MAX_UPLOAD_BYTES } from './uploads/inspect.js';
+import { MAX_UPLOAD_BYTES } from './uploads/limits.js';
 import { createReviewCaseService } from './review-case.js';
 import { registerIdentityWebhooks } from './webhooks.js';
+
+export type IdentityRole = 'backend' | 'reviewer';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified identity key of the request (set by the auth hook for routes with an `identityRole`). */
+    identityPrincipal: KeyPrincipal | null;
+  }
+  interface FastifyContextConfig {
+    /** The key role an identity route requires; absent on the capture routes (handoff token) and the public ones. */
+    identityRole?: IdentityRole;
+  }
+}
 
 /** 429 as `{detail}`, with Retry-After set by the rate limiter. */
 function limited(app: FastifyInstance, max: number, nameSpace: string) {
@@ -22,10 +37,7 @@ function limited(app: FastifyInstance, max: number, nameSpace: string) {
     max,
     nameSpace,
     keyGenerator: (req: FastifyRequest) => req.ip,
-    errorResponseBuilder: (_req, context) =>
-      Object.assign(new Error(`Rate limit exceeded: ${context.max} requests per minute; retry in ${Math.ceil(context.ttl / 1000)} s`), {
-        statusCode: 429,
-      }),
+    errorResponseBuilder: (_req, context) => errors.rateLimited(context.max, Math.ceil(context.ttl / 1000)),
   });
   // Applied as the scope's first onRequest hook (below), so it counts before authentication:
   // a flood of bad keys or guessed handoff tokens is limited too.
@@ -39,12 +51,30 @@ async function rateLimited(scope: FastifyInstance, max: number, nameSpace: strin
 }
 
 /**
+ * The auth hook of backend and reviewer routes: 401 for a missing, malformed or unknown key, 403
+ * for a key of the other role. Added after the rate limiter, so it runs after it.
+ */
+function requireRoleKeys(scope: FastifyInstance): void {
+  scope.addHook('onRequest', async (req) => {
+    const role = req.routeOptions.config?.identityRole;
+    if (!role) return;
+    const token = bearerToken(req.headers.authorization);
+    if (!token) throw errors.apiKeyMissing();
+    const principal = await findPrincipal(scope.db, 'identity', token);
+    if (!principal) throw errors.apiKeyInvalid();
+    if (principal.role !== role) throw errors.wrongRole(role);
+    req.identityPrincipal = principal;
+  });
+}
+
+/**
  * The Identity Verification Service, registered at /v1. Its error format (`{detail}`), its
  * not-found answer, multipart parsing, auth and rate limits live in this scope only, so the
  * governance routes that share the /v1 prefix keep their own.
  */
 export const identityApi: FastifyPluginAsync = async (app) => {
   useDetailErrors(app);
+  app.decorateRequest('identityPrincipal', null);
   await app.register(multipart, {
     // One byte over the limit is enough to know; the inspector answers 413 itself.
     limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
@@ -67,7 +97,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
         },
       }
     : undefined;
-  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log as never, faces }), { lane: 'identity' });
+  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log, faces }), { lane: 'identity' });
 
   const verifications = createVerificationService(deps);
   const capture = createCaptureService({ ...deps, jobs: app.jobs });
@@ -80,6 +110,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   });
   await app.register(async (scope) => {
     await rateLimited(scope, app.config.IDENTITY_RATE_LIMIT_PER_MINUTE, 'identity-api-rl:');
+    requireRoleKeys(scope);
     await scope.register(verificationRoutes, { verifications });
     await scope.register(reviewRoutes, { verifications, cases });
     await scope.register(attestationRoutes, { attestations });

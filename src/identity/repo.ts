@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import {
   identityAttestations,
@@ -11,8 +11,18 @@ import {
 import { webhookEvents } from '../db/schema/webhooks.js';
 import { isUuid } from '../lib/uuid.js';
 
+/**
+ * The identity API's SQL. Every lookup by id answers null for an id that is not a UUID: a
+ * malformed id is simply not found (404), decided here once rather than by each caller.
+ */
+
 export type VerificationRow = typeof identityVerifications.$inferSelect;
 export type FrameRow = typeof identityFrames.$inferSelect;
+
+export async function insertVerification(tx: DbOrTx, values: typeof identityVerifications.$inferInsert): Promise<VerificationRow> {
+  const [row] = await tx.insert(identityVerifications).values(values).returning();
+  return row!;
+}
 
 /** A verification of one profile; null for a non-UUID id, an unknown id or another profile's. */
 export async function findVerification(db: DbOrTx, profileId: string, id: string): Promise<VerificationRow | null> {
@@ -24,8 +34,16 @@ export async function findVerification(db: DbOrTx, profileId: string, id: string
   return row ?? null;
 }
 
+/** A verification of any profile (the pipeline's and the operator's view); null for a non-UUID or unknown id. */
+export async function getVerification(db: DbOrTx, id: string): Promise<VerificationRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(identityVerifications).where(eq(identityVerifications.id, id));
+  return row ?? null;
+}
+
 /** Takes the verification's row lock for the rest of the transaction: every change to one verification is serialized. */
 export async function lockVerification(tx: DbOrTx, id: string): Promise<VerificationRow | null> {
+  if (!isUuid(id)) return null;
   const [row] = await tx.select().from(identityVerifications).where(eq(identityVerifications.id, id)).for('update');
   return row ?? null;
 }
@@ -135,6 +153,21 @@ async function scrubDecisionWebhooks(tx: DbOrTx, verificationId: string): Promis
       .set({ body, payload: JSON.stringify(body) })
       .where(eq(webhookEvents.id, event.id));
   }
+}
+
+/** The newest entry of a verification's audit chain, or null before the first. */
+export async function lastAuditEntry(tx: DbOrTx, verificationId: string): Promise<{ seq: number; hash: string } | null> {
+  const [last] = await tx
+    .select({ seq: identityAuditEvents.seq, hash: identityAuditEvents.hash })
+    .from(identityAuditEvents)
+    .where(eq(identityAuditEvents.verificationId, verificationId))
+    .orderBy(desc(identityAuditEvents.seq))
+    .limit(1);
+  return last ?? null;
+}
+
+export async function insertAuditEntry(tx: DbOrTx, values: typeof identityAuditEvents.$inferInsert): Promise<void> {
+  await tx.insert(identityAuditEvents).values(values);
 }
 
 /** A verification's audit chain in order, for the reviewer's case view. */

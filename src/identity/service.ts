@@ -1,15 +1,15 @@
 import type { BlobStore } from '../blobs/store.js';
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { identityVerifications } from '../db/schema/identity.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { WebhookTargetError } from '../webhooks/ssrf.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import { appendAudit } from './audit.js';
-import { IdentityError, notFound } from './errors.js';
+import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
+import { createdVerificationView, handoffView, reviewQueueItemView, verificationView, type IssuedHandoff } from './views.js';
 import { sendDecisionWebhook } from './webhooks.js';
 
 export const HANDOFF_TTL_MS = 30 * 60 * 1000;
@@ -23,25 +23,8 @@ export interface IdentityDeps {
 
 export const keyActor = (p: KeyPrincipal) => `${p.role}:${p.keyId}`;
 
-/** The verification as its backend sees it; an erased one keeps only id, status and the erasure. */
-export function verificationView(v: VerificationRow) {
-  if (v.erasedAt) return { id: v.id, status: v.status, erased: true as const, erased_at: v.erasedAt.toISOString() };
-  return {
-    id: v.id,
-    status: v.status,
-    reference: v.reference,
-    webhook_url: v.webhookUrl,
-    stage: v.stage,
-    decision_reason: v.decisionReason,
-    created_at: v.createdAt.toISOString(),
-    updated_at: v.updatedAt.toISOString(),
-    decided_at: v.decidedAt ? v.decidedAt.toISOString() : null,
-    erased: false as const,
-  };
-}
-
 /** 32 random bytes, URL-safe base64 without padding; only the hash is kept. */
-async function issueHandoffToken(tx: DbOrTx, clock: Clock, verificationId: string) {
+async function issueHandoffToken(tx: DbOrTx, clock: Clock, verificationId: string): Promise<IssuedHandoff> {
   const token = randomToken(32);
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + HANDOFF_TTL_MS);
@@ -52,7 +35,7 @@ async function issueHandoffToken(tx: DbOrTx, clock: Clock, verificationId: strin
 export function createVerificationService({ db, clock, blobs, webhooks }: IdentityDeps) {
   async function load(principal: KeyPrincipal, id: string): Promise<VerificationRow> {
     const v = await repo.findVerification(db, principal.profileId, id);
-    if (!v) throw notFound();
+    if (!v) throw errors.verificationNotFound();
     return v;
   }
 
@@ -61,7 +44,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
     await load(principal, id);
     return db.transaction(async (tx) => {
       const v = await repo.lockVerification(tx, id);
-      if (!v) throw notFound();
+      if (!v) throw errors.verificationNotFound();
       return fn(tx, v);
     });
   }
@@ -72,45 +55,34 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
       try {
         await webhooks.checkUrl(input.webhook_url);
       } catch (err) {
-        if (err instanceof WebhookTargetError) throw new IdentityError(422, `webhook_url ${err.message}`);
+        if (err instanceof WebhookTargetError) throw errors.webhookUrlRefused(err.message);
         throw err;
       }
       return db.transaction(async (tx) => {
         const now = clock.now();
-        const [v] = await tx
-          .insert(identityVerifications)
-          .values({
-            profileId: principal.profileId,
-            status: 'awaiting_capture',
-            stage: 'document',
-            reference: input.reference ?? null,
-            webhookUrl: input.webhook_url,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning();
-        const handoff = await issueHandoffToken(tx, clock, v!.id);
+        const v = await repo.insertVerification(tx, {
+          profileId: principal.profileId,
+          status: 'awaiting_capture',
+          stage: 'document',
+          reference: input.reference ?? null,
+          webhookUrl: input.webhook_url,
+          createdAt: now,
+          updatedAt: now,
+        });
+        const handoff = await issueHandoffToken(tx, clock, v.id);
         await appendAudit(tx, clock, {
-          verificationId: v!.id,
+          verificationId: v.id,
           type: 'verification.created',
           actor: keyActor(principal),
           data: { status: 'awaiting_capture' },
         });
         await appendAudit(tx, clock, {
-          verificationId: v!.id,
+          verificationId: v.id,
           type: 'handoff.issued',
           actor: keyActor(principal),
           data: { expires_at: handoff.expiresAt.toISOString() },
         });
-        return {
-          id: v!.id,
-          status: v!.status,
-          reference: v!.reference,
-          webhook_url: v!.webhookUrl!,
-          handoff_token: handoff.token,
-          handoff_expires_at: handoff.expiresAt.toISOString(),
-          created_at: v!.createdAt.toISOString(),
-        };
+        return createdVerificationView(v, handoff);
       });
     },
 
@@ -121,8 +93,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
     /** A fresh handoff token; every earlier one stops working. Only while capture is still open. */
     async reissueHandoff(principal: KeyPrincipal, id: string) {
       return withLocked(principal, id, async (tx, v) => {
-        if (v.erasedAt) throw new IdentityError(409, 'The verification was erased');
-        if (v.stage === 'complete') throw new IdentityError(409, 'Capture is complete: no handoff token is needed any more');
+        if (v.erasedAt) throw errors.verificationErased();
+        if (v.stage === 'complete') throw errors.captureComplete();
         await repo.revokeHandoffTokens(tx, v.id, clock.now());
         const handoff = await issueHandoffToken(tx, clock, v.id);
         await appendAudit(tx, clock, {
@@ -131,7 +103,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           actor: keyActor(principal),
           data: { expires_at: handoff.expiresAt.toISOString() },
         });
-        return { verification_id: v.id, handoff_token: handoff.token, handoff_expires_at: handoff.expiresAt.toISOString() };
+        return handoffView(v.id, handoff);
       });
     },
 
@@ -180,22 +152,14 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 
     async reviewQueue(principal: KeyPrincipal) {
       const rows = await repo.openReviewQueue(db, principal.profileId);
-      return {
-        items: rows.map((v) => ({
-          id: v.id,
-          status: 'manual_review' as const,
-          reason: v.decisionReason,
-          created_at: v.createdAt.toISOString(),
-          updated_at: v.updatedAt.toISOString(),
-        })),
-      };
+      return { items: rows.map(reviewQueueItemView) };
     },
 
     /** A reviewer's decision: compare-and-set on manual_review under the row lock, so of two racing decisions exactly one wins. */
     async review(principal: KeyPrincipal, id: string, input: { decision: 'approve' | 'decline'; note: string }) {
       return withLocked(principal, id, async (tx, v) => {
-        if (v.erasedAt) throw new IdentityError(409, 'The verification was erased');
-        if (v.status !== 'manual_review') throw new IdentityError(409, `The verification is ${v.status}, not in manual_review`);
+        if (v.erasedAt) throw errors.verificationErased();
+        if (v.status !== 'manual_review') throw errors.notInReview(v.status);
         const now = clock.now();
         const status = input.decision === 'approve' ? 'approved' : 'declined';
         const reviewId = await repo.insertReview(tx, {
@@ -231,3 +195,23 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 }
 
 export type VerificationService = ReturnType<typeof createVerificationService>;
+
+/** What the operator API does to a verification of any profile. */
+export function createIdentityOperatorService({ db, clock }: Pick<IdentityDeps, 'db' | 'clock'>) {
+  return {
+    /**
+     * Makes the verification's next pipeline run fail (it throws InjectedPipelineFault and the
+     * verification moves to manual_review). Stored in the row, so any instance's run consumes it.
+     * False when no such verification exists.
+     */
+    async failNextRun(id: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const v = await repo.lockVerification(tx, id);
+        if (!v) return false;
+        await repo.updateVerification(tx, v.id, { failNextRun: true });
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'operator.fault_injected', actor: 'operator' });
+        return true;
+      });
+    },
+  };
+}

@@ -23,7 +23,8 @@ export function registerIdentityWebhooks(webhooks: WebhookPlatform, key: Signing
       };
     },
   });
-  // The seed: the receiver answers within 10 seconds; 3 attempts in all.
+  // Decision webhooks keep their own schedule (README, "Receiving webhooks"): 3 attempts in all, at once,
+  // after 1 minute and after 10 more; each waits WEBHOOK_TIMEOUT_MS for the receiver's answer.
   webhooks.registerPolicy(IDENTITY_POLICY, { delaysMs: [60_000, 600_000], timeoutMs });
 }
 

@@ -48,7 +48,7 @@ export function nextStep(stage: Stage, steps: ChallengeStep[], uploaded: number[
   return { type: 'done' };
 }
 
-/** The steps as the API shows them: `pose` null on a challenge issued before poses existed. */
-export function stepsView(steps: ChallengeStep[]) {
-  return steps.map((s) => ({ step: s.step, instruction: s.instruction, pose: s.pose ?? null }));
+/** The challenge stored in a verification row (written only from newChallenge), empty before it is issued. */
+export function storedChallenge(v: { challenge: unknown }): ChallengeStep[] {
+  return (v.challenge as ChallengeStep[] | null) ?? [];
 }

@@ -1,70 +1,91 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { parse as parseMrz } from 'mrz';
 import type { Tx } from '../../db/client.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { appendAudit } from '../audit.js';
-import { IdentityError } from '../errors.js';
+import { identityErrors as errors } from '../errors.js';
 import * as repo from '../repo.js';
 import type { VerificationRow } from '../repo.js';
 import type { IdentityDeps } from '../service.js';
 import { storeImage, type StoredImage } from '../uploads/inspect.js';
-import { newChallenge, nextStep, stepsView, type ChallengeStep } from './challenge.js';
+import type { CaptureForm, UploadSink } from '../uploads/multipart.js';
+import { captureStatusView, challengeView } from '../views.js';
+import { newChallenge, storedChallenge } from './challenge.js';
 
 export const PIPELINE_QUEUE = 'identity.pipeline';
 const DEVICE = 'device';
 
-const unauthorized = () =>
-  new IdentityError(401, 'The handoff token is missing, expired or revoked: create a new verification or ask the backend for a new token');
-
 /** Refusals that need no body: checked before a single upload byte is read, and again under the lock. */
 function assertCanUploadDocument(v: VerificationRow): void {
-  if (v.stage !== 'document')
-    throw new IdentityError(409, 'The document was already uploaded: call GET /v1/capture/status and resume from next_step');
+  if (v.stage !== 'document') throw errors.documentAlreadyUploaded();
 }
 
 function assertCanUploadSelfie(v: VerificationRow): void {
-  if (v.stage === 'document')
-    throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
-  if (!v.challengeId) throw new IdentityError(409, 'Request the challenge first: call GET /v1/capture/status and resume from next_step');
-  if (v.stage === 'complete') throw new IdentityError(409, 'Every step already has its frame: call GET /v1/capture/status');
-}
-
-/** The parts of one multipart capture request the service needs: text fields and at most one streamed file. */
-export interface CaptureUpload {
-  fields: Record<string, string>;
-  image: StoredImage;
+  if (v.stage === 'document') throw errors.documentFirst();
+  if (!v.challengeId) throw errors.challengeFirst();
+  if (v.stage === 'complete') throw errors.allFramesUploaded();
 }
 
 export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
   const { db, clock, blobs, jobs } = deps;
 
   async function status(v: VerificationRow) {
-    const steps = (v.challenge as ChallengeStep[] | null) ?? [];
     const uploaded = (await repo.framesOf(db, v.id)).map((f) => f.step);
-    return { verification_id: v.id, stage: v.stage, next_step: nextStep(v.stage, steps, uploaded), uploaded_steps: uploaded };
+    return captureStatusView(v, uploaded);
   }
 
-  /** Runs `fn` with the verification locked; deletes the just-stored blob when `fn` refuses. */
-  async function commitUpload<T>(v: VerificationRow, image: StoredImage, fn: (tx: Tx, locked: VerificationRow) => Promise<T>): Promise<T> {
+  /** Runs `fn`; deletes the just-stored blob when it refuses, so a refused upload leaves nothing behind. */
+  async function discardOnRefusal<T>(image: StoredImage, fn: () => Promise<T>): Promise<T> {
     try {
-      return await db.transaction(async (tx) => {
-        const locked = await repo.lockVerification(tx, v.id);
-        if (!locked || locked.erasedAt) throw unauthorized();
-        return fn(tx, locked);
-      });
+      return await fn();
     } catch (err) {
       await blobs.delete(image.blobKey).catch(() => {});
       throw err;
     }
   }
 
+  /** Runs `fn` with the verification locked; deletes the just-stored blob when `fn` refuses. */
+  async function commitUpload<T>(v: VerificationRow, image: StoredImage, fn: (tx: Tx, locked: VerificationRow) => Promise<T>): Promise<T> {
+    return discardOnRefusal(image, () =>
+      db.transaction(async (tx) => {
+        const locked = await repo.lockVerification(tx, v.id);
+        if (!locked || locked.erasedAt) throw errors.handoffTokenInvalid();
+        return fn(tx, locked);
+      }),
+    );
+  }
+
+  /** The MRZ text field, lines joined by \n; null when none was sent, 422 when it does not parse. */
+  function readMrzField(mrz: string | undefined): string | null {
+    if (mrz === undefined || mrz.trim() === '') return null;
+    const lines = mrz.trim().split(/\r?\n/);
+    try {
+      parseMrz(lines);
+    } catch {
+      throw errors.mrzUnreadable();
+    }
+    return lines.join('\n');
+  }
+
+  /** Parses the step field against the challenge: an integer within 0..N-1, else 422. */
+  function parseStep(v: VerificationRow, raw: string | undefined): number {
+    const n = storedChallenge(v).length;
+    const step = raw !== undefined && /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+    if (!Number.isInteger(step) || step < 0 || step >= n) throw errors.stepOutOfRange(n);
+    return step;
+  }
+
+  /** 409 when the step already has its frame (checked again under the lock when the frame is stored). */
+  async function assertStepOpen(v: VerificationRow, step: number): Promise<void> {
+    if ((await repo.framesOf(db, v.id)).some((f) => f.step === step)) throw errors.stepTaken(step);
+  }
+
   return {
     async authenticate(token: string | null): Promise<VerificationRow> {
-      if (!token) throw unauthorized();
+      if (!token) throw errors.handoffTokenInvalid();
       const v = await repo.verificationByTokenHash(db, sha256Hex(token), clock.now());
-      if (!v) throw unauthorized();
+      if (!v) throw errors.handoffTokenInvalid();
       return v;
     },
 
@@ -73,24 +94,22 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     assertCanUploadDocument,
     assertCanUploadSelfie,
 
-    /** Streams one upload into the blob store under this verification. */
-    storeUpload(v: VerificationRow, file: Readable) {
-      return storeImage(blobs, `identity/${v.id}/${randomUUID()}`, file);
+    /** Where readCaptureForm streams this verification's upload: into the blob store, under the verification. */
+    uploadSink(v: VerificationRow): UploadSink {
+      return {
+        store: (file) => storeImage(blobs, `identity/${v.id}/${randomUUID()}`, file),
+        discard: (image) => blobs.delete(image.blobKey),
+      };
     },
 
-    validateMrz(mrz: string | undefined): string | null {
-      if (mrz === undefined || mrz.trim() === '') return null;
-      const lines = mrz.trim().split(/\r?\n/);
-      try {
-        parseMrz(lines);
-      } catch {
-        throw new IdentityError(422, 'mrz must be a machine-readable zone (TD1, TD2 or TD3), lines joined by \\n');
-      }
-      return lines.join('\n');
+    /** A step sent before the file is checked before a byte of the file is stored. */
+    async checkStepBeforeFile(v: VerificationRow, fields: Record<string, string>): Promise<void> {
+      if (fields.step !== undefined) await assertStepOpen(v, parseStep(v, fields.step));
     },
 
-    async uploadDocument(v: VerificationRow, upload: CaptureUpload, mrz: string | null) {
+    async uploadDocument(v: VerificationRow, upload: CaptureForm) {
       const { image } = upload;
+      const mrz = await discardOnRefusal(image, async () => readMrzField(upload.fields.mrz));
       const updated = await commitUpload(v, image, async (tx, locked) => {
         assertCanUploadDocument(locked);
         const now = clock.now();
@@ -117,8 +136,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
 
     /** Issues the challenge once; every later call answers the same one. */
     async challenge(v: VerificationRow) {
-      if (v.stage === 'document')
-        throw new IdentityError(409, 'Upload the document first: call GET /v1/capture/status and resume from next_step');
+      if (v.stage === 'document') throw errors.documentFirst();
       const row = await db.transaction(async (tx) => {
         const locked = (await repo.lockVerification(tx, v.id))!;
         if (locked.challengeId) return locked;
@@ -138,30 +156,16 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
         });
         return issued;
       });
-      return { challenge_id: row.challengeId!, steps: stepsView(row.challenge as ChallengeStep[]) };
-    },
-
-    /** Parses the step field against the challenge: an integer within 0..N-1, else 422. */
-    parseStep(v: VerificationRow, raw: string | undefined): number {
-      const n = ((v.challenge as ChallengeStep[] | null) ?? []).length;
-      const step = raw !== undefined && /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-      if (!Number.isInteger(step) || step < 0 || step >= n) throw new IdentityError(422, `step must be an integer from 0 to ${n - 1}`);
-      return step;
-    },
-
-    /** 409 when the step already has its frame (checked again under the lock when the frame is stored). */
-    async assertStepOpen(v: VerificationRow, step: number) {
-      if ((await repo.framesOf(db, v.id)).some((f) => f.step === step)) {
-        throw new IdentityError(409, `Step ${step} already has its frame: call GET /v1/capture/status and resume from next_step`);
-      }
+      return challengeView(row);
     },
 
     /**
      * Stores one frame. The frame that completes the challenge moves the verification to
      * processing and queues the pipeline in the same transaction: the decision cannot be lost.
      */
-    async uploadSelfie(v: VerificationRow, step: number, upload: CaptureUpload) {
+    async uploadSelfie(v: VerificationRow, upload: CaptureForm) {
       const { image } = upload;
+      const step = await discardOnRefusal(image, async () => parseStep(v, upload.fields.step));
       const updated = await commitUpload(v, image, async (tx, locked) => {
         assertCanUploadSelfie(locked);
         const now = clock.now();
@@ -174,15 +178,14 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
           height: image.height,
           createdAt: now,
         });
-        if (!inserted)
-          throw new IdentityError(409, `Step ${step} already has its frame: call GET /v1/capture/status and resume from next_step`);
+        if (!inserted) throw errors.stepTaken(step);
         await appendAudit(tx, clock, {
           verificationId: v.id,
           type: 'capture.frame_uploaded',
           actor: DEVICE,
           data: { step, sha256: image.sha256 },
         });
-        const total = (locked.challenge as ChallengeStep[]).length;
+        const total = storedChallenge(locked).length;
         const frames = await repo.framesOf(tx, v.id);
         if (frames.length < total) return locked;
         const row = await repo.updateVerification(tx, v.id, { stage: 'complete', status: 'processing', updatedAt: now });

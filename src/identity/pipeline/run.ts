@@ -1,12 +1,10 @@
-import type { Logger } from 'pino';
-import { eq } from 'drizzle-orm';
-import { identityVerifications } from '../../db/schema/identity.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { JobHandler } from '../../jobs/queue.js';
 import { appendAudit } from '../audit.js';
 import * as repo from '../repo.js';
 import type { IdentityDeps } from '../service.js';
 import { sendDecisionWebhook } from '../webhooks.js';
-import type { ChallengeStep } from '../capture/challenge.js';
+import { storedChallenge } from '../capture/challenge.js';
 import { FaceAnalysisTimeout, type FacePool } from '../faces/pool.js';
 import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../faces/signals.js';
 import { decide, type PipelineOutcome } from './decide.js';
@@ -20,32 +18,30 @@ export class InjectedPipelineFault extends Error {
   }
 }
 
-/**
- * The durable pipeline job. It decides a verification in processing; any thrown error routes the
- * verification to manual_review with the audit event verification.pipeline_error instead of
- * losing it. Only when even that cannot be written (database gone) does the job throw, and the
- * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
- */
 /** Face checks (README, "Face checks"); absent when FACE_CHECKS=off. */
 export interface FaceChecks {
   pool: FacePool;
   thresholds: FaceThresholds;
 }
 
-export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: FaceChecks }): JobHandler<{ verificationId: string }> {
+/**
+ * The durable pipeline job. It decides a verification in processing; any thrown error routes the
+ * verification to manual_review with the audit event verification.pipeline_error instead of
+ * losing it. Only when even that cannot be written (database gone) does the job throw, and the
+ * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
+ */
+export function pipelineHandler(
+  deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks },
+): JobHandler<{ verificationId: string }> {
   const { db, clock, webhooks, logger, blobs, faces } = deps;
 
   /** Runs the models in the pool (off this event loop) over the document and the frames; a crash or timeout throws. */
-  async function measureFaces(
-    checks: FaceChecks,
-    v: typeof identityVerifications.$inferSelect,
-    frames: repo.FrameRow[],
-  ): Promise<FaceSignals> {
+  async function measureFaces(checks: FaceChecks, v: repo.VerificationRow, frames: repo.FrameRow[]): Promise<FaceSignals> {
     const started = Date.now();
     const result = await checks.pool.analyze(() =>
       Promise.all([v.documentBlob!, ...frames.map((f) => f.blobKey)].map((key) => blobs.get(key))),
     );
-    const steps = (v.challenge as ChallengeStep[] | null) ?? [];
+    const steps = storedChallenge(v);
     const poses = frames.map((f) => ({ step: f.step, pose: steps.find((s) => s.step === f.step)?.pose ?? null }));
     return buildSignals(result.images, result.similarity, poses, checks.thresholds, Date.now() - started);
   }
@@ -82,7 +78,7 @@ export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: F
 
   return async (job) => {
     const { verificationId } = job.payload;
-    const [v] = await db.select().from(identityVerifications).where(eq(identityVerifications.id, verificationId));
+    const v = await repo.getVerification(db, verificationId);
     if (!v || v.status !== 'processing' || v.erasedAt) return;
     try {
       if (v.failNextRun) throw new InjectedPipelineFault();

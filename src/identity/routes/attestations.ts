@@ -1,16 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { claimCatalogue, type createAttestationService } from '../attestations.js';
-import { principalOf, requireRole } from '../auth.js';
+import { claimCatalogue, type AttestationService } from '../attestations.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 
 const tags = ['identity: attestations'];
 
 /** Attestations of claims, the claim catalogue and the public keys that verify them. */
-export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: ReturnType<typeof createAttestationService> }> = async (
-  app,
-  { attestations },
-) => {
+export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: AttestationService }> = async (app, { attestations }) => {
   app.get(
     '/attestations/claims',
     {
@@ -30,7 +26,7 @@ export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: ReturnType
   app.post(
     '/attestations/:id',
     {
-      onRequest: requireRole(app.db, 'backend'),
+      config: { identityRole: 'backend' },
       schema: {
         operationId: 'createAttestation',
         summary: 'Attest a claim of an approved verification',
@@ -44,7 +40,7 @@ export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: ReturnType
         response: { 201: s.attestation, ...s.errors(401, 403, 404, 409, 422) },
       },
     },
-    async (req, reply) => reply.status(201).send(await attestations.issue(principalOf(req), req.params.id, req.body.claim)),
+    async (req, reply) => reply.status(201).send(await attestations.issue(req.identityPrincipal!, req.params.id, req.body.claim)),
   );
 
   app.get(

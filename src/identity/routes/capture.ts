@@ -1,17 +1,23 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { handoffTokenOf } from '../auth.js';
+import { bearerToken } from '../../auth/api-keys.js';
 import type { CaptureService } from '../capture/service.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
+import { MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from '../uploads/limits.js';
 import { readCaptureForm } from '../uploads/multipart.js';
 
 const tags = ['identity: capture'];
 const security = securityOf.captureHandoff;
 const uploadRules =
-  'The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over 15 MB → 413 (the upload stops there), under 1 KB → 422. ' +
+  `The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over ${MAX_UPLOAD_SIZE} → 413 (the upload stops there), under ${MIN_UPLOAD_SIZE} → 422. ` +
   'EXIF/GPS and text metadata are stripped before the image is stored. ';
 const resume = 'After a 409, call GET /v1/capture/status and resume from `next_step`.';
-const imageField = { type: 'string', format: 'binary', description: 'The image: JPEG, PNG or WebP, 1 KB to 15 MB' };
+const imageField = {
+  type: 'string',
+  format: 'binary',
+  description: `The image: JPEG, PNG or WebP, ${MIN_UPLOAD_SIZE} to ${MAX_UPLOAD_SIZE}`,
+};
 
 export const PIPELINE_DESCRIPTION =
   'When the last step’s frame is stored the verification moves to `processing` and the decision pipeline is queued durably (a restart does not lose it). ' +
@@ -22,6 +28,9 @@ export const PIPELINE_DESCRIPTION =
   'more than one face in an image → `manual_review` (`multiple_faces`); a frame whose head pose contradicts its step’s `pose` → `declined` (`challenge_not_followed`); ' +
   'the median document↔frame face similarity below the low threshold → `declined` (`face_mismatch`), below the high one → `manual_review` (`face_match_uncertain`). Otherwise `approved`. ' +
   'A document sent without `mrz` skips the MRZ checks. Any error inside the pipeline moves the verification to `manual_review` (`pipeline_error`) and records the audit event `verification.pipeline_error`.';
+
+/** The handoff token of a capture request, or null (the capture service answers 401). */
+const handoffTokenOf = (req: FastifyRequest) => bearerToken(req.headers.authorization);
 
 /** The device's capture flow; every endpoint takes the handoff token as `Authorization: Bearer <token>` (401 when missing, expired or revoked). */
 export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> = async (app, { capture }) => {
@@ -62,19 +71,8 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
     async (req, reply) => {
       const v = await capture.authenticate(handoffTokenOf(req));
       capture.assertCanUploadDocument(v);
-      const form = await readCaptureForm(
-        req,
-        (file) => capture.storeUpload(v, file),
-        (image) => app.blobs.delete(image.blobKey),
-      );
-      let mrz: string | null;
-      try {
-        mrz = capture.validateMrz(form.fields.mrz);
-      } catch (err) {
-        await app.blobs.delete(form.image.blobKey);
-        throw err;
-      }
-      return reply.status(201).send(await capture.uploadDocument(v, form, mrz));
+      const form = await readCaptureForm(req, capture.uploadSink(v));
+      return reply.status(201).send(await capture.uploadDocument(v, form));
     },
   );
 
@@ -119,24 +117,8 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
     async (req, reply) => {
       const v = await capture.authenticate(handoffTokenOf(req));
       capture.assertCanUploadSelfie(v);
-      // A step sent before the file is checked before a byte of the file is stored.
-      const checkStep = async (fields: Record<string, string>) => {
-        if (fields.step !== undefined) await capture.assertStepOpen(v, capture.parseStep(v, fields.step));
-      };
-      const form = await readCaptureForm(
-        req,
-        (file) => capture.storeUpload(v, file),
-        (image) => app.blobs.delete(image.blobKey),
-        checkStep,
-      );
-      let step: number;
-      try {
-        step = capture.parseStep(v, form.fields.step);
-      } catch (err) {
-        await app.blobs.delete(form.image.blobKey);
-        throw err;
-      }
-      return reply.status(201).send(await capture.uploadSelfie(v, step, form));
+      const form = await readCaptureForm(req, { ...capture.uploadSink(v), beforeFile: (fields) => capture.checkStepBeforeFile(v, fields) });
+      return reply.status(201).send(await capture.uploadSelfie(v, form));
     },
   );
 };

@@ -1,7 +1,6 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { principalOf, requireRole } from '../auth.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import type { ReviewCaseService } from '../review-case.js';
@@ -15,12 +14,13 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
   app,
   { verifications, cases },
 ) => {
-  const onRequest = requireRole(app.db, 'reviewer');
+  const config = { identityRole: 'reviewer' as const };
+  const principal = (req: FastifyRequest) => req.identityPrincipal!;
 
   app.get(
     '/review',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'listReviewQueue',
         summary: 'The manual-review queue',
@@ -31,13 +31,13 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         response: { 200: s.reviewQueue, ...s.errors(401, 403) },
       },
     },
-    async (req) => verifications.reviewQueue(principalOf(req)),
+    async (req) => verifications.reviewQueue(principal(req)),
   );
 
   app.post(
     '/review/:id',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'reviewVerification',
         summary: 'Approve or decline a verification in review',
@@ -51,13 +51,13 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         response: { 200: s.reviewResult, ...s.errors(401, 403, 404, 409, 422) },
       },
     },
-    async (req) => verifications.review(principalOf(req), req.params.id, req.body),
+    async (req) => verifications.review(principal(req), req.params.id, req.body),
   );
 
   app.get(
     '/review/:id',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'getReviewCase',
         summary: 'Everything a review decision needs',
@@ -70,7 +70,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         response: { 200: s.reviewCase, ...s.errors(401, 403, 404, 410) },
       },
     },
-    async (req) => cases.caseView(principalOf(req), req.params.id),
+    async (req) => cases.caseView(principal(req), req.params.id),
   );
 
   const binaryResponse = {
@@ -79,7 +79,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
     mediaTypes: ['image/jpeg', 'image/png', 'image/webp'],
   };
   const imageResponse = {
-    200: z.any().describe('The stored image bytes (image/jpeg, image/png or image/webp), metadata stripped at upload'),
+    200: z.unknown().describe('The stored image bytes (image/jpeg, image/png or image/webp), metadata stripped at upload'),
     ...s.errors(401, 403, 404, 410),
   };
   const sendImage = (reply: FastifyReply, image: { bytes: Buffer; contentType: string }) =>
@@ -88,7 +88,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
   app.get(
     '/review/:id/images/document',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'getReviewDocumentImage',
         summary: 'The document image of a case',
@@ -101,13 +101,13 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         response: imageResponse,
       },
     },
-    async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, null)),
+    async (req, reply) => sendImage(reply, await cases.image(principal(req), req.params.id, null)),
   );
 
   app.get(
     '/review/:id/images/selfie/:step',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'getReviewSelfieImage',
         summary: 'One selfie frame of a case',
@@ -120,6 +120,6 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         response: imageResponse,
       },
     },
-    async (req, reply) => sendImage(reply, await cases.image(principalOf(req), req.params.id, req.params.step)),
+    async (req, reply) => sendImage(reply, await cases.image(principal(req), req.params.id, req.params.step)),
   );
 };

@@ -1,5 +1,5 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { principalOf, requireRole } from '../auth.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import type { VerificationService } from '../service.js';
@@ -10,7 +10,8 @@ const security = securityOf.identityBackend;
 
 /** The backend's endpoints: create, poll, hand off, erase. */
 export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService }> = async (app, { verifications }) => {
-  const onRequest = requireRole(app.db, 'backend');
+  const config = { identityRole: 'backend' as const };
+  const principal = (req: FastifyRequest) => req.identityPrincipal!;
   const withCaptureUrl = <T extends { handoff_token: string }>(answer: T) => ({
     ...answer,
     capture_url: captureUrl(app.config.PUBLIC_URL, answer.handoff_token),
@@ -19,7 +20,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
   app.post(
     '/verifications',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'createVerification',
         summary: 'Create a verification',
@@ -33,13 +34,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
         response: { 201: s.createdVerification, ...s.errors(401, 403, 422) },
       },
     },
-    async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.create(principalOf(req), req.body))),
+    async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.create(principal(req), req.body))),
   );
 
   app.get(
     '/verifications/:id',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'getVerification',
         summary: 'Get a verification',
@@ -54,13 +55,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
         response: { 200: s.verification, ...s.errors(401, 403, 404) },
       },
     },
-    async (req) => verifications.get(principalOf(req), req.params.id),
+    async (req) => verifications.get(principal(req), req.params.id),
   );
 
   app.post(
     '/verifications/:id/handoff',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'reissueHandoffToken',
         summary: 'Issue a fresh handoff token',
@@ -72,13 +73,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
         response: { 201: s.handoff, ...s.errors(401, 403, 404, 409) },
       },
     },
-    async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.reissueHandoff(principalOf(req), req.params.id))),
+    async (req, reply) => reply.status(201).send(withCaptureUrl(await verifications.reissueHandoff(principal(req), req.params.id))),
   );
 
   app.delete(
     '/verifications/:id/handoff',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'revokeHandoffToken',
         summary: 'Revoke the handoff tokens',
@@ -89,13 +90,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
         response: { 200: s.handoffRevoked, ...s.errors(401, 403, 404) },
       },
     },
-    async (req) => verifications.revokeHandoff(principalOf(req), req.params.id),
+    async (req) => verifications.revokeHandoff(principal(req), req.params.id),
   );
 
   app.delete(
     '/verifications/:id',
     {
-      onRequest,
+      config,
       schema: {
         operationId: 'eraseVerification',
         summary: 'Erase a verification',
@@ -109,6 +110,6 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
         response: { 200: s.verification, ...s.errors(401, 403, 404) },
       },
     },
-    async (req) => verifications.erase(principalOf(req), req.params.id),
+    async (req) => verifications.erase(principal(req), req.params.id),
   );
 };

@@ -3,11 +3,10 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { imageSize } from 'image-size';
 import type { BlobStore } from '../../blobs/store.js';
-import { IdentityError } from '../errors.js';
+import { IdentityError, identityErrors as errors } from '../errors.js';
+import { MAX_UPLOAD_BYTES, MIN_UPLOAD_BYTES } from './limits.js';
 import { metadataStripper, sniffImageType, type ImageType, type MetadataStripper } from './strip-metadata.js';
 
-export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
-export const MIN_UPLOAD_BYTES = 1024;
 /** How much of the cleaned image is kept to read its header; the rest streams straight through. */
 const HEAD_BYTES = 256 * 1024;
 
@@ -22,7 +21,7 @@ export interface StoredImage {
 }
 
 /**
- * A transform that checks an upload while it streams: the 15 MB cap (the upload stops the
+ * A transform that checks an upload while it streams: the MAX_UPLOAD_BYTES cap (the upload stops the
  * moment it is crossed), the type by magic bytes, metadata stripping, SHA-256 of what is
  * stored, and the first bytes kept for the header parse. Memory stays flat whatever the size.
  */
@@ -39,14 +38,14 @@ class ImageInspector extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.received += chunk.length;
-    if (this.received > MAX_UPLOAD_BYTES) return done(new IdentityError(413, 'The file is larger than 15 MB'));
+    if (this.received > MAX_UPLOAD_BYTES) return done(errors.fileTooLarge());
     if (!this.stripper) {
       this.sniff.push(chunk);
       this.sniffed += chunk.length;
       if (this.sniffed < 12) return done();
       const first = Buffer.concat(this.sniff);
       this.sniff = [];
-      if (!this.start(first)) return done(unsupported());
+      if (!this.start(first)) return done(errors.unsupportedImageType());
       this.emit_(this.stripper!.push(first));
       return done();
     }
@@ -57,10 +56,10 @@ class ImageInspector extends Transform {
   override _flush(done: TransformCallback): void {
     if (!this.stripper) {
       const first = Buffer.concat(this.sniff);
-      if (!this.start(first)) return done(unsupported());
+      if (!this.start(first)) return done(errors.unsupportedImageType());
       this.emit_(this.stripper!.push(first));
     }
-    if (this.received < MIN_UPLOAD_BYTES) return done(new IdentityError(422, 'The file is smaller than 1 KB'));
+    if (this.received < MIN_UPLOAD_BYTES) return done(errors.fileTooSmall());
     done();
   }
 
@@ -101,8 +100,6 @@ class ImageInspector extends Transform {
   }
 }
 
-const unsupported = () => new IdentityError(415, 'The file must be a JPEG, PNG or WebP image');
-
 /**
  * Streams one uploaded file into the blob store under `blobKey`, checked and cleaned on the
  * way. On any refusal nothing stays on disk (the store removes its partial file).
@@ -128,12 +125,12 @@ export async function storeImage(blobs: BlobStore, blobKey: string, source: Read
     const refusal = reasons.find((r) => r instanceof IdentityError);
     if (refusal) throw refusal;
     if (firstFailure === 'store' && written.status === 'rejected') throw written.reason;
-    throw new IdentityError(400, 'The upload ended early or the multipart body is malformed');
+    throw errors.uploadEndedEarly();
   }
   const dims = inspector.dimensions();
   if (!dims) {
     await blobs.delete(blobKey);
-    throw new IdentityError(415, 'The image header could not be read: the file must be a valid JPEG, PNG or WebP image');
+    throw errors.unreadableImageHeader();
   }
   return { blobKey, type: inspector.type!, ...dims, sha256: inspector.digest(), size: inspector.stored };
 }

@@ -1,28 +1,30 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { unstorableTextReason } from '../../lib/storable-text.js';
-import { isMultipartError } from '../error-handler.js';
-import { IdentityError } from '../errors.js';
+import { IdentityError, identityErrors as errors, multipartError } from '../errors.js';
 import type { StoredImage } from './inspect.js';
 
-export interface ReadForm {
+/** One multipart capture request as the service receives it: its text fields and the one stored file. */
+export interface CaptureForm {
   fields: Record<string, string>;
   image: StoredImage;
 }
 
+/** Where the file of a capture form goes, and how it is removed again when the request is refused. */
+export interface UploadSink {
+  store(file: Readable): Promise<StoredImage>;
+  discard(image: StoredImage): Promise<void>;
+  /** Runs when the file part arrives, with the fields sent before it: refuse early without reading the file. */
+  beforeFile?(fields: Record<string, string>): Promise<void>;
+}
+
 /**
  * Walks a multipart body in whatever order its parts come: text fields are collected, the one
- * file (field `file`) is streamed through `store` as it arrives. If anything fails after the file
- * was stored, the stored blob is deleted before the error goes on.
+ * file (field `file`) is streamed through `sink.store` as it arrives. If anything fails after the
+ * file was stored, the stored blob is discarded before the error goes on.
  */
-export async function readCaptureForm(
-  req: FastifyRequest,
-  store: (file: Readable) => Promise<StoredImage>,
-  discard: (image: StoredImage) => Promise<void>,
-  /** Runs when the file part arrives, with the fields sent before it: refuse early without reading the file. */
-  beforeFile?: (fields: Record<string, string>) => Promise<void>,
-): Promise<ReadForm> {
-  if (!req.isMultipart()) throw new IdentityError(415, 'The request must be multipart/form-data');
+export async function readCaptureForm(req: FastifyRequest, sink: UploadSink): Promise<CaptureForm> {
+  if (!req.isMultipart()) throw errors.notMultipart();
   const fields: Record<string, string> = {};
   let image: StoredImage | undefined;
   let storing = false;
@@ -31,27 +33,28 @@ export async function readCaptureForm(
       if (part.type === 'file') {
         if (part.fieldname !== 'file' || image) {
           part.file.resume();
-          throw new IdentityError(422, 'Send exactly one file, in the field "file"');
+          throw errors.oneFileOnly();
         }
-        await beforeFile?.(fields);
+        await sink.beforeFile?.(fields);
         storing = true;
-        image = await store(part.file);
+        image = await sink.store(part.file);
         storing = false;
       } else {
         const value = typeof part.value === 'string' ? part.value : String(part.value);
         // Form fields bypass the route validator, so they get the same storable-text check here.
         const unstorable = unstorableTextReason(part.fieldname) ?? unstorableTextReason(value);
         // eslint-disable-next-line no-control-regex -- replacing NUL is the point
-        if (unstorable) throw new IdentityError(422, `body.${part.fieldname.replace(/[\u0000\ud800-\udfff]/g, '\ufffd')}: ${unstorable}`);
+        if (unstorable) throw errors.fieldUnstorable(part.fieldname.replace(/[\u0000\ud800-\udfff]/g, '\ufffd'), unstorable);
         fields[part.fieldname] = value;
       }
     }
   } catch (err) {
-    if (image) await discard(image).catch(() => {});
-    // Refusals and storage failures keep their status; anything else broke while parsing the body.
-    if (err instanceof IdentityError || isMultipartError(err) || storing) throw err;
-    throw new IdentityError(400, 'The multipart body is malformed or ended early');
+    if (image) await sink.discard(image).catch(() => {});
+    // Refusals and storage failures keep their status, the multipart plugin's limits answer as
+    // the catalogue says; anything else broke while parsing the body.
+    if (err instanceof IdentityError || storing) throw err;
+    throw multipartError(err) ?? errors.multipartMalformed();
   }
-  if (!image) throw new IdentityError(422, 'The file field "file" is missing');
+  if (!image) throw errors.fileMissing();
   return { fields, image };
 }

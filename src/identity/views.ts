@@ -1,0 +1,161 @@
+import type { z } from 'zod';
+import { parse as parseMrz } from 'mrz';
+import type { PublishedKey } from '../lib/signing-keys.js';
+import { toIso, toIsoOrNull } from '../lib/time.js';
+import { nextStep, storedChallenge, type ChallengeStep } from './capture/challenge.js';
+import type { FrameRow, VerificationRow } from './repo.js';
+import type * as s from './schemas.js';
+import { sniffImageType } from './uploads/strip-metadata.js';
+
+/** How rows become the identity API's answers: one place, shared by the API and the operator console. */
+
+/** The verification as its backend sees it; an erased one keeps only id, status and the erasure. */
+export function verificationView(v: VerificationRow): z.infer<typeof s.verification> {
+  if (v.erasedAt) return { id: v.id, status: v.status, erased: true, erased_at: toIso(v.erasedAt) };
+  return {
+    id: v.id,
+    status: v.status,
+    reference: v.reference,
+    webhook_url: v.webhookUrl,
+    stage: v.stage,
+    decision_reason: v.decisionReason,
+    created_at: toIso(v.createdAt),
+    updated_at: toIso(v.updatedAt),
+    decided_at: toIsoOrNull(v.decidedAt),
+    erased: false,
+  };
+}
+
+export interface IssuedHandoff {
+  token: string;
+  expiresAt: Date;
+}
+
+/** `capture_url` is added by the route, which knows the public address. */
+export function createdVerificationView(
+  v: VerificationRow,
+  handoff: IssuedHandoff,
+): Omit<z.infer<typeof s.createdVerification>, 'capture_url'> {
+  return {
+    id: v.id,
+    status: v.status,
+    reference: v.reference,
+    webhook_url: v.webhookUrl!,
+    handoff_token: handoff.token,
+    handoff_expires_at: toIso(handoff.expiresAt),
+    created_at: toIso(v.createdAt),
+  };
+}
+
+export function handoffView(verificationId: string, handoff: IssuedHandoff): Omit<z.infer<typeof s.handoff>, 'capture_url'> {
+  return { verification_id: verificationId, handoff_token: handoff.token, handoff_expires_at: toIso(handoff.expiresAt) };
+}
+
+export function reviewQueueItemView(v: VerificationRow): z.infer<typeof s.reviewQueue>['items'][number] {
+  return { id: v.id, status: 'manual_review', reason: v.decisionReason, created_at: toIso(v.createdAt), updated_at: toIso(v.updatedAt) };
+}
+
+/** Where the device stands and where it resumes. */
+export function captureStatusView(v: VerificationRow, uploadedSteps: number[]): z.infer<typeof s.captureStatus> {
+  return {
+    verification_id: v.id,
+    stage: v.stage,
+    next_step: nextStep(v.stage, storedChallenge(v), uploadedSteps),
+    uploaded_steps: uploadedSteps,
+  };
+}
+
+/** The steps as the API shows them: `pose` null on a challenge issued before poses existed. */
+export function stepsView(steps: ChallengeStep[]): z.infer<typeof s.challenge>['steps'] {
+  return steps.map((step) => ({ step: step.step, instruction: step.instruction, pose: step.pose ?? null }));
+}
+
+export function challengeView(v: VerificationRow): z.infer<typeof s.challenge> {
+  return { challenge_id: v.challengeId!, steps: stepsView(storedChallenge(v)) };
+}
+
+export function attestationView(a: {
+  id: string;
+  claim: z.infer<typeof s.attestation>['claim'];
+  value: boolean | string;
+  verificationId: string;
+  issuedAt: Date;
+  jws: string;
+}): z.infer<typeof s.attestation> {
+  return { id: a.id, claim: a.claim, value: a.value, verification_id: a.verificationId, issued_at: toIso(a.issuedAt), jws: a.jws };
+}
+
+/** A published Ed25519 key as an OKP JWK; the stored key is the raw 32 bytes in base64. */
+export function jwkView(k: PublishedKey): z.infer<typeof s.jwks>['keys'][number] {
+  return {
+    kty: 'OKP',
+    crv: 'Ed25519',
+    x: Buffer.from(k.publicKey, 'base64').toString('base64url'),
+    kid: k.kid,
+    alg: 'EdDSA',
+    use: 'sig',
+    key_ops: ['verify'],
+    purpose: k.purpose,
+  };
+}
+
+const CONTENT_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
+
+/** The stored image's type by its magic bytes (uploads are checked the same way, so this never guesses). */
+export function imageContentType(bytes: Buffer): string {
+  const type = sniffImageType(bytes.subarray(0, 16));
+  return type ? CONTENT_TYPES[type] : 'application/octet-stream';
+}
+
+/** The MRZ's parsed fields (names, numbers, dates as printed), or null when none was sent or it does not parse. */
+export function mrzFields(mrz: string | null): Record<string, string | null> | null {
+  if (!mrz) return null;
+  try {
+    const { fields } = parseMrz(mrz.split('\n'));
+    return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' ? v : null]));
+  } catch {
+    return null;
+  }
+}
+
+/** What the reviewer's case view needs besides the row: its frames, audit trail and the stored images' types. */
+export interface CaseMaterial {
+  frames: FrameRow[];
+  audit: { type: string; actor: string; createdAt: Date }[];
+  /** Content type of each stored image by its blob key. */
+  contentTypes: Map<string, string>;
+}
+
+/** The case as a reviewer judges it; images are linked under /v1/review/{id}/images, never inlined. */
+export function reviewCaseView(v: VerificationRow, { frames, audit, contentTypes }: CaseMaterial): z.infer<typeof s.reviewCase> {
+  const base = `/v1/review/${v.id}/images`;
+  const typeOf = (key: string | null | undefined) => (key ? (contentTypes.get(key) ?? null) : null);
+  return {
+    id: v.id,
+    status: v.status,
+    reason: v.decisionReason,
+    reference: v.reference,
+    created_at: toIso(v.createdAt),
+    document: {
+      image_url: v.documentBlob ? `${base}/document` : null,
+      content_type: typeOf(v.documentBlob),
+      width: v.documentWidth,
+      height: v.documentHeight,
+      mrz: mrzFields(v.mrz),
+    },
+    steps: storedChallenge(v).map((step) => {
+      const frame = frames.find((f) => f.step === step.step);
+      return {
+        step: step.step,
+        instruction: step.instruction,
+        pose: step.pose ?? null,
+        image_url: frame ? `${base}/selfie/${step.step}` : null,
+        content_type: typeOf(frame?.blobKey),
+        width: frame?.width ?? null,
+        height: frame?.height ?? null,
+      };
+    }),
+    signals: (v.signals ?? {}) as Record<string, unknown>,
+    audit: audit.map((e) => ({ type: e.type, at: toIso(e.createdAt), actor: e.actor })),
+  };
+}
