@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, HIGH_LIMITS, identityTenant } from '../identity/helpers.js';
+import { api, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
 
 describe('operator list views', () => {
   let ctx: TestContext;

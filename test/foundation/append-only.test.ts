@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { call, goodDecision, governedTenant } from '../governance/helpers.js';
-import { api, identityTenant } from '../identity/helpers.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
+import { api, identityTenant } from '../helpers/identity.js';
 
 describe('evidence tables are append-only in the database itself', () => {
   let ctx: TestContext;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUnstorableText, unstorableTextReason } from '../../src/lib/storable-text.js';
 import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
 import { createTenant } from '../helpers/tenants.js';
-import { api, file, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../identity/helpers.js';
-import { png } from '../identity/images.js';
-import { ALL_SCOPES, organizer, type Organizer } from '../ticketing/fixtures.js';
+import { api, file, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
+import { ALL_SCOPES, organizer, type Organizer } from '../helpers/ticketing.js';
 
 describe('findUnstorableText', () => {
   it('finds NUL and lone surrogates anywhere, keys included, and names the path', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { call, goodDecision, governedTenant } from './helpers.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 describe('the execution boundary: admit once, bypass challenges, carrier', () => {
   let ctx: TestContext;

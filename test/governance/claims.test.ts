@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { call, goodDecision, governedTenant } from './helpers.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 const CLI = fileURLToPath(new URL('../../bin/verify-record.js', import.meta.url));
 

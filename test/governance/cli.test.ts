@@ -9,7 +9,7 @@ import { canonicalJson, recordHash } from '../../src/governance/seal.js';
 import { keyPairFromSeed } from '../../src/lib/signing-keys.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { createTenant } from '../helpers/tenants.js';
-import { BOTH_SCOPES, call, goodDecision, governedTenant } from './helpers.js';
+import { BOTH_SCOPES, call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'bin/verify-record.js');

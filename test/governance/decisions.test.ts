@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { canonicalJson, GENESIS_HASH } from '../../src/governance/seal.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { addKey, createTenant } from '../helpers/tenants.js';
-import { call, goodDecision, governedTenant } from './helpers.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 

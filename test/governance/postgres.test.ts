@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, GENESIS_HASH } from '../../src/governance/seal.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { call, goodDecision, governedTenant } from './helpers.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 

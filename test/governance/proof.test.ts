@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { createTenant } from '../helpers/tenants.js';
-import { BOTH_SCOPES, call, goodDecision, governedTenant } from './helpers.js';
+import { BOTH_SCOPES, call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 /** The capability table of governance-evidence-service.md, copied verbatim: key | answer. */
 const SEED_TABLE = `

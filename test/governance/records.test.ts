@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { addKey } from '../helpers/tenants.js';
-import { call, goodDecision, governedTenant } from './helpers.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 describe('GET /v1/governance/records', () => {
   let ctx: TestContext;

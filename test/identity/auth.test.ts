@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, captureAll, file, HIGH_LIMITS, identityTenant, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { api, captureAll, file, HIGH_LIMITS, identityTenant, settle, type IdentityTenant } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 const onlyDetail = (res: { json(): unknown }) => expect(Object.keys(res.json() as object)).toEqual(['detail']);
 

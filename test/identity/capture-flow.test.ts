@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, captureAll, file, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { api, captureAll, file, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 describe('identity capture flow: document, challenge, selfie frames, resume after every 409', () => {
   let ctx: TestContext;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from './helpers.js';
+import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../helpers/identity.js';
 
 describe('PUBLIC_URL configuration', () => {
   it('defaults to http://localhost:<PORT>', () => {

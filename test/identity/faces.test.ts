@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { mirrored, photo, reencoded, sideBySide } from './face-images.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, settle, type IdentityTenant } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 type Pose = 'front' | 'left' | 'right' | null;
 

@@ -2,8 +2,8 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, file, HIGH_LIMITS, identityTenant, multipart, type IdentityTenant, type Part } from './helpers.js';
-import { noise, png } from './images.js';
+import { api, file, HIGH_LIMITS, identityTenant, multipart, type IdentityTenant, type Part } from '../helpers/identity.js';
+import { noise, png } from '../helpers/images.js';
 
 /**
  * Early refusals over a real socket: a keep-alive client must get each answer and then have its

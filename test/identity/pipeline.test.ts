@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { PIPELINE_QUEUE } from '../../src/identity/capture/service.js';
 import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, multipart, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, multipart, settle, type IdentityTenant } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 const NOTE = 'Pipeline fault checked by hand; documents are fine.';
 

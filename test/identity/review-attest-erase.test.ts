@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { verifyAuditChain } from '../../src/identity/audit.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 const NOTE = 'Document matches the selfie; checked the hologram by hand.';
 

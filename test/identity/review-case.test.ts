@@ -4,8 +4,8 @@ import { identityAuditEvents, identityVerifications } from '../../src/db/schema/
 import { verifyAuditChain } from '../../src/identity/audit.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { addKey } from '../helpers/tenants.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 describe('reviewer case view and images', () => {
   let ctx: TestContext;

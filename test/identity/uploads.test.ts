@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { metadataStripper } from '../../src/identity/uploads/strip-metadata.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, file, HIGH_LIMITS, identityTenant, multipart, type IdentityTenant } from './helpers.js';
-import { jpeg, png, webp } from './images.js';
+import { api, file, HIGH_LIMITS, identityTenant, multipart, type IdentityTenant } from '../helpers/identity.js';
+import { jpeg, png, webp } from '../helpers/images.js';
 
 function blobFiles(dataDir: string): string[] {
   const root = join(dataDir, 'blobs');

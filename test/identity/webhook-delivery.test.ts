@@ -1,9 +1,9 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from '../webhooks/support/receiver.js';
-import { api, HIGH_LIMITS, identityTenant, multipart, passportMrz, type IdentityTenant, type Part } from './helpers.js';
-import { png } from './images.js';
+import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
+import { api, HIGH_LIMITS, identityTenant, multipart, passportMrz, type IdentityTenant, type Part } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 const NOTE = 'Checked by hand: the holder matches the document.';
 

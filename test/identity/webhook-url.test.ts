@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import type { Resolver } from '../../src/webhooks/ssrf.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, identityTenant, type IdentityTenant } from './helpers.js';
+import { api, identityTenant, type IdentityTenant } from '../helpers/identity.js';
 
 /** DNS for these tests: one public name, one internal, one pointing at both; the rest does not resolve. */
 const resolve: Resolver = async (host) => {

@@ -5,8 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStore, type Store } from '../../bench/seed.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from '../webhooks/support/receiver.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
  * kill -9 while a job runs: a webhook delivery hangs on its receiver, the process dies, and

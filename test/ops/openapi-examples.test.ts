@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationExamples } from '../../src/plugins/openapi-example-types.js';
 import { operationExamples } from '../../src/plugins/openapi-examples.js';
 import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
-import { multipart, passportMrz, type Part } from '../identity/helpers.js';
-import { png } from '../identity/images.js';
-import { makeCertificate, startReceiver, type Receiver } from '../webhooks/support/receiver.js';
+import { multipart, passportMrz, type Part } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
+import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
 import { compileSchemaValidator, shapeDifferences } from './openapi-support.js';
 
 /**

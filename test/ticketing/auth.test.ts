@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { addKey, createTenant } from '../helpers/tenants.js';
-import { UNKNOWN_ID, draftEvent, eventBody, order, organizer, partnerCall, ticketType, type Organizer } from './fixtures.js';
+import { UNKNOWN_ID, draftEvent, eventBody, order, organizer, partnerCall, ticketType, type Organizer } from '../helpers/ticketing.js';
 
 type Endpoint = { method: 'GET' | 'POST' | 'PATCH'; url: () => string; scope: string; body?: () => unknown };
 

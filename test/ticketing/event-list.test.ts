@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { draftEvent, organizer, type Organizer } from './fixtures.js';
+import { draftEvent, organizer, type Organizer } from '../helpers/ticketing.js';
 
 describe('ticketing: GET /events (paging, filter, order)', () => {
   let ctx: TestContext;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { ISO_MS, UNKNOWN_ID, UUID, draftEvent, eventBody, organizer, type Organizer } from './fixtures.js';
+import { ISO_MS, UNKNOWN_ID, UUID, draftEvent, eventBody, organizer, type Organizer } from '../helpers/ticketing.js';
 
 describe('ticketing: events', () => {
   let ctx: TestContext;

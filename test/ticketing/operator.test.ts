@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { UNKNOWN_ID, draftEvent, order, organizer, ticketType, webhookWatch, type Organizer } from './fixtures.js';
+import { UNKNOWN_ID, draftEvent, order, organizer, ticketType, webhookWatch, type Organizer } from '../helpers/ticketing.js';
 
 describe('operator API: ticketing', () => {
   let ctx: TestContext;

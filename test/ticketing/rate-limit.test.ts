@@ -2,7 +2,7 @@ import { apiKeys, profiles } from '../../src/db/schema/core.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
-import { ALL_SCOPES, draftEvent, eventBody, order, organizer, partnerCall, ticketType, type Organizer } from './fixtures.js';
+import { ALL_SCOPES, draftEvent, eventBody, order, organizer, partnerCall, ticketType, type Organizer } from '../helpers/ticketing.js';
 
 const LIMIT = 4;
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from './support/setup.js';
+import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
+import { deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from '../helpers/webhooks.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { count, deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from './support/setup.js';
+import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
+import { count, deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from '../helpers/webhooks.js';
 
 const stripe = new Stripe('sk_test_unused');
 

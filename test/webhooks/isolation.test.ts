@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant } from '../identity/helpers.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { newProfile, publish, register } from './support/setup.js';
+import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
+import { newProfile, publish, register } from '../helpers/webhooks.js';
 
 /**
  * The runner as the server runs it (started, woken by commits, the poll an hour away), against

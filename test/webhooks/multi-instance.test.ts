@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { newProfile, publish, register, TEST_DELAYS } from './support/setup.js';
+import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
+import { newProfile, publish, register, TEST_DELAYS } from '../helpers/webhooks.js';
 
 describe.runIf(process.env.DATABASE_URL)('two dispatcher instances on one PostgreSQL', () => {
   let a: TestContext;

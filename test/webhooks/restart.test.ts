@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Certificate, type Receiver } from './support/receiver.js';
-import { deliveriesOf, later, newProfile, publish, register, TEST_DELAYS } from './support/setup.js';
+import { makeCertificate, startReceiver, type Certificate, type Receiver } from '../helpers/receivers.js';
+import { deliveriesOf, later, newProfile, publish, register, TEST_DELAYS } from '../helpers/webhooks.js';
 
 describe('a server restart mid-schedule still delivers', () => {
   let first: TestContext;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkTarget, WebhookTargetError, type Resolver } from '../../src/webhooks/ssrf.js';
 import { createConnectionPool, postWebhook } from '../../src/webhooks/transport.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Certificate, type Receiver } from './support/receiver.js';
-import { deliveriesOf, newProfile, publish, register } from './support/setup.js';
+import { makeCertificate, startReceiver, type Certificate, type Receiver } from '../helpers/receivers.js';
+import { deliveriesOf, newProfile, publish, register } from '../helpers/webhooks.js';
 
 /** A DNS whose answers the test changes while the app runs. */
 const dns = new Map<string, string[]>();

@@ -2,9 +2,9 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { draftEvent, order, organizer, ticketType } from '../ticketing/fixtures.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { later, register, TEST_DELAYS } from './support/setup.js';
+import { draftEvent, order, organizer, ticketType } from '../helpers/ticketing.js';
+import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
+import { later, register, TEST_DELAYS } from '../helpers/webhooks.js';
 
 const stripe = new Stripe('sk_test_unused');
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TestContext } from '../helpers/app.js';
-import { addKey, createTenant } from '../helpers/tenants.js';
+import type { TestContext } from './app.js';
+import { addKey, createTenant } from './tenants.js';
 import { png } from './images.js';
 
 export type Part = { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Buffer };

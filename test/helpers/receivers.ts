@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { makeLocalCertificate, type Certificate } from '../../../scripts/local-certificate.js';
+import { makeLocalCertificate, type Certificate } from '../../scripts/local-certificate.js';
 
 export type { Certificate };
 
