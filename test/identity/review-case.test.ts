@@ -1,24 +1,20 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { identityAuditEvents, identityVerifications } from '../../src/db/schema/identity.js';
 import { verifyAuditChain } from '../../src/identity/audit.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { addKey } from '../helpers/tenants.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from '../helpers/identity.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
 import { png } from '../helpers/images.js';
 
 describe('reviewer case view and images', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
+  const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
   let reviewerKeyId: string;
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-    tenant = await identityTenant(ctx);
     const reviewer = await addKey(ctx, tenant.profileId, { service: 'identity', role: 'reviewer' });
     tenant.reviewer = reviewer.key;
     reviewerKeyId = reviewer.keyId;
   });
-  afterAll(() => ctx.close());
 
   async function inManualReview(seed: number) {
     const document = png(640, 480, { seed });
