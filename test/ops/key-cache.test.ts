@@ -4,6 +4,7 @@ import { findPrincipal, hashApiKey } from '../../src/auth/api-keys.js';
 import { keyCacheOf } from '../../src/auth/key-cache.js';
 import { rowsOf } from '../../src/db/client.js';
 import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { createTenant } from '../helpers/tenants.js';
 
 /** Marks a key revoked behind the app's back: no NOTIFY, so only the cache can still accept it. */
@@ -12,11 +13,7 @@ async function revokeSilently(ctx: TestContext, keyId: string) {
 }
 
 describe('the key cache', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp();
 
   it('serves a verified key from memory after the first lookup', async () => {
     const tenant = await createTenant(ctx, { service: 'ticketing', scopes: ['events:read'] });

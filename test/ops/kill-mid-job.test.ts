@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStore, type Store } from '../../bench/seed.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
+import { useCertificate, useReceiver } from '../helpers/receivers.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -13,16 +13,15 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
  * the next process delivers it once the lease of the dead one has run out.
  */
 describe.runIf(process.env.DATABASE_URL)('a job cut off by kill -9 (PostgreSQL)', () => {
+  const certificate = useCertificate();
+  const receiver = useReceiver(certificate);
   let store: Store;
-  let receiver: Receiver;
   let server: ServerProcess | undefined;
   let certDir: string;
   let env: Record<string, string>;
 
   beforeAll(async () => {
     store = await createStore();
-    const certificate = await makeCertificate();
-    receiver = await startReceiver(certificate);
     certDir = mkdtempSync(join(tmpdir(), 'kill-ca-'));
     writeFileSync(join(certDir, 'ca.pem'), certificate.cert);
     env = {
@@ -37,7 +36,6 @@ describe.runIf(process.env.DATABASE_URL)('a job cut off by kill -9 (PostgreSQL)'
   });
   afterAll(async () => {
     server?.cleanup();
-    await receiver?.close();
     await store?.drop();
     rmSync(certDir, { recursive: true, force: true });
   });
