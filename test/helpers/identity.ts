@@ -123,5 +123,15 @@ export async function settle(ctx: TestContext, key: string, id: string) {
   return (await api(ctx).call('GET', `/v1/verifications/${id}`, key, undefined, 200)).json();
 }
 
+/** A verification of `key` in manual_review: its document was already used by an earlier verification. */
+export async function captureIntoManualReview(ctx: TestContext, key: string, seed: number) {
+  const document = png(640, 480, { seed });
+  const first = await captureAll(ctx, key, { document });
+  await settle(ctx, key, first.id);
+  const second = await captureAll(ctx, key, { document });
+  expect((await settle(ctx, key, second.id)).status).toBe('manual_review');
+  return second;
+}
+
 /** Limits high enough that a test file's own traffic never trips them (the rate-limit test sets its own). */
 export const HIGH_LIMITS = { CAPTURE_RATE_LIMIT_PER_MINUTE: '100000', IDENTITY_RATE_LIMIT_PER_MINUTE: '100000' };

@@ -4,7 +4,7 @@ import { identityAuditEvents, identityVerifications } from '../../src/db/schema/
 import { verifyAuditChain } from '../../src/identity/audit.js';
 import { useTestApp } from '../helpers/suite.js';
 import { addKey } from '../helpers/tenants.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
+import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
 import { png } from '../helpers/images.js';
 
 describe('reviewer case view and images', () => {
@@ -16,14 +16,7 @@ describe('reviewer case view and images', () => {
     reviewerKeyId = reviewer.keyId;
   });
 
-  async function inManualReview(seed: number) {
-    const document = png(640, 480, { seed });
-    const first = await captureAll(ctx, tenant.backend, { document });
-    await settle(ctx, tenant.backend, first.id);
-    const second = await captureAll(ctx, tenant.backend, { document });
-    expect((await settle(ctx, tenant.backend, second.id)).status).toBe('manual_review');
-    return second;
-  }
+  const inManualReview = (seed: number) => captureIntoManualReview(ctx, tenant.backend, seed);
 
   it('shows everything a decision needs', async () => {
     const { id, challenge } = await inManualReview(7001);
