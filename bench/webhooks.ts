@@ -17,7 +17,7 @@ import { openDatabase, rowsOf } from '../src/db/client.js';
 import { applyMigrations } from '../src/db/migrate.js';
 import { systemClock } from '../src/lib/clock.js';
 import { serviceHmacSigner } from '../src/webhooks/signers.js';
-import { png } from '../test/identity/images.js';
+import { png } from '../test/helpers/images.js';
 import { startChild, type Child } from './processes.js';
 import { createStore, type Store } from './seed.js';
 

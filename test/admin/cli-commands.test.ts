@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { flagSpec } from '../../src/admin/cli-args.js';
 import { OPERATOR_COMMANDS } from '../../src/admin/cli-commands.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 
 interface Schema {
   type?: string;
@@ -25,19 +25,15 @@ function bodyFields(schema: Schema | undefined): { all: Set<string>; required: S
 }
 
 describe('the operator CLI command table', () => {
-  let ctx: TestContext;
+  const { ctx } = useTestApp();
   let operations: { method: string; path: string; op: Operation }[];
   beforeAll(async () => {
-    ctx = await buildTestApp();
     const doc = ctx.app.swagger() as { paths: Record<string, Record<string, Operation>> };
     operations = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/admin/v1/'))
       .flatMap(([path, ops]) =>
         Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.slice('/admin/v1'.length), op })),
       );
-  });
-  afterAll(async () => {
-    await ctx.close();
   });
 
   it('has exactly one command per operator operation, with its method and path', () => {

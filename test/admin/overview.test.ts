@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, HIGH_LIMITS, identityTenant } from '../identity/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
+import { api, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
 
 describe('operator list views', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp({ env: HIGH_LIMITS });
 
   it('lists profiles newest first, paged', async () => {
     const a = await ctx.admin('POST', '/profiles', { name: 'Overview A', plan: 'PRO' });

@@ -1,15 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { configFrom } from '../../src/config.js';
-import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 
 describe('operator API: profiles, venues, API keys', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp();
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, token = ADMIN_TOKEN) =>
     ctx.app.inject({ method, url: `/admin/v1${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });

@@ -1,16 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { call, goodDecision, governedTenant } from '../governance/helpers.js';
-import { api, identityTenant } from '../identity/helpers.js';
+import { useTestApp } from '../helpers/suite.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
+import { api, identityTenant } from '../helpers/identity.js';
 
 describe('evidence tables are append-only in the database itself', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp();
 
   const refused = (statement: ReturnType<typeof sql>) =>
     ctx.app.db.execute(statement).then(

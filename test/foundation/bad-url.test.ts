@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
 
 /**
  * Fastify answers an undecodable URL or an over-long path parameter before routing; the answer
  * must still be in the format of the API whose path it is, with the usual headers.
  */
 describe('URLs Fastify cannot route', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx?.close());
+  const { ctx } = useTestApp();
 
   const get = (url: string) => ctx.app.inject({ method: 'GET', url });
 

@@ -1,16 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createJobQueue, type JobQueueOptions } from '../../src/jobs/queue.js';
 import { jobListener } from '../../src/jobs/wake.js';
 import { rowsOf, type Db } from '../../src/db/client.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 
 describe('durable job queue', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp();
 
   const queueFor = (leaseMs = 1_000) =>
     createJobQueue({ db: ctx.app.db, clock: ctx.clock, logger: ctx.app.log as never, pollIntervalMs: 50, leaseMs });
@@ -129,11 +125,7 @@ function gate() {
 }
 
 describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp();
 
   const runner = (o: Partial<JobQueueOptions> = {}) =>
     createJobQueue({ db: ctx.app.db, clock: ctx.clock, logger: ctx.app.log as never, pollIntervalMs: 60_000, leaseMs: 60_000, ...o });

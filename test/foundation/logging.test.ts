@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 
 describe('logs', () => {
-  let ctx: TestContext;
   const lines: string[] = [];
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: { LOG_LEVEL: 'info' }, logStream: { write: (line) => void lines.push(line) } });
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp({ env: { LOG_LEVEL: 'info' }, logStream: { write: (line) => void lines.push(line) } });
 
   it('carry a request id on every request line and never the Authorization header or a key', async () => {
     const profile = await ctx.admin('POST', '/profiles', { name: 'Logged', plan: 'ENTERPRISE' });

@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, cspDirectives } from '../../src/plugins/security-headers.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 
 function directives(header: unknown): Map<string, string[]> {
   expect(typeof header).toBe('string');
@@ -14,11 +14,7 @@ function directives(header: unknown): Map<string, string[]> {
 }
 
 describe('security headers on every kind of response', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp();
 
   const kinds: [string, InjectOptions, number][] = [
     ['a JSON answer', { method: 'GET', url: '/health' }, 200],

@@ -1,15 +1,11 @@
 import { randomBytes, sign, verify } from 'node:crypto';
 import * as ed from '@noble/ed25519';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keyIdOf, keyPairFromSeed, liveSigningKey, publishedKeys } from '../../src/lib/signing-keys.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 
 describe('signing keys', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp();
 
   it('derives the same public key from a seed as @noble/ed25519', async () => {
     const seed = randomBytes(32);

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findUnstorableText, unstorableTextReason } from '../../src/lib/storable-text.js';
-import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { createTenant } from '../helpers/tenants.js';
-import { api, file, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../identity/helpers.js';
-import { png } from '../identity/images.js';
-import { ALL_SCOPES, organizer, type Organizer } from '../ticketing/fixtures.js';
+import { api, file, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
+import { ALL_SCOPES, organizer } from '../helpers/ticketing.js';
 
 describe('findUnstorableText', () => {
   it('finds NUL and lone surrogates anywhere, keys included, and names the path', () => {
@@ -30,18 +31,15 @@ describe('findUnstorableText', () => {
 });
 
 describe('text the database cannot store is refused by every API, naming the field', () => {
-  let ctx: TestContext;
-  let org: Organizer;
-  let idt: IdentityTenant;
+  const { ctx, org, idt } = useTestApp(
+    { env: HIGH_LIMITS },
+    { org: (context) => organizer(context, { scopes: ALL_SCOPES }), idt: identityTenant },
+  );
   let governanceKey: string;
 
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-    org = await organizer(ctx, { scopes: ALL_SCOPES });
-    idt = await identityTenant(ctx);
     governanceKey = (await createTenant(ctx, { service: 'governance', scopes: ['governance:decide', 'governance:read'] })).key;
   });
-  afterAll(() => ctx?.close());
 
   const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, key: string, raw?: string) =>
     ctx.app.inject({

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { call, goodDecision, governedTenant } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 describe('the execution boundary: admit once, bypass challenges, carrier', () => {
-  let ctx: TestContext;
-  let tenant: Awaited<ReturnType<typeof governedTenant>>;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-    tenant = await governedTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp({}, { tenant: governedTenant });
 
   const decide = async (overrides: Record<string, unknown> = {}, key = tenant.key) => {
     const res = await call(ctx, 'POST', '/v1/governance/decisions', goodDecision(ctx, overrides), key);

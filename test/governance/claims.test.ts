@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { call, goodDecision, governedTenant } from './helpers.js';
+import { useTestApp } from '../helpers/suite.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 const CLI = fileURLToPath(new URL('../../bin/verify-record.js', import.meta.url));
 
@@ -20,17 +20,13 @@ function verifyOffline(file: string, publicKey: string): Promise<number> {
  * endpoint it names. The list of demonstrations must cover exactly the YES answers.
  */
 describe('every YES of the proof-boundary statement is demonstrated', () => {
-  let ctx: TestContext;
-  let tenant: Awaited<ReturnType<typeof governedTenant>>;
+  const { ctx, tenant } = useTestApp({}, { tenant: governedTenant });
   let dir: string;
   beforeAll(async () => {
-    ctx = await buildTestApp();
-    tenant = await governedTenant(ctx);
     dir = mkdtempSync(join(tmpdir(), 'claims-'));
   });
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
-    await ctx.close();
   });
 
   const decide = async (o: Record<string, unknown> = {}) =>

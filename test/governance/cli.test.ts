@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRecord } from '../../src/governance/repo.js';
 import { canonicalJson, recordHash } from '../../src/governance/seal.js';
 import { keyPairFromSeed } from '../../src/lib/signing-keys.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { createTenant } from '../helpers/tenants.js';
-import { BOTH_SCOPES, call, goodDecision, governedTenant } from './helpers.js';
+import { BOTH_SCOPES, call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'bin/verify-record.js');
@@ -88,15 +88,13 @@ describe('verify-record CLI on the published vectors', () => {
 });
 
 describe('the server agrees with the CLI', () => {
-  let ctx: TestContext;
+  const { ctx } = useTestApp({ env: { GOVERNANCE_SIGNING_KEY: vectorKey.seed } });
   let dir: string;
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: { GOVERNANCE_SIGNING_KEY: vectorKey.seed } });
     dir = mkdtempSync(join(tmpdir(), 'cli-live-'));
   });
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
-    await ctx.close();
   });
 
   it('signs with the configured vector key', async () => {

@@ -1,20 +1,14 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { canonicalJson, GENESIS_HASH } from '../../src/governance/seal.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { addKey, createTenant } from '../helpers/tenants.js';
-import { call, goodDecision, governedTenant } from './helpers.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('governance decisions: operator rows, auth, validation, sealing, chain, tenants', () => {
-  let ctx: TestContext;
-  let tenant: Awaited<ReturnType<typeof governedTenant>>;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-    tenant = await governedTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp({}, { tenant: governedTenant });
 
   const decide = (body: unknown, key = tenant.key) => call(ctx, 'POST', '/v1/governance/decisions', body, key);
 

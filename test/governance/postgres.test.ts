@@ -1,25 +1,16 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canonicalJson, GENESIS_HASH } from '../../src/governance/seal.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { call, goodDecision, governedTenant } from './helpers.js';
+import { useTestApp } from '../helpers/suite.js';
+import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Two instances of the server on one PostgreSQL database, as behind a load balancer. */
 describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () => {
-  let one: TestContext;
-  let two: TestContext;
-  let tenant: Awaited<ReturnType<typeof governedTenant>>;
-  beforeAll(async () => {
-    one = await buildTestApp();
-    two = await buildTestApp({ shareWith: one, clock: one.clock });
-    tenant = await governedTenant(one);
-  });
-  afterAll(async () => {
-    await two?.close();
-    await one?.close();
-  });
+  const { ctx: one, tenant } = useTestApp({}, { tenant: governedTenant });
+  const { ctx: two } = useTestApp(() => ({ shareWith: one, clock: one.clock }));
 
   const decideOn = (ctx: TestContext, overrides: Record<string, unknown> = {}) =>
     call(ctx, 'POST', '/v1/governance/decisions', goodDecision(one, overrides), tenant.key);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
 import { createTenant } from '../helpers/tenants.js';
-import { BOTH_SCOPES, call, goodDecision, governedTenant } from './helpers.js';
+import { BOTH_SCOPES, call, goodDecision, governedTenant } from '../helpers/governance.js';
 
 /** The capability table of governance-evidence-service.md, copied verbatim: key | answer. */
 const SEED_TABLE = `
@@ -40,13 +40,7 @@ const seedEntries = SEED_TABLE.trim()
   );
 
 describe('proving: replay, scenario, verify, keys, the proof-boundary statement', () => {
-  let ctx: TestContext;
-  let tenant: Awaited<ReturnType<typeof governedTenant>>;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-    tenant = await governedTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp({}, { tenant: governedTenant });
 
   const decide = async (overrides: Record<string, unknown> = {}) =>
     (await call(ctx, 'POST', '/v1/governance/decisions', goodDecision(ctx, overrides), tenant.key)).body;

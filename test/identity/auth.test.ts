@@ -1,21 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, captureAll, file, HIGH_LIMITS, identityTenant, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { describe, expect, it } from 'vitest';
+import type { TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
+import { api, captureAll, file, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 const onlyDetail = (res: { json(): unknown }) => expect(Object.keys(res.json() as object)).toEqual(['detail']);
 
 describe('identity auth: API keys, roles, handoff tokens, tenants, error format', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  let other: IdentityTenant;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-    tenant = await identityTenant(ctx);
-    other = await identityTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant, other } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant, other: identityTenant });
 
   it('answers a missing, malformed, whitespace-carrying or unknown key with 401 {detail}', async () => {
     const body = { webhook_url: 'https://127.0.0.1/h' };
@@ -214,13 +207,10 @@ describe('identity auth: API keys, roles, handoff tokens, tenants, error format'
 });
 
 describe('identity rate limits per client IP', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: { CAPTURE_RATE_LIMIT_PER_MINUTE: '3', IDENTITY_RATE_LIMIT_PER_MINUTE: '5' } });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp(
+    { env: { CAPTURE_RATE_LIMIT_PER_MINUTE: '3', IDENTITY_RATE_LIMIT_PER_MINUTE: '5' } },
+    { tenant: identityTenant },
+  );
 
   it('limits capture and API endpoints separately, answering 429 {detail} with Retry-After', async () => {
     const a = api(ctx);
@@ -248,17 +238,9 @@ describe('identity rate limits per client IP', () => {
 });
 
 describe('identity rate limits before authentication, shared through Redis', () => {
-  let one: TestContext;
-  let two: TestContext;
-  beforeAll(async () => {
-    const env = { CAPTURE_RATE_LIMIT_PER_MINUTE: '3', IDENTITY_RATE_LIMIT_PER_MINUTE: '4', REDIS_URL: 'redis://127.0.0.1:6379' };
-    one = await buildTestApp({ env });
-    two = await buildTestApp({ env });
-  });
-  afterAll(async () => {
-    await one?.close();
-    await two?.close();
-  });
+  const env = { CAPTURE_RATE_LIMIT_PER_MINUTE: '3', IDENTITY_RATE_LIMIT_PER_MINUTE: '4', REDIS_URL: 'redis://127.0.0.1:6379' };
+  const { ctx: one } = useTestApp({ env });
+  const { ctx: two } = useTestApp({ env });
 
   // A fresh address per run: counters in Redis outlive the test.
   const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;

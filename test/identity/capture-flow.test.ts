@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, captureAll, file, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { api, captureAll, file, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 describe('identity capture flow: document, challenge, selfie frames, resume after every 409', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
 
   it('creates a verification with a 43-character URL-safe handoff token valid 30 minutes', async () => {
     const a = api(ctx);

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from './helpers.js';
+import { buildTestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
+import { api, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
 
 describe('PUBLIC_URL configuration', () => {
   it('defaults to http://localhost:<PORT>', () => {
@@ -33,13 +34,7 @@ describe('PUBLIC_URL configuration', () => {
 });
 
 describe('capture_url: the hosted capture page link with the handoff token in its fragment', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: { ...HIGH_LIMITS, PUBLIC_URL: 'https://id.example.com/' } });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp({ env: { ...HIGH_LIMITS, PUBLIC_URL: 'https://id.example.com/' } }, { tenant: identityTenant });
 
   it('POST /v1/verifications answers capture_url = PUBLIC_URL/capture#<handoff_token>', async () => {
     const v = await api(ctx).createVerification(tenant.backend);

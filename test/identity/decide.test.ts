@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide, type PipelineInput } from '../../src/identity/pipeline/decide.js';
 import { ageAt, readMrz } from '../../src/identity/pipeline/mrz.js';
-import { passportMrz } from './helpers.js';
+import { passportMrz } from '../helpers/identity.js';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const image = (sha256: string, width = 640, height = 480) => ({ sha256, width, height });

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import type { TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { mirrored, photo, reencoded, sideBySide } from './face-images.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 type Pose = 'front' | 'left' | 'right' | null;
 
@@ -31,15 +32,14 @@ async function auditTypes(ctx: TestContext, id: string): Promise<string[]> {
 // Real inference on a shared, busy CPU (at normal priority: a niced worker starves among other
 // test runs): the first case also waits for the worker to load its models.
 describe('identity pipeline with face checks (FACE_CHECKS=on, one shared worker)', { timeout: 240_000 }, () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
+  const { ctx, tenant } = useTestApp(
+    { env: { ...HIGH_LIMITS, FACE_CHECKS: 'on', FACE_TIMEOUT_MS: '200000', FACE_WORKER_NICE: '0' } },
+    { tenant: identityTenant },
+  );
   let personA: { front: Buffer[]; left: Buffer; right: Buffer };
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: { ...HIGH_LIMITS, FACE_CHECKS: 'on', FACE_TIMEOUT_MS: '200000', FACE_WORKER_NICE: '0' } });
-    tenant = await identityTenant(ctx);
     personA = { front: [photo('a-3'), photo('a-6'), photo('a-4')], left: photo('a-2'), right: await mirrored('a-2') };
   });
-  afterAll(() => ctx.close());
 
   it('issues challenges with one left, one right and 1–3 front steps, each saying its pose in words', async () => {
     const v = await captureAll(ctx, tenant.backend, { document: photo('a-1'), frames: framesFrom(personA) });

@@ -1,9 +1,9 @@
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, file, HIGH_LIMITS, identityTenant, multipart, type IdentityTenant, type Part } from './helpers.js';
-import { noise, png } from './images.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { api, file, HIGH_LIMITS, identityTenant, multipart, type Part } from '../helpers/identity.js';
+import { noise, png } from '../helpers/images.js';
 
 /**
  * Early refusals over a real socket: a keep-alive client must get each answer and then have its
@@ -142,8 +142,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const BIG = 16 * 1024 * 1024;
 
 describe('early refusals on keep-alive connections', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
+  const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
   let base: string;
   let port: number;
   /** A verification still at the document stage. */
@@ -152,8 +151,6 @@ describe('early refusals on keep-alive connections', () => {
   let atSelfie: string;
 
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-    tenant = await identityTenant(ctx);
     const a = api(ctx);
     atDocument = (await a.createVerification(tenant.backend)).handoff_token;
     atSelfie = (await a.createVerification(tenant.backend)).handoff_token;
@@ -162,9 +159,6 @@ describe('early refusals on keep-alive connections', () => {
     expect((await a.upload('selfie', atSelfie, [{ name: 'step', value: '0' }, file(png(640, 480, { seed: 8 }))])).statusCode).toBe(201);
     base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     port = Number(new URL(base).port);
-  });
-  afterAll(async () => {
-    await ctx?.close();
   });
 
   const bigImage = () => Buffer.concat([png(640, 480, { seed: 3 }), Buffer.alloc(BIG, 0x41)]);

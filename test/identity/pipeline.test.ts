@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { PIPELINE_QUEUE } from '../../src/identity/capture/service.js';
 import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, multipart, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { useTestApp } from '../helpers/suite.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, multipart, settle } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 const NOTE = 'Pipeline fault checked by hand; documents are fine.';
 
@@ -23,13 +24,7 @@ async function outbox(ctx: TestContext, id: string) {
 }
 
 describe('identity pipeline: faults go to manual review, jobs survive crashes', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
 
   it('routes an operator-injected fault to manual_review with verification.pipeline_error, consuming the fault', async () => {
     const a = api(ctx);
@@ -137,16 +132,10 @@ describe('identity pipeline: faults go to manual review, jobs survive crashes', 
 });
 
 describe.skipIf(!usingPostgres())('identity pipeline across a restart (PostgreSQL)', () => {
-  let first: TestContext;
+  const { ctx: first, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
   let second: TestContext | undefined;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    first = await buildTestApp({ env: HIGH_LIMITS });
-    tenant = await identityTenant(first);
-  });
   afterAll(async () => {
     await second?.app.close();
-    await first.close();
   });
 
   it('a verification whose process died before or during its pipeline run is decided by the next process', async () => {

@@ -2,33 +2,18 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { verifyAuditChain } from '../../src/identity/audit.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { useTestApp } from '../helpers/suite.js';
+import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
 
 const NOTE = 'Document matches the selfie; checked the hologram by hand.';
 
 describe('identity review, attestations, erasure and the audit chain', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
 
-  /** A verification in manual_review: its document was already used by another verification. */
-  async function inManualReview(seed: number) {
-    const document = png(640, 480, { seed });
-    const first = await captureAll(ctx, tenant.backend, { document });
-    await settle(ctx, tenant.backend, first.id);
-    const second = await captureAll(ctx, tenant.backend, { document });
-    expect((await settle(ctx, tenant.backend, second.id)).status).toBe('manual_review');
-    return second.id;
-  }
+  const inManualReview = async (seed: number) => (await captureIntoManualReview(ctx, tenant.backend, seed)).id;
 
   describe('review', () => {
     it('lists the open queue of the reviewer’s profile only', async () => {

@@ -1,33 +1,22 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { identityAuditEvents, identityVerifications } from '../../src/db/schema/identity.js';
 import { verifyAuditChain } from '../../src/identity/audit.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { addKey } from '../helpers/tenants.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, passportMrz, settle, type IdentityTenant } from './helpers.js';
-import { png } from './images.js';
+import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 describe('reviewer case view and images', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
+  const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
   let reviewerKeyId: string;
   beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-    tenant = await identityTenant(ctx);
     const reviewer = await addKey(ctx, tenant.profileId, { service: 'identity', role: 'reviewer' });
     tenant.reviewer = reviewer.key;
     reviewerKeyId = reviewer.keyId;
   });
-  afterAll(() => ctx.close());
 
-  async function inManualReview(seed: number) {
-    const document = png(640, 480, { seed });
-    const first = await captureAll(ctx, tenant.backend, { document });
-    await settle(ctx, tenant.backend, first.id);
-    const second = await captureAll(ctx, tenant.backend, { document });
-    expect((await settle(ctx, tenant.backend, second.id)).status).toBe('manual_review');
-    return second;
-  }
+  const inManualReview = (seed: number) => captureIntoManualReview(ctx, tenant.backend, seed);
 
   it('shows everything a decision needs', async () => {
     const { id, challenge } = await inManualReview(7001);

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { imageSize } from 'image-size';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { metadataStripper } from '../../src/identity/uploads/strip-metadata.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, file, HIGH_LIMITS, identityTenant, multipart, type IdentityTenant } from './helpers.js';
-import { jpeg, png, webp } from './images.js';
+import { useTestApp } from '../helpers/suite.js';
+import { api, file, HIGH_LIMITS, identityTenant, multipart } from '../helpers/identity.js';
+import { jpeg, png, webp } from '../helpers/images.js';
 
 function blobFiles(dataDir: string): string[] {
   const root = join(dataDir, 'blobs');
@@ -82,13 +82,7 @@ describe('metadata stripping (streaming, any chunking)', () => {
 });
 
 describe('capture uploads: types, sizes, streaming, stored without metadata', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: HIGH_LIMITS });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
 
   const fresh = async () => (await api(ctx).createVerification(tenant.backend)) as { id: string; handoff_token: string };
   const doc = async (id: string) =>

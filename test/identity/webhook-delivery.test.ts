@@ -1,26 +1,19 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from '../webhooks/support/receiver.js';
-import { api, HIGH_LIMITS, identityTenant, multipart, passportMrz, type IdentityTenant, type Part } from './helpers.js';
-import { png } from './images.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { useCertificate, useReceiver } from '../helpers/receivers.js';
+import { api, HIGH_LIMITS, identityTenant, multipart, passportMrz, type Part } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 
 const NOTE = 'Checked by hand: the holder matches the document.';
 
 describe('identity decision webhooks reach a real HTTPS receiver, Standard Webhooks signed with Ed25519', () => {
-  let ctx: TestContext;
-  let receiver: Receiver;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    const cert = await makeCertificate();
-    receiver = await startReceiver(cert);
-    ctx = await buildTestApp({ env: { ...HIGH_LIMITS, WEBHOOK_RETRY_DELAYS_MS: '1000,2000' }, webhooks: { ca: cert.cert } });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await receiver?.close();
-  });
+  const cert = useCertificate();
+  const receiver = useReceiver(cert);
+  const { ctx, tenant } = useTestApp(
+    () => ({ env: { ...HIGH_LIMITS, WEBHOOK_RETRY_DELAYS_MS: '1000,2000' }, webhooks: { ca: cert.cert } }),
+    { tenant: identityTenant },
+  );
 
   /** The device's side: document (with `mrz` when given) and every challenge step. */
   async function carry(v: { handoff_token: string }, mrz?: string) {

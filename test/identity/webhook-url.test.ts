@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import type { Resolver } from '../../src/webhooks/ssrf.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { api, identityTenant, type IdentityTenant } from './helpers.js';
+import type { TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
+import { api, identityTenant } from '../helpers/identity.js';
 
 /** DNS for these tests: one public name, one internal, one pointing at both; the rest does not resolve. */
 const resolve: Resolver = async (host) => {
@@ -28,13 +29,10 @@ async function verificationCount(ctx: TestContext, profileId: string): Promise<n
 }
 
 describe('webhook_url is checked when the verification is created', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }, webhooks: { resolve } });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp(
+    { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }, webhooks: { resolve } },
+    { tenant: identityTenant },
+  );
 
   const refused: [string, string, RegExp][] = [
     ['a loopback address', 'https://127.0.0.1/hook', /webhook_url .*127\.0\.0\.1.*loopback.*public addresses/],
@@ -63,13 +61,10 @@ describe('webhook_url is checked when the verification is created', () => {
 });
 
 describe('with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true', () => {
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, webhooks: { resolve } });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, tenant } = useTestApp(
+    { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, webhooks: { resolve } },
+    { tenant: identityTenant },
+  );
 
   it('accepts private addresses but still refuses a host that does not resolve', async () => {
     await api(ctx).createVerification(tenant.backend, { webhook_url: 'https://127.0.0.1:8443/hook' });

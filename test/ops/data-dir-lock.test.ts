@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE, lockedMessage } from '../../src/db/data-dir-lock.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 const root = join(import.meta.dirname, '../..');
 const ADMIN_TOKEN = 'lock-test-operator-token-0123';

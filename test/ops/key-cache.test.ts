@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { findPrincipal, hashApiKey } from '../../src/auth/api-keys.js';
 import { keyCacheOf } from '../../src/auth/key-cache.js';
 import { rowsOf } from '../../src/db/client.js';
-import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
+import { usingPostgres, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { createTenant } from '../helpers/tenants.js';
 
 /** Marks a key revoked behind the app's back: no NOTIFY, so only the cache can still accept it. */
@@ -12,11 +13,7 @@ async function revokeSilently(ctx: TestContext, keyId: string) {
 }
 
 describe('the key cache', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp();
 
   it('serves a verified key from memory after the first lookup', async () => {
     const tenant = await createTenant(ctx, { service: 'ticketing', scopes: ['events:read'] });
@@ -67,16 +64,8 @@ describe('the key cache', () => {
 });
 
 describe.runIf(usingPostgres())('the key cache across instances (PostgreSQL)', () => {
-  let a: TestContext;
-  let b: TestContext;
-  beforeAll(async () => {
-    a = await buildTestApp();
-    b = await buildTestApp({ shareWith: a });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const { ctx: a } = useTestApp();
+  const { ctx: b } = useTestApp(() => ({ shareWith: a }));
 
   // The NOTIFY travels through PostgreSQL to the other process's listener: allow it a moment.
   const soon = { timeout: 5_000, interval: 5 };

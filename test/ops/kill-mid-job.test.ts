@@ -5,24 +5,23 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStore, type Store } from '../../bench/seed.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from '../webhooks/support/receiver.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { useCertificate, useReceiver } from '../helpers/receivers.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
  * kill -9 while a job runs: a webhook delivery hangs on its receiver, the process dies, and
  * the next process delivers it once the lease of the dead one has run out.
  */
 describe.runIf(process.env.DATABASE_URL)('a job cut off by kill -9 (PostgreSQL)', () => {
+  const certificate = useCertificate();
+  const receiver = useReceiver(certificate);
   let store: Store;
-  let receiver: Receiver;
   let server: ServerProcess | undefined;
   let certDir: string;
   let env: Record<string, string>;
 
   beforeAll(async () => {
     store = await createStore();
-    const certificate = await makeCertificate();
-    receiver = await startReceiver(certificate);
     certDir = mkdtempSync(join(tmpdir(), 'kill-ca-'));
     writeFileSync(join(certDir, 'ca.pem'), certificate.cert);
     env = {
@@ -37,7 +36,6 @@ describe.runIf(process.env.DATABASE_URL)('a job cut off by kill -9 (PostgreSQL)'
   });
   afterAll(async () => {
     server?.cleanup();
-    await receiver?.close();
     await store?.drop();
     rmSync(certDir, { recursive: true, force: true });
   });

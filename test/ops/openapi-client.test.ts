@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { addKey, createTenant } from '../helpers/tenants.js';
 
 const run = promisify(execFile);
@@ -103,7 +104,7 @@ console.log(JSON.stringify(results));
 `;
 
 describe('a client generated from the served document (openapi-typescript + openapi-fetch)', () => {
-  let ctx: TestContext;
+  const { ctx } = useTestApp();
   let baseUrl: string;
   let dir: string;
   let served: { paths: Record<string, Record<string, any>> };
@@ -148,7 +149,6 @@ describe('a client generated from the served document (openapi-typescript + open
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
-    ctx = await buildTestApp();
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
     const res = await fetch(`${baseUrl}/openapi.json`);
@@ -193,7 +193,6 @@ describe('a client generated from the served document (openapi-typescript + open
     };
   }, 60_000);
   afterAll(async () => {
-    await ctx?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,13 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { OperationExamples } from '../../src/plugins/openapi-example-types.js';
 import { operationExamples } from '../../src/plugins/openapi-examples.js';
-import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
-import { multipart, passportMrz, type Part } from '../identity/helpers.js';
-import { png } from '../identity/images.js';
-import { makeCertificate, startReceiver, type Receiver } from '../webhooks/support/receiver.js';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
+import { multipart, passportMrz, type Part } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
+import { useCertificate, useReceiver } from '../helpers/receivers.js';
 import { compileSchemaValidator, shapeDifferences } from './openapi-support.js';
 
 /**
@@ -55,8 +56,12 @@ function operationsOf(doc: Document): Map<string, Located> {
 const RECEIVER_HOST = 'hooks.example.test';
 
 describe('the examples of the OpenAPI document', () => {
-  let ctx: TestContext;
-  let receiver: Receiver;
+  const certificate = useCertificate();
+  const receiver = useReceiver(certificate);
+  const { ctx } = useTestApp(() => ({
+    env: { GOVERNANCE_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64'), WEBHOOK_TIMEOUT_MS: '2000' },
+    webhooks: { ca: certificate.cert, resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
+  }));
   let doc: Document;
   let operations: Map<string, Located>;
   const recorded: OperationExamples = {};
@@ -353,22 +358,12 @@ describe('the examples of the OpenAPI document', () => {
   }
 
   beforeAll(async () => {
-    const certificate = await makeCertificate();
-    receiver = await startReceiver(certificate);
-    ctx = await buildTestApp({
-      env: { GOVERNANCE_SIGNING_KEY: Buffer.alloc(32, 7).toString('base64'), WEBHOOK_TIMEOUT_MS: '2000' },
-      webhooks: { ca: certificate.cert, resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
-    });
     doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     operations = operationsOf(doc);
     await scenario();
     published = sanitize(recorded, receiver.port);
     if (UPDATE) writeExamples(published);
   }, 120_000);
-  afterAll(async () => {
-    await ctx?.close();
-    await receiver?.close();
-  });
 
   /** The examples the checks read: the document's, or in update mode the ones just written. */
   const exampleOf = (id: string, located: Located) => {

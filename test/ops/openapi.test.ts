@@ -1,7 +1,7 @@
 import { validate, compileErrors } from '@readme/openapi-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openApiTags, registeredRoutes } from '../../src/plugins/openapi.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 
 type Operation = {
   operationId?: string;
@@ -27,15 +27,13 @@ const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
  * document with an operationId, a service tag, its success and its error bodies.
  */
 describe('the OpenAPI document', () => {
-  let ctx: TestContext;
+  const { ctx } = useTestApp();
   let doc: Document;
   beforeAll(async () => {
-    ctx = await buildTestApp();
     const res = await ctx.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
     doc = res.json();
   });
-  afterAll(() => ctx.close());
 
   const operations = () =>
     Object.entries(doc.paths).flatMap(([path, item]) =>

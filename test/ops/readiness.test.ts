@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN_TOKEN, buildTestApp, type TestContext } from '../helpers/app.js';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 /**
@@ -8,24 +9,21 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
  * must recover without a restart.
  */
 describe.runIf(process.env.DATABASE_URL)('readiness and database outages (PostgreSQL)', () => {
-  let owner: TestContext;
-  let ctx: TestContext;
+  const { ctx: owner } = useTestApp();
   let proxy: TcpProxy;
+  let proxied: URL;
 
   beforeAll(async () => {
-    owner = await buildTestApp();
     const direct = new URL(owner.env.DATABASE_URL!);
     proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-    const proxied = new URL(direct);
+    proxied = new URL(direct);
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
-    ctx = await buildTestApp({ shareWith: owner, env: { DATABASE_URL: proxied.toString() } });
   });
   afterAll(async () => {
-    await ctx?.close();
     await proxy?.close();
-    await owner?.close();
   });
+  const { ctx } = useTestApp(() => ({ shareWith: owner, env: { DATABASE_URL: proxied.toString() } }));
 
   const get = (url: string, key?: string) => ctx.app.inject({ method: 'GET', url, headers: key ? { authorization: `Bearer ${key}` } : {} });
   const ready = () => get('/ready');

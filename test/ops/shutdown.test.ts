@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStore, type Store } from '../../bench/seed.js';
-import { png } from '../identity/images.js';
+import { png } from '../helpers/images.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /** Sends a request whose body arrives in two halves, so the test decides when it completes. */
 function slowRequest(port: number, body: string) {

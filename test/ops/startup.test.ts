@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configFrom } from '../../src/config.js';
 import { startupLines } from '../../src/startup-lines.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -75,11 +75,7 @@ describe('startup lines', () => {
 });
 
 describe('GET /', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp();
 
   it('answers JSON pointing at the docs, the document, the consoles and the operator API', async () => {
     for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html']) {

@@ -1,9 +1,9 @@
 import type { TestContext } from '../helpers/app.js';
 import { addKey, createTenant } from '../helpers/tenants.js';
-import { goodDecision, governedTenant } from '../governance/helpers.js';
-import { api, captureAll, identityTenant, settle } from '../identity/helpers.js';
-import { png } from '../identity/images.js';
-import { ALL_SCOPES, draftEvent, order, organizer, ticketType } from '../ticketing/fixtures.js';
+import { goodDecision, governedTenant } from '../helpers/governance.js';
+import { api, captureAll, identityTenant, settle } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
+import { ALL_SCOPES, draftEvent, order, organizer, ticketType } from '../helpers/ticketing.js';
 
 /** Optional known-good parts of one operation's request, where the document alone cannot give them. */
 export interface Seed {

@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
 import { addKey, createTenant } from '../helpers/tenants.js';
-import { UNKNOWN_ID, draftEvent, eventBody, order, organizer, partnerCall, ticketType, type Organizer } from './fixtures.js';
+import { UNKNOWN_ID, draftEvent, eventBody, order, organizer, partnerCall, ticketType } from '../helpers/ticketing.js';
 
 type Endpoint = { method: 'GET' | 'POST' | 'PATCH'; url: () => string; scope: string; body?: () => unknown };
 
 describe('ticketing: keys, plans, scopes, check order and the error envelope', () => {
-  let ctx: TestContext;
-  let org: Organizer;
+  const { ctx, org } = useTestApp({}, { org: organizer });
   let eventId: string;
   let orderId: string;
   let endpoints: Endpoint[];
   beforeAll(async () => {
-    ctx = await buildTestApp();
-    org = await organizer(ctx);
     eventId = (await draftEvent(org)).id;
     const type = await ticketType(ctx, eventId);
     orderId = (await order(ctx, eventId, [{ ticketTypeId: type.id, quantity: 1 }])).id;
@@ -29,7 +27,6 @@ describe('ticketing: keys, plans, scopes, check order and the error envelope', (
       { method: 'GET', url: () => `/events/${eventId}/check-ins`, scope: 'tickets:read' },
     ];
   });
-  afterAll(() => ctx.close());
 
   const hit = (e: Endpoint, key: string | null, headers: Record<string, string> = {}) =>
     ctx.app.inject({

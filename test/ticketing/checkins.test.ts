@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { ISO_MS, UNKNOWN_ID, UUID, draftEvent, order, organizer, ticketType, webhookWatch, type Organizer } from './fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { ISO_MS, UNKNOWN_ID, UUID, draftEvent, order, organizer, ticketType, webhookWatch } from '../helpers/ticketing.js';
 
 describe('ticketing: door check-ins', () => {
-  let ctx: TestContext;
-  let org: Organizer;
-  let other: Organizer;
+  const { ctx, org, other } = useTestApp({}, { org: organizer, other: organizer });
   let eventId: string;
   let typeId: string;
   beforeAll(async () => {
-    ctx = await buildTestApp();
-    org = await organizer(ctx);
-    other = await organizer(ctx);
     eventId = (await draftEvent(org)).id;
     await ctx.admin('POST', `/events/${eventId}/publish`);
     typeId = (await ticketType(ctx, eventId)).id;
   });
-  afterAll(() => ctx.close());
 
   const scan = async (ticketId: string, at = eventId) => {
     const res = await ctx.admin('POST', `/events/${at}/check-ins`, { ticketId }, 201);

@@ -1,17 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { draftEvent, organizer, type Organizer } from './fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { draftEvent, organizer } from '../helpers/ticketing.js';
 
 describe('ticketing: GET /events (paging, filter, order)', () => {
-  let ctx: TestContext;
-  let org: Organizer;
-  let other: Organizer;
+  const { ctx, org, other } = useTestApp({}, { org: organizer, other: organizer });
   const ids: string[] = [];
   beforeAll(async () => {
-    ctx = await buildTestApp();
-    org = await organizer(ctx);
-    other = await organizer(ctx);
     // 5 events, created out of start order; two share a start (id breaks the tie).
     const starts = [
       '2027-03-01T10:00:00.000Z',
@@ -26,7 +21,6 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
     await ctx.admin('POST', `/events/${ids[1]}/cancel`);
     await draftEvent(other);
   });
-  afterAll(() => ctx.close());
 
   const expectedOrder = () => {
     const tied = [ids[2]!, ids[3]!].sort();

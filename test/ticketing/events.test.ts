@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { ISO_MS, UNKNOWN_ID, UUID, draftEvent, eventBody, organizer, type Organizer } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { ISO_MS, UNKNOWN_ID, UUID, draftEvent, eventBody, organizer } from '../helpers/ticketing.js';
 
 describe('ticketing: events', () => {
-  let ctx: TestContext;
-  let org: Organizer;
-  let other: Organizer;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-    org = await organizer(ctx);
-    other = await organizer(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, org, other } = useTestApp({}, { org: organizer, other: organizer });
 
   describe('POST /events', () => {
     it('creates a DRAFT event and answers the stored Event, field for field', async () => {

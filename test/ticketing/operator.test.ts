@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { UNKNOWN_ID, draftEvent, order, organizer, ticketType, webhookWatch, type Organizer } from './fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { UNKNOWN_ID, draftEvent, order, organizer, ticketType, webhookWatch } from '../helpers/ticketing.js';
 
 describe('operator API: ticketing', () => {
-  let ctx: TestContext;
-  let org: Organizer;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-    org = await organizer(ctx);
-  });
-  afterAll(() => ctx.close());
+  const { ctx, org } = useTestApp({}, { org: organizer });
 
   const raw = (method: 'POST', url: string, payload?: unknown) =>
     ctx.app.inject({

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { ISO_MS, UNKNOWN_ID, UUID, draftEvent, order, organizer, ticketType, type Organizer } from './fixtures.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { ISO_MS, UNKNOWN_ID, UUID, draftEvent, order, organizer, ticketType } from '../helpers/ticketing.js';
 
 describe('ticketing: ticket types, orders and issued tickets', () => {
-  let ctx: TestContext;
-  let org: Organizer;
-  let other: Organizer;
+  const { ctx, org, other } = useTestApp({}, { org: organizer, other: organizer });
   let eventId: string;
   let general: { id: string };
   let table: { id: string };
   let noAttendees: string;
   beforeAll(async () => {
-    ctx = await buildTestApp();
-    org = await organizer(ctx);
-    other = await organizer(ctx);
     noAttendees = await org.keyWith(['events:read', 'orders:read', 'tickets:read']);
     eventId = (await draftEvent(org)).id;
     await ctx.admin('POST', `/events/${eventId}/publish`);
@@ -30,7 +25,6 @@ describe('ticketing: ticket types, orders and issued tickets', () => {
       isActive: true,
     });
   });
-  afterAll(() => ctx.close());
 
   describe('GET /events/{eventId}/ticket-types', () => {
     it('answers data.items only, every field typed as the seed says', async () => {

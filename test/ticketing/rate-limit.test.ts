@@ -2,16 +2,13 @@ import { apiKeys, profiles } from '../../src/db/schema/core.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
-import { ALL_SCOPES, draftEvent, eventBody, order, organizer, partnerCall, ticketType, type Organizer } from './fixtures.js';
+import { useTestApp } from '../helpers/suite.js';
+import { ALL_SCOPES, draftEvent, eventBody, order, organizer, partnerCall, ticketType } from '../helpers/ticketing.js';
 
 const LIMIT = 4;
 
 describe('ticketing: rate limit per key', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await buildTestApp({ env: { TICKETING_RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
-  });
-  afterAll(() => ctx.close());
+  const { ctx } = useTestApp({ env: { TICKETING_RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
 
   it('counts every keyed answer in the headers and answers 429 RATE_LIMITED with Retry-After past the limit', async () => {
     const org = await organizer(ctx);
@@ -92,13 +89,10 @@ describe('ticketing: rate limit per key', () => {
 });
 
 describe.runIf(process.env.REDIS_URL)('ticketing: one rate limit across instances through Redis', () => {
-  let first: TestContext;
+  const env = { TICKETING_RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL: process.env.REDIS_URL! };
+  const { ctx: first, org } = useTestApp({ env }, { org: organizer });
   let second: TestContext;
-  let org: Organizer;
   beforeAll(async () => {
-    const env = { TICKETING_RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL: process.env.REDIS_URL! };
-    first = await buildTestApp({ env });
-    org = await organizer(first);
     if (usingPostgres()) {
       second = await buildTestApp({ env, shareWith: first });
     } else {
@@ -112,7 +106,6 @@ describe.runIf(process.env.REDIS_URL)('ticketing: one rate limit across instance
   });
   afterAll(async () => {
     await second?.close();
-    await first?.close();
   });
 
   it('counts requests to both instances against the one limit of the key', async () => {

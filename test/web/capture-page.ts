@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../identity/helpers.js';
+import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../helpers/identity.js';
 import { launchBrowser, PHONE, startServer, type LiveServer } from './browser.js';
 import { cameraVideoFile } from './camera.js';
 

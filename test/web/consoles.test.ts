@@ -2,8 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { addKey } from '../helpers/tenants.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, settle } from '../identity/helpers.js';
-import { png } from '../identity/images.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
+import { png } from '../helpers/images.js';
 import { browserAvailable, collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot, startServer, type LiveServer } from './browser.js';
 
 describe.skipIf(!browserAvailable())('consoles in chromium', () => {

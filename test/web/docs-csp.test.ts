@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
 import { browserAvailable, launchBrowser } from './browser.js';
 
 const haveChromium = browserAvailable();
 
 describe.runIf(haveChromium)('/docs in a real browser under the content security policy', () => {
-  let ctx: TestContext;
+  const { ctx } = useTestApp();
   let base: string;
   beforeAll(async () => {
-    ctx = await buildTestApp();
     base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  afterAll(async () => {
-    await ctx?.close();
   });
 
   it('renders the operations with no CSP violation', async () => {

@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from './support/setup.js';
+import { useTestApp } from '../helpers/suite.js';
+import { useCertificate, useReceiver } from '../helpers/receivers.js';
+import { deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from '../helpers/webhooks.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('operator API: webhook endpoints and the delivery log', () => {
-  let ctx: TestContext;
-  let receiver: Receiver;
+  const cert = useCertificate();
+  const receiver = useReceiver(cert);
   const logLines: string[] = [];
-  beforeAll(async () => {
-    const cert = await makeCertificate();
-    receiver = await startReceiver(cert);
-    ctx = await buildTestApp({
-      env: { WEBHOOK_RETRY_DELAYS_MS: TEST_DELAYS, LOG_LEVEL: 'trace' },
-      webhooks: { ca: cert.cert },
-      logStream: { write: (line: string) => void logLines.push(line) },
-    });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await receiver?.close();
-  });
+  const { ctx } = useTestApp(() => ({
+    env: { WEBHOOK_RETRY_DELAYS_MS: TEST_DELAYS, LOG_LEVEL: 'trace' },
+    webhooks: { ca: cert.cert },
+    logStream: { write: (line: string) => void logLines.push(line) },
+  }));
 
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
     ctx.app.inject({

@@ -1,27 +1,21 @@
 import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { count, deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from './support/setup.js';
+import { useTestApp } from '../helpers/suite.js';
+import { startReceiver, useCertificate, useReceiver } from '../helpers/receivers.js';
+import { count, deliveriesOf, later, newProfile, publish, register, runSchedule, TEST_DELAYS } from '../helpers/webhooks.js';
 
 const stripe = new Stripe('sk_test_unused');
 
 describe('webhook delivery to real HTTPS receivers', () => {
-  let ctx: TestContext;
-  let receiver: Receiver;
-  let cert: Awaited<ReturnType<typeof makeCertificate>>;
-  beforeAll(async () => {
-    cert = await makeCertificate();
-    receiver = await startReceiver(cert);
-    ctx = await buildTestApp({ env: { WEBHOOK_RETRY_DELAYS_MS: TEST_DELAYS, WEBHOOK_TIMEOUT_MS: '1500' }, webhooks: { ca: cert.cert } });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await receiver?.close();
-  });
+  const cert = useCertificate();
+  const receiver = useReceiver(cert);
+  const { ctx } = useTestApp(() => ({
+    env: { WEBHOOK_RETRY_DELAYS_MS: TEST_DELAYS, WEBHOOK_TIMEOUT_MS: '1500' },
+    webhooks: { ca: cert.cert },
+  }));
 
   const nowSec = () => Math.floor(ctx.clock.now().getTime() / 1000);
 

@@ -1,43 +1,37 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant } from '../identity/helpers.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { newProfile, publish, register } from './support/setup.js';
+import { api, captureAll, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
+import { useTestApp } from '../helpers/suite.js';
+import { useCertificate, useReceiver } from '../helpers/receivers.js';
+import { newProfile, publish, register } from '../helpers/webhooks.js';
 
 /**
  * The runner as the server runs it (started, woken by commits, the poll an hour away), against
  * receivers that never answer in time. Real time, bounded: the waits are what is measured.
  */
 describe('one dead endpoint does not hold back other tenants or identity decisions', () => {
-  let ctx: TestContext;
-  let dead: Receiver;
-  let deadToo: Receiver;
-  let live: Receiver;
-  beforeAll(async () => {
-    const cert = await makeCertificate();
-    [dead, deadToo, live] = await Promise.all([startReceiver(cert), startReceiver(cert), startReceiver(cert)]);
+  const cert = useCertificate();
+  const dead = useReceiver(cert);
+  const deadToo = useReceiver(cert);
+  const live = useReceiver(cert);
+  beforeAll(() => {
     dead.fallback = 'hang';
     deadToo.fallback = 'hang';
-    ctx = await buildTestApp({
-      startJobs: true,
-      webhooks: { ca: cert.cert },
-      env: {
-        ...HIGH_LIMITS,
-        // Longer than the test: the hung attempts hold their slots throughout.
-        WEBHOOK_TIMEOUT_MS: '60000',
-        JOBS_POLL_INTERVAL_MS: '3600000',
-        JOBS_DELIVERY_CONCURRENCY: '5',
-        WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '4',
-        SHUTDOWN_GRACE_MS: '500',
-      },
-    });
-  }, 120_000);
-  afterAll(async () => {
-    await ctx?.close();
-    await Promise.all([dead?.close(), deadToo?.close(), live?.close()]);
   });
+  const { ctx } = useTestApp(() => ({
+    startJobs: true,
+    webhooks: { ca: cert.cert },
+    env: {
+      ...HIGH_LIMITS,
+      // Longer than the test: the hung attempts hold their slots throughout.
+      WEBHOOK_TIMEOUT_MS: '60000',
+      JOBS_POLL_INTERVAL_MS: '3600000',
+      JOBS_DELIVERY_CONCURRENCY: '5',
+      WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '4',
+      SHUTDOWN_GRACE_MS: '500',
+    },
+  }));
 
   const deliveriesOfProfile = async (profileId: string) =>
     Number(

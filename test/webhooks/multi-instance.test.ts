@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { newProfile, publish, register, TEST_DELAYS } from './support/setup.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/suite.js';
+import { useCertificate, useReceiver } from '../helpers/receivers.js';
+import { newProfile, publish, register, TEST_DELAYS } from '../helpers/webhooks.js';
 
 describe.runIf(process.env.DATABASE_URL)('two dispatcher instances on one PostgreSQL', () => {
-  let a: TestContext;
-  let b: TestContext;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    const cert = await makeCertificate();
-    receiver = await startReceiver(cert);
-    a = await buildTestApp({ env: { WEBHOOK_RETRY_DELAYS_MS: TEST_DELAYS }, webhooks: { ca: cert.cert } });
-    b = await buildTestApp({ shareWith: a, clock: a.clock, webhooks: { ca: cert.cert } });
-  });
-  afterAll(async () => {
-    await b?.app.close();
-    await a?.close();
-    await receiver?.close();
-  });
+  const cert = useCertificate();
+  const receiver = useReceiver(cert);
+  const { ctx: a } = useTestApp(() => ({ env: { WEBHOOK_RETRY_DELAYS_MS: TEST_DELAYS }, webhooks: { ca: cert.cert } }));
+  const { ctx: b } = useTestApp(() => ({ shareWith: a, clock: a.clock, webhooks: { ca: cert.cert } }));
 
   it('deliver each attempt exactly once while both drain the same queue', async () => {
     const profileId = await newProfile(a);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDENTITY_POLICY, IDENTITY_SIGNER } from '../../src/identity/webhooks.js';
 import { computeServiceSignature } from '../../src/webhooks/verify.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { newProfile, register } from './support/setup.js';
+import { newProfile, register } from '../helpers/webhooks.js';
 
 const root = join(import.meta.dirname, '../..');
 

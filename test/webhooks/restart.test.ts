@@ -1,28 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Certificate, type Receiver } from './support/receiver.js';
-import { deliveriesOf, later, newProfile, publish, register, TEST_DELAYS } from './support/setup.js';
+import { buildTestApp, usingPostgres } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
+import { useCertificate, useReceiver } from '../helpers/receivers.js';
+import { deliveriesOf, later, newProfile, publish, register, TEST_DELAYS } from '../helpers/webhooks.js';
 
 describe('a server restart mid-schedule still delivers', () => {
-  let first: TestContext;
-  let cert: Certificate;
-  let receiver: Receiver;
+  const cert = useCertificate();
+  const receiver = useReceiver(cert);
   const env = {
     WEBHOOK_RETRY_DELAYS_MS: TEST_DELAYS,
     // On PGlite the store must outlive the process: a file-backed data directory instead of memory://.
     ...(usingPostgres() ? {} : { DATABASE_URL: '' }),
   };
-  beforeAll(async () => {
-    cert = await makeCertificate();
-    receiver = await startReceiver(cert);
-    first = await buildTestApp({ env, webhooks: { ca: cert.cert } });
-  });
-  afterAll(async () => {
-    await first?.close();
-    await receiver?.close();
-  });
+  const { ctx: first } = useTestApp(() => ({ env, webhooks: { ca: cert.cert } }));
 
   it('resumes pending retries, unsent fan-outs and interrupted attempts in a new process', async () => {
     const profileId = await newProfile(first);

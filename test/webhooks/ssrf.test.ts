@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkTarget, WebhookTargetError, type Resolver } from '../../src/webhooks/ssrf.js';
 import { createConnectionPool, postWebhook } from '../../src/webhooks/transport.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { makeCertificate, startReceiver, type Certificate, type Receiver } from './support/receiver.js';
-import { deliveriesOf, newProfile, publish, register } from './support/setup.js';
+import { useTestApp } from '../helpers/suite.js';
+import { makeCertificate, startReceiver, useCertificate, useReceiver } from '../helpers/receivers.js';
+import { deliveriesOf, newProfile, publish, register } from '../helpers/webhooks.js';
 
 /** A DNS whose answers the test changes while the app runs. */
 const dns = new Map<string, string[]>();
@@ -14,21 +14,12 @@ const resolve: Resolver = async (host) => {
 };
 
 describe('SSRF guard with private networks refused (the production setting)', () => {
-  let ctx: TestContext;
-  let cert: Certificate;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    cert = await makeCertificate();
-    receiver = await startReceiver(cert);
-    ctx = await buildTestApp({
-      env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_DELAYS_MS: '1000' },
-      webhooks: { ca: cert.cert, resolve },
-    });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await receiver?.close();
-  });
+  const cert = useCertificate();
+  const receiver = useReceiver(cert);
+  const { ctx } = useTestApp(() => ({
+    env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_DELAYS_MS: '1000' },
+    webhooks: { ca: cert.cert, resolve },
+  }));
 
   it('refuses private, loopback, link-local, metadata and mixed targets at registration', async () => {
     dns.set('metadata.example.test', ['169.254.169.254']);

@@ -1,25 +1,17 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
-import { draftEvent, order, organizer, ticketType } from '../ticketing/fixtures.js';
-import { makeCertificate, startReceiver, type Receiver } from './support/receiver.js';
-import { later, register, TEST_DELAYS } from './support/setup.js';
+import { useTestApp } from '../helpers/suite.js';
+import { draftEvent, order, organizer, ticketType } from '../helpers/ticketing.js';
+import { useCertificate, useReceiver } from '../helpers/receivers.js';
+import { later, register, TEST_DELAYS } from '../helpers/webhooks.js';
 
 const stripe = new Stripe('sk_test_unused');
 
 describe('ticketing state changes reach a registered receiver, signed', () => {
-  let ctx: TestContext;
-  let receiver: Receiver;
-  beforeAll(async () => {
-    const cert = await makeCertificate();
-    receiver = await startReceiver(cert);
-    ctx = await buildTestApp({ env: { WEBHOOK_RETRY_DELAYS_MS: TEST_DELAYS }, webhooks: { ca: cert.cert } });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await receiver?.close();
-  });
+  const cert = useCertificate();
+  const receiver = useReceiver(cert);
+  const { ctx } = useTestApp(() => ({ env: { WEBHOOK_RETRY_DELAYS_MS: TEST_DELAYS }, webhooks: { ca: cert.cert } }));
 
   it('publish, pay, check in, refund and cancel through /admin/v1 each deliver their event, through a receiver outage', async () => {
     const org = await organizer(ctx);

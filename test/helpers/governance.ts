@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
-import type { TestContext } from '../helpers/app.js';
-import { createTenant, type Tenant } from '../helpers/tenants.js';
+import type { TestContext } from './app.js';
+import { createTenant, type Tenant } from './tenants.js';
 
 export const BOTH_SCOPES = ['governance:decide', 'governance:read'];
 

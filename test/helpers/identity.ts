@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TestContext } from '../helpers/app.js';
-import { addKey, createTenant } from '../helpers/tenants.js';
+import type { TestContext } from './app.js';
+import { addKey, createTenant } from './tenants.js';
 import { png } from './images.js';
 
 export type Part = { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Buffer };
@@ -121,6 +121,16 @@ export async function captureAll(
 export async function settle(ctx: TestContext, key: string, id: string) {
   await ctx.app.jobs.drain();
   return (await api(ctx).call('GET', `/v1/verifications/${id}`, key, undefined, 200)).json();
+}
+
+/** A verification of `key` in manual_review: its document was already used by an earlier verification. */
+export async function captureIntoManualReview(ctx: TestContext, key: string, seed: number) {
+  const document = png(640, 480, { seed });
+  const first = await captureAll(ctx, key, { document });
+  await settle(ctx, key, first.id);
+  const second = await captureAll(ctx, key, { document });
+  expect((await settle(ctx, key, second.id)).status).toBe('manual_review');
+  return second;
 }
 
 /** Limits high enough that a test file's own traffic never trips them (the rate-limit test sets its own). */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { TestContext } from '../../helpers/app.js';
-import { rowsOf } from '../../../src/db/client.js';
+import type { TestContext } from './app.js';
+import { rowsOf } from '../../src/db/client.js';
 
 /** Short schedule for tests: 4 attempts, 1 s, 2 s, 3 s apart (plus up to 20 % jitter). */
 export const TEST_DELAYS = '1000,2000,3000';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { webhookEvents } from '../../src/db/schema/webhooks.js';
-import type { TestContext } from '../helpers/app.js';
-import { addKey, createTenant } from '../helpers/tenants.js';
+import type { TestContext } from './app.js';
+import { addKey, createTenant } from './tenants.js';
 
 export const ALL_SCOPES = ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'];
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

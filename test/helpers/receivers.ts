@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { makeLocalCertificate, type Certificate } from '../../../scripts/local-certificate.js';
+import { afterAll, beforeAll } from 'vitest';
+import { makeLocalCertificate, type Certificate } from '../../scripts/local-certificate.js';
+import { placeholder } from './suite.js';
 
 export type { Certificate };
 
@@ -66,4 +68,21 @@ export async function startReceiver(certificate: Certificate, host = '127.0.0.1'
         server.close(() => resolve());
       }),
   });
+}
+
+/** A certificate for the receivers of one describe block (and the app's `webhooks.ca`), made in a beforeAll. */
+export function useCertificate(): Certificate {
+  const certificate = placeholder<Certificate>("the receivers' certificate");
+  beforeAll(async () => certificate.fill(await makeCertificate()));
+  return certificate.value;
+}
+
+/** A receiver of one describe block, started in a beforeAll and closed in an afterAll. */
+export function useReceiver(certificate: Certificate): Receiver {
+  const receiver = placeholder<Receiver>('the receiver');
+  beforeAll(async () => receiver.fill(await startReceiver(certificate)));
+  afterAll(async () => {
+    await receiver.filled()?.close();
+  });
+  return receiver.value;
 }
