@@ -12,6 +12,7 @@ import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
 import { jobListener } from './jobs/wake.js';
 import { createFacePool } from './identity/faces/pool.js';
+import { idempotencyKeyPurge } from './idempotency/purge.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
@@ -117,6 +118,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
 
   await securityHeaders(app);
   await app.register(openApiDocs);
+  await app.register(idempotencyKeyPurge);
 
   // The APIs, each in its own scope with its own auth, rate limits and error format.
   await app.register(healthRoutes);
