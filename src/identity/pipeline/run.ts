@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { eq } from 'drizzle-orm';
+import { BlobStoreUnavailable } from '../../blobs/store.js';
 import { identityVerifications } from '../../db/schema/identity.js';
 import type { JobHandler } from '../../jobs/queue.js';
 import { appendAudit } from '../audit.js';
@@ -104,6 +105,8 @@ export function pipelineHandler(deps: IdentityDeps & { logger: Logger; faces?: F
       }
       await record(v.id, outcome, undefined, signals);
     } catch (err) {
+      // A bucket that is down decides nothing: the queue runs the job again later (README, "Object storage").
+      if (err instanceof BlobStoreUnavailable) throw err;
       logger.error({ err, verificationId }, 'identity pipeline failed; routing to manual review');
       const kind =
         err instanceof InjectedPipelineFault
