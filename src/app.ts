@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { validatorCompiler } from './plugins/validator.js';
 import { adminApi } from './admin/plugin.js';
 import { startKeyCache } from './auth/api-keys.js';
-import { createFileBlobStore, type BlobStore } from './blobs/store.js';
+import { openBlobStore } from './blobs/from-config.js';
+import type { BlobStore } from './blobs/store.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
 import { jobListener } from './jobs/wake.js';
 import { createFacePool } from './identity/faces/pool.js';
+import { idempotencyKeyPurge } from './idempotency/purge.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
@@ -110,13 +111,14 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
         })
       : null,
   );
-  app.decorate('blobs', opts.blobs ?? createFileBlobStore(join(config.DATA_DIR, 'blobs')));
+  app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
   const webhooks = createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks });
   app.decorate('webhooks', webhooks);
 
   await securityHeaders(app);
   await app.register(openApiDocs);
+  await app.register(idempotencyKeyPurge);
 
   // The APIs, each in its own scope with its own auth, rate limits and error format.
   await app.register(healthRoutes);
@@ -138,6 +140,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   });
   app.addHook('onClose', async () => {
     await app.faces?.close();
+    await app.blobs.close?.();
     await redis?.quit().catch(() => {});
     await keyCache.close();
     webhooks.connections.close();

@@ -79,8 +79,38 @@ const envSchema = z
     /** Radians of yaw: a left/right step turns at least FACE_YAW_TURN, a front step at most FACE_YAW_FRONT. */
     FACE_YAW_TURN: z.coerce.number().min(0).max(1.5).default(0.15),
     FACE_YAW_FRONT: z.coerce.number().min(0).max(1.5).default(0.25),
+    /** Where uploaded files live (README, "Object storage"): `file` under DATA_DIR/blobs, or an S3 bucket. */
+    BLOB_STORE: z.enum(['file', 's3']).default('file'),
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens')
+      .optional(),
+    S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]{2,40}$/, 'a region name such as eu-central-1')
+      .optional(),
+    /** An S3-compatible service (MinIO, Ceph, R2…); unset → AWS S3 of S3_REGION. */
+    S3_ENDPOINT: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'an http(s) URL such as http://minio:9000')
+      .optional(),
+    /** Path-style addressing (host/bucket/key), which most self-hosted S3-compatible services need. */
+    S3_FORCE_PATH_STYLE: boolean.default(false),
+    /** Uploads sending to the bucket at once per process (each holds up to ~15 MB of parts); more wait their turn. */
+    S3_UPLOADS_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
   })
-  .refine((c) => c.FACE_MATCH_LOW <= c.FACE_MATCH_HIGH, { path: ['FACE_MATCH_LOW'], message: 'must not exceed FACE_MATCH_HIGH' });
+  .refine((c) => c.FACE_MATCH_LOW <= c.FACE_MATCH_HIGH, { path: ['FACE_MATCH_LOW'], message: 'must not exceed FACE_MATCH_HIGH' })
+  .superRefine((c, ctx) => {
+    if (c.BLOB_STORE !== 's3') return;
+    if (!c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when BLOB_STORE=s3' });
+    if (!c.S3_REGION) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_REGION'],
+        message: "required when BLOB_STORE=s3 (the bucket's region; S3-compatible services usually accept us-east-1)",
+      });
+    }
+  });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 

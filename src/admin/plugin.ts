@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { bearerToken } from '../auth/api-keys.js';
+import { operatorIdempotency } from '../idempotency/apis.js';
+import { useIdempotency } from '../idempotency/hooks.js';
 import { safeEqual } from '../lib/crypto.js';
 import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { documentScopeSecurity, securityOf } from '../plugins/openapi-security.js';
@@ -40,6 +42,7 @@ export const adminApi: FastifyPluginAsync = async (app) => {
     }
   });
 
+  useIdempotency(app, operatorIdempotency);
   await app.register(profileRoutes);
   await app.register(governanceAdminRoutes);
   await app.register(identityAdminRoutes);

@@ -5,20 +5,47 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-/** Where uploaded files live. The filesystem store is the default; object storage can implement this later. */
+/**
+ * Where uploaded files live: the filesystem (the default) or an S3 bucket (src/blobs/s3.ts). Both
+ * pass the same contract suite (test/blobs/contract.ts).
+ */
 export interface BlobStore {
   /** Streams `source` into the store under `key`; the blob becomes visible only when complete. */
   put(key: string, source: Readable): Promise<{ size: number }>;
+  /** The blob's bytes; BlobNotFound when there is none. */
   get(key: string): Promise<Buffer>;
   exists(key: string): Promise<boolean>;
+  /** Removes the blob; a key with no blob is already removed. */
   delete(key: string): Promise<void>;
+  /** Lets go of connections (the S3 client's sockets). */
+  close?(): Promise<void>;
+}
+
+export class BlobNotFound extends Error {
+  constructor(key: string) {
+    super(`no blob under ${key}`);
+  }
+}
+
+/**
+ * The store cannot be reached or refused to work (a bucket that is down, credentials refused).
+ * 503 to a client, in its API's own format; a job meeting it is retried later.
+ */
+export class BlobStoreUnavailable extends Error {
+  readonly statusCode = 503;
+  constructor(operation: string, cause: unknown) {
+    super(`blob store unavailable (${operation}): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** Keys are paths the services build ("verifications/<id>/document"); anything else is a bug, refused before any I/O. */
+export function checkBlobKey(key: string): string {
+  if (!/^[A-Za-z0-9/_.-]+$/.test(key) || key.includes('..') || key.startsWith('/')) throw new Error(`bad blob key ${key}`);
+  return key;
 }
 
 export function createFileBlobStore(root: string): BlobStore {
-  const pathOf = (key: string) => {
-    if (!/^[A-Za-z0-9/_.-]+$/.test(key) || key.includes('..')) throw new Error(`bad blob key ${key}`);
-    return join(root, key);
-  };
+  const pathOf = (key: string) => join(root, checkBlobKey(key));
   return {
     async put(key, source) {
       const target = pathOf(key);
@@ -33,7 +60,14 @@ export function createFileBlobStore(root: string): BlobStore {
       }
       return { size: (await stat(target)).size };
     },
-    get: (key) => readFile(pathOf(key)),
+    async get(key) {
+      try {
+        return await readFile(pathOf(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFound(key);
+        throw err;
+      }
+    },
     async exists(key) {
       return stat(pathOf(key)).then(
         () => true,

@@ -1,6 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal } from '../auth/api-keys.js';
+import { governanceIdempotency } from '../idempotency/apis.js';
+import { useIdempotency } from '../idempotency/hooks.js';
 import { liveSigningKey } from '../lib/signing-keys.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createExecutionBoundary } from './boundary.js';
@@ -22,6 +24,7 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
   const boundary = createExecutionBoundary(service);
 
   useGovernanceErrors(app);
+  useIdempotency(app, governanceIdempotency);
   // Signed values must read the same in every parser: refuse duplicate keys, lone surrogates,
   // unsafe integers and non-finite numbers on the raw text.
   app.removeContentTypeParser('application/json');

@@ -2,6 +2,8 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
+import { identityIdempotency } from '../idempotency/apis.js';
+import { useIdempotency } from '../idempotency/hooks.js';
 import { liveSigningKey } from '../lib/signing-keys.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createAttestationService } from './attestations.js';
@@ -75,6 +77,7 @@ function requireRoleKeys(scope: FastifyInstance): void {
 export const identityApi: FastifyPluginAsync = async (app) => {
   useDetailErrors(app);
   app.decorateRequest('identityPrincipal', null);
+  useIdempotency(app, identityIdempotency);
   await app.register(multipart, {
     // One byte over the limit is enough to know; the inspector answers 413 itself.
     limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 10, fieldSize: 4096, parts: 12 },

@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { contentSecurityPolicy } from './security-headers.js';
+import { documentIdempotency } from '../idempotency/openapi.js';
 import { applyExamples } from './openapi-example-types.js';
 import { operationExamples } from './openapi-examples.js';
 import { securitySchemes } from './openapi-security.js';
@@ -216,6 +217,7 @@ export const openApiDocs = fp(
           schemas: { ...doc.components?.schemas, ...Object.fromEntries(errorBodies.map(([, name, schema]) => [name, schema])) },
         };
         documentCommonErrors(doc.paths ?? {});
+        documentIdempotency(doc.paths ?? {});
         applyExamples((doc.paths ?? {}) as never, operationExamples);
         Object.assign(doc, { 'x-tagGroups': tagGroups });
         return doc as ReturnType<typeof jsonSchemaTransformObject>;

@@ -1,6 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
+import { ticketingIdempotency } from '../idempotency/apis.js';
+import { useIdempotency } from '../idempotency/hooks.js';
 import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { ticketingErrors as errors } from './errors.js';
@@ -63,6 +65,7 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
     if (scope && !principal.scopes.includes(scope)) throw errors.insufficientScope(scope);
   });
 
+  useIdempotency(app, ticketingIdempotency);
   await app.register(ticketingRoutes, { service });
 
   // Unknown paths under /api/v1 go through the same key, limit and plan checks as the real ones,

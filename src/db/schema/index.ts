@@ -6,3 +6,4 @@ export * from './signing-keys.js';
 export * from './ticketing.js';
 export * from './identity.js';
 export * from './governance.js';
+export * from './idempotency.js';

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { BlobStoreUnavailable } from '../../blobs/store.js';
 import type { JobHandler } from '../../jobs/queue.js';
 import { appendAudit } from '../audit.js';
 import * as repo from '../repo.js';
@@ -100,6 +101,8 @@ export function pipelineHandler(
       }
       await record(v.id, outcome, undefined, signals);
     } catch (err) {
+      // A bucket that is down decides nothing: the queue runs the job again later (README, "Object storage").
+      if (err instanceof BlobStoreUnavailable) throw err;
       logger.error({ err, verificationId }, 'identity pipeline failed; routing to manual review');
       const kind =
         err instanceof InjectedPipelineFault
