@@ -1,13 +1,7 @@
+import { ApiError } from '../plugins/error-handler.js';
+
 /** An error of the governance API: `{ "error": { "code", "message" } }` with its status. */
-export class GovernanceError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class GovernanceError extends ApiError {}
 
 export const notFound = (what: string) => new GovernanceError(404, 'NOT_FOUND', `${what} not found`);
 export const invalid = (message: string) => new GovernanceError(400, 'VALIDATION_ERROR', message);

@@ -10,6 +10,18 @@ import { carrierRoutes, challengeRoutes, cryptoRoutes, governanceRoutes, proofRo
 import { useGovernanceErrors } from './error-handler.js';
 import { createGovernanceService } from './service.js';
 
+/** The governance API's path scopes and their routes; the rest of /v1 is identity's. */
+const PATH_SCOPES = [
+  ['/v1/governance', governanceRoutes],
+  ['/v1/proof', proofRoutes],
+  ['/v1/crypto', cryptoRoutes],
+  ['/v1/challenge', challengeRoutes],
+  ['/v1/carrier', carrierRoutes],
+] as const;
+
+/** The path prefixes the governance API serves (for answers given before routing, src/app.ts). */
+export const GOVERNANCE_PREFIXES = PATH_SCOPES.map(([prefix]) => `${prefix}/`);
+
 /**
  * The Governance Evidence Service: five encapsulated scopes (/v1/governance, /v1/proof,
  * /v1/crypto, /v1/challenge, /v1/carrier) sharing one strict JSON parser, one error format,
@@ -58,10 +70,5 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  const deps = { service, boundary };
-  await app.register(governanceRoutes, { prefix: '/v1/governance', ...deps });
-  await app.register(proofRoutes, { prefix: '/v1/proof', ...deps });
-  await app.register(cryptoRoutes, { prefix: '/v1/crypto', ...deps });
-  await app.register(challengeRoutes, { prefix: '/v1/challenge', ...deps });
-  await app.register(carrierRoutes, { prefix: '/v1/carrier', ...deps });
+  for (const [prefix, routes] of PATH_SCOPES) await app.register(routes, { prefix, service, boundary });
 };

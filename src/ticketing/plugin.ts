@@ -1,7 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
-import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { routeNotFound } from '../plugins/error-handler.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { ticketingErrors as errors } from './errors.js';
 import { ticketingRoutes } from './routes.js';
@@ -72,7 +73,7 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
     url: '/*',
     schema: { hide: true },
     preParsing: async (req) => {
-      throw new EnvelopeError(404, 'NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`);
+      throw routeNotFound(req);
     },
     handler: async () => undefined,
   });
