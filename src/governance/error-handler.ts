@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { governanceErrors } from './errors.js';
 import { createNotFoundHandler, useErrorFormat, type ErrorFormat } from '../plugins/error-handler.js';
 
 /** `{error:{code,message}}`; a refused request names its first bad field in the message, 400. */
 export const governanceErrorFormat: ErrorFormat = {
   body: ({ code, message }) => ({ error: { code, message } }),
   validation: { status: 400, issues: 'first' },
-  rateLimitMessage: 'Too many requests; retry later',
+  rateLimitMessage: governanceErrors.rateLimited().message,
 };
 
 /**

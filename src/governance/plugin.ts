@@ -5,7 +5,7 @@ import { liveSigningKey } from '../lib/signing-keys.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createExecutionBoundary } from './boundary.js';
 import { CanonicalJsonError, parseCanonicalJson } from './canonical-json.js';
-import { GovernanceError } from './errors.js';
+import { governanceErrors as errors } from './errors.js';
 import { carrierRoutes, challengeRoutes, cryptoRoutes, governanceRoutes, proofRoutes } from './routes.js';
 import { useGovernanceErrors } from './error-handler.js';
 import { createGovernanceService } from './service.js';
@@ -43,7 +43,7 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
     } catch (err) {
       const message =
         err instanceof CanonicalJsonError ? `The JSON body cannot be canonicalized safely: ${err.message}` : 'The body is not valid JSON';
-      done(new GovernanceError(400, 'VALIDATION_ERROR', message), undefined);
+      done(errors.unreadableBody(message), undefined);
     }
   });
 
@@ -53,10 +53,8 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
     if (!required) return;
     const token = bearerToken(req.headers.authorization);
     const principal = token ? await findPrincipal(app.db, 'governance', token) : null;
-    if (!principal) throw new GovernanceError(401, 'UNAUTHORIZED', 'A valid governance API key is required');
-    if (!principal.scopes.includes(required)) {
-      throw new GovernanceError(403, 'INSUFFICIENT_SCOPE', `This operation requires the ${required} scope`);
-    }
+    if (!principal) throw errors.unauthorized();
+    if (!principal.scopes.includes(required)) throw errors.insufficientScope(required);
     req.governancePrincipal = principal;
   });
 
@@ -66,7 +64,7 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
       max: app.config.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
       nameSpace: 'governance-rate-limit-',
       keyGenerator: (req) => (req.governancePrincipal ? `key:${req.governancePrincipal.keyHash}` : `ip:${req.ip}`),
-      errorResponseBuilder: () => new GovernanceError(429, 'RATE_LIMITED', 'Too many requests; retry later'),
+      errorResponseBuilder: () => errors.rateLimited(),
     }),
   );
 
