@@ -16,7 +16,9 @@ import { idempotencyKeyPurge } from './idempotency/purge.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
-import { frameworkErrors } from './plugins/framework-errors.js';
+import { identityErrorFormat } from './identity/error-handler.js';
+import { envelopeFormat } from './plugins/envelope-errors.js';
+import { createFrameworkErrors } from './plugins/framework-errors.js';
 import { healthRoutes } from './plugins/health.js';
 import { homeRoute } from './plugins/home.js';
 import { loggerOptions } from './plugins/logger.js';
@@ -25,7 +27,8 @@ import { responseSerializerCompiler } from './plugins/serializer.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { closeUnreadBodies } from './plugins/unread-bodies.js';
 import { webApp } from './plugins/web-app.js';
-import { governanceApi } from './governance/plugin.js';
+import { governanceErrorFormat } from './governance/error-handler.js';
+import { GOVERNANCE_PREFIXES, governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
 
@@ -61,7 +64,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     // Per-IP rate limits must not trust a client-supplied X-Forwarded-For unless a proxy sets it.
     trustProxy: trustProxyOption(config),
     forceCloseConnections: 'idle',
-    frameworkErrors,
+    // Errors Fastify answers before routing, in the format of the API whose path it is.
+    frameworkErrors: createFrameworkErrors([
+      { prefixes: ['/admin/v1/', '/api/v1/'], format: envelopeFormat },
+      { prefixes: GOVERNANCE_PREFIXES, format: governanceErrorFormat },
+      { prefixes: ['/v1/'], format: identityErrorFormat },
+    ]),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);

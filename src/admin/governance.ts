@@ -2,9 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { profiles } from '../db/schema/core.js';
+import { governanceErrors } from '../governance/errors.js';
 import * as repo from '../governance/repo.js';
+import { profileErrors } from '../profiles/errors.js';
 import { SCENARIO_AGENT_ID } from '../governance/service.js';
-import { EnvelopeError, notFound } from '../plugins/envelope-errors.js';
 import { isUuid } from '../lib/uuid.js';
 import { toIso } from '../lib/time.js';
 import * as s from './schemas.js';
@@ -60,7 +61,7 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function requireProfile(id: string) {
     const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, id));
-    if (!row) throw notFound('Profile');
+    if (!row) throw profileErrors.profileNotFound();
   }
 
   app.post(
@@ -76,9 +77,7 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const body = req.body;
-      if (body.agentId === SCENARIO_AGENT_ID) {
-        throw new EnvelopeError(400, 'VALIDATION_ERROR', `agentId ${SCENARIO_AGENT_ID} is reserved for the proof scenario`);
-      }
+      if (body.agentId === SCENARIO_AGENT_ID) throw governanceErrors.agentIdReserved(SCENARIO_AGENT_ID);
       await requireProfile(body.profileId);
       const row = await repo.insertAgent(db, {
         profileId: body.profileId,
@@ -88,7 +87,7 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         baselineMaxDrift: body.baseline.maxDrift,
         createdAt: clock.now(),
       });
-      if (!row) throw new EnvelopeError(409, 'CONFLICT', `Agent ${body.agentId} already exists in this profile`);
+      if (!row) throw governanceErrors.agentExists(body.agentId);
       return reply.status(201).send({
         success: true,
         data: {
@@ -117,7 +116,7 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const body = req.body;
       await requireProfile(body.profileId);
-      if (!(await repo.findAgent(db, body.profileId, body.agentId))) throw notFound('Agent');
+      if (!(await repo.findAgent(db, body.profileId, body.agentId))) throw governanceErrors.agentNotFound();
       const row = await repo.insertDelegation(db, {
         profileId: body.profileId,
         agentId: body.agentId,
@@ -141,9 +140,9 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      if (!isUuid(req.params.id)) throw notFound('Delegation');
+      if (!isUuid(req.params.id)) throw governanceErrors.delegationNotFound();
       const row = await repo.revokeDelegation(db, req.params.id, clock.now());
-      if (!row) throw notFound('Delegation');
+      if (!row) throw governanceErrors.delegationNotFound();
       return { success: true as const, data: delegationOut(row) };
     },
   );

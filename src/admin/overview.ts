@@ -2,7 +2,7 @@ import type { Db } from '../db/client.js';
 import { verificationView } from '../identity/views.js';
 import { isUuid } from '../lib/uuid.js';
 import { toIso } from '../lib/time.js';
-import { notFound } from '../plugins/envelope-errors.js';
+import { profileErrors } from '../profiles/errors.js';
 import { eventView } from '../ticketing/views.js';
 import * as repo from './overview-repo.js';
 
@@ -13,7 +13,7 @@ import * as repo from './overview-repo.js';
  */
 export function createOperatorOverview(db: Db) {
   async function requireProfile(id: string): Promise<void> {
-    if (!isUuid(id) || !(await repo.profileExists(db, id))) throw notFound('Profile');
+    if (!isUuid(id) || !(await repo.profileExists(db, id))) throw profileErrors.profileNotFound();
   }
 
   return {

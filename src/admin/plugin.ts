@@ -3,7 +3,8 @@ import { bearerToken } from '../auth/api-keys.js';
 import { operatorIdempotency } from '../idempotency/apis.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { safeEqual } from '../lib/crypto.js';
-import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { envelopeFormat, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { operatorErrors } from './errors.js';
 import { documentScopeSecurity, securityOf } from '../plugins/openapi-security.js';
 import { governanceAdminRoutes } from './governance.js';
 import { identityAdminRoutes } from './identity.js';
@@ -12,13 +13,10 @@ import { profileRoutes } from './profiles.js';
 import { webhookRoutes } from './webhooks.js';
 import { ticketingOperatorRoutes } from './ticketing.js';
 
-export const OPERATOR_API_DISABLED =
-  'The operator API is disabled: set ADMIN_TOKEN (16 characters or more) in the environment and restart the server to enable it';
-
 /** Without ADMIN_TOKEN every path under /admin/v1 answers 404, saying why and how to turn it on. */
 function disabledOperatorApi(app: FastifyInstance): void {
-  const disabled = (reply: FastifyReply) =>
-    reply.status(404).send({ success: false, error: { code: 'NOT_FOUND', message: OPERATOR_API_DISABLED } });
+  const answer = operatorErrors.disabled();
+  const disabled = (reply: FastifyReply) => reply.status(answer.statusCode).send(envelopeFormat.body(answer));
   app.setNotFoundHandler((_req, reply) => disabled(reply));
   // A body that fails to parse on the way to a route that does not exist gets the same answer.
   app.setErrorHandler((_err, _req, reply) => disabled(reply));
@@ -37,9 +35,7 @@ export const adminApi: FastifyPluginAsync = async (app) => {
 
   app.addHook('onRequest', async (req) => {
     const given = bearerToken(req.headers.authorization);
-    if (!given || !safeEqual(given, token)) {
-      throw new EnvelopeError(401, 'UNAUTHORIZED', 'A valid operator token is required');
-    }
+    if (!given || !safeEqual(given, token)) throw operatorErrors.unauthorized();
   });
 
   useIdempotency(app, operatorIdempotency);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { issueApiKey, notifyApiKeysChanged, revokeApiKey } from '../auth/api-keys.js';
 import { apiKeys, profiles, venues } from '../db/schema/core.js';
-import { notFound } from '../plugins/envelope-errors.js';
+import { profileErrors } from '../profiles/errors.js';
 import { isUuid } from '../lib/uuid.js';
 import { toIso } from '../lib/time.js';
 import * as s from './schemas.js';
@@ -15,9 +15,9 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, clock } = app;
 
   async function loadProfile(id: string) {
-    if (!isUuid(id)) throw notFound('Profile');
+    if (!isUuid(id)) throw profileErrors.profileNotFound();
     const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
-    if (!row) throw notFound('Profile');
+    if (!row) throw profileErrors.profileNotFound();
     return row;
   }
 
@@ -172,7 +172,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      if (!isUuid(req.params.id)) throw notFound('API key');
+      if (!isUuid(req.params.id)) throw profileErrors.apiKeyNotFound();
       const revoked = await revokeApiKey(db, clock, req.params.id);
       const row =
         revoked ??
@@ -182,7 +182,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
             .from(apiKeys)
             .where(and(eq(apiKeys.id, req.params.id)))
         )[0];
-      if (!row) throw notFound('API key');
+      if (!row) throw profileErrors.apiKeyNotFound();
       return { success: true as const, data: keyView(row) };
     },
   );

@@ -1,5 +1,5 @@
 import { isUuid } from '../lib/uuid.js';
-import { GovernanceError, notFound, REJECTION_STATUS, type RejectionCode } from './errors.js';
+import { governanceErrors as errors, type RejectionCode } from './errors.js';
 import { evaluateGates, POLICY_VERSION } from './policy.js';
 import * as repo from './repo.js';
 import { canonicalJson, GENESIS_HASH, recordHash, verifyRecordSignature } from './seal.js';
@@ -85,7 +85,7 @@ export function createExecutionBoundary(svc: GovernanceService) {
       };
     }
     const stored = await repo.findRecord(db, { recordId: String(record.record_id), profileId });
-    if (!stored) throw notFound('Record');
+    if (!stored) throw errors.recordNotFound();
     return { rejection: freshnessRejection(record, now.getTime()), executionId: stored.executionId, recordId: stored.recordId };
   }
 
@@ -95,7 +95,7 @@ export function createExecutionBoundary(svc: GovernanceService) {
     const result = await check(profileId, record, now);
     const reject = async (rejection: Rejection) => {
       if (result.executionId) await repo.recordDelivery(db, profileId, result.executionId, now, rejection.code);
-      return new GovernanceError(REJECTION_STATUS[rejection.code], rejection.code, rejection.message);
+      return errors.rejected(rejection.code, rejection.message);
     };
     if (result.rejection) throw await reject(result.rejection);
     const admitted = await db.transaction(async (tx) => {

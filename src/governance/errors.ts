@@ -1,18 +1,9 @@
+import { ApiError } from '../plugins/error-handler.js';
+
 /** An error of the governance API: `{ "error": { "code", "message" } }` with its status. */
-export class GovernanceError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class GovernanceError extends ApiError {}
 
-export const notFound = (what: string) => new GovernanceError(404, 'NOT_FOUND', `${what} not found`);
-export const invalid = (message: string) => new GovernanceError(400, 'VALIDATION_ERROR', message);
-
-/** The stable codes of the execution boundary, in the order they are checked (CONTRACT §4). */
+/** The stable codes of the execution boundary, in the order they are checked (README, "Admit"). */
 export const REJECTION_CODES = [
   'RECEIPT_REPLAYED',
   'SIGNATURE_INVALID',
@@ -29,4 +20,24 @@ export const REJECTION_STATUS: Record<RejectionCode, number> = {
   RECEIPT_EXPIRED: 422,
   TIMESTAMP_OUT_OF_WINDOW: 422,
   NOT_ALLOWED: 422,
+};
+
+const notFound = (what: string) => new GovernanceError(404, 'NOT_FOUND', `${what} not found`);
+
+/** The governance error catalogue: every named code with its status, in one place. */
+export const governanceErrors = {
+  unauthorized: () => new GovernanceError(401, 'UNAUTHORIZED', 'A valid governance API key is required'),
+  insufficientScope: (scope: string) => new GovernanceError(403, 'INSUFFICIENT_SCOPE', `This operation requires the ${scope} scope`),
+  rateLimited: () => new GovernanceError(429, 'RATE_LIMITED', 'Too many requests; retry later'),
+  /** A body the strict JSON reading refuses (src/governance/canonical-json.ts). */
+  unreadableBody: (message: string) => new GovernanceError(400, 'VALIDATION_ERROR', message),
+  agentNotFound: () => notFound('Agent'),
+  recordNotFound: () => notFound('Record'),
+  carrierNotFound: () => notFound('Carrier'),
+  delegationNotFound: () => notFound('Delegation'),
+  agentIdReserved: (agentId: string) =>
+    new GovernanceError(400, 'VALIDATION_ERROR', `agentId ${agentId} is reserved for the proof scenario`),
+  agentExists: (agentId: string) => new GovernanceError(409, 'CONFLICT', `Agent ${agentId} already exists in this profile`),
+  /** A record the execution boundary refuses, with the status its code has at admit. */
+  rejected: (code: RejectionCode, message: string) => new GovernanceError(REJECTION_STATUS[code], code, message),
 };

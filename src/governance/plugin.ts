@@ -7,10 +7,22 @@ import { liveSigningKey } from '../lib/signing-keys.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createExecutionBoundary } from './boundary.js';
 import { CanonicalJsonError, parseCanonicalJson } from './canonical-json.js';
-import { GovernanceError } from './errors.js';
+import { governanceErrors as errors } from './errors.js';
 import { carrierRoutes, challengeRoutes, cryptoRoutes, governanceRoutes, proofRoutes } from './routes.js';
 import { useGovernanceErrors } from './error-handler.js';
 import { createGovernanceService } from './service.js';
+
+/** The governance API's path scopes and their routes; the rest of /v1 is identity's. */
+const PATH_SCOPES = [
+  ['/v1/governance', governanceRoutes],
+  ['/v1/proof', proofRoutes],
+  ['/v1/crypto', cryptoRoutes],
+  ['/v1/challenge', challengeRoutes],
+  ['/v1/carrier', carrierRoutes],
+] as const;
+
+/** The path prefixes the governance API serves (for answers given before routing, src/app.ts). */
+export const GOVERNANCE_PREFIXES = PATH_SCOPES.map(([prefix]) => `${prefix}/`);
 
 /**
  * The Governance Evidence Service: five encapsulated scopes (/v1/governance, /v1/proof,
@@ -34,7 +46,7 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
     } catch (err) {
       const message =
         err instanceof CanonicalJsonError ? `The JSON body cannot be canonicalized safely: ${err.message}` : 'The body is not valid JSON';
-      done(new GovernanceError(400, 'VALIDATION_ERROR', message), undefined);
+      done(errors.unreadableBody(message), undefined);
     }
   });
 
@@ -44,10 +56,8 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
     if (!required) return;
     const token = bearerToken(req.headers.authorization);
     const principal = token ? await findPrincipal(app.db, 'governance', token) : null;
-    if (!principal) throw new GovernanceError(401, 'UNAUTHORIZED', 'A valid governance API key is required');
-    if (!principal.scopes.includes(required)) {
-      throw new GovernanceError(403, 'INSUFFICIENT_SCOPE', `This operation requires the ${required} scope`);
-    }
+    if (!principal) throw errors.unauthorized();
+    if (!principal.scopes.includes(required)) throw errors.insufficientScope(required);
     req.governancePrincipal = principal;
   });
 
@@ -57,14 +67,9 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
       max: app.config.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
       nameSpace: 'governance-rate-limit-',
       keyGenerator: (req) => (req.governancePrincipal ? `key:${req.governancePrincipal.keyHash}` : `ip:${req.ip}`),
-      errorResponseBuilder: () => new GovernanceError(429, 'RATE_LIMITED', 'Too many requests; retry later'),
+      errorResponseBuilder: () => errors.rateLimited(),
     }),
   );
 
-  const deps = { service, boundary };
-  await app.register(governanceRoutes, { prefix: '/v1/governance', ...deps });
-  await app.register(proofRoutes, { prefix: '/v1/proof', ...deps });
-  await app.register(cryptoRoutes, { prefix: '/v1/crypto', ...deps });
-  await app.register(challengeRoutes, { prefix: '/v1/challenge', ...deps });
-  await app.register(carrierRoutes, { prefix: '/v1/carrier', ...deps });
+  for (const [prefix, routes] of PATH_SCOPES) await app.register(routes, { prefix, service, boundary });
 };

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { isUuid } from '../lib/uuid.js';
 import { securityOf } from '../plugins/openapi-security.js';
 import type { BoundaryService } from './boundary.js';
-import { GovernanceError, notFound } from './errors.js';
+import { governanceErrors as errors } from './errors.js';
 import { useGovernanceNotFound } from './error-handler.js';
 import { GOVERNANCE_RATE_LIMIT_PER_MINUTE } from './scope.js';
 import * as s from './schemas.js';
@@ -21,7 +21,7 @@ const withRejections = { ...s.errors, 409: s.errorBody, 422: s.errorBody };
 
 function profileOf(req: FastifyRequest): string {
   const principal = req.governancePrincipal;
-  if (!principal) throw new GovernanceError(401, 'UNAUTHORIZED', 'A valid governance API key is required');
+  if (!principal) throw errors.unauthorized();
   return principal.profileId;
 }
 
@@ -241,7 +241,7 @@ export const carrierRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service 
       },
     },
     async (req) => {
-      if (!isUuid(req.params.execution_id)) throw notFound('Carrier');
+      if (!isUuid(req.params.execution_id)) throw errors.carrierNotFound();
       return service.carrier(profileOf(req), req.params.execution_id);
     },
   );

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { keyIdOf, publishedKeys, type PublishedKey, type SigningKey } from '../lib/signing-keys.js';
-import { notFound } from './errors.js';
+import { governanceErrors as errors } from './errors.js';
 import { evaluateGates, POLICY_VERSION } from './policy.js';
 import * as repo from './repo.js';
 import { canonicalJson, recordHash, sealRecord } from './seal.js';
@@ -76,7 +76,7 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
   /** Evaluates the four gates and seals the record as the next link of the profile's chain. */
   async function decide(profileId: string, request: DecisionRequest): Promise<SealedRecord> {
     const agent = await repo.findAgent(db, profileId, request.agent_id);
-    if (!agent) throw notFound('Agent');
+    if (!agent) throw errors.agentNotFound();
     const timestamp = new Date(request.timestamp).toISOString();
     const delegation = delegationAsOf(await repo.delegationsOf(db, profileId, agent.agentId), Date.parse(timestamp));
     const inputs: DecisionInputs = {
@@ -181,7 +181,7 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
 
   async function carrier(profileId: string, executionId: string) {
     const row = await repo.findRecord(db, { executionId, profileId });
-    if (!row) throw notFound('Carrier');
+    if (!row) throw errors.carrierNotFound();
     const deliveries = await repo.deliveriesOf(db, profileId, executionId);
     return {
       execution_id: executionId,

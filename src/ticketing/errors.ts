@@ -1,4 +1,4 @@
-import { EnvelopeError, notFound } from '../plugins/envelope-errors.js';
+import { EnvelopeError, notFound, validationError } from '../plugins/envelope-errors.js';
 
 /** The ticketing error catalogue: every named code with its status, in one place. */
 export const ticketingErrors = {
@@ -21,8 +21,5 @@ export const ticketingErrors = {
     new EnvelopeError(409, 'ORDER_NOT_PENDING', `Only PENDING orders can be paid; this order is ${status}`),
   orderNotConfirmed: (status: string) =>
     new EnvelopeError(409, 'ORDER_NOT_CONFIRMED', `Only CONFIRMED orders can be refunded; this order is ${status}`),
-  endsBeforeStart: () =>
-    new EnvelopeError(400, 'VALIDATION_ERROR', 'The request is not valid', [
-      { path: 'body.eventEndsAt', message: 'must be after eventStartsAt' },
-    ]),
+  endsBeforeStart: () => validationError([{ path: 'body.eventEndsAt', message: 'must be after eventStartsAt' }]),
 };

@@ -3,7 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
 import { ticketingIdempotency } from '../idempotency/apis.js';
 import { useIdempotency } from '../idempotency/hooks.js';
-import { EnvelopeError, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { routeNotFound } from '../plugins/error-handler.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { ticketingErrors as errors } from './errors.js';
 import { ticketingRoutes } from './routes.js';
@@ -75,7 +76,7 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
     url: '/*',
     schema: { hide: true },
     preParsing: async (req) => {
-      throw new EnvelopeError(404, 'NOT_FOUND', `Route ${req.method} ${req.url.split('?')[0]} not found`);
+      throw routeNotFound(req);
     },
     handler: async () => undefined,
   });
