@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, ADMIN_TOKEN, type TestContext } from '../helpers/app.js';
-import { draftEvent, eventBody, organizer, ticketType, UNKNOWN_ID, type Organizer } from '../helpers/ticketing.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { useTestApp } from '../helpers/suite.js';
+import { draftEvent, eventBody, organizer, ticketType, UNKNOWN_ID } from '../helpers/ticketing.js';
 import { holdKeyElsewhere, keyedCall, keyRows, newKey } from './support.js';
 
 describe('Idempotency-Key on the Ticketing Partner API', () => {
-  let ctx: TestContext;
-  let org: Organizer;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-    org = await organizer(ctx);
-  });
-  afterAll(() => ctx?.close());
+  const { ctx, org } = useTestApp({}, { org: organizer });
 
   const partner = (method: 'POST' | 'PATCH', url: string, body: unknown, key?: string, token = org.key) =>
     keyedCall(ctx, { method, url: `/api/v1${url}`, token, key, body });
@@ -107,13 +102,7 @@ describe('Idempotency-Key on the Ticketing Partner API', () => {
 });
 
 describe('Idempotency-Key on the operator’s order operations', () => {
-  let ctx: TestContext;
-  let org: Organizer;
-  beforeAll(async () => {
-    ctx = await buildTestApp();
-    org = await organizer(ctx);
-  });
-  afterAll(() => ctx?.close());
+  const { ctx, org } = useTestApp({}, { org: organizer });
 
   const operator = (url: string, body: unknown, key?: string) =>
     keyedCall(ctx, { method: 'POST', url: `/admin/v1${url}`, token: ADMIN_TOKEN, key, body });
