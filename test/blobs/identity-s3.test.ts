@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
-import { buildTestApp, type TestContext } from '../helpers/app.js';
+import type { TestContext } from '../helpers/app.js';
+import { placeholder, useTestApp } from '../helpers/suite.js';
 import { mirrored, photo } from '../identity/face-images.js';
-import { api, captureAll, file, HIGH_LIMITS, identityTenant, settle, type IdentityTenant } from '../helpers/identity.js';
+import { api, captureAll, file, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
 import { png } from '../helpers/images.js';
 import { startS3rver, useS3rverCredentials, type LocalS3 } from './s3rver.js';
 
@@ -25,22 +26,25 @@ async function pipelineJob(ctx: TestContext, verificationId: string) {
   )[0];
 }
 
-describe('identity uploads with BLOB_STORE=s3', () => {
-  let s3: LocalS3;
-  let restoreCredentials: () => void;
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
+/** For one describe block: an s3rver, the AWS variables it accepts, and an app (with an identity tenant) keeping its blobs there. */
+function useS3App(env: Record<string, string> = {}) {
+  const s3 = placeholder<LocalS3>('the S3 server');
+  let restoreCredentials: (() => void) | undefined;
   beforeAll(async () => {
     restoreCredentials = useS3rverCredentials();
-    s3 = await startS3rver();
-    ctx = await buildTestApp({ env: { ...HIGH_LIMITS, ...s3.env } });
-    tenant = await identityTenant(ctx);
+    s3.fill(await startS3rver());
   });
+  // Registered before the app's, so it runs after the app has closed.
   afterAll(async () => {
-    await ctx?.close();
-    await s3?.close();
+    await s3.filled()?.close();
     restoreCredentials?.();
   });
+  const { ctx, tenant } = useTestApp(() => ({ env: { ...HIGH_LIMITS, ...s3.value.env, ...env } }), { tenant: identityTenant });
+  return { s3: s3.value, ctx, tenant };
+}
+
+describe('identity uploads with BLOB_STORE=s3', () => {
+  const { s3, ctx, tenant } = useS3App();
 
   it('keeps the document and every frame in the bucket, decides from them, and erasure deletes them from the bucket', async () => {
     const v = await captureAll(ctx, tenant.backend);
@@ -91,23 +95,7 @@ describe('identity uploads with BLOB_STORE=s3', () => {
 
 // The pipeline reads the images only for the face checks: real inference, as in test/identity/faces.test.ts.
 describe('the pipeline while the bucket is down (FACE_CHECKS=on)', { timeout: 240_000 }, () => {
-  let s3: LocalS3;
-  let restoreCredentials: () => void;
-  let ctx: TestContext;
-  let tenant: IdentityTenant;
-  beforeAll(async () => {
-    restoreCredentials = useS3rverCredentials();
-    s3 = await startS3rver();
-    ctx = await buildTestApp({
-      env: { ...HIGH_LIMITS, ...s3.env, FACE_CHECKS: 'on', FACE_TIMEOUT_MS: '200000', FACE_WORKER_NICE: '0' },
-    });
-    tenant = await identityTenant(ctx);
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await s3?.close();
-    restoreCredentials?.();
-  });
+  const { s3, ctx, tenant } = useS3App({ FACE_CHECKS: 'on', FACE_TIMEOUT_MS: '200000', FACE_WORKER_NICE: '0' });
 
   it('decides nothing and retries later; once the bucket is back the verification is decided from its images', async () => {
     // One person, each frame in its pose (left is the person's own left: a-2 as photographed).
