@@ -1,10 +1,7 @@
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
-
-// canonicalize is CommonJS: required, as the governance service does, to stay typed.
-const canonicalize = createRequire(import.meta.url)('canonicalize') as (input: unknown) => string | undefined;
+import { canonicalJson } from '../src/lib/canonical-json.js';
 
 export interface Figure {
   reqPerSec: number;
@@ -61,13 +58,13 @@ export async function drive(t: LoadTarget, durationS: number, connections: numbe
 export function bareVerifyLoop(record: Record<string, unknown>, durationS: number): Figure {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const { signature: _drop, ...unsigned } = record;
-  const signature = sign(null, Buffer.from(canonicalize(unsigned)!), privateKey).toString('base64url');
+  const signature = sign(null, Buffer.from(canonicalJson(unsigned)), privateKey).toString('base64url');
   const end = performance.now() + durationS * 1000;
   const latencies: number[] = [];
   while (performance.now() < end) {
     const started = performance.now();
     const { signature: sig, ...rest } = { ...unsigned, signature };
-    const ok = verify(null, Buffer.from(canonicalize(rest)!), publicKey, Buffer.from(sig, 'base64url'));
+    const ok = verify(null, Buffer.from(canonicalJson(rest)), publicKey, Buffer.from(sig, 'base64url'));
     if (!ok) throw new Error('bare verify loop: signature did not verify');
     latencies.push(performance.now() - started);
   }

@@ -91,14 +91,14 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   const jobs = createJobQueue({
     db: database.db,
     clock,
-    logger: app.log as never,
+    logger: app.log,
     pollIntervalMs: config.JOBS_POLL_INTERVAL_MS,
     lanes: {
       identity: { concurrency: config.JOBS_IDENTITY_CONCURRENCY },
       deliveries: { concurrency: config.JOBS_DELIVERY_CONCURRENCY, perKeyLimit: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT },
       housekeeping: { concurrency: config.JOBS_HOUSEKEEPING_CONCURRENCY },
     },
-    listen: jobListener(database, app.log as never),
+    listen: jobListener(database, app.log),
   });
   const keyCache = await startKeyCache(database, app.log);
 
@@ -121,7 +121,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   );
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
-  const webhooks = createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log as never, config, ...opts.webhooks });
+  const webhooks = createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log, config, ...opts.webhooks });
   app.decorate('webhooks', webhooks);
 
   await securityHeaders(app);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GOVERNANCE_RATE_LIMIT_PER_MINUTE } from './governance/scope.js';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -52,7 +53,7 @@ const envSchema = z
     TICKETING_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
     CAPTURE_RATE_LIMIT_PER_MINUTE: positiveInt.default(40),
     IDENTITY_RATE_LIMIT_PER_MINUTE: positiveInt.default(240),
-    GOVERNANCE_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+    GOVERNANCE_RATE_LIMIT_PER_MINUTE: positiveInt.default(GOVERNANCE_RATE_LIMIT_PER_MINUTE),
     /** Trust X-Forwarded-For from this many proxy hops (0: the socket address is the client). */
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     JOBS_POLL_INTERVAL_MS: positiveInt.default(500),

@@ -35,11 +35,6 @@ export async function profilesPage(db: DbOrTx, page: Page) {
   return { items, total: await total(db, profiles) };
 }
 
-export async function profileExists(db: DbOrTx, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, id));
-  return Boolean(row);
-}
-
 export type VerificationStatus = (typeof identityVerifications.$inferSelect)['status'];
 
 export async function verificationsPage(db: DbOrTx, profileId: string, status: VerificationStatus | undefined, page: Page) {

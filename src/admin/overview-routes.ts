@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { verification } from '../identity/schemas.js';
 import { event } from '../ticketing/schemas.js';
-import { agentView, delegationView } from './governance.js';
 import { createOperatorOverview } from './overview.js';
 import * as s from './schemas.js';
 
@@ -18,7 +17,7 @@ const paged = <T extends z.ZodType>(item: T) =>
 
 /** The operator's list views (profiles; a profile's verifications, events and governance rows), for the console and the CLI alike. */
 export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
-  const overview = createOperatorOverview(app.db);
+  const overview = createOperatorOverview(app.db, app.clock);
 
   app.get(
     '/profiles',
@@ -81,7 +80,7 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List a profile's governance agents and delegations",
         tags,
         params: s.idParams,
-        response: { 200: s.envelope(z.object({ agents: z.array(agentView), delegations: z.array(delegationView) })), ...errors },
+        response: { 200: s.envelope(z.object({ agents: z.array(s.agent), delegations: z.array(s.delegation) })), ...errors },
       },
     },
     async (req) => ({ success: true as const, data: await overview.governance(req.params.id) }),

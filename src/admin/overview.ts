@@ -1,8 +1,9 @@
 import type { Db } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import { agentView, delegationView } from '../governance/views.js';
 import { verificationView } from '../identity/views.js';
-import { isUuid } from '../lib/uuid.js';
 import { toIso } from '../lib/time.js';
-import { profileErrors } from '../profiles/errors.js';
+import { createProfileService } from '../profiles/service.js';
 import { eventView } from '../ticketing/views.js';
 import * as repo from './overview-repo.js';
 
@@ -11,10 +12,8 @@ import * as repo from './overview-repo.js';
  * verifications, ticketing events, governance agents and delegations. Reads only; the actions
  * have their own operator routes.
  */
-export function createOperatorOverview(db: Db) {
-  async function requireProfile(id: string): Promise<void> {
-    if (!isUuid(id) || !(await repo.profileExists(db, id))) throw profileErrors.profileNotFound();
-  }
+export function createOperatorOverview(db: Db, clock: Clock) {
+  const { requireProfile } = createProfileService({ db, clock });
 
   return {
     async profiles(page: repo.Page) {
@@ -37,25 +36,7 @@ export function createOperatorOverview(db: Db) {
     async governance(profileId: string) {
       await requireProfile(profileId);
       const [agents, delegations] = await Promise.all([repo.agentsOf(db, profileId), repo.delegationsOfProfile(db, profileId)]);
-      return {
-        agents: agents.map((a) => ({
-          id: a.id,
-          profileId: a.profileId,
-          agentId: a.agentId,
-          mandate: a.mandate,
-          baseline: { fingerprint: a.baselineFingerprint, maxDrift: a.baselineMaxDrift },
-          createdAt: toIso(a.createdAt),
-        })),
-        delegations: delegations.map((d) => ({
-          id: d.id,
-          profileId: d.profileId,
-          agentId: d.agentId,
-          grantedBy: d.grantedBy,
-          expiresAt: toIso(d.expiresAt),
-          revokedAt: d.revokedAt ? toIso(d.revokedAt) : null,
-          createdAt: toIso(d.createdAt),
-        })),
-      };
+      return { agents: agents.map(agentView), delegations: delegations.map(delegationView) };
     },
   };
 }

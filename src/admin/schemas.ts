@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { isTimeZone } from '../lib/time.js';
+import { envelope, errorEnvelope } from '../plugins/envelope-schemas.js';
+import { GOVERNANCE_SCOPES, IDENTITY_ROLES, KEY_SERVICES, PLANS, TICKETING_SCOPES } from '../profiles/vocabulary.js';
+
+export { envelope, errorEnvelope };
 
 export const idParams = z.object({ id: z.string() });
 
-export const plan = z.enum(['ENTERPRISE', 'PRO', 'FREE']);
+export const plan = z.enum(PLANS);
 
 export const profile = z.object({ id: z.uuid(), name: z.string(), plan });
 
@@ -33,33 +37,53 @@ export const venue = z.object({
   createdAt: z.string(),
 });
 
-export const ticketingScope = z.enum(['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read']);
-export const governanceScope = z.enum(['governance:decide', 'governance:read']);
+export const ticketingScope = z.enum(TICKETING_SCOPES);
+export const governanceScope = z.enum(GOVERNANCE_SCOPES);
 
 export const apiKeyCreate = z.discriminatedUnion('service', [
   z.strictObject({ service: z.literal('ticketing'), profileId: z.uuid(), scopes: z.array(ticketingScope).min(1) }),
-  z.strictObject({ service: z.literal('identity'), profileId: z.uuid(), role: z.enum(['backend', 'reviewer']) }),
+  z.strictObject({ service: z.literal('identity'), profileId: z.uuid(), role: z.enum(IDENTITY_ROLES) }),
   z.strictObject({ service: z.literal('governance'), profileId: z.uuid(), scopes: z.array(governanceScope).min(1) }),
 ]);
 
 export const apiKey = z.object({
   id: z.uuid(),
   key: z.string().optional(),
-  service: z.enum(['ticketing', 'identity', 'governance']),
+  service: z.enum(KEY_SERVICES),
   profileId: z.uuid(),
   scopes: z.array(z.string()).optional(),
-  role: z.enum(['backend', 'reviewer']).optional(),
+  role: z.enum(IDENTITY_ROLES).optional(),
   createdAt: z.string(),
   revokedAt: z.string().nullable().optional(),
 });
 
-export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
-
-export const errorEnvelope = z.object({
-  success: z.literal(false),
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  }),
+/** Governance agents and delegations (operator API). */
+export const agentCreate = z.strictObject({
+  profileId: z.uuid(),
+  agentId: z.string().trim().min(1).max(200),
+  mandate: z.array(z.string().trim().min(1).max(200)).max(100),
+  baseline: z.strictObject({ fingerprint: z.string().min(1).max(200), maxDrift: z.number().min(0).max(1e9) }),
+});
+export const agent = z.object({
+  id: z.uuid(),
+  profileId: z.uuid(),
+  agentId: z.string(),
+  mandate: z.array(z.string()),
+  baseline: z.object({ fingerprint: z.string(), maxDrift: z.number() }),
+  createdAt: z.string(),
+});
+export const delegationCreate = z.strictObject({
+  profileId: z.uuid(),
+  agentId: z.string().trim().min(1).max(200),
+  grantedBy: z.string().trim().min(1).max(200),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+export const delegation = z.object({
+  id: z.uuid(),
+  profileId: z.uuid(),
+  agentId: z.string(),
+  grantedBy: z.string(),
+  expiresAt: z.string(),
+  revokedAt: z.string().nullable(),
+  createdAt: z.string(),
 });

@@ -3,11 +3,11 @@ import type { DbOrTx } from '../db/client.js';
 import { apiKeys, profiles } from '../db/schema/core.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
+import type { IdentityRole, KeyService, Plan } from '../profiles/vocabulary.js';
 import { keyCacheOf, notifyApiKeysChanged } from './key-cache.js';
+import { isUuid } from '../lib/uuid.js';
 
 export { startKeyCache, notifyApiKeysChanged, type KeyCacheHandle } from './key-cache.js';
-
-export type KeyService = 'ticketing' | 'identity' | 'governance';
 
 const KEY_PREFIX: Record<KeyService, string> = {
   ticketing: 'tk_live_',
@@ -19,7 +19,7 @@ export interface ApiKeyGrant {
   profileId: string;
   service: KeyService;
   scopes?: string[];
-  role?: 'backend' | 'reviewer';
+  role?: IdentityRole;
 }
 
 /** The caller behind a verified key. */
@@ -27,10 +27,10 @@ export interface KeyPrincipal {
   keyId: string;
   keyHash: string;
   profileId: string;
-  plan: 'ENTERPRISE' | 'PRO' | 'FREE';
+  plan: Plan;
   service: KeyService;
   scopes: string[];
-  role: 'backend' | 'reviewer' | null;
+  role: IdentityRole | null;
 }
 
 export function hashApiKey(key: string): string {
@@ -57,6 +57,7 @@ export async function issueApiKey(db: DbOrTx, clock: Clock, grant: ApiKeyGrant) 
 
 /** Revokes a key; every instance stops accepting it at once (their key caches are cleared). */
 export async function revokeApiKey(db: DbOrTx, clock: Clock, id: string) {
+  if (!isUuid(id)) return undefined;
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: clock.now() })

@@ -2,7 +2,8 @@ import { isUuid } from '../lib/uuid.js';
 import { governanceErrors as errors, type RejectionCode } from './errors.js';
 import { evaluateGates, POLICY_VERSION } from './policy.js';
 import * as repo from './repo.js';
-import { canonicalJson, GENESIS_HASH, recordHash, verifyRecordSignature } from './seal.js';
+import { canonicalJson, GENESIS_HASH } from '../lib/canonical-json.js';
+import { recordHash, verifyRecordSignature } from './seal.js';
 import type { GovernanceService } from './service.js';
 
 /** How far a decision's timestamp may sit from the server clock that sealed it. */
@@ -55,13 +56,13 @@ export function createExecutionBoundary(svc: GovernanceService) {
 
   /** The stored execution a presented record claims, for the carrier log, when it is this profile's. */
   async function claimedExecution(profileId: string, record: RecordObject): Promise<string | null> {
-    if (!isUuid(record.execution_id)) return null;
+    if (typeof record.execution_id !== 'string') return null;
     const row = await repo.findRecord(db, { executionId: record.execution_id, profileId });
     return row ? row.executionId : null;
   }
 
   /**
-   * Every check of the execution boundary in CONTRACT §4 order, consuming nothing. An
+   * Every check of the execution boundary in the admit order (src/governance/README.md), consuming nothing. An
    * authentic record of another profile is not found (404), as everywhere else.
    */
   async function check(

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal } from '../auth/api-keys.js';
 import { governanceIdempotency } from '../idempotency/apis.js';
 import { useIdempotency } from '../idempotency/hooks.js';
-import { liveSigningKey } from '../lib/signing-keys.js';
+import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createExecutionBoundary } from './boundary.js';
 import { CanonicalJsonError, parseCanonicalJson } from './canonical-json.js';

@@ -131,7 +131,7 @@ export function evaluateGates(inputs: unknown): Evaluation {
   return { gates, disposition: dispositionOf(inputs, gates) };
 }
 
-/** CONTRACT §4 order: a failed gate 1–3 denies; gate 4 denies unattended CRITICAL/EMERGENCY; HIGH+ with a human escalates. */
+/** The disposition rule (src/governance/README.md): a failed gate 1–3 denies; gate 4 denies unattended CRITICAL/EMERGENCY; HIGH+ with a human escalates. */
 function dispositionOf(inputs: unknown, gates: GateResult[]): Disposition {
   if (gates.some((g) => !g.passed)) return 'DENY';
   const tier = (inputs as Record<string, unknown>).consequence_tier as string;

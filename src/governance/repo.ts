@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../db/client.js';
 import {
   governanceAdmissions,
@@ -8,7 +9,8 @@ import {
   governanceDeliveries,
   governanceRecords,
 } from '../db/schema/governance.js';
-import { GENESIS_HASH } from './seal.js';
+import { GENESIS_HASH } from '../lib/canonical-json.js';
+import { isUuid } from '../lib/uuid.js';
 
 export type AgentRow = typeof governanceAgents.$inferSelect;
 export type DelegationRow = typeof governanceDelegations.$inferSelect;
@@ -41,7 +43,9 @@ export async function insertDelegation(db: DbOrTx, values: typeof governanceDele
   return row!;
 }
 
+/** Revokes delegation `id` (a second revocation keeps the first time); none for an unknown or non-UUID id. */
 export async function revokeDelegation(db: DbOrTx, id: string, at: Date): Promise<DelegationRow | undefined> {
+  if (!isUuid(id)) return undefined;
   const [row] = await db
     .update(governanceDelegations)
     .set({ revokedAt: sql`coalesce(${governanceDelegations.revokedAt}, ${at.toISOString()}::timestamptz)` })
@@ -77,6 +81,7 @@ export async function findRecord(
   db: DbOrTx,
   where: { recordId?: string; executionId?: string; profileId?: string },
 ): Promise<RecordRow | undefined> {
+  if ([where.recordId, where.executionId].some((id) => id !== undefined && !isUuid(id))) return undefined;
   const conditions = [
     where.recordId ? eq(governanceRecords.recordId, where.recordId) : undefined,
     where.executionId ? eq(governanceRecords.executionId, where.executionId) : undefined,
@@ -112,14 +117,11 @@ export async function findChainLink(
   db: DbOrTx,
   recordId: string,
 ): Promise<{ seq: number; hash: string; previousHash: string | null } | undefined> {
+  const previous = alias(governanceRecords, 'previous');
   const [row] = await db
-    .select({
-      seq: governanceRecords.seq,
-      hash: governanceRecords.hash,
-      previousHash: sql<string | null>`(select previous.hash from governance_records previous
-        where previous.profile_id = governance_records.profile_id and previous.seq = governance_records.seq - 1)`,
-    })
+    .select({ seq: governanceRecords.seq, hash: governanceRecords.hash, previousHash: previous.hash })
     .from(governanceRecords)
+    .leftJoin(previous, and(eq(previous.profileId, governanceRecords.profileId), eq(previous.seq, sql`${governanceRecords.seq} - 1`)))
     .where(eq(governanceRecords.recordId, recordId));
   return row;
 }

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { isUuid } from '../lib/uuid.js';
 import { securityOf } from '../plugins/openapi-security.js';
 import type { BoundaryService } from './boundary.js';
 import { governanceErrors as errors } from './errors.js';
@@ -240,9 +239,6 @@ export const carrierRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service 
         response: { 200: s.carrierResponse, ...s.errors },
       },
     },
-    async (req) => {
-      if (!isUuid(req.params.execution_id)) throw errors.carrierNotFound();
-      return service.carrier(profileOf(req), req.params.execution_id);
-    },
+    async (req) => service.carrier(profileOf(req), req.params.execution_id),
   );
 };

@@ -92,7 +92,7 @@ export const verifyResponse = z.object({
 export const keysResponse = z.object({
   keys: z.array(
     z.object({
-      kid: z.string(),
+      kid: z.string().describe('The first 16 hex characters of SHA-256 over the raw 32-byte public key'),
       key_id: z.string(),
       algorithm: z.literal('Ed25519'),
       public_key: z.string(),

@@ -1,6 +1,5 @@
 import type { KeyPrincipal } from '../auth/api-keys.js';
-
-export type GovernanceScope = 'governance:decide' | 'governance:read';
+import type { GovernanceScope } from '../profiles/vocabulary.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,6 +14,6 @@ declare module 'fastify' {
 /**
  * The default of GOVERNANCE_RATE_LIMIT_PER_MINUTE: requests per minute per governance key (per
  * client IP on the public routes), counted across all governance paths together, and across
- * instances when REDIS_URL is set. The seed sets no limit; this one is ours.
+ * instances when REDIS_URL is set. The governance API's own choice (README, Configuration).
  */
 export const GOVERNANCE_RATE_LIMIT_PER_MINUTE = 600;

@@ -1,20 +1,8 @@
 import { createPublicKey, sign as edSign, verify as edVerify, type KeyObject } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { Point } from '@noble/ed25519';
+import { canonicalJson } from '../lib/canonical-json.js';
 import { sha256Hex } from '../lib/crypto.js';
 import type { SealedRecord, UnsignedRecord } from './types.js';
-
-// canonicalize is CommonJS; requiring it keeps its one function typed without interop guesses.
-const canonicalize = createRequire(import.meta.url)('canonicalize') as (input: unknown) => string | undefined;
-
-export const GENESIS_HASH = '0'.repeat(64);
-
-/** RFC 8785 (JCS) canonical JSON text of a value; throws on values JCS cannot represent. */
-export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
-  if (text === undefined) throw new Error('value has no canonical JSON form');
-  return text;
-}
 
 /** Lowercase hex SHA-256 of a whole record's JCS bytes (signature included): the next record's prev_hash. */
 export function recordHash(record: SealedRecord | Record<string, unknown>): string {

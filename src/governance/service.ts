@@ -1,12 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Db } from '../db/client.js';
+import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
-import { keyIdOf, publishedKeys, type PublishedKey, type SigningKey } from '../lib/signing-keys.js';
+import { keyIdOf } from '../lib/ed25519.js';
+import { publishedKeys, type PublishedKey, type SigningKey } from '../signing-keys/service.js';
+import type { ProfileService } from '../profiles/service.js';
 import { governanceErrors as errors } from './errors.js';
 import { evaluateGates, POLICY_VERSION } from './policy.js';
 import * as repo from './repo.js';
-import { canonicalJson, recordHash, sealRecord } from './seal.js';
+import { canonicalJson } from '../lib/canonical-json.js';
+import { recordHash, sealRecord } from './seal.js';
 import type { DecisionInputs, DelegationSnapshot, SealedRecord } from './types.js';
+import { agentView, delegationView } from './views.js';
 
 /** How long a sealed record can be presented at the execution boundary. */
 export const RECORD_TTL_MS = 300_000;
@@ -204,4 +208,53 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
   }
 
   return { db, clock, signingKey, verificationKeys, listKeys, decide, decideScenario, runScenario, carrier, exportRecords };
+}
+
+/**
+ * The operator's side of governance (the operator API's agents and delegations): registering an
+ * agent with its mandate and baseline, delegating to it and revoking. The scenario agent's id is
+ * reserved for the proof scenarios.
+ */
+export function createGovernanceOperatorService({ db, clock, profiles }: { db: DbOrTx; clock: Clock; profiles: ProfileService }) {
+  return {
+    async registerAgent(input: {
+      profileId: string;
+      agentId: string;
+      mandate: string[];
+      baseline: { fingerprint: string; maxDrift: number };
+    }) {
+      if (input.agentId === SCENARIO_AGENT_ID) throw errors.agentIdReserved(SCENARIO_AGENT_ID);
+      await profiles.requireProfile(input.profileId);
+      const row = await repo.insertAgent(db, {
+        profileId: input.profileId,
+        agentId: input.agentId,
+        mandate: input.mandate,
+        baselineFingerprint: input.baseline.fingerprint,
+        baselineMaxDrift: input.baseline.maxDrift,
+        createdAt: clock.now(),
+      });
+      if (!row) throw errors.agentExists(input.agentId);
+      return agentView(row);
+    },
+
+    async delegate(input: { profileId: string; agentId: string; grantedBy: string; expiresAt: string }) {
+      await profiles.requireProfile(input.profileId);
+      if (!(await repo.findAgent(db, input.profileId, input.agentId))) throw errors.agentNotFound();
+      const row = await repo.insertDelegation(db, {
+        profileId: input.profileId,
+        agentId: input.agentId,
+        grantedBy: input.grantedBy,
+        expiresAt: new Date(input.expiresAt),
+        createdAt: clock.now(),
+      });
+      return delegationView(row);
+    },
+
+    /** Idempotent: a second revocation keeps the first revocation time. */
+    async revokeDelegation(id: string) {
+      const row = await repo.revokeDelegation(db, id, clock.now());
+      if (!row) throw errors.delegationNotFound();
+      return delegationView(row);
+    },
+  };
 }

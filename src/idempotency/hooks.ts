@@ -73,7 +73,7 @@ export function useIdempotency(scope: FastifyInstance, api: IdempotentApi): void
       case 'replay':
         replay(reply, taken.answer);
         // Returning the reply (a thenable) ends the request here: the route never runs.
-        return reply as never;
+        return reply;
       case 'reused':
         throw api.keyReused();
       case 'in-use':

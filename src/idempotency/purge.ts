@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
 import { jobs } from '../db/schema/jobs.js';
 import type { JobHandler } from '../jobs/queue.js';
@@ -18,7 +18,7 @@ const PURGE_BATCH = 1_000;
 const PURGE_JOB_ID = '1d3e0a5b-7c1f-4f0e-9a55-1de3a0b5c1f4';
 
 /** Deletes the expired keys in batches, then comes due again in PURGE_INTERVAL_MS (the same row). */
-export function keyPurgeHandler(deps: { db: Db; clock: Clock; logger: Logger }): JobHandler {
+export function keyPurgeHandler(deps: { db: Db; clock: Clock; logger: FastifyBaseLogger }): JobHandler {
   return async () => {
     let purged = 0;
     for (;;) {
@@ -34,7 +34,7 @@ export function keyPurgeHandler(deps: { db: Db; clock: Clock; logger: Logger }):
 /** The periodic purge of expired Idempotency-Keys: its handler, and its one job row if none exists yet. */
 export const idempotencyKeyPurge: FastifyPluginAsync = fp(
   async (app) => {
-    app.jobs.handle(PURGE_QUEUE, keyPurgeHandler({ db: app.db, clock: app.clock, logger: app.log as never }), { lane: 'housekeeping' });
+    app.jobs.handle(PURGE_QUEUE, keyPurgeHandler({ db: app.db, clock: app.clock, logger: app.log }), { lane: 'housekeeping' });
     const now = app.clock.now();
     await app.db
       .insert(jobs)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { KeyPrincipal } from '../auth/api-keys.js';
-import { liveSigningKey, publishedKeys } from '../lib/signing-keys.js';
+import { liveSigningKey, publishedKeys } from '../signing-keys/service.js';
 import { appendAudit } from './audit.js';
 import { identityErrors as errors } from './errors.js';
 import { ageAt, readMrz, startOfDay } from './pipeline/mrz.js';

@@ -1,13 +1,8 @@
-import { createRequire } from 'node:module';
 import type { DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import { canonicalJson, GENESIS_HASH } from '../lib/canonical-json.js';
 import { sha256Hex } from '../lib/crypto.js';
 import * as repo from './repo.js';
-
-// canonicalize ships CommonJS whose default export the ESM types do not see.
-const canonicalize = createRequire(import.meta.url)('canonicalize') as (input: unknown) => string | undefined;
-
-export const GENESIS_HASH = '0'.repeat(64);
 
 export interface AuditEntry {
   verificationId: string;
@@ -20,14 +15,14 @@ export interface AuditEntry {
 
 /** SHA-256 over the previous hash and the JCS form of the entry: changing or dropping any entry breaks every later hash. */
 export function auditHash(prevHash: string, e: AuditEntry): string {
-  const content = canonicalize({
+  const content = canonicalJson({
     verification_id: e.verificationId,
     seq: e.seq,
     type: e.type,
     actor: e.actor,
     data: e.data,
     created_at: e.createdAt.toISOString(),
-  })!;
+  });
   return sha256Hex(`${prevHash}\n${content}`);
 }
 

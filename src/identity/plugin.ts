@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
 import { identityIdempotency } from '../idempotency/apis.js';
 import { useIdempotency } from '../idempotency/hooks.js';
-import { liveSigningKey } from '../lib/signing-keys.js';
+import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createAttestationService } from './attestations.js';
 import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
@@ -19,8 +19,7 @@ import { createVerificationService, type IdentityDeps } from './service.js';
 import { MAX_UPLOAD_BYTES } from './uploads/limits.js';
 import { createReviewCaseService } from './review-case.js';
 import { registerIdentityWebhooks } from './webhooks.js';
-
-export type IdentityRole = 'backend' | 'reviewer';
+import type { IdentityRole } from '../profiles/vocabulary.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

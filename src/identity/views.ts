@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { parse as parseMrz } from 'mrz';
-import type { PublishedKey } from '../lib/signing-keys.js';
+import type { PublishedKey } from '../signing-keys/service.js';
 import { toIso, toIsoOrNull } from '../lib/time.js';
 import { nextStep, storedChallenge, type ChallengeStep } from './capture/challenge.js';
 import type { FrameRow, VerificationRow } from './repo.js';

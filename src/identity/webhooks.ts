@@ -1,6 +1,6 @@
 import { sign } from 'node:crypto';
 import type { DbOrTx } from '../db/client.js';
-import type { SigningKey } from '../lib/signing-keys.js';
+import type { SigningKey } from '../signing-keys/service.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import type { VerificationRow } from './repo.js';
 

@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { isJobName, JOB_KINDS, LANES, type LaneName, type PayloadOf } from './kinds.js';
@@ -54,7 +54,7 @@ export type JobListener = (onAdded: (queue: string) => void) => Promise<() => Pr
 export interface JobQueueOptions {
   db: Db;
   clock: Clock;
-  logger: Logger;
+  logger: FastifyBaseLogger;
   /** Fallback for what no notification announces: retries coming due, expired leases, other processes' gaps. */
   pollIntervalMs: number;
   /** How long a claimed job stays invisible to other workers; a crashed run is retried after it. */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.js';
 import type { JobListener } from './queue.js';
 
@@ -12,7 +12,7 @@ const RECONNECT_MS = 1_000;
  * client could be handed back and lose the subscription) and reconnects after losing its server;
  * on PGlite the notification is an in-process callback. Either way the poll stays as fallback.
  */
-export function jobListener(database: Database, logger: Logger): JobListener {
+export function jobListener(database: Database, logger: FastifyBaseLogger): JobListener {
   if (database.kind === 'pglite') {
     return async (onAdded) => database.pglite!.listen(JOBS_CHANNEL, onAdded);
   }

@@ -42,8 +42,6 @@ export interface ErrorFormat {
   validation: { status: 400 | 422; issues: 'details' | 'first' };
   /** The API's own error types besides ApiError, as answers; undefined for anything else. */
   ownError?(err: unknown): ErrorAnswer | undefined;
-  /** Errors of a plugin answered by their code with a fixed status and message (identity's multipart limits). */
-  byCode?: Readonly<Record<string, readonly [status: number, message: string]>>;
   /** The message of a 429 that is not one of the API's own errors; without it, the limiter's own message. */
   rateLimitMessage?: string;
 }
@@ -102,8 +100,6 @@ export function errorAnswer(format: ErrorFormat, err: FastifyError, req: Fastify
   const own = format.ownError?.(err);
   if (own) return own;
   if (hasZodFastifySchemaValidationErrors(err)) return validationAnswer(format, err);
-  const fixed = err.code ? format.byCode?.[err.code] : undefined;
-  if (fixed) return { status: fixed[0], code: codeForStatus(fixed[0]), message: fixed[1] };
   const status = err.statusCode ?? 500;
   if (status === 429) {
     return { status, code: 'RATE_LIMITED', message: format.rateLimitMessage ?? (err.message || 'Rate limit exceeded') };

@@ -15,11 +15,11 @@ type Operation = {
 };
 
 /** Puts each operation's examples on its JSON request body and responses. */
-export function applyExamples(paths: Record<string, Record<string, Operation>>, examples: OperationExamples): void {
+export function applyExamples(paths: Record<string, object>, examples: OperationExamples): void {
   for (const item of Object.values(paths)) {
-    for (const op of Object.values(item)) {
+    for (const op of Object.values(item) as (Operation | undefined)[]) {
       const example = op?.operationId ? examples[op.operationId] : undefined;
-      if (!example) continue;
+      if (!op || !example) continue;
       const body = op.requestBody?.content?.['application/json'];
       if (body && example.request !== undefined) body.example = example.request;
       for (const [status, answer] of Object.entries(example.responses)) {

@@ -218,7 +218,7 @@ export const openApiDocs = fp(
         };
         documentCommonErrors(doc.paths ?? {});
         documentIdempotency(doc.paths ?? {});
-        applyExamples((doc.paths ?? {}) as never, operationExamples);
+        applyExamples(doc.paths ?? {}, operationExamples);
         Object.assign(doc, { 'x-tagGroups': tagGroups });
         return doc as ReturnType<typeof jsonSchemaTransformObject>;
       },

@@ -1,4 +1,3 @@
-import { isUuid } from '../lib/uuid.js';
 import { windowOf, type PageRequest, type TicketingDeps } from './events.js';
 import * as repo from './repo.js';
 import { checkInView, ticketView, type CheckInRow, type EventRow } from './views.js';
@@ -20,7 +19,7 @@ export function createDoorService({ db, clock, webhooks }: TicketingDeps) {
     async scan(event: EventRow, scanned: string) {
       return db.transaction(async (tx) => {
         const now = clock.now();
-        const found = isUuid(scanned) ? await repo.findTicketForScan(tx, scanned) : undefined;
+        const found = await repo.findTicketForScan(tx, scanned);
         let verdict: Verdict;
         if (!found || found.profileId !== event.profileId) {
           verdict = { result: 'DENY', reasonCode: 'UNKNOWN_TICKET', orderId: null, ticketId: null };

@@ -1,6 +1,5 @@
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
-import { isUuid } from '../lib/uuid.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import { spansWholeDays } from './all-day.js';
 import { ticketingErrors as errors } from './errors.js';
@@ -39,14 +38,12 @@ const ALLOWED_FROM: Record<Exclude<EventStatus, 'DRAFT'>, EventStatus[]> = {
 export function createEventService({ db, clock, webhooks }: TicketingDeps) {
   /** The event, or 404; with `profileId`, another profile's event is answered as absent. */
   async function requireEvent(id: string, profileId?: string): Promise<EventRow> {
-    if (!isUuid(id)) throw errors.eventNotFound();
     const row = await repo.findEvent(db, id, profileId);
     if (!row) throw errors.eventNotFound();
     return row;
   }
 
   async function transition(id: string, to: Exclude<EventStatus, 'DRAFT'>, onlyFrom?: EventStatus[]) {
-    if (!isUuid(id)) throw errors.eventNotFound();
     return db.transaction(async (tx) => {
       const current = await repo.findEvent(tx, id, undefined, { forUpdate: true });
       if (!current) throw errors.eventNotFound();
@@ -71,7 +68,7 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
 
     /** One of the profile's own venues; another profile's venue, or none, is 404. */
     async requireOwnVenue(profileId: string, placeId: string): Promise<VenueRow> {
-      const venue = isUuid(placeId) ? await repo.findVenue(db, profileId, placeId) : undefined;
+      const venue = await repo.findVenue(db, profileId, placeId);
       if (!venue) throw errors.venueNotFound();
       return venue;
     },

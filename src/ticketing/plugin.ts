@@ -8,7 +8,7 @@ import { routeNotFound } from '../plugins/error-handler.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { ticketingErrors as errors } from './errors.js';
 import { ticketingRoutes } from './routes.js';
-import type { TicketingScope } from './schemas.js';
+import type { TicketingScope } from '../profiles/vocabulary.js';
 import { createTicketingService } from './service.js';
 import type { EventRow, VenueRow } from './views.js';
 

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../db/client.js';
 import { venues } from '../db/schema/core.js';
 import { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEventCounts, ticketingEvents } from '../db/schema/ticketing.js';
 import type { EventRow, OrderItemRow, OrderRow } from './views.js';
+import { isUuid } from '../lib/uuid.js';
 
 /** The SQL of ticketing. Every function takes the connection or the transaction to run on. */
 
@@ -34,7 +35,9 @@ function prepared<T>(db: DbOrTx, name: string, build: (name: string) => T): T {
 
 // ---- events ----------------------------------------------------------------------------------
 
+/** The profile's venue `id`; none for another profile's, an unknown id or one that is not a UUID. */
 export async function findVenue(db: DbOrTx, profileId: string, id: string) {
+  if (!isUuid(id)) return undefined;
   const statement = prepared(db, 'ticketing_find_venue', (name) =>
     db
       .select()
@@ -46,8 +49,9 @@ export async function findVenue(db: DbOrTx, profileId: string, id: string) {
   return row;
 }
 
-/** An event by id; with `profileId`, only that profile's (another profile's event does not exist). */
+/** An event by id; with `profileId`, only that profile's (another profile's event does not exist). None for a non-UUID id. */
 export async function findEvent(db: DbOrTx, id: string, profileId?: string, opts: { forUpdate?: boolean } = {}) {
+  if (!isUuid(id)) return undefined;
   if (profileId && !opts.forUpdate) {
     const statement = prepared(db, 'ticketing_find_event', (name) =>
       db
@@ -230,6 +234,7 @@ export async function insertOrder(
 }
 
 export async function findOrder(db: DbOrTx, id: string, profileId?: string, opts: { forUpdate?: boolean } = {}) {
+  if (!isUuid(id)) return undefined;
   const where = profileId ? and(eq(orders.id, id), eq(orders.profileId, profileId)) : eq(orders.id, id);
   const query = db.select().from(orders).where(where);
   const [row] = await (opts.forUpdate ? query.for('update') : query);
@@ -290,6 +295,7 @@ export function listTickets(db: DbOrTx, eventId: string, w: Window) {
 
 /** A scanned ticket with what the door needs to judge it: its order's status and its event's profile. */
 export async function findTicketForScan(db: DbOrTx, id: string) {
+  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select({ ticket: issuedTickets, orderStatus: orders.status, profileId: ticketingEvents.profileId })
     .from(issuedTickets)

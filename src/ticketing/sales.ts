@@ -1,5 +1,4 @@
 import type { DbOrTx } from '../db/client.js';
-import { isUuid } from '../lib/uuid.js';
 import { ticketingErrors as errors } from './errors.js';
 import { windowOf, type PageRequest, type TicketingDeps } from './events.js';
 import { parseCents } from './money.js';
@@ -74,7 +73,6 @@ export function createSalesService({ db, clock, webhooks }: TicketingDeps) {
   }
 
   async function loadOrderForChange(tx: DbOrTx, orderId: string) {
-    if (!isUuid(orderId)) throw errors.orderNotFound();
     const order = await repo.findOrder(tx, orderId, undefined, { forUpdate: true });
     if (!order) throw errors.orderNotFound();
     const items = (await repo.itemsOf(tx, [order.id])).get(order.id)!;
@@ -118,7 +116,6 @@ export function createSalesService({ db, clock, webhooks }: TicketingDeps) {
     },
 
     async getOrder(profileId: string, orderId: string, withBuyer: boolean) {
-      if (!isUuid(orderId)) throw errors.orderNotFound();
       const order = await repo.findOrder(db, orderId, profileId);
       if (!order) throw errors.orderNotFound();
       return orderView(order, (await repo.itemsOf(db, [order.id])).get(order.id)!, withBuyer);

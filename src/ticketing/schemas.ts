@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { envelope, errorEnvelope } from '../admin/schemas.js';
+import { envelope, errorEnvelope } from '../plugins/envelope-schemas.js';
 import { isTimeZone } from '../lib/time.js';
 import { PRICE_PATTERN } from './money.js';
 
 export { envelope, errorEnvelope };
-
-export const SCOPES = ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'] as const;
-export type TicketingScope = (typeof SCOPES)[number];
 
 export const eventStatus = z.enum(['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED']);
 export const ticketMode = z.enum(['SERVICE', 'EXTERNAL', 'FREE']);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Job, JobName, JobOutcome, JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
@@ -24,7 +24,7 @@ export interface DispatcherDeps {
   db: Db;
   clock: Clock;
   jobs: JobQueue;
-  logger: Logger;
+  logger: FastifyBaseLogger;
   signers: Map<string, WebhookSigner>;
   policies: Map<string, DeliveryPolicy>;
   schedule: ScheduleSettings;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -20,7 +20,7 @@ export interface WebhookPlatformDeps {
   db: Db;
   clock: Clock;
   jobs: JobQueue;
-  logger: Logger;
+  logger: FastifyBaseLogger;
   config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_DELAYS_MS' | 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'>;
   /** Extra certificate authorities receivers may present (tests' self-signed receivers). */
   ca?: SendOptions['ca'];

@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
-import { profiles } from '../db/schema/core.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../db/schema/webhooks.js';
 import type { DeliveryState } from './types.js';
+import { isUuid } from '../lib/uuid.js';
 
 /**
  * The webhooks tables: the outbox (events), registered endpoints, deliveries and their
@@ -221,11 +221,6 @@ export function attemptResultWrites(r: AttemptResult, endpointId: string | null,
 
 // The operator's side: endpoints
 
-export async function profileExists(db: DbOrTx, id: string): Promise<boolean> {
-  const rows = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, id));
-  return rows.length > 0;
-}
-
 export async function insertEndpoint(db: DbOrTx, endpoint: typeof webhookEndpoints.$inferInsert): Promise<EndpointRow> {
   const [row] = await db.insert(webhookEndpoints).values(endpoint).returning();
   if (!row) throw new Error('the endpoint insert returned no row');
@@ -233,6 +228,7 @@ export async function insertEndpoint(db: DbOrTx, endpoint: typeof webhookEndpoin
 }
 
 export async function findEndpoint(db: DbOrTx, id: string): Promise<EndpointRow | undefined> {
+  if (!isUuid(id)) return undefined;
   const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
   return row;
 }
@@ -283,6 +279,7 @@ function deliveryConditions(db: DbOrTx, f: DeliveryFilter): SQL | undefined {
 
 /** One page of the log, newest first. */
 export async function deliveryPage(db: DbOrTx, f: DeliveryFilter, page: number, limit: number): Promise<LoggedDelivery[]> {
+  if (f.deliveryId !== undefined && !isUuid(f.deliveryId)) return [];
   const rows = await db
     .select({ delivery: webhookDeliveries, eventType: webhookEvents.type })
     .from(webhookDeliveries)

@@ -4,7 +4,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken } from '../lib/crypto.js';
 import { toIso } from '../lib/time.js';
-import { isUuid } from '../lib/uuid.js';
+import { profileExists } from '../profiles/repo.js';
 import { DELIVERY_QUEUE, deliveryKey, SECRET_OVERLAP_MS, type Dispatcher } from './dispatcher.js';
 import { deliveryNotFound, endpointDisabled, endpointNotFound, invalidUrl, profileNotFound } from './errors.js';
 import { DEFAULT_POLICY } from './policy.js';
@@ -26,16 +26,16 @@ export interface WebhookServiceDeps {
 
 const newSecret = () => `whsec_${randomToken(32)}`;
 
-/** Registration, rotation and the delivery log: what the operator does with webhooks. Ids that are not UUIDs are simply not found. */
+/** Registration, rotation and the delivery log: what the operator does with webhooks. Ids that are not UUIDs are simply not found (the repositories' lookups answer nothing for them). */
 export function createWebhookService({ db, clock, jobs, dispatcher, guard }: WebhookServiceDeps): WebhookService {
   async function loadEndpoint(id: string): Promise<repo.EndpointRow> {
-    const row = isUuid(id) ? await repo.findEndpoint(db, id) : undefined;
+    const row = await repo.findEndpoint(db, id);
     if (!row) throw endpointNotFound();
     return row;
   }
 
   async function requireProfile(id: string): Promise<void> {
-    if (!isUuid(id) || !(await repo.profileExists(db, id))) throw profileNotFound();
+    if (!(await profileExists(db, id))) throw profileNotFound();
   }
 
   async function views(rows: repo.LoggedDelivery[]): Promise<WebhookDeliveryView[]> {
@@ -49,7 +49,7 @@ export function createWebhookService({ db, clock, jobs, dispatcher, guard }: Web
   }
 
   async function getDelivery(id: string): Promise<WebhookDeliveryView> {
-    const rows = isUuid(id) ? await repo.deliveryPage(db, { deliveryId: id }, 1, 1) : [];
+    const rows = await repo.deliveryPage(db, { deliveryId: id }, 1, 1);
     const [view] = await views(rows);
     if (!view) throw deliveryNotFound();
     return view;

@@ -1,7 +1,8 @@
 import { randomBytes, sign, verify } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
-import { keyIdOf, keyPairFromSeed, liveSigningKey, publishedKeys } from '../../src/lib/signing-keys.js';
+import { keyIdOf, keyPairFromSeed } from '../../src/lib/ed25519.js';
+import { liveSigningKey, publishedKeys } from '../../src/signing-keys/service.js';
 import { useTestApp } from '../helpers/suite.js';
 
 describe('signing keys', () => {

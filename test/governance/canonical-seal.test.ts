@@ -3,17 +3,10 @@ import * as ed from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
 import { CanonicalJsonError, parseCanonicalJson } from '../../src/governance/canonical-json.js';
 import { evaluateGates, POLICY_VERSION } from '../../src/governance/policy.js';
-import {
-  canonicalJson,
-  GENESIS_HASH,
-  isAcceptablePublicKey,
-  recordHash,
-  sealRecord,
-  signingBytes,
-  verifyRecordSignature,
-} from '../../src/governance/seal.js';
+import { canonicalJson, GENESIS_HASH } from '../../src/lib/canonical-json.js';
+import { isAcceptablePublicKey, recordHash, sealRecord, signingBytes, verifyRecordSignature } from '../../src/governance/seal.js';
 import type { DecisionInputs, UnsignedRecord } from '../../src/governance/types.js';
-import { keyIdOf, keyPairFromSeed } from '../../src/lib/signing-keys.js';
+import { keyIdOf, keyPairFromSeed } from '../../src/lib/ed25519.js';
 
 ed.hashes.sha512 = (m: Uint8Array) => new Uint8Array(createHash('sha512').update(m).digest());
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { canonicalJson, GENESIS_HASH } from '../../src/governance/seal.js';
+import { canonicalJson, GENESIS_HASH } from '../../src/lib/canonical-json.js';
 import { useTestApp } from '../helpers/suite.js';
 import { addKey, createTenant } from '../helpers/tenants.js';
 import { call, goodDecision, governedTenant } from '../helpers/governance.js';

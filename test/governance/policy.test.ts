@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionMatches, evaluateGates } from '../../src/governance/policy.js';
-import { canonicalJson } from '../../src/governance/seal.js';
+import { canonicalJson } from '../../src/lib/canonical-json.js';
 import type { DecisionInputs } from '../../src/governance/types.js';
 
 const T = '2026-11-22T12:00:00.000Z';

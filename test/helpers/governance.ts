@@ -1,8 +1,9 @@
+import { GOVERNANCE_SCOPES } from '../../src/profiles/vocabulary.js';
 import type { InjectOptions } from 'fastify';
 import type { TestContext } from './app.js';
 import { createTenant, type Tenant } from './tenants.js';
 
-export const BOTH_SCOPES = ['governance:decide', 'governance:read'];
+export const BOTH_SCOPES = [...GOVERNANCE_SCOPES];
 
 /** Calls a governance route with a key (or none) and returns status and parsed body. */
 export async function call(ctx: TestContext, method: InjectOptions['method'], url: string, body?: unknown, key?: string) {

@@ -1,10 +1,11 @@
+import { TICKETING_SCOPES } from '../../src/profiles/vocabulary.js';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { webhookEvents } from '../../src/db/schema/webhooks.js';
 import type { TestContext } from './app.js';
 import { addKey, createTenant } from './tenants.js';
 
-export const ALL_SCOPES = ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'];
+export const ALL_SCOPES = [...TICKETING_SCOPES];
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

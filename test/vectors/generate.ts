@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { configFrom } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { keyIdOf, keyPairFromSeed } from '../../src/lib/signing-keys.js';
+import { keyIdOf, keyPairFromSeed } from '../../src/lib/ed25519.js';
 
 const OUT = new URL('.', import.meta.url).pathname;
 const ADMIN = 'vector-admin-token-0123456789';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid, doublePrecision } from 'drizzle-orm/pg-core';
+import { IDENTITY_ROLES, KEY_SERVICES, PLANS } from '../../profiles/vocabulary.js';
 
 export const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
@@ -7,7 +8,7 @@ export const ts = (name: string) => timestamp(name, { withTimezone: true, precis
 export const profiles = pgTable('profiles', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
-  plan: text('plan', { enum: ['ENTERPRISE', 'PRO', 'FREE'] }).notNull(),
+  plan: text('plan', { enum: PLANS }).notNull(),
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
 });
@@ -37,12 +38,12 @@ export const apiKeys = pgTable(
     profileId: uuid('profile_id')
       .notNull()
       .references(() => profiles.id),
-    service: text('service', { enum: ['ticketing', 'identity', 'governance'] }).notNull(),
+    service: text('service', { enum: KEY_SERVICES }).notNull(),
     scopes: text('scopes')
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    role: text('role', { enum: ['backend', 'reviewer'] }),
+    role: text('role', { enum: IDENTITY_ROLES }),
     keyHash: text('key_hash').notNull().unique(),
     prefix: text('prefix').notNull(),
     createdAt: ts('created_at').notNull(),

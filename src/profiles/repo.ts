@@ -1,0 +1,60 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.js';
+import { apiKeys, profiles, venues } from '../db/schema/core.js';
+import { isUuid } from '../lib/uuid.js';
+
+/** All SQL over profiles (the tenants), their venues and the listing of their API keys. */
+
+export type ProfileRow = typeof profiles.$inferSelect;
+export type VenueRow = typeof venues.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export async function insertProfile(db: DbOrTx, values: typeof profiles.$inferInsert): Promise<ProfileRow> {
+  const [row] = await db.insert(profiles).values(values).returning();
+  if (!row) throw new Error('the profile insert returned no row');
+  return row;
+}
+
+/** The profile of `id`; none for an unknown id or one that is not a UUID (as every lookup here). */
+export async function findProfile(db: DbOrTx, id: string): Promise<ProfileRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db.select().from(profiles).where(eq(profiles.id, id));
+  return row;
+}
+
+export async function profileExists(db: DbOrTx, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const rows = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, id));
+  return rows.length > 0;
+}
+
+export async function updateProfile(
+  db: DbOrTx,
+  id: string,
+  changes: Partial<Pick<ProfileRow, 'name' | 'plan'>> & { updatedAt: Date },
+): Promise<ProfileRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db.update(profiles).set(changes).where(eq(profiles.id, id)).returning();
+  return row;
+}
+
+export async function insertVenue(db: DbOrTx, values: typeof venues.$inferInsert): Promise<VenueRow> {
+  const [row] = await db.insert(venues).values(values).returning();
+  if (!row) throw new Error('the venue insert returned no row');
+  return row;
+}
+
+/** Keys oldest first: every key, or one profile's. */
+export async function listApiKeys(db: DbOrTx, profileId?: string): Promise<ApiKeyRow[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(profileId ? eq(apiKeys.profileId, profileId) : undefined)
+    .orderBy(apiKeys.createdAt, apiKeys.id);
+}
+
+export async function findApiKey(db: DbOrTx, id: string): Promise<ApiKeyRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+  return row;
+}

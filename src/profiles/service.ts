@@ -1,0 +1,92 @@
+import { issueApiKey, notifyApiKeysChanged, revokeApiKey, type ApiKeyGrant } from '../auth/api-keys.js';
+import type { DbOrTx } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import { profileErrors } from './errors.js';
+import * as repo from './repo.js';
+import type { Plan } from './vocabulary.js';
+import { apiKeyView, profileView, venueView } from './views.js';
+
+export interface VenueInput {
+  name: string;
+  address: string;
+  city?: string | undefined;
+  lat: number;
+  lng: number;
+  timezone?: string | undefined;
+}
+
+/**
+ * Profiles (the tenants), their venues and their API keys: what the operator API manages and
+ * every other API's callers stand on. An id that is not a UUID is simply not found (404): the
+ * repository's lookups answer nothing for it.
+ */
+export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }) {
+  async function requireProfile(id: string): Promise<repo.ProfileRow> {
+    const row = await repo.findProfile(db, id);
+    if (!row) throw profileErrors.profileNotFound();
+    return row;
+  }
+
+  return {
+    /** Throws the operator API's 404 unless the profile exists. */
+    async requireProfile(id: string): Promise<void> {
+      if (!(await repo.profileExists(db, id))) throw profileErrors.profileNotFound();
+    },
+
+    async create(input: { name: string; plan: Plan }) {
+      const now = clock.now();
+      return profileView(await repo.insertProfile(db, { ...input, createdAt: now, updatedAt: now }));
+    },
+
+    async get(id: string) {
+      return profileView(await requireProfile(id));
+    },
+
+    async update(id: string, changes: { name?: string | undefined; plan?: Plan | undefined }) {
+      const row = await repo.updateProfile(db, id, {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.plan !== undefined ? { plan: changes.plan } : {}),
+        updatedAt: clock.now(),
+      });
+      if (!row) throw profileErrors.profileNotFound();
+      // Cached keys carry the plan: every instance must see the new one at once.
+      if (changes.plan) await notifyApiKeysChanged(db);
+      return profileView(row);
+    },
+
+    async addVenue(profileId: string, input: VenueInput) {
+      const profile = await requireProfile(profileId);
+      const row = await repo.insertVenue(db, {
+        profileId: profile.id,
+        name: input.name,
+        address: input.address,
+        city: input.city ?? null,
+        lat: input.lat,
+        lng: input.lng,
+        timezone: input.timezone ?? null,
+        createdAt: clock.now(),
+      });
+      return venueView(row);
+    },
+
+    /** Issues a key; the key itself is in the answer once and never again (only its hash is stored). */
+    async issueKey(grant: ApiKeyGrant) {
+      await requireProfile(grant.profileId);
+      const { row, key } = await issueApiKey(db, clock, grant);
+      return { ...apiKeyView(row), key };
+    },
+
+    async listKeys(profileId?: string) {
+      return (await repo.listApiKeys(db, profileId)).map(apiKeyView);
+    },
+
+    /** Revokes a key (every instance stops accepting it at once); an already revoked key keeps its first revocation time. */
+    async revokeKey(id: string) {
+      const row = (await revokeApiKey(db, clock, id)) ?? (await repo.findApiKey(db, id));
+      if (!row) throw profileErrors.apiKeyNotFound();
+      return apiKeyView(row);
+    },
+  };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;

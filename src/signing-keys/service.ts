@@ -1,0 +1,73 @@
+import { randomBytes, type KeyObject } from 'node:crypto';
+import type { Db } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import { keyIdOf, keyPairFromSeed } from '../lib/ed25519.js';
+import * as repo from './repo.js';
+
+export type KeyPurpose = 'governance' | 'attestation' | 'identity-webhook';
+
+export interface SigningKey {
+  kid: string;
+  purpose: KeyPurpose;
+  /** Raw 32-byte public key. */
+  publicKey: Buffer;
+  privateKey: KeyObject;
+  publicKeyObject: KeyObject;
+}
+
+export interface PublishedKey {
+  kid: string;
+  purpose: string;
+  publicKey: string;
+  createdAt: string;
+  retiredAt: string | null;
+}
+
+/**
+ * The live key of a purpose. A configured seed wins (and retires a different live key: rotation);
+ * otherwise the stored key, or a new one generated once and persisted. Safe when several
+ * instances start at once: the unique live-key index lets exactly one insert win.
+ */
+export async function liveSigningKey(db: Db, clock: Clock, purpose: KeyPurpose, configuredSeed?: Buffer): Promise<SigningKey> {
+  if (configuredSeed) {
+    const pair = keyPairFromSeed(configuredSeed);
+    const kid = keyIdOf(pair.publicKey);
+    await db.transaction(async (tx) => {
+      await repo.retireOtherLiveKeys(tx, purpose, kid, clock.now());
+      await repo.upsertConfiguredKey(tx, { kid, purpose, publicKey: pair.publicKey.toString('base64'), createdAt: clock.now() });
+    });
+    return { kid, purpose, ...pair };
+  }
+  for (let tries = 0; tries < 3; tries++) {
+    const live = await repo.findLiveKey(db, purpose);
+    if (live?.seed) {
+      return { kid: live.kid, purpose, ...keyPairFromSeed(Buffer.from(live.seed, 'base64')) };
+    }
+    if (live) {
+      throw new Error(`the live ${purpose} key ${live.kid} was configured from the environment; set its seed again`);
+    }
+    const seed = randomBytes(32);
+    const pair = keyPairFromSeed(seed);
+    const kid = keyIdOf(pair.publicKey);
+    const won = await repo.insertGeneratedKey(db, {
+      kid,
+      purpose,
+      publicKey: pair.publicKey.toString('base64'),
+      seed: seed.toString('base64'),
+      createdAt: clock.now(),
+    });
+    if (won) return { kid, purpose, ...pair };
+  }
+  throw new Error(`could not settle the live ${purpose} key`);
+}
+
+/** Every key of a purpose, live and retired, newest first: what verifiers need across rotations. */
+export async function publishedKeys(db: Db, purpose: KeyPurpose): Promise<PublishedKey[]> {
+  return (await repo.keysOf(db, purpose)).map((r) => ({
+    kid: r.kid,
+    purpose: r.purpose,
+    publicKey: r.publicKey,
+    createdAt: r.createdAt.toISOString(),
+    retiredAt: r.retiredAt ? r.retiredAt.toISOString() : null,
+  }));
+}
