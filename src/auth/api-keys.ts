@@ -1,11 +1,9 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
-import { apiKeys, profiles } from '../db/schema/core.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import type { IdentityRole, KeyService, Plan } from '../profiles/vocabulary.js';
 import { keyCacheOf, notifyApiKeysChanged } from './key-cache.js';
-import { isUuid } from '../lib/uuid.js';
+import * as repo from './repo.js';
 
 export { startKeyCache, notifyApiKeysChanged, type KeyCacheHandle } from './key-cache.js';
 
@@ -40,34 +38,24 @@ export function hashApiKey(key: string): string {
 /** Makes a key: 32 random bytes behind a readable prefix. Only its hash is stored; the key is returned once. */
 export async function issueApiKey(db: DbOrTx, clock: Clock, grant: ApiKeyGrant) {
   const key = `${KEY_PREFIX[grant.service]}${randomToken(32)}`;
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      profileId: grant.profileId,
-      service: grant.service,
-      scopes: grant.scopes ?? [],
-      role: grant.role ?? null,
-      keyHash: hashApiKey(key),
-      prefix: key.slice(0, KEY_PREFIX[grant.service].length + 4),
-      createdAt: clock.now(),
-    })
-    .returning();
-  return { row: row!, key };
+  const row = await repo.insertKey(db, {
+    profileId: grant.profileId,
+    service: grant.service,
+    scopes: grant.scopes ?? [],
+    role: grant.role ?? null,
+    keyHash: hashApiKey(key),
+    prefix: key.slice(0, KEY_PREFIX[grant.service].length + 4),
+    createdAt: clock.now(),
+  });
+  return { row, key };
 }
 
 /** Revokes a key; every instance stops accepting it at once (their key caches are cleared). */
 export async function revokeApiKey(db: DbOrTx, clock: Clock, id: string) {
-  if (!isUuid(id)) return undefined;
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: clock.now() })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-    .returning();
+  const row = await repo.revokeKey(db, id, clock.now());
   if (row) await notifyApiKeysChanged(db);
   return row;
 }
-
-type KeyRow = Omit<KeyPrincipal, 'keyHash'> & { revokedAt: Date | null };
 
 /**
  * Finds the live key of `service` whose hash matches; null for unknown, revoked or another
@@ -76,10 +64,10 @@ type KeyRow = Omit<KeyPrincipal, 'keyHash'> & { revokedAt: Date | null };
 export async function findPrincipal(db: DbOrTx, service: KeyService, key: string): Promise<KeyPrincipal | null> {
   const keyHash = hashApiKey(key);
   const cache = keyCacheOf(db);
-  let row = cache?.get(keyHash) as KeyRow | undefined;
+  let row = cache?.get(keyHash) as repo.KeyRow | undefined;
   if (!row) {
     const started = cache?.begin() ?? 0;
-    row = await loadKey(db, keyHash);
+    row = await repo.loadKey(db, keyHash);
     if (row && !row.revokedAt) cache?.set(keyHash, row, started);
   }
   if (!row || row.revokedAt || row.service !== service) return null;
@@ -92,24 +80,6 @@ export async function findPrincipal(db: DbOrTx, service: KeyService, key: string
     scopes: [...row.scopes],
     role: row.role,
   };
-}
-
-async function loadKey(db: DbOrTx, keyHash: string): Promise<KeyRow | undefined> {
-  const [row] = await db
-    .select({
-      keyId: apiKeys.id,
-      profileId: apiKeys.profileId,
-      service: apiKeys.service,
-      scopes: apiKeys.scopes,
-      role: apiKeys.role,
-      revokedAt: apiKeys.revokedAt,
-      plan: profiles.plan,
-    })
-    .from(apiKeys)
-    .innerJoin(profiles, eq(profiles.id, apiKeys.profileId))
-    .where(eq(apiKeys.keyHash, keyHash))
-    .limit(1);
-  return row;
 }
 
 /** The bearer credential of an Authorization header, or null when the header is not exactly `Bearer <token>`. */

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.js';
-import { jobs } from '../db/schema/jobs.js';
 import type { JobHandler } from '../jobs/queue.js';
+import { ensureSingletonJob } from '../jobs/repo.js';
 import type { Clock } from '../lib/clock.js';
 import { purgeExpiredKeys } from './repo.js';
 
@@ -36,18 +35,13 @@ export const idempotencyKeyPurge: FastifyPluginAsync = fp(
   async (app) => {
     app.jobs.handle(PURGE_QUEUE, keyPurgeHandler({ db: app.db, clock: app.clock, logger: app.log }), { lane: 'housekeeping' });
     const now = app.clock.now();
-    await app.db
-      .insert(jobs)
-      .values({
-        id: PURGE_JOB_ID,
-        queue: PURGE_QUEUE,
-        payload: {},
-        state: 'pending',
-        runAt: new Date(now.getTime() + PURGE_INTERVAL_MS),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing();
+    await ensureSingletonJob(app.db, {
+      id: PURGE_JOB_ID,
+      queue: PURGE_QUEUE,
+      payload: {},
+      runAt: new Date(now.getTime() + PURGE_INTERVAL_MS),
+      now,
+    });
   },
   { name: 'idempotency-key-purge' },
 );

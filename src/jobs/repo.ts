@@ -49,6 +49,22 @@ export async function insertJob(db: DbOrTx, job: NewJob): Promise<string> {
   return row.id;
 }
 
+/** Inserts the one job of a fixed id (a periodic housekeeping job) unless it exists already. */
+export async function ensureSingletonJob(db: DbOrTx, job: Omit<NewJob, 'key'> & { id: string }): Promise<void> {
+  await db
+    .insert(jobs)
+    .values({
+      id: job.id,
+      queue: job.queue,
+      payload: job.payload,
+      state: 'pending',
+      runAt: job.runAt,
+      createdAt: job.now,
+      updatedAt: job.now,
+    })
+    .onConflictDoNothing();
+}
+
 /** Rows due at `now`: pending and past their run time, or running under a lease that ran out. */
 const due = (now: Date): SQL => sql`((state = 'pending' and run_at <= ${iso(now)}) or (state = 'running' and locked_until < ${iso(now)}))`;
 

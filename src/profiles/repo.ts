@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
-import { apiKeys, profiles, venues } from '../db/schema/core.js';
+import { profiles, venues } from '../db/schema/core.js';
 import { isUuid } from '../lib/uuid.js';
 
-/** All SQL over profiles (the tenants), their venues and the listing of their API keys. */
+/** All SQL over profiles (the tenants) and their venues; their API keys' SQL is in src/auth/repo.ts. */
 
 export type ProfileRow = typeof profiles.$inferSelect;
 export type VenueRow = typeof venues.$inferSelect;
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 export async function insertProfile(db: DbOrTx, values: typeof profiles.$inferInsert): Promise<ProfileRow> {
   const [row] = await db.insert(profiles).values(values).returning();
@@ -41,20 +40,5 @@ export async function updateProfile(
 export async function insertVenue(db: DbOrTx, values: typeof venues.$inferInsert): Promise<VenueRow> {
   const [row] = await db.insert(venues).values(values).returning();
   if (!row) throw new Error('the venue insert returned no row');
-  return row;
-}
-
-/** Keys oldest first: every key, or one profile's. */
-export async function listApiKeys(db: DbOrTx, profileId?: string): Promise<ApiKeyRow[]> {
-  return db
-    .select()
-    .from(apiKeys)
-    .where(profileId ? eq(apiKeys.profileId, profileId) : undefined)
-    .orderBy(apiKeys.createdAt, apiKeys.id);
-}
-
-export async function findApiKey(db: DbOrTx, id: string): Promise<ApiKeyRow | undefined> {
-  if (!isUuid(id)) return undefined;
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
   return row;
 }

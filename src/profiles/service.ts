@@ -1,4 +1,5 @@
 import { issueApiKey, notifyApiKeysChanged, revokeApiKey, type ApiKeyGrant } from '../auth/api-keys.js';
+import * as keys from '../auth/repo.js';
 import type { DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { profileErrors } from './errors.js';
@@ -77,12 +78,12 @@ export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }
     },
 
     async listKeys(profileId?: string) {
-      return (await repo.listApiKeys(db, profileId)).map(apiKeyView);
+      return (await keys.listApiKeys(db, profileId)).map(apiKeyView);
     },
 
     /** Revokes a key (every instance stops accepting it at once); an already revoked key keeps its first revocation time. */
     async revokeKey(id: string) {
-      const row = (await revokeApiKey(db, clock, id)) ?? (await repo.findApiKey(db, id));
+      const row = (await revokeApiKey(db, clock, id)) ?? (await keys.findApiKey(db, id));
       if (!row) throw profileErrors.apiKeyNotFound();
       return apiKeyView(row);
     },

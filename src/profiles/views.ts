@@ -1,5 +1,6 @@
 import { toIso } from '../lib/time.js';
-import type { ApiKeyRow, ProfileRow, VenueRow } from './repo.js';
+import type { ApiKeyRow } from '../auth/repo.js';
+import type { ProfileRow, VenueRow } from './repo.js';
 
 /** Rows to the operator API's bodies (schemas in src/admin/schemas.ts). */
 
