@@ -60,13 +60,18 @@ export async function revokeDelegation(db: DbOrTx, id: string, at: Date): Promis
  * across instances sharing the database.
  */
 export async function lockChainHead(tx: Tx, profileId: string, at: Date): Promise<{ seq: number; headHash: string }> {
+  const lock = () =>
+    tx
+      .select({ seq: governanceChainHeads.seq, headHash: governanceChainHeads.headHash })
+      .from(governanceChainHeads)
+      .where(eq(governanceChainHeads.profileId, profileId))
+      .for('update');
+  // A profile's first decision creates its head; racing first decisions meet at the unique key.
+  const [head] = await lock();
+  if (head) return head;
   await tx.insert(governanceChainHeads).values({ profileId, seq: 0, headHash: GENESIS_HASH, updatedAt: at }).onConflictDoNothing();
-  const [head] = await tx
-    .select({ seq: governanceChainHeads.seq, headHash: governanceChainHeads.headHash })
-    .from(governanceChainHeads)
-    .where(eq(governanceChainHeads.profileId, profileId))
-    .for('update');
-  return head!;
+  const [created] = await lock();
+  return created!;
 }
 
 export async function advanceChainHead(tx: Tx, profileId: string, seq: number, headHash: string, at: Date): Promise<void> {
@@ -74,7 +79,12 @@ export async function advanceChainHead(tx: Tx, profileId: string, seq: number, h
 }
 
 export async function insertRecord(tx: DbOrTx, values: typeof governanceRecords.$inferInsert): Promise<void> {
-  await tx.insert(governanceRecords).values(values);
+  await insertRecords(tx, [values]);
+}
+
+/** A batch of sealed records in one statement. */
+export async function insertRecords(tx: DbOrTx, values: (typeof governanceRecords.$inferInsert)[]): Promise<void> {
+  if (values.length > 0) await tx.insert(governanceRecords).values(values);
 }
 
 export async function findRecord(

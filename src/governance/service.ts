@@ -1,19 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { keyIdOf } from '../lib/ed25519.js';
 import { publishedKeys, type PublishedKey, type SigningKey } from '../signing-keys/service.js';
 import type { ProfileService } from '../profiles/service.js';
 import { governanceErrors as errors } from './errors.js';
-import { evaluateGates, POLICY_VERSION } from './policy.js';
+import { createChainSealer } from './chain.js';
+import { evaluateGates } from './policy.js';
 import * as repo from './repo.js';
-import { canonicalJson } from '../lib/canonical-json.js';
-import { recordHash, sealRecord } from './seal.js';
 import type { DecisionInputs, DelegationSnapshot, SealedRecord } from './types.js';
 import { agentView, delegationView } from './views.js';
-
-/** How long a sealed record can be presented at the execution boundary. */
-export const RECORD_TTL_MS = 300_000;
 
 /**
  * The fixed scenario of POST /v1/proof/scenario/run and the self-built bypass attempts runs
@@ -59,6 +54,7 @@ function delegationAsOf(rows: repo.DelegationRow[], at: number): DelegationSnaps
 
 export function createGovernanceService({ db, clock, signingKey }: GovernanceDeps) {
   let keyCache = new Map<string, Uint8Array>([[signingKey.kid, signingKey.publicKey]]);
+  const sealer = createChainSealer({ db, clock, signingKey });
 
   /** Every published key by id; reloaded on a miss so keys another instance rotated in are found. */
   async function verificationKeys(kid?: string): Promise<ReadonlyMap<string, Uint8Array>> {
@@ -79,10 +75,14 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
 
   /** Evaluates the four gates and seals the record as the next link of the profile's chain. */
   async function decide(profileId: string, request: DecisionRequest): Promise<SealedRecord> {
-    const agent = await repo.findAgent(db, profileId, request.agent_id);
+    // Delegations are looked up by the requested id at the same time; without the agent they go unread.
+    const [agent, delegations] = await Promise.all([
+      repo.findAgent(db, profileId, request.agent_id),
+      repo.delegationsOf(db, profileId, request.agent_id),
+    ]);
     if (!agent) throw errors.agentNotFound();
     const timestamp = new Date(request.timestamp).toISOString();
-    const delegation = delegationAsOf(await repo.delegationsOf(db, profileId, agent.agentId), Date.parse(timestamp));
+    const delegation = delegationAsOf(delegations, Date.parse(timestamp));
     const inputs: DecisionInputs = {
       agent_id: agent.agentId,
       action: request.action,
@@ -96,45 +96,7 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
       delegation,
     };
     const { gates, disposition } = evaluateGates(inputs);
-    return db.transaction(async (tx) => {
-      const head = await repo.lockChainHead(tx, profileId, clock.now());
-      const issuedAt = clock.now();
-      const record = sealRecord(
-        {
-          record_id: randomUUID(),
-          execution_id: randomUUID(),
-          agent_id: agent.agentId,
-          action: request.action,
-          inputs,
-          gates,
-          disposition,
-          policy_version: POLICY_VERSION,
-          issued_at: issuedAt.toISOString(),
-          expires_at: new Date(issuedAt.getTime() + RECORD_TTL_MS).toISOString(),
-          nonce: randomBytes(16).toString('hex'),
-          seq: head.seq + 1,
-          prev_hash: head.headHash,
-          key_id: signingKey.kid,
-        },
-        signingKey.privateKey,
-      );
-      const hash = recordHash(record);
-      await repo.insertRecord(tx, {
-        recordId: record.record_id,
-        profileId,
-        executionId: record.execution_id,
-        agentId: record.agent_id,
-        seq: record.seq,
-        nonce: record.nonce,
-        disposition,
-        canonical: canonicalJson(record),
-        hash,
-        issuedAt,
-        expiresAt: new Date(record.expires_at),
-      });
-      await repo.advanceChainHead(tx, profileId, record.seq, hash, issuedAt);
-      return record;
-    });
+    return sealer.seal(profileId, { agentId: agent.agentId, action: request.action, inputs, gates, disposition });
   }
 
   async function ensureScenarioAgent(profileId: string): Promise<void> {
