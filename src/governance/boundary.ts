@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { isUuid } from '../lib/uuid.js';
 import { governanceErrors as errors, type RejectionCode } from './errors.js';
 import { evaluateGates, POLICY_VERSION } from './policy.js';
@@ -20,6 +21,10 @@ export interface Rejection {
 }
 
 type RecordObject = Record<string, unknown>;
+type ChainPosition = { seq: number | null; recorded: boolean; prev_hash_matches: boolean | null };
+
+/** Records remembered as verified (about 1 KB each), least recently presented dropped first. */
+export const VERIFIED_RECORDS_KEPT = 10_000;
 
 const timeOf = (v: unknown): number => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
 
@@ -48,6 +53,7 @@ export type BoundaryService = ReturnType<typeof createExecutionBoundary>;
 
 export function createExecutionBoundary(svc: GovernanceService) {
   const { db, clock } = svc;
+  const verifiedRecords = new LRUCache<string, { keyId: string; chain: ChainPosition }>({ max: VERIFIED_RECORDS_KEPT });
 
   async function signatureOf(record: RecordObject) {
     const kid = typeof record.key_id === 'string' ? record.key_id : undefined;
@@ -166,33 +172,44 @@ export function createExecutionBoundary(svc: GovernanceService) {
     };
   }
 
-  /** Public verification: the signature, separately the freshness, and the record's place in its chain. */
+  /**
+   * Public verification: the signature, separately the freshness, and the record's place in its
+   * chain. A record found valid and recorded here is remembered by its hash (which covers every
+   * byte of it, signature included): stored records, their predecessors and the published keys
+   * never change, so the same record presented again is answered without the signature check or
+   * the lookup. Freshness is judged at every call.
+   */
   async function verify(record: RecordObject) {
     const now = clock.now();
-    const signature = await signatureOf(record);
     const expiresAt = timeOf(record.expires_at);
     const freshness = {
       fresh: Number.isFinite(expiresAt) && now.getTime() < expiresAt,
       expires_at: typeof record.expires_at === 'string' ? record.expires_at : null,
       checked_at: now.toISOString(),
     };
+    const hash = recordHash(record);
+    const known = verifiedRecords.get(hash);
+    if (known) return { valid: true, key_id: known.keyId, freshness, chain: known.chain };
+    const signature = await signatureOf(record);
+    const chain = signature.valid ? await chainPosition(record, hash) : null;
+    if (signature.valid && chain?.recorded) verifiedRecords.set(hash, { keyId: signature.key_id, chain });
     return {
       valid: signature.valid,
       key_id: signature.key_id,
       ...(signature.valid ? {} : { reason: signature.reason }),
       freshness,
-      chain: signature.valid ? await chainPosition(record) : null,
+      chain,
     };
   }
 
-  async function chainPosition(record: RecordObject) {
+  async function chainPosition(record: RecordObject, hash: string): Promise<ChainPosition | null> {
     if (!isUuid(record.record_id)) return null;
     const stored = await repo.findChainLink(db, record.record_id);
     if (!stored) return { seq: typeof record.seq === 'number' ? record.seq : null, recorded: false, prev_hash_matches: null };
     const previous = stored.seq === 1 ? GENESIS_HASH : (stored.previousHash ?? undefined);
     return {
       seq: stored.seq,
-      recorded: stored.hash === recordHash(record),
+      recorded: stored.hash === hash,
       prev_hash_matches: previous !== undefined && record.prev_hash === previous,
     };
   }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx, Tx } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
 import {
   governanceAdmissions,
   governanceAgents,
@@ -127,12 +128,17 @@ export async function findChainLink(
   db: DbOrTx,
   recordId: string,
 ): Promise<{ seq: number; hash: string; previousHash: string | null } | undefined> {
-  const previous = alias(governanceRecords, 'previous');
-  const [row] = await db
-    .select({ seq: governanceRecords.seq, hash: governanceRecords.hash, previousHash: previous.hash })
-    .from(governanceRecords)
-    .leftJoin(previous, and(eq(previous.profileId, governanceRecords.profileId), eq(previous.seq, sql`${governanceRecords.seq} - 1`)))
-    .where(eq(governanceRecords.recordId, recordId));
+  if (!isUuid(recordId)) return undefined;
+  const statement = prepared(db, 'governance_chain_link', (name) => {
+    const previous = alias(governanceRecords, 'previous');
+    return db
+      .select({ seq: governanceRecords.seq, hash: governanceRecords.hash, previousHash: previous.hash })
+      .from(governanceRecords)
+      .leftJoin(previous, and(eq(previous.profileId, governanceRecords.profileId), eq(previous.seq, sql`${governanceRecords.seq} - 1`)))
+      .where(eq(governanceRecords.recordId, sql.placeholder('recordId')))
+      .prepare(name);
+  });
+  const [row] = await statement.execute({ recordId });
   return row;
 }
 

@@ -1,0 +1,15 @@
+import type { DbOrTx } from './client.js';
+
+const statementsByDb = new WeakMap<DbOrTx, Map<string, unknown>>();
+
+/**
+ * A named prepared statement of this database handle, built once. Hot lookups use it: Drizzle
+ * then neither rebuilds the query nor PostgreSQL re-plans it on every call.
+ */
+export function prepared<T>(db: DbOrTx, name: string, build: (name: string) => T): T {
+  let statements = statementsByDb.get(db);
+  if (!statements) statementsByDb.set(db, (statements = new Map()));
+  let statement = statements.get(name) as T | undefined;
+  if (!statement) statements.set(name, (statement = build(name)));
+  return statement;
+}
