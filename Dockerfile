@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
-# Build: compile TypeScript and the web app (Vite) with the dev dependencies; run: production
-# dependencies only. Scripts are skipped at install: `prepare` builds the web app, done here
-# explicitly once the sources are in place.
+# Build: compile TypeScript, the web app (Vite) and the embedded database's template with the dev
+# dependencies; run: production dependencies only. Scripts are skipped at install: `prepare`
+# does the same build, done here explicitly once the sources are in place.
 
 FROM node:22-slim AS build
 WORKDIR /app
@@ -12,7 +12,7 @@ COPY src ./src
 COPY migrations ./migrations
 COPY scripts ./scripts
 COPY web ./web
-RUN npm run build && npm run build:web
+RUN npm run build && npm run build:web && node scripts/pglite-template.mjs
 
 FROM node:22-slim AS run
 ENV NODE_ENV=production \

@@ -1,12 +1,18 @@
-// npm's `prepare` hook: builds the web app after `npm install`, so `npm start` serves the
-// consoles without an extra step. A production install (`npm ci --omit=dev`) has no Vite and
-// no sources to build from; it skips with one line instead of failing.
+// npm's `prepare` hook, after `npm install`: compiles the server (dist/, what `npm start` runs)
+// and builds the web app (dist/web), so `npm start` starts at once and serves the consoles. A
+// production install (`npm ci --omit=dev`) has no compiler, no Vite and no sources to build
+// from; it skips with one line instead of failing.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { markServerBuilt } from './build-stamp.mjs';
 
-if (!existsSync('node_modules/vite/package.json') || !existsSync('web/vite.config.ts') || !existsSync('src/app.ts')) {
-  console.log('prepare: no Vite or no web sources here (production install?): skipping the web build');
+if (!existsSync('node_modules/vite/package.json') || !existsSync('node_modules/typescript/package.json') || !existsSync('src/app.ts')) {
+  console.log('prepare: no compiler, no Vite or no sources here (production install?): skipping the build');
   process.exit(0);
 }
-const result = spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const run = (script) => spawnSync('npm', ['run', script, '--silent'], { stdio: 'inherit' }).status ?? 1;
+const server = run('build');
+if (server !== 0) process.exit(server);
+await import('./pglite-template.mjs');
+markServerBuilt();
+process.exit(run('build:web'));

@@ -7,7 +7,7 @@ import { startKeyCache } from './auth/api-keys.js';
 import { openBlobStore } from './blobs/from-config.js';
 import type { BlobStore } from './blobs/store.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase, type Database } from './db/client.js';
 import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
 import { jobListener } from './jobs/wake.js';
@@ -39,6 +39,11 @@ export interface AppOptions {
   startJobs?: boolean;
   /** A migrated PGlite data directory to start from (tests). */
   loadDataDir?: Blob;
+  /**
+   * The database, already being opened: the server starts opening it before it loads the rest
+   * of the app's modules, so the embedded database's start-up overlaps theirs (README, Start).
+   */
+  database?: Promise<Database>;
   logger?: boolean;
   /** Webhook delivery: extra trusted CAs (tests' self-signed receivers) and the SSRF guard's DNS. */
   webhooks?: Pick<WebhookPlatformDeps, 'ca' | 'resolve'>;
@@ -79,7 +84,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   closeUnreadBodies(app);
 
   const clock = opts.clock ?? systemClock;
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, loadDataDir: opts.loadDataDir });
+  const database = await (opts.database ??
+    openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, loadDataDir: opts.loadDataDir }));
   try {
     await applyMigrations(database);
   } catch (err) {

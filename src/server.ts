@@ -1,6 +1,5 @@
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { startupLines } from './startup-lines.js';
+import { openDatabase } from './db/client.js';
 import { acquireDataDirLock, DataDirLockedError, lockedMessage, reachableUrl, type DataDirLock } from './db/data-dir-lock.js';
 
 /**
@@ -33,7 +32,11 @@ async function main() {
     }
     process.on('exit', () => lock?.release());
   }
-  const app = await buildApp(config);
+  // The embedded database takes seconds to start: it opens while the app's modules load.
+  const database = openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  database.catch(() => {}); // its failure is reported once, by buildApp below
+  const [{ buildApp }, { startupLines }] = await Promise.all([import('./app.js'), import('./startup-lines.js')]);
+  const app = await buildApp(config, { database });
   const grace = config.SHUTDOWN_GRACE_MS;
   let closing = false;
   const shutdown = (signal: string) => {

@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { templateFor } from './pglite-template.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -28,8 +29,13 @@ export interface Database {
 export interface DatabaseOptions {
   url?: string;
   dataDir: string;
-  /** A tarball of an already migrated data directory (tests start from it). */
+  /**
+   * A tarball of an already migrated data directory to start a new one from (tests; a fresh
+   * DATA_DIR uses the build's template, src/db/pglite-template.ts, unless this says otherwise).
+   */
   loadDataDir?: Blob;
+  /** Where the build's template is; tests point it elsewhere. */
+  pgliteTemplate?: string;
 }
 
 // timestamptz and friends are parsed by drizzle column mappers; keep pg from turning
@@ -62,7 +68,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     dataDir = join(opts.dataDir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create({ dataDir, loadDataDir: opts.loadDataDir });
+  const loadDataDir = opts.loadDataDir ?? (dataDir ? templateFor(dataDir, opts.pgliteTemplate) : undefined);
+  const client = await PGlite.create({ dataDir, loadDataDir });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
