@@ -82,6 +82,13 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     flags: ['id!'],
   },
   {
+    operationId: 'startVerification',
+    method: 'POST',
+    path: '/profiles/{id}/verifications',
+    description: 'Start an identity verification for a profile; prints its capture link (the handoff token is shown once)',
+    flags: ['id!', 'reference', 'webhook_url'],
+  },
+  {
     operationId: 'failNextPipelineRun',
     method: 'POST',
     path: '/identity/verifications/{id}/fail-next-run',

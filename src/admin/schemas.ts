@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createdVerification, httpsUrl } from '../identity/schemas.js';
 import { isTimeZone } from '../lib/time.js';
 import { envelope, errorEnvelope } from '../plugins/envelope-schemas.js';
 import { GOVERNANCE_SCOPES, IDENTITY_ROLES, KEY_SERVICES, PLANS, TICKETING_SCOPES } from '../profiles/vocabulary.js';
@@ -87,3 +88,10 @@ export const delegation = z.object({
   revokedAt: z.string().nullable(),
   createdAt: z.string(),
 });
+
+/** A verification started by the operator (POST /admin/v1/profiles/{id}/verifications). */
+export const verificationStart = z.strictObject({
+  reference: z.string().trim().min(1).max(200).nullish().describe('Your own reference for this verification, shown in the consoles'),
+  webhook_url: httpsUrl.nullish().describe('Where the decision webhook goes; omitted, none is sent'),
+});
+export const startedVerification = createdVerification.extend({ webhook_url: z.string().nullable() });

@@ -23,6 +23,49 @@ export interface IdentityDeps {
 
 export const keyActor = (p: KeyPrincipal) => `${p.role}:${p.keyId}`;
 
+/**
+ * A new verification awaiting capture, with its first handoff token, for the partner's backend
+ * or the operator. A webhook URL, when given, is checked now, as registered webhook endpoints are,
+ * so an address the decision webhook can never reach is refused here and not found later in the
+ * delivery log; without one, the decision is only read (polling, the consoles).
+ */
+async function openVerification(
+  { db, clock, webhooks }: Pick<IdentityDeps, 'db' | 'clock' | 'webhooks'>,
+  profileId: string,
+  actor: string,
+  input: { webhook_url?: string | null | undefined; reference?: string | null | undefined },
+): Promise<{ v: VerificationRow; handoff: IssuedHandoff }> {
+  if (input.webhook_url) {
+    try {
+      await webhooks.checkUrl(input.webhook_url);
+    } catch (err) {
+      if (err instanceof WebhookTargetError) throw errors.webhookUrlRefused(err.message);
+      throw err;
+    }
+  }
+  return db.transaction(async (tx) => {
+    const now = clock.now();
+    const v = await repo.insertVerification(tx, {
+      profileId,
+      status: 'awaiting_capture',
+      stage: 'document',
+      reference: input.reference ?? null,
+      webhookUrl: input.webhook_url ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const handoff = await issueHandoffToken(tx, clock, v.id);
+    await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.created', actor, data: { status: 'awaiting_capture' } });
+    await appendAudit(tx, clock, {
+      verificationId: v.id,
+      type: 'handoff.issued',
+      actor,
+      data: { expires_at: handoff.expiresAt.toISOString() },
+    });
+    return { v, handoff };
+  });
+}
+
 /** 32 random bytes, URL-safe base64 without padding; only the hash is kept. */
 async function issueHandoffToken(tx: DbOrTx, clock: Clock, verificationId: string): Promise<IssuedHandoff> {
   const token = randomToken(32);
@@ -51,39 +94,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 
   return {
     async create(principal: KeyPrincipal, input: { webhook_url: string; reference?: string | null }) {
-      // Checked now, as registered webhook endpoints are, so an address the decision webhook can never reach is refused here and not found later in the delivery log.
-      try {
-        await webhooks.checkUrl(input.webhook_url);
-      } catch (err) {
-        if (err instanceof WebhookTargetError) throw errors.webhookUrlRefused(err.message);
-        throw err;
-      }
-      return db.transaction(async (tx) => {
-        const now = clock.now();
-        const v = await repo.insertVerification(tx, {
-          profileId: principal.profileId,
-          status: 'awaiting_capture',
-          stage: 'document',
-          reference: input.reference ?? null,
-          webhookUrl: input.webhook_url,
-          createdAt: now,
-          updatedAt: now,
-        });
-        const handoff = await issueHandoffToken(tx, clock, v.id);
-        await appendAudit(tx, clock, {
-          verificationId: v.id,
-          type: 'verification.created',
-          actor: keyActor(principal),
-          data: { status: 'awaiting_capture' },
-        });
-        await appendAudit(tx, clock, {
-          verificationId: v.id,
-          type: 'handoff.issued',
-          actor: keyActor(principal),
-          data: { expires_at: handoff.expiresAt.toISOString() },
-        });
-        return createdVerificationView(v, handoff);
-      });
+      const { v, handoff } = await openVerification({ db, clock, webhooks }, principal.profileId, keyActor(principal), input);
+      return createdVerificationView(v, handoff);
     },
 
     async get(principal: KeyPrincipal, id: string) {
@@ -196,9 +208,19 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 
 export type VerificationService = ReturnType<typeof createVerificationService>;
 
-/** What the operator API does to a verification of any profile. */
-export function createIdentityOperatorService({ db, clock }: Pick<IdentityDeps, 'db' | 'clock'>) {
+/** What the operator API does with verifications of any profile. */
+export function createIdentityOperatorService({ db, clock, webhooks }: Pick<IdentityDeps, 'db' | 'clock' | 'webhooks'>) {
   return {
+    /**
+     * Starts a verification for a profile from the operator console (README, Consoles): no
+     * partner backend needed; the decision webhook only when a URL is given. The audit trail
+     * names the operator as its creator. The caller has checked that the profile exists.
+     */
+    async start(profileId: string, input: { webhook_url?: string | null | undefined; reference?: string | null | undefined }) {
+      const { v, handoff } = await openVerification({ db, clock, webhooks }, profileId, 'operator', input);
+      return { ...createdVerificationView(v, handoff), webhook_url: v.webhookUrl };
+    },
+
     /**
      * Makes the verification's next pipeline run fail (it throws InjectedPipelineFault and the
      * verification moves to manual_review). Stored in the row, so any instance's run consumes it.

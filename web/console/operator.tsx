@@ -572,6 +572,9 @@ const VERIFICATION_STATUSES = ['awaiting_capture', 'processing', 'manual_review'
 function Verifications({ api, profileId }: { api: Api; profileId: string }) {
   const [status, setStatus] = useState<(typeof VERIFICATION_STATUSES)[number] | ''>('');
   const [page, setPage] = useState(1);
+  const [reference, setReference] = useState('');
+  const [webhookUrl, setWebhookUrl] = useState('');
+  const [captureLink, setCaptureLink] = useState<string | null>(null);
   const state = useLoad(
     () =>
       unwrap(
@@ -584,6 +587,31 @@ function Verifications({ api, profileId }: { api: Api; profileId: string }) {
   return (
     <section aria-labelledby="verifications-h">
       <h2 id="verifications-h">Verifications</h2>
+      {captureLink && <ShownOnce label="Capture link" value={captureLink} link onDone={() => setCaptureLink(null)} />}
+      <ActionForm
+        label="Start a verification"
+        submit="Start verification"
+        action={async () => {
+          const started = await unwrap(
+            api.POST('/admin/v1/profiles/{id}/verifications', {
+              params: { path: { id: profileId } },
+              body: {
+                ...(reference.trim() ? { reference: reference.trim() } : {}),
+                ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
+              },
+            }),
+          );
+          setCaptureLink(started.data.capture_url);
+          setReference('');
+          setWebhookUrl('');
+          state.reload();
+        }}
+      >
+        <label for="verification-reference">Reference (optional)</label>
+        <input id="verification-reference" value={reference} maxLength={200} onInput={(e) => setReference(e.currentTarget.value)} />
+        <label for="verification-webhook">Decision webhook URL (optional, https://)</label>
+        <input id="verification-webhook" type="url" value={webhookUrl} onInput={(e) => setWebhookUrl(e.currentTarget.value)} />
+      </ActionForm>
       <label for="verification-status">Status</label>
       <select id="verification-status" value={status} onChange={(e) => (setStatus(e.currentTarget.value as typeof status), setPage(1))}>
         <option value="">all</option>

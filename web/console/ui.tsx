@@ -73,7 +73,8 @@ export function Async<T>({ state, children }: { state: Loaded<T>; children: (dat
 }
 
 /** A secret shown exactly once, with a copy button; the page never shows it again. */
-export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+/** A secret shown once with a copy button; `link` shows it as a link that opens in a new tab (a capture link). */
+export function ShownOnce({ label, value, onDone, link = false }: { label: string; value: string; onDone: () => void; link?: boolean }) {
   const [copied, setCopied] = useState(false);
   return (
     <div class="notice warn once" role="status">
@@ -81,7 +82,13 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
         <strong>{label}</strong> — copy it now: it is shown only once.
       </p>
       <code class="secret" data-testid="secret">
-        {value}
+        {link ? (
+          <a href={value} target="_blank" rel="noopener noreferrer">
+            {value}
+          </a>
+        ) : (
+          value
+        )}
       </code>
       <div class="row">
         <button
