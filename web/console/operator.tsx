@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { adminToken, client, localTime, navigate, unwrap, useLoad } from './lib.js';
+import { FilteredList, Pager } from './filtered-list.js';
 import { ActionButton, ActionForm, Async, Link, Notice, Shell, ShownOnce } from './ui.js';
 
 type Api = ReturnType<typeof client>;
@@ -48,23 +49,6 @@ export function OperatorSignIn() {
 
 const PLANS = ['FREE', 'PRO', 'ENTERPRISE'] as const;
 type Plan = (typeof PLANS)[number];
-
-function Pager({ page, limit, total, go }: { page: number; limit: number; total: number; go: (p: number) => void }) {
-  const pages = Math.max(1, Math.ceil(total / limit));
-  return (
-    <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={page <= 1} onClick={() => go(page - 1)}>
-        Previous page
-      </button>
-      <span>
-        Page {page} of {pages} ({total})
-      </span>
-      <button type="button" disabled={page >= pages} onClick={() => go(page + 1)}>
-        Next page
-      </button>
-    </nav>
-  );
-}
 
 export function Profiles() {
   const api = useApi();
@@ -484,85 +468,66 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
 const EVENT_STATUSES = ['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED'] as const;
 
 function Events({ api, profileId }: { api: Api; profileId: string }) {
-  const [status, setStatus] = useState<(typeof EVENT_STATUSES)[number] | ''>('');
-  const [page, setPage] = useState(1);
-  const state = useLoad(
-    () =>
-      unwrap(
-        api.GET('/admin/v1/profiles/{id}/events', {
-          params: { path: { id: profileId }, query: { page, limit: 20, ...(status ? { status } : {}) } },
-        }),
-      ),
-    [profileId, status, page],
-  );
   return (
     <section aria-labelledby="events-h">
       <h2 id="events-h">Events</h2>
-      <label for="event-status">Status</label>
-      <select id="event-status" value={status} onChange={(e) => (setStatus(e.currentTarget.value as typeof status), setPage(1))}>
-        <option value="">all</option>
-        {EVENT_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </select>
-      <Async state={state}>
-        {({ data }) => (
-          <>
-            {data.items.length === 0 ? (
-              <Notice>No events{status ? ` in ${status}` : ''}. Partners create events with the ticketing API.</Notice>
-            ) : (
-              <table class="list" aria-label="Events">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Starts</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((e) => (
-                    <tr key={e.id}>
-                      <td>{e.name}</td>
-                      <td>{localTime(e.startsAt)}</td>
-                      <td>{e.status}</td>
-                      <td class="actions">
-                        {e.status === 'DRAFT' && (
-                          <ActionButton
-                            label={`Publish ${e.name}`}
-                            action={async () => (
-                              await unwrap(api.POST('/admin/v1/events/{eventId}/publish', { params: { path: { eventId: e.id } } })),
-                              state.reload()
-                            )}
-                          >
-                            Publish
-                          </ActionButton>
+      <FilteredList
+        id="event"
+        scope={profileId}
+        statuses={EVENT_STATUSES}
+        load={async (query) =>
+          (await unwrap(api.GET('/admin/v1/profiles/{id}/events', { params: { path: { id: profileId }, query } }))).data
+        }
+        empty={(status) => `No events${status ? ` in ${status}` : ''}. Partners create events with the ticketing API.`}
+      >
+        {(items, reload) => (
+          <table class="list" aria-label="Events">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Starts</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((e) => (
+                <tr key={e.id}>
+                  <td>{e.name}</td>
+                  <td>{localTime(e.startsAt)}</td>
+                  <td>{e.status}</td>
+                  <td class="actions">
+                    {e.status === 'DRAFT' && (
+                      <ActionButton
+                        label={`Publish ${e.name}`}
+                        action={async () => (
+                          await unwrap(api.POST('/admin/v1/events/{eventId}/publish', { params: { path: { eventId: e.id } } })),
+                          reload()
                         )}
-                        {['DRAFT', 'ACTIVE', 'INACTIVE'].includes(e.status) && (
-                          <ActionButton
-                            label={`Cancel ${e.name}`}
-                            action={async () => (
-                              await unwrap(api.POST('/admin/v1/events/{eventId}/cancel', { params: { path: { eventId: e.id } } })),
-                              state.reload()
-                            )}
-                          >
-                            Cancel
-                          </ActionButton>
+                      >
+                        Publish
+                      </ActionButton>
+                    )}
+                    {['DRAFT', 'ACTIVE', 'INACTIVE'].includes(e.status) && (
+                      <ActionButton
+                        label={`Cancel ${e.name}`}
+                        action={async () => (
+                          await unwrap(api.POST('/admin/v1/events/{eventId}/cancel', { params: { path: { eventId: e.id } } })),
+                          reload()
                         )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-            <Pager page={data.page} limit={data.limit} total={data.total} go={setPage} />
-          </>
+                      >
+                        Cancel
+                      </ActionButton>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
-      </Async>
+      </FilteredList>
     </section>
   );
 }
@@ -570,20 +535,10 @@ function Events({ api, profileId }: { api: Api; profileId: string }) {
 const VERIFICATION_STATUSES = ['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined'] as const;
 
 function Verifications({ api, profileId }: { api: Api; profileId: string }) {
-  const [status, setStatus] = useState<(typeof VERIFICATION_STATUSES)[number] | ''>('');
-  const [page, setPage] = useState(1);
   const [reference, setReference] = useState('');
   const [webhookUrl, setWebhookUrl] = useState('');
   const [captureLink, setCaptureLink] = useState<string | null>(null);
-  const state = useLoad(
-    () =>
-      unwrap(
-        api.GET('/admin/v1/profiles/{id}/verifications', {
-          params: { path: { id: profileId }, query: { page, limit: 20, ...(status ? { status } : {}) } },
-        }),
-      ),
-    [profileId, status, page],
-  );
+  const [started, setStarted] = useState(0);
   return (
     <section aria-labelledby="verifications-h">
       <h2 id="verifications-h">Verifications</h2>
@@ -592,7 +547,7 @@ function Verifications({ api, profileId }: { api: Api; profileId: string }) {
         label="Start a verification"
         submit="Start verification"
         action={async () => {
-          const started = await unwrap(
+          const created = await unwrap(
             api.POST('/admin/v1/profiles/{id}/verifications', {
               params: { path: { id: profileId } },
               body: {
@@ -601,10 +556,10 @@ function Verifications({ api, profileId }: { api: Api; profileId: string }) {
               },
             }),
           );
-          setCaptureLink(started.data.capture_url);
+          setCaptureLink(created.data.capture_url);
           setReference('');
           setWebhookUrl('');
-          state.reload();
+          setStarted((n) => n + 1);
         }}
       >
         <label for="verification-reference">Reference (optional)</label>
@@ -612,47 +567,43 @@ function Verifications({ api, profileId }: { api: Api; profileId: string }) {
         <label for="verification-webhook">Decision webhook URL (optional, https://)</label>
         <input id="verification-webhook" type="url" value={webhookUrl} onInput={(e) => setWebhookUrl(e.currentTarget.value)} />
       </ActionForm>
-      <label for="verification-status">Status</label>
-      <select id="verification-status" value={status} onChange={(e) => (setStatus(e.currentTarget.value as typeof status), setPage(1))}>
-        <option value="">all</option>
-        {VERIFICATION_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </select>
-      <Async state={state}>
-        {({ data }) => (
-          <>
-            <table class="list" aria-label="Verifications">
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Reference</th>
-                  <th scope="col">Created</th>
+      <FilteredList
+        id="verification"
+        scope={profileId}
+        statuses={VERIFICATION_STATUSES}
+        refresh={started}
+        load={async (query) =>
+          (await unwrap(api.GET('/admin/v1/profiles/{id}/verifications', { params: { path: { id: profileId }, query } }))).data
+        }
+        empty={(status) => `No verifications${status ? ` in ${status}` : ''}.`}
+      >
+        {(items) => (
+          <table class="list" aria-label="Verifications">
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Status</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((v) => (
+                <tr key={v.id}>
+                  <td>
+                    <code>{v.id.slice(0, 8)}</code>
+                  </td>
+                  <td>{v.status}</td>
+                  <td>{v.erased ? 'erased' : (v.decision_reason ?? '—')}</td>
+                  <td>{v.erased ? '—' : (v.reference ?? '—')}</td>
+                  <td>{v.erased ? localTime(v.erased_at) : localTime(v.created_at)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.items.map((v) => (
-                  <tr key={v.id}>
-                    <td>
-                      <code>{v.id.slice(0, 8)}</code>
-                    </td>
-                    <td>{v.status}</td>
-                    <td>{v.erased ? 'erased' : (v.decision_reason ?? '—')}</td>
-                    <td>{v.erased ? '—' : (v.reference ?? '—')}</td>
-                    <td>{v.erased ? localTime(v.erased_at) : localTime(v.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {data.items.length === 0 && <Notice>No verifications{status ? ` in ${status}` : ''}.</Notice>}
-            <Pager page={data.page} limit={data.limit} total={data.total} go={setPage} />
-          </>
+              ))}
+            </tbody>
+          </table>
         )}
-      </Async>
+      </FilteredList>
     </section>
   );
 }
