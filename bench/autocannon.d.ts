@@ -8,6 +8,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     timeout?: number;
+    /** Each request in turn; `setupRequest` may change its path or body just before it is sent. */
+    requests?: { setupRequest?: (req: Record<string, unknown>) => Record<string, unknown> }[];
   }
   interface Histogram {
     average: number;

@@ -16,6 +16,10 @@ export interface LoadTarget {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: unknown;
+  /** A fresh path and query for each request (pages drawn at random, as people page); `url` is the first. */
+  path?: () => string;
+  /** A fresh JSON body for each request (records presented in turn). */
+  nextBody?: () => unknown;
 }
 
 const jsonInit = (t: LoadTarget): RequestInit => ({
@@ -38,6 +42,19 @@ export async function drive(t: LoadTarget, durationS: number, connections: numbe
     method: init.method,
     headers: init.headers as Record<string, string>,
     ...(typeof init.body === 'string' ? { body: init.body } : {}),
+    ...(t.path || t.nextBody
+      ? {
+          requests: [
+            {
+              setupRequest: (req: Record<string, unknown>) => ({
+                ...req,
+                ...(t.path ? { path: t.path() } : {}),
+                ...(t.nextBody ? { body: JSON.stringify(t.nextBody()) } : {}),
+              }),
+            },
+          ],
+        }
+      : {}),
     connections,
     duration: durationS,
     timeout: 30,

@@ -1,6 +1,6 @@
 // `npm run bench`: seeds realistic data, measures the reference routes, then the server, and
 // writes bench/results.json and bench/results.md. BENCH_DURATION_S (default 10) per route,
-// BENCH_CONNECTIONS (default 10), BENCH_WARMUP_S (default 2, unrecorded). On PostgreSQL when DATABASE_URL is set, else embedded PGlite.
+// BENCH_CONNECTIONS (default 32), BENCH_WARMUP_S (default 2, unrecorded). On PostgreSQL when DATABASE_URL is set, else embedded PGlite.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,13 +11,15 @@ import { documentImage } from './png.js';
 import { rssOf, sampleRss, startChild, type Child } from './processes.js';
 import { toMarkdown, verdicts, type Results, type Row, type UploadResult } from './report.js';
 import { createStore, seed, type Seeded } from './seed.js';
+import { measureStartup, startupMarkdown, type StartupResult } from './startup.js';
 import { measureWebhooks, webhooksMarkdown } from './webhooks.js';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** Unrecorded load before each measured route, so JIT and pools are warm. */
 const warmupS = Number(process.env.BENCH_WARMUP_S ?? 2);
 const UPLOAD_BYTES = 15_000_000;
+const VERIFIED_RECORDS = 200;
 const UPLOAD_CONCURRENCY = 10;
 const ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
@@ -58,8 +60,18 @@ async function measureServer(base: string, s: Seeded, rows: Row[]): Promise<Reco
   const ticketing = { authorization: `Bearer ${s.ticketingKey}` };
   const governance = { authorization: `Bearer ${s.governanceKey}` };
   await measure(rows, 'event', 'GET /api/v1/events/{id}', { url: `${base}/api/v1/events/${s.eventId}`, headers: ticketing });
-  await measure(rows, 'page20', 'GET /api/v1/events?limit=20', { url: `${base}/api/v1/events?limit=20`, headers: ticketing });
-  await measure(rows, 'page100', 'GET /api/v1/events?limit=100', { url: `${base}/api/v1/events?limit=100`, headers: ticketing });
+  // Pages are drawn at random across the list, as people page: a deep page costs more than page 1.
+  const randomPage = (limit: number, pages: number) => () => `/api/v1/events?limit=${limit}&page=${1 + Math.floor(Math.random() * pages)}`;
+  await measure(rows, 'page20', 'GET /api/v1/events?limit=20 (random page 1–50)', {
+    url: `${base}/api/v1/events?limit=20`,
+    headers: ticketing,
+    path: randomPage(20, 50),
+  });
+  await measure(rows, 'page100', 'GET /api/v1/events?limit=100 (random page 1–10)', {
+    url: `${base}/api/v1/events?limit=100`,
+    headers: ticketing,
+    path: randomPage(100, 10),
+  });
   await measure(rows, 'createEvent', 'POST /api/v1/events', {
     url: `${base}/api/v1/events`,
     method: 'POST',
@@ -109,11 +121,23 @@ async function measureServer(base: string, s: Seeded, rows: Row[]): Promise<Reco
       behavior: { fingerprint: 'fp-bench', drift: 0.1 },
     },
   };
-  const sealed = await probe(decision).catch(() => undefined);
-  const record = sealed?.status === 201 ? (JSON.parse(sealed.body) as Record<string, unknown>) : undefined;
+  // Records to verify, presented in turn: a partner checks a receipt when it arrives and again when it acts on it.
+  const records: Record<string, unknown>[] = [];
+  for (let i = 0; i < VERIFIED_RECORDS; i++) {
+    const sealed = await probe(decision).catch(() => undefined);
+    if (sealed?.status !== 201) break;
+    records.push(JSON.parse(sealed.body) as Record<string, unknown>);
+  }
+  const record = records[0];
   await measure(rows, 'decide', 'POST /v1/governance/decisions (decide + seal)', decision);
   if (record) {
-    await measure(rows, 'verify', 'POST /v1/crypto/verify', { url: `${base}/v1/crypto/verify`, method: 'POST', body: { record } });
+    let next = 0;
+    await measure(rows, 'verify', `POST /v1/crypto/verify (${records.length} records in turn)`, {
+      url: `${base}/v1/crypto/verify`,
+      method: 'POST',
+      body: { record },
+      nextBody: () => ({ record: records[next++ % records.length] }),
+    });
   } else {
     rows.push({ id: 'verify', label: 'POST /v1/crypto/verify', status: 'not available', reason: 'no sealed record to verify' });
   }
@@ -160,6 +184,7 @@ async function main() {
   const rows: Row[] = [];
   let uploads: UploadResult = {};
   let faces: FacesResult = {};
+  let startup: StartupResult | undefined;
   // BENCH_ONLY=faces measures only the face checks section (the server and the seed still run).
   const only = process.env.BENCH_ONLY;
   let server: Child | undefined;
@@ -213,6 +238,9 @@ async function main() {
       uploads = await measureUploads(base, server, seeded, uploads.bare);
     }
     faces = await measureFaces(base, server.proc.pid!, seeded, durationS, connections, log);
+    await server.stop();
+    server = undefined;
+    if (only !== 'faces') startup = await measureStartup(store.env.DATABASE_URL, log);
   } finally {
     await reference?.stop();
     await server?.stop();
@@ -225,9 +253,9 @@ async function main() {
   const name = only === 'faces' ? 'results-faces' : 'results';
   writeFileSync(
     join(dir, `${name}.json`),
-    `${JSON.stringify({ ...results, targets: verdicts(results), faces, facesTargets: facesVerdicts(faces) }, null, 2)}\n`,
+    `${JSON.stringify({ ...results, targets: verdicts(results), startup, faces, facesTargets: facesVerdicts(faces) }, null, 2)}\n`,
   );
-  let markdown = (only === 'faces' ? '' : toMarkdown(results)) + facesMarkdown(faces);
+  let markdown = (only === 'faces' ? '' : toMarkdown(results)) + (startup ? startupMarkdown(startup) : '') + facesMarkdown(faces);
   if (only !== 'faces' && process.env.BENCH_WEBHOOKS !== '0') {
     // Background work (bench/webhooks.ts): its own store, server and receiver.
     const background = await measureWebhooks();
