@@ -107,16 +107,11 @@ export async function listEvents(db: DbOrTx, profileId: string, status: EventRow
       eq(ticketingEventCounts.profileId, sql.placeholder('profileId')),
       filtered ? eq(ticketingEventCounts.status, sql.placeholder('status')) : undefined,
     );
-  const page = prepared(db, filtered ? 'ticketing_events_page_by_status' : 'ticketing_events_page', (name) =>
-    db
-      .select({
-        ...eventViewColumns,
-        startsAt: isoTime(ticketingEvents.startsAt),
-        endsAt: isoTimeOrNull(ticketingEvents.endsAt),
-        createdAt: isoTime(ticketingEvents.createdAt),
-        updatedAt: isoTime(ticketingEvents.updatedAt),
-        total: sql<string>`(select coalesce(sum(${ticketingEventCounts.n}), 0) from ${ticketingEventCounts} where ${counted()})`,
-      })
+  const page = prepared(db, filtered ? 'ticketing_events_page_by_status' : 'ticketing_events_page', (name) => {
+    // A deferred join: the page's ids come from the (profile, starts_at, id) index, skipped rows
+    // included, without reading those rows; only the page's own rows are then fetched.
+    const pageIds = db
+      .select({ id: ticketingEvents.id })
       .from(ticketingEvents)
       .where(
         and(
@@ -126,9 +121,21 @@ export async function listEvents(db: DbOrTx, profileId: string, status: EventRow
       )
       .orderBy(asc(ticketingEvents.startsAt), asc(ticketingEvents.id))
       .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare(name),
-  );
+      .offset(sql.placeholder('offset'));
+    return db
+      .select({
+        ...eventViewColumns,
+        startsAt: isoTime(ticketingEvents.startsAt),
+        endsAt: isoTimeOrNull(ticketingEvents.endsAt),
+        createdAt: isoTime(ticketingEvents.createdAt),
+        updatedAt: isoTime(ticketingEvents.updatedAt),
+        total: sql<string>`(select coalesce(sum(${ticketingEventCounts.n}), 0) from ${ticketingEventCounts} where ${counted()})`,
+      })
+      .from(ticketingEvents)
+      .where(inArray(ticketingEvents.id, pageIds))
+      .orderBy(asc(ticketingEvents.startsAt), asc(ticketingEvents.id))
+      .prepare(name);
+  });
   const rows = await page.execute({ profileId, status, limit: w.limit, offset: w.offset });
   if (rows.length > 0) return { rows, total: Number(rows[0]!.total) };
   // An empty page (past the end, or no events) carries no total of its own.
