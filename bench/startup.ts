@@ -2,11 +2,11 @@
 // PostgreSQL, timed until GET /ready answers 200, beside PGlite's own start in a fresh directory.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { freePort } from './processes.js';
 
 const root = join(import.meta.dirname, '..');
 const RUNS = 3;
@@ -17,14 +17,6 @@ export interface StartupResult {
   pgliteMs: number[];
   postgresMs: number[];
   reason?: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Milliseconds from spawning `npm start` to the first 200 from /ready; the server is stopped after. */
