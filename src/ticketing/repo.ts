@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.js';
+import { prepared } from '../db/prepared.js';
 import { venues } from '../db/schema/core.js';
 import { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEventCounts, ticketingEvents } from '../db/schema/ticketing.js';
 import type { EventRow, OrderItemRow, OrderRow } from './views.js';
@@ -16,21 +17,6 @@ export interface Window {
 async function paged<T>(rows: Promise<T[]>, total: Promise<{ n: number }[]>) {
   const [items, [counted]] = await Promise.all([rows, total]);
   return { rows: items, total: Number(counted?.n ?? 0) };
-}
-
-const statementsByDb = new WeakMap<DbOrTx, Map<string, unknown>>();
-
-/**
- * A statement of a hot read path, built and prepared once per database handle: building a
- * drizzle query costs more CPU than PostgreSQL spends answering it, and a named statement is
- * parsed once per connection.
- */
-function prepared<T>(db: DbOrTx, name: string, build: (name: string) => T): T {
-  let statements = statementsByDb.get(db);
-  if (!statements) statementsByDb.set(db, (statements = new Map()));
-  let statement = statements.get(name) as T | undefined;
-  if (!statement) statements.set(name, (statement = build(name)));
-  return statement;
 }
 
 // ---- events ----------------------------------------------------------------------------------
