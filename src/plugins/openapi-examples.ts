@@ -6,8 +6,8 @@ export const operationExamples: OperationExamples = {
   "admitGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
-        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
+        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
+        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -30,7 +30,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -66,18 +66,18 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "9770791e6d140f248272deb1236d7110",
+        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
+        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
-        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
+        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
+        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
         "admitted_at": "2026-12-18T21:41:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
+          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
+        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -122,8 +122,8 @@ export const operationExamples: OperationExamples = {
     "request": {
       "kind": "modified_payload",
       "record": {
-        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
-        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
+        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
+        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -146,7 +146,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -182,11 +182,11 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "9770791e6d140f248272deb1236d7110",
+        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
+        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0"
+        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,7 +217,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
+          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -229,7 +229,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+      "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,9 +242,9 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "ab339a3b-2c96-44e0-8545-a994a51217b1",
+          "id": "8a8d2e2a-f144-4fce-892a-6280131d6a74",
           "service": "ticketing",
-          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
           "scopes": [
@@ -265,12 +265,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "c765068e-2535-471d-8ca5-198471585cc9",
+        "id": "ef3dae57-81fd-4bfa-bbb7-9add41d3a3f7",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
+        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
         "issued_at": "2026-12-18T19:53:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImJmNWQzMWU5OTU4ZjBiMWYiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiIzNDFmMTQzMS1iMTQ3LTQxNjMtYjk1Mi01NjY4ZTg0ZjU3ZDQiLCJqdGkiOiJjNzY1MDY4ZS0yNTM1LTQ3MWQtOGNhNS0xOTg0NzE1ODVjYzkiLCJpYXQiOjE3OTc2MjM2MDcsImV4cCI6MTgwNTM5OTYwN30.Ru7z_QOFJEI8smemchOdlwnylk_LAzhDjHci_0B0Ev0ucYKOCZmmyQawoLNhXDc4cO3ww9K77wgSJnwHqliXBA"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImVkMzQ2NzRjOTMwNzNmYjUiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiI1ODQ4OWFjZC1mYzAwLTRmZGUtYjI0OC1hZmU3M2U1ZTVhNmYiLCJqdGkiOiJlZjNkYWU1Ny04MWZkLTRiZmEtYmJiNy05YWRkNDFkM2EzZjciLCJpYXQiOjE3OTc2MjM2MDcsImV4cCI6MTgwNTM5OTYwN30.HDtQZEvNW6sHOji9woNIDDoGx2zgH5AD1OVKLEyluU07xRwf0Pc1ACaH-iEGykQ6dsTDqp0FIr0IQ6bgIKKmBw"
       }
     }
   },
@@ -285,7 +285,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
+      "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -297,7 +297,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -307,7 +307,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
+          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -318,7 +318,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+      "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -333,8 +333,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "15beda47-b9f9-4e5e-919a-2acc88693e12",
-          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "4cfc9758-39ff-468e-b50e-ee1fa1f283cd",
+          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -364,8 +364,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
-        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
+        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
+        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -388,7 +388,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -424,17 +424,17 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "9770791e6d140f248272deb1236d7110",
+        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
+        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+      "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -443,8 +443,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "5f45203a-002e-4f0a-a680-3a53d1272755",
-          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -458,7 +458,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+          "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
           "quantity": 2
         }
       ],
@@ -471,8 +471,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
-          "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
+          "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -481,7 +481,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -503,7 +503,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -522,7 +522,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+          "id": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -549,8 +549,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "52b3990b-af5c-48ca-9449-251180e375f9",
-          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -565,13 +565,13 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f"
+      "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233"
     },
     "responses": {
       "201": {
-        "id": "341f1431-b147-4163-b952-5668e84f57d4",
+        "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
         "status": "awaiting_capture",
-        "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+        "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
@@ -594,8 +594,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
-          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "270b2102-8bb6-4c60-98ac-14dc530aee57",
+          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -617,8 +617,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
-          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "270b2102-8bb6-4c60-98ac-14dc530aee57",
+          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -639,8 +639,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
-          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "270b2102-8bb6-4c60-98ac-14dc530aee57",
+          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -659,7 +659,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "341f1431-b147-4163-b952-5668e84f57d4",
+        "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:38:27.000Z"
@@ -671,7 +671,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
+          "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
           "fail_next_run": true
         }
       }
@@ -680,10 +680,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
+        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
         "record": {
-          "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
-          "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
+          "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
+          "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -700,7 +700,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+              "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -742,11 +742,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:41:27.000Z",
           "expires_at": "2026-12-18T21:46:27.000Z",
-          "nonce": "9770791e6d140f248272deb1236d7110",
+          "nonce": "8e5963c2f1c181ad74c4961b19433c30",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
+          "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
         },
         "deliveries": [
           {
@@ -760,32 +760,27 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "229d3235-25ba-417b-bdad-f66d19cdd894",
+        "challenge_id": "9a7baa02-1081-47e5-899a-1abb23e489ac",
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left"
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and blink slowly",
-            "pose": "front"
-          },
-          {
-            "step": 2,
             "instruction": "Look straight at the camera",
             "pose": "front"
           },
           {
-            "step": 3,
+            "step": 2,
             "instruction": "Look straight at the camera and smile",
             "pose": "front"
           },
           {
-            "step": 4,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right"
+            "step": 3,
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left"
           }
         ]
       }
@@ -796,7 +791,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -806,7 +801,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
+          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -820,8 +815,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
-          "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
+          "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -830,7 +825,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -848,7 +843,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -964,13 +959,13 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "341f1431-b147-4163-b952-5668e84f57d4",
+        "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+        "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/document",
+          "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
@@ -995,45 +990,36 @@ export const operationExamples: OperationExamples = {
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left",
-            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/0",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and blink slowly",
+            "instruction": "Look straight at the camera",
             "pose": "front",
-            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/1",
+            "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 2,
-            "instruction": "Look straight at the camera",
+            "instruction": "Look straight at the camera and smile",
             "pose": "front",
-            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/2",
+            "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 3,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front",
-            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/3",
-            "content_type": "image/png",
-            "width": 640,
-            "height": 480
-          },
-          {
-            "step": 4,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/341f1431-b147-4163-b952-5668e84f57d4/images/selfie/4",
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left",
+            "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/selfie/3",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1044,17 +1030,17 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:ed37b9b2-439d-476e-b9cd-aa3017e4e571"
+            "actor": "backend:8ab959db-6767-457c-9fd7-4f815c736ff9"
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:ed37b9b2-439d-476e-b9cd-aa3017e4e571"
+            "actor": "backend:8ab959db-6767-457c-9fd7-4f815c736ff9"
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:ed37b9b2-439d-476e-b9cd-aa3017e4e571"
+            "actor": "backend:8ab959db-6767-457c-9fd7-4f815c736ff9"
           },
           {
             "type": "capture.document_uploaded",
@@ -1070,11 +1056,6 @@ export const operationExamples: OperationExamples = {
             "type": "operator.fault_injected",
             "at": "2026-12-18T19:26:27.000Z",
             "actor": "operator"
-          },
-          {
-            "type": "capture.frame_uploaded",
-            "at": "2026-12-18T19:26:27.000Z",
-            "actor": "device"
           },
           {
             "type": "capture.frame_uploaded",
@@ -1124,9 +1105,9 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "341f1431-b147-4163-b952-5668e84f57d4",
+        "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
         "status": "approved",
-        "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+        "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
@@ -1142,10 +1123,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e5e9e077-23ad-4647-88f9-135cd4f5053e",
-          "eventId": "76d50436-203d-463e-92af-161e7d790c2c",
-          "type": "event.published",
-          "endpointId": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
+          "id": "dcf408ed-e03b-4725-b4aa-90bb8fa4bdbb",
+          "eventId": "e3ad56be-c4af-4b79-b3e7-5fb459d94307",
+          "type": "ticket.checked_in",
+          "endpointId": "270b2102-8bb6-4c60-98ac-14dc530aee57",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -1159,7 +1140,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 75,
+              "durationMs": 246,
               "error": null
             }
           ]
@@ -1181,8 +1162,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "VAzPc3hfeUJmWKpSl6hxhW-uA5N9YESSGI1QezmNrd4",
-            "kid": "bf5d31e9958f0b1f",
+            "x": "IYeavaYggARBGioSMnbuisI93Uxlr3PZiVRJZMxHwng",
+            "kid": "ed34674c93073fb5",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1193,8 +1174,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "Z60TiytRA-n1QQJ9xFXhh85NbQt5i8xdDiOkWoib-0E",
-            "kid": "a3a9e96a30dadc72",
+            "x": "osKct5x2VoDzEytlD5XxogqJmIe9UC9hvl8ZM_Tuhhs",
+            "kid": "15414a19ff328afa",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1213,9 +1194,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "ab339a3b-2c96-44e0-8545-a994a51217b1",
+              "id": "8a8d2e2a-f144-4fce-892a-6280131d6a74",
               "service": "ticketing",
-              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "scopes": [
                 "events:read",
@@ -1227,25 +1208,25 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "ed37b9b2-439d-476e-b9cd-aa3017e4e571",
+              "id": "8ab959db-6767-457c-9fd7-4f815c736ff9",
               "service": "identity",
-              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "4017cf9e-a4fb-41f9-b0d9-e44ceddba582",
+              "id": "6ad2d269-5521-4893-93eb-7b0e768c588f",
               "service": "identity",
-              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "b01db868-02df-4444-8b73-17d3d1773268",
+              "id": "9297c716-3d6f-4b30-87de-ef96b6974365",
               "service": "governance",
-              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "scopes": [
                 "governance:decide",
@@ -1298,8 +1279,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "8c1a0ebb-f142-4807-9bcc-1abb63cc8475",
-              "orderId": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+              "id": "54a1212c-78df-47f9-811d-3cd6c350d115",
+              "orderId": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1319,8 +1300,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
-              "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+              "id": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
+              "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1329,7 +1310,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+                  "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1354,9 +1335,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "9fb5aa89-cd43-44cd-ae79-06eb8dc13d15",
-              "orderId": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
-              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+              "id": "2c52be12-6efd-46aa-a8de-852a5d5ffe5f",
+              "orderId": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
+              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1366,9 +1347,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "e9394f75-2033-419e-b97e-71992d593d57",
-              "orderId": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
-              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+              "id": "4db6b0f7-2876-443b-b34e-1caa27071f6a",
+              "orderId": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
+              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1392,7 +1373,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+              "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1402,7 +1383,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
+              "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1438,8 +1419,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
-            "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
+            "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
+            "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1456,7 +1437,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+                "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1498,15 +1479,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:41:27.000Z",
             "expires_at": "2026-12-18T21:46:27.000Z",
-            "nonce": "9770791e6d140f248272deb1236d7110",
+            "nonce": "8e5963c2f1c181ad74c4961b19433c30",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
+            "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
           },
           {
-            "record_id": "748cc881-c41c-438a-b85d-547ecc716e4f",
-            "execution_id": "f7a7d5d4-60fa-4663-a00b-57da9a003223",
+            "record_id": "4135d29f-4161-4a68-a54c-6aa3e477713d",
+            "execution_id": "690bbb85-68b2-4524-b533-d23ff8010ef1",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1523,7 +1504,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "4dd6f790-e6c5-45d4-952f-5bd704ee63c3",
+                "delegation_id": "ae02d624-9aff-470f-b3bc-8f006fec2243",
                 "expires_at": "2027-12-18T21:41:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -1564,11 +1545,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:41:28.850Z",
             "expires_at": "2026-12-18T21:46:28.850Z",
-            "nonce": "dc083050a878a63553d719fa877b4a51",
+            "nonce": "e206b06b981a7208ea8fef7840effc46",
             "seq": 2,
-            "prev_hash": "6ee069e57eae2458de4adb3ea24ad519f1f09cabe1bacb612c7ad93d8b637544",
+            "prev_hash": "bf2fbe7d4ba398c56616f18c3c0c9c5d30866dd3d91c5b20639fefb5a4b05a0c",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "Tqhm_c-whWWPu9V0z7tv1FU7ZDhdHsiDpDMgbl-YeZQ46_byEb6WcQ0irO8Kr6inmWDtTmirRhmu2mMgLdvmDA"
+            "signature": "9VqVrS1bld3hJY2ZalOs9fqwuLqnamaQpsApaVs60XWldAZlGpQmgH-ZqRB5yl6hpivMZWfE6ZVojHtjzb0SBg"
           }
         ],
         "next_after_seq": null
@@ -1582,7 +1563,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+              "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1592,7 +1573,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
+              "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1613,8 +1594,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "15beda47-b9f9-4e5e-919a-2acc88693e12",
-              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "id": "4cfc9758-39ff-468e-b50e-ee1fa1f283cd",
+              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1627,8 +1608,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:38:27.000Z"
             },
             {
-              "id": "03f33872-2c50-49cf-a57d-5d4143f31cc4",
-              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "id": "42d4f541-078b-4fe1-86df-8a94c90fdac3",
+              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1642,8 +1623,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "4dd6f790-e6c5-45d4-952f-5bd704ee63c3",
-              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "id": "ae02d624-9aff-470f-b3bc-8f006fec2243",
+              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:41:28.850Z",
@@ -1651,8 +1632,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:41:28.850Z"
             },
             {
-              "id": "5f45203a-002e-4f0a-a680-3a53d1272755",
-              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1671,13 +1652,25 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "341f1431-b147-4163-b952-5668e84f57d4",
+              "id": "97b20342-e874-44fb-aa8d-e429b638f865",
+              "status": "awaiting_capture",
+              "reference": "box-office walk-in 7",
+              "webhook_url": null,
+              "stage": "document",
+              "decision_reason": null,
+              "created_at": "2026-12-18T19:24:27.000Z",
+              "updated_at": "2026-12-18T19:24:27.000Z",
+              "decided_at": null,
+              "erased": false
+            },
+            {
+              "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:38:27.000Z"
             }
           ],
-          "total": 1,
+          "total": 2,
           "page": 1,
           "limit": 20
         }
@@ -1691,7 +1684,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "id": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "createdAt": "2026-11-22T12:00:00.000Z"
@@ -1709,7 +1702,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "341f1431-b147-4163-b952-5668e84f57d4",
+            "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -1726,7 +1719,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+              "id": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1749,10 +1742,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e5e9e077-23ad-4647-88f9-135cd4f5053e",
-              "eventId": "76d50436-203d-463e-92af-161e7d790c2c",
-              "type": "event.published",
-              "endpointId": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
+              "id": "dcf408ed-e03b-4725-b4aa-90bb8fa4bdbb",
+              "eventId": "e3ad56be-c4af-4b79-b3e7-5fb459d94307",
+              "type": "ticket.checked_in",
+              "endpointId": "270b2102-8bb6-4c60-98ac-14dc530aee57",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1766,16 +1759,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 75,
+                  "durationMs": 246,
                   "error": null
                 }
               ]
             },
             {
-              "id": "90268165-a0b0-4635-9e5a-7f32cf039ac1",
-              "eventId": "8cb8104a-8e3b-4882-bb37-e248738c5c0b",
-              "type": "order.refunded",
-              "endpointId": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
+              "id": "a61e7d94-2953-4ba4-8f89-46aaf0ea489b",
+              "eventId": "e31ed361-1ec9-45f4-87ef-8e89e726d79d",
+              "type": "order.paid",
+              "endpointId": "270b2102-8bb6-4c60-98ac-14dc530aee57",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1789,7 +1782,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 20,
+                  "durationMs": 403,
                   "error": null
                 }
               ]
@@ -1809,8 +1802,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
-              "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+              "id": "270b2102-8bb6-4c60-98ac-14dc530aee57",
+              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1833,8 +1826,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
-          "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
+          "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1843,7 +1836,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1861,7 +1854,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1871,7 +1864,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
+          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1893,10 +1886,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "e5e9e077-23ad-4647-88f9-135cd4f5053e",
-          "eventId": "76d50436-203d-463e-92af-161e7d790c2c",
-          "type": "event.published",
-          "endpointId": "4764e730-5d24-46f8-ab6f-30c1cfc48df0",
+          "id": "dcf408ed-e03b-4725-b4aa-90bb8fa4bdbb",
+          "eventId": "e3ad56be-c4af-4b79-b3e7-5fb459d94307",
+          "type": "ticket.checked_in",
+          "endpointId": "270b2102-8bb6-4c60-98ac-14dc530aee57",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1910,7 +1903,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 75,
+              "durationMs": 246,
               "error": null
             }
           ]
@@ -1923,8 +1916,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "537b9c87-4de2-43db-8a41-993a94e650cf",
-          "eventId": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "26c7881c-c7d9-4ac7-9e4f-53f2d6c5d660",
+          "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -1933,7 +1926,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "2ebf8f3b-c2f1-4b60-8258-b344fc6f46de",
+              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -1949,18 +1942,18 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
-        "handoff_token": "EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
+        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+        "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
-        "capture_url": "http://localhost:3000/capture#EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp"
+        "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
       }
     }
   },
   "replayGovernanceDecision": {
     "request": {
       "record": {
-        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
-        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
+        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
+        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -1983,7 +1976,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -2019,11 +2012,11 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "9770791e6d140f248272deb1236d7110",
+        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
+        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
       }
     },
     "responses": {
@@ -2069,11 +2062,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "3451de0d-9ee1-4d00-95e1-aa67ad9da5a2",
+        "review_id": "9b6830e9-d1a8-4374-ad01-d3df4167ebf2",
         "verification": {
-          "id": "341f1431-b147-4163-b952-5668e84f57d4",
+          "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
           "status": "approved",
-          "reference": "order-9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+          "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
@@ -2090,9 +2083,9 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "ab339a3b-2c96-44e0-8545-a994a51217b1",
+          "id": "8a8d2e2a-f144-4fce-892a-6280131d6a74",
           "service": "ticketing",
-          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "scopes": [
             "events:read",
@@ -2111,8 +2104,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5f45203a-002e-4f0a-a680-3a53d1272755",
-          "profileId": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2125,7 +2118,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
+        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
         "handoff_revoked": true
       }
     }
@@ -2146,8 +2139,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "748cc881-c41c-438a-b85d-547ecc716e4f",
-        "execution_id": "f7a7d5d4-60fa-4663-a00b-57da9a003223",
+        "record_id": "4135d29f-4161-4a68-a54c-6aa3e477713d",
+        "execution_id": "690bbb85-68b2-4524-b533-d23ff8010ef1",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -2169,7 +2162,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "4dd6f790-e6c5-45d4-952f-5bd704ee63c3",
+            "delegation_id": "ae02d624-9aff-470f-b3bc-8f006fec2243",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:41:28.850Z",
             "revoked_at": null
@@ -2205,16 +2198,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:28.850Z",
         "expires_at": "2026-12-18T21:46:28.850Z",
-        "nonce": "dc083050a878a63553d719fa877b4a51",
+        "nonce": "e206b06b981a7208ea8fef7840effc46",
         "seq": 2,
-        "prev_hash": "6ee069e57eae2458de4adb3ea24ad519f1f09cabe1bacb612c7ad93d8b637544",
+        "prev_hash": "bf2fbe7d4ba398c56616f18c3c0c9c5d30866dd3d91c5b20639fefb5a4b05a0c",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "Tqhm_c-whWWPu9V0z7tv1FU7ZDhdHsiDpDMgbl-YeZQ46_byEb6WcQ0irO8Kr6inmWDtTmirRhmu2mMgLdvmDA",
+        "signature": "9VqVrS1bld3hJY2ZalOs9fqwuLqnamaQpsApaVs60XWldAZlGpQmgH-ZqRB5yl6hpivMZWfE6ZVojHtjzb0SBg",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "748cc881-c41c-438a-b85d-547ecc716e4f",
-          "execution_id": "f7a7d5d4-60fa-4663-a00b-57da9a003223",
+          "record_id": "4135d29f-4161-4a68-a54c-6aa3e477713d",
+          "execution_id": "690bbb85-68b2-4524-b533-d23ff8010ef1",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2236,7 +2229,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "4dd6f790-e6c5-45d4-952f-5bd704ee63c3",
+              "delegation_id": "ae02d624-9aff-470f-b3bc-8f006fec2243",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:41:28.850Z",
               "revoked_at": null
@@ -2272,25 +2265,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:41:28.850Z",
           "expires_at": "2026-12-18T21:46:28.850Z",
-          "nonce": "dc083050a878a63553d719fa877b4a51",
+          "nonce": "e206b06b981a7208ea8fef7840effc46",
           "seq": 2,
-          "prev_hash": "6ee069e57eae2458de4adb3ea24ad519f1f09cabe1bacb612c7ad93d8b637544",
+          "prev_hash": "bf2fbe7d4ba398c56616f18c3c0c9c5d30866dd3d91c5b20639fefb5a4b05a0c",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "Tqhm_c-whWWPu9V0z7tv1FU7ZDhdHsiDpDMgbl-YeZQ46_byEb6WcQ0irO8Kr6inmWDtTmirRhmu2mMgLdvmDA"
+          "signature": "9VqVrS1bld3hJY2ZalOs9fqwuLqnamaQpsApaVs60XWldAZlGpQmgH-ZqRB5yl6hpivMZWfE6ZVojHtjzb0SBg"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "9fb5aa89-cd43-44cd-ae79-06eb8dc13d15"
+      "ticketId": "2c52be12-6efd-46aa-a8de-852a5d5ffe5f"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "8c1a0ebb-f142-4807-9bcc-1abb63cc8475",
-          "orderId": "9f1bd630-131e-4d1c-ae8e-766aaaa0d47f",
+          "id": "54a1212c-78df-47f9-811d-3cd6c350d115",
+          "orderId": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2303,8 +2296,28 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "7136d5b7-40e1-48cf-90fe-fcdd2556b8f4",
-          "deliveryId": "715ab1fa-737f-4684-8798-22e804f16aaf"
+          "eventId": "91c54c1c-3c86-46fd-a390-521bf7c6cf5b",
+          "deliveryId": "d0c3cf1d-ddd9-4606-b409-04f130ccbc3e"
+        }
+      }
+    }
+  },
+  "startVerification": {
+    "request": {
+      "reference": "box-office walk-in 7"
+    },
+    "responses": {
+      "201": {
+        "success": true,
+        "data": {
+          "id": "97b20342-e874-44fb-aa8d-e429b638f865",
+          "status": "awaiting_capture",
+          "reference": "box-office walk-in 7",
+          "webhook_url": null,
+          "handoff_token": "EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
+          "handoff_expires_at": "2026-12-18T19:54:27.000Z",
+          "capture_url": "http://localhost:3000/capture#EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
+          "created_at": "2026-12-18T19:24:27.000Z"
         }
       }
     }
@@ -2317,7 +2330,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0acc7f7a-68fc-43ca-887f-b2a89dceba6d",
+          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2327,7 +2340,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "52b3990b-af5c-48ca-9449-251180e375f9",
+          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2344,7 +2357,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "422c8619-261b-4f58-b488-71cb50aea32c",
+          "id": "90c87fbc-9c69-4dc5-a216-da369422d340",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE"
         }
@@ -2364,7 +2377,7 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "341f1431-b147-4163-b952-5668e84f57d4",
+        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
@@ -2380,8 +2393,8 @@ export const operationExamples: OperationExamples = {
   "verifyGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "f473c07c-ec9e-48bf-afcf-421479e2f311",
-        "execution_id": "da66e0ca-c304-4952-be29-7f4297cb18a0",
+        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
+        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -2404,7 +2417,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "5f45203a-002e-4f0a-a680-3a53d1272755",
+            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -2440,11 +2453,11 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:41:27.000Z",
         "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "9770791e6d140f248272deb1236d7110",
+        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ee54FY_Nt6cz-1mjQb3du4vVHsTn925UVs1RF8kpozEqywP6Px1Px_rMrQy0uaYmTjHfbC-8fFPVGweEn_VjDQ"
+        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
       }
     },
     "responses": {

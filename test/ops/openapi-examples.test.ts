@@ -249,6 +249,8 @@ describe('the examples of the OpenAPI document', () => {
       token: backendKey,
       body: { webhook_url: `https://${RECEIVER_HOST}:${receiver.port}/identity`, reference: `order-${order.id}` },
     });
+    // A walk-in at the box office: the operator starts one from the console, with no backend.
+    await call('startVerification', { token: admin, params: { id: profile.id }, body: { reference: 'box-office walk-in 7' } });
     const handoff = (await call('reissueHandoffToken', { token: backendKey, params: { id: verification.id } })).handoff_token as string;
     minutes(2);
     await call('captureStatus', { token: handoff });
