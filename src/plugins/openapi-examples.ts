@@ -6,8 +6,8 @@ export const operationExamples: OperationExamples = {
   "admitGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
-        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
+        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -16,7 +16,7 @@ export const operationExamples: OperationExamples = {
           "authority_status": "VALID",
           "human_present": false,
           "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:41:27.000Z",
+          "timestamp": "2026-12-18T21:42:27.000Z",
           "behavior": {
             "fingerprint": "refund-agent-v3",
             "drift": 0.04
@@ -30,7 +30,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -64,21 +64,21 @@ export const operationExamples: OperationExamples = {
         ],
         "disposition": "ALLOW",
         "policy_version": "governance-gates/1.0",
-        "issued_at": "2026-12-18T21:41:27.000Z",
-        "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
+        "issued_at": "2026-12-18T21:42:27.000Z",
+        "expires_at": "2026-12-18T21:47:27.000Z",
+        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
+        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
-        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
-        "admitted_at": "2026-12-18T21:41:28.850Z"
+        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
+        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+        "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
   },
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,11 +97,11 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
-          "updatedAt": "2026-12-19T01:51:28.850Z"
+          "updatedAt": "2026-12-19T01:52:28.850Z"
         }
       }
     }
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -122,8 +122,8 @@ export const operationExamples: OperationExamples = {
     "request": {
       "kind": "modified_payload",
       "record": {
-        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
-        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
+        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -132,7 +132,7 @@ export const operationExamples: OperationExamples = {
           "authority_status": "VALID",
           "human_present": false,
           "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:41:27.000Z",
+          "timestamp": "2026-12-18T21:42:27.000Z",
           "behavior": {
             "fingerprint": "refund-agent-v3",
             "drift": 0.04
@@ -146,7 +146,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -180,13 +180,13 @@ export const operationExamples: OperationExamples = {
         ],
         "disposition": "ALLOW",
         "policy_version": "governance-gates/1.0",
-        "issued_at": "2026-12-18T21:41:27.000Z",
-        "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
+        "issued_at": "2026-12-18T21:42:27.000Z",
+        "expires_at": "2026-12-18T21:47:27.000Z",
+        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
+        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55"
+        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,11 +217,11 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
-          "updatedAt": "2026-12-19T01:41:28.850Z"
+          "updatedAt": "2026-12-19T01:42:28.850Z"
         }
       }
     }
@@ -229,7 +229,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+      "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,9 +242,9 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "8a8d2e2a-f144-4fce-892a-6280131d6a74",
+          "id": "e85bbb93-f571-443f-87e3-c39fc2095421",
           "service": "ticketing",
-          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
           "scopes": [
@@ -265,12 +265,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "ef3dae57-81fd-4bfa-bbb7-9add41d3a3f7",
+        "id": "881b1e1a-13e2-4f03-b1ff-250c5594224a",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
-        "issued_at": "2026-12-18T19:53:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImVkMzQ2NzRjOTMwNzNmYjUiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiI1ODQ4OWFjZC1mYzAwLTRmZGUtYjI0OC1hZmU3M2U1ZTVhNmYiLCJqdGkiOiJlZjNkYWU1Ny04MWZkLTRiZmEtYmJiNy05YWRkNDFkM2EzZjciLCJpYXQiOjE3OTc2MjM2MDcsImV4cCI6MTgwNTM5OTYwN30.HDtQZEvNW6sHOji9woNIDDoGx2zgH5AD1OVKLEyluU07xRwf0Pc1ACaH-iEGykQ6dsTDqp0FIr0IQ6bgIKKmBw"
+        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "issued_at": "2026-12-18T19:54:27.000Z",
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6Ijg5MGNlOWNhOTY1MTE0NDQiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiIwZDg3ODU0MS1kZTZhLTQ1NWItYmQ0Zi05YjY3YmRkNGRkMDMiLCJqdGkiOiI4ODFiMWUxYS0xM2UyLTRmMDMtYjFmZi0yNTBjNTU5NDIyNGEiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.wZ_tMFZztXM6WmB1gW8OfQvCDfUeUR99mrUAutIqM3DN1W9atBoehX3X74taU-9nqu6uAbhCi-bXBXhN5uyrCw"
       }
     }
   },
@@ -285,7 +285,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+      "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -297,7 +297,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -307,7 +307,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -318,7 +318,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+      "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -333,8 +333,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "4cfc9758-39ff-468e-b50e-ee1fa1f283cd",
-          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "bd36baaf-408a-49a3-b977-c6346b96659f",
+          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -344,7 +344,7 @@ export const operationExamples: OperationExamples = {
             "fingerprint": "refund-agent-v3",
             "maxDrift": 0.2
           },
-          "createdAt": "2026-12-18T21:38:27.000Z"
+          "createdAt": "2026-12-18T21:39:27.000Z"
         }
       }
     }
@@ -356,7 +356,7 @@ export const operationExamples: OperationExamples = {
       "authority_status": "VALID",
       "human_present": false,
       "consequence_tier": "LOW",
-      "timestamp": "2026-12-18T21:41:27.000Z",
+      "timestamp": "2026-12-18T21:42:27.000Z",
       "behavior": {
         "fingerprint": "refund-agent-v3",
         "drift": 0.04
@@ -364,8 +364,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
-        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
+        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -374,7 +374,7 @@ export const operationExamples: OperationExamples = {
           "authority_status": "VALID",
           "human_present": false,
           "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:41:27.000Z",
+          "timestamp": "2026-12-18T21:42:27.000Z",
           "behavior": {
             "fingerprint": "refund-agent-v3",
             "drift": 0.04
@@ -388,7 +388,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -422,19 +422,19 @@ export const operationExamples: OperationExamples = {
         ],
         "disposition": "ALLOW",
         "policy_version": "governance-gates/1.0",
-        "issued_at": "2026-12-18T21:41:27.000Z",
-        "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
+        "issued_at": "2026-12-18T21:42:27.000Z",
+        "expires_at": "2026-12-18T21:47:27.000Z",
+        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
+        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+      "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -443,13 +443,13 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
-          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "221e511f-1e45-4756-a656-cb09f5233574",
+          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
           "revokedAt": null,
-          "createdAt": "2026-12-18T21:38:27.000Z"
+          "createdAt": "2026-12-18T21:39:27.000Z"
         }
       }
     }
@@ -458,7 +458,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+          "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
           "quantity": 2
         }
       ],
@@ -471,8 +471,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
-          "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -481,7 +481,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -503,7 +503,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -522,7 +522,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+          "id": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -549,8 +549,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
-          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -565,13 +565,13 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233"
+      "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4"
     },
     "responses": {
       "201": {
-        "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
         "status": "awaiting_capture",
-        "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233",
+        "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
@@ -594,8 +594,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "270b2102-8bb6-4c60-98ac-14dc530aee57",
-          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -617,8 +617,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "270b2102-8bb6-4c60-98ac-14dc530aee57",
-          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -639,8 +639,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "270b2102-8bb6-4c60-98ac-14dc530aee57",
-          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -659,10 +659,10 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
         "status": "approved",
         "erased": true,
-        "erased_at": "2026-12-18T20:38:27.000Z"
+        "erased_at": "2026-12-18T20:39:27.000Z"
       }
     }
   },
@@ -671,7 +671,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+          "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
           "fail_next_run": true
         }
       }
@@ -680,10 +680,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
+        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
         "record": {
-          "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
-          "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
+          "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+          "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -700,7 +700,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+              "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -710,7 +710,7 @@ export const operationExamples: OperationExamples = {
               "payments.refund",
               "reports.read"
             ],
-            "timestamp": "2026-12-18T21:41:27.000Z"
+            "timestamp": "2026-12-18T21:42:27.000Z"
           },
           "gates": [
             {
@@ -740,17 +740,17 @@ export const operationExamples: OperationExamples = {
           ],
           "disposition": "ALLOW",
           "policy_version": "governance-gates/1.0",
-          "issued_at": "2026-12-18T21:41:27.000Z",
-          "expires_at": "2026-12-18T21:46:27.000Z",
-          "nonce": "8e5963c2f1c181ad74c4961b19433c30",
+          "issued_at": "2026-12-18T21:42:27.000Z",
+          "expires_at": "2026-12-18T21:47:27.000Z",
+          "nonce": "db9554e9067e5f5542d60bb0bba9e258",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
+          "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
         },
         "deliveries": [
           {
-            "admitted_at": "2026-12-18T21:41:28.850Z",
+            "admitted_at": "2026-12-18T21:42:28.850Z",
             "result": "ADMITTED"
           }
         ]
@@ -760,27 +760,27 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "9a7baa02-1081-47e5-899a-1abb23e489ac",
+        "challenge_id": "68147dbc-6cbc-4a55-9585-eb31a6aadbd6",
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right"
-          },
-          {
-            "step": 1,
-            "instruction": "Look straight at the camera",
-            "pose": "front"
-          },
-          {
-            "step": 2,
             "instruction": "Look straight at the camera and smile",
             "pose": "front"
           },
           {
-            "step": 3,
+            "step": 1,
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
+          },
+          {
+            "step": 2,
             "instruction": "Turn your head slightly to your own left",
             "pose": "left"
+          },
+          {
+            "step": 3,
+            "instruction": "Look straight at the camera",
+            "pose": "front"
           }
         ]
       }
@@ -791,7 +791,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -801,7 +801,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -815,8 +815,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
-          "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -825,7 +825,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -843,7 +843,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -952,20 +952,20 @@ export const operationExamples: OperationExamples = {
         "verify_endpoint": "POST /v1/crypto/verify",
         "bypass_challenge": "POST /v1/challenge/bypass",
         "carrier_endpoint": "GET /v1/carrier/{execution_id}",
-        "timestamp": "2026-12-18T21:41:28.850+00:00"
+        "timestamp": "2026-12-18T21:42:28.850+00:00"
       }
     }
   },
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233",
+        "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/document",
+          "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
@@ -990,36 +990,36 @@ export const operationExamples: OperationExamples = {
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/selfie/0",
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front",
+            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera",
-            "pose": "front",
-            "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/selfie/1",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 2,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front",
-            "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/selfie/2",
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left",
+            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 3,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left",
-            "image_url": "/v1/review/58489acd-fc00-4fde-b248-afe73e5e5a6f/images/selfie/3",
+            "instruction": "Look straight at the camera",
+            "pose": "front",
+            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/3",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1030,66 +1030,66 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:8ab959db-6767-457c-9fd7-4f815c736ff9"
+            "actor": "backend:67c4a608-b588-4dbb-8b80-f75717cbee3d"
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:8ab959db-6767-457c-9fd7-4f815c736ff9"
+            "actor": "backend:67c4a608-b588-4dbb-8b80-f75717cbee3d"
           },
           {
             "type": "handoff.issued",
-            "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:8ab959db-6767-457c-9fd7-4f815c736ff9"
+            "at": "2026-12-18T19:25:27.000Z",
+            "actor": "backend:67c4a608-b588-4dbb-8b80-f75717cbee3d"
           },
           {
             "type": "capture.document_uploaded",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "device"
           },
           {
             "type": "capture.challenge_issued",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "device"
           },
           {
             "type": "operator.fault_injected",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "operator"
           },
           {
             "type": "capture.frame_uploaded",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "device"
           },
           {
             "type": "capture.frame_uploaded",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "device"
           },
           {
             "type": "capture.frame_uploaded",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "device"
           },
           {
             "type": "capture.frame_uploaded",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "device"
           },
           {
             "type": "verification.processing",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "device"
           },
           {
             "type": "verification.pipeline_error",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "pipeline"
           },
           {
             "type": "verification.manual_review",
-            "at": "2026-12-18T19:26:27.000Z",
+            "at": "2026-12-18T19:27:27.000Z",
             "actor": "pipeline"
           }
         ]
@@ -1105,15 +1105,15 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
         "status": "approved",
-        "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233",
+        "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
         "created_at": "2026-12-18T19:24:27.000Z",
-        "updated_at": "2026-12-18T19:52:27.000Z",
-        "decided_at": "2026-12-18T19:52:27.000Z",
+        "updated_at": "2026-12-18T19:53:27.000Z",
+        "decided_at": "2026-12-18T19:53:27.000Z",
         "erased": false
       }
     }
@@ -1123,10 +1123,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "dcf408ed-e03b-4725-b4aa-90bb8fa4bdbb",
-          "eventId": "e3ad56be-c4af-4b79-b3e7-5fb459d94307",
-          "type": "ticket.checked_in",
-          "endpointId": "270b2102-8bb6-4c60-98ac-14dc530aee57",
+          "id": "a8793211-6e6b-47ed-a731-8043ca178563",
+          "eventId": "62f4d65b-85a6-488c-8434-00069d1bce2b",
+          "type": "order.paid",
+          "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -1140,7 +1140,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 246,
+              "durationMs": 316,
               "error": null
             }
           ]
@@ -1162,8 +1162,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "IYeavaYggARBGioSMnbuisI93Uxlr3PZiVRJZMxHwng",
-            "kid": "ed34674c93073fb5",
+            "x": "MuLkmTDRqd4Yjk_JMFl3GrfHNpQyMzSl9L1sZXxh_-I",
+            "kid": "890ce9ca96511444",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1174,8 +1174,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "osKct5x2VoDzEytlD5XxogqJmIe9UC9hvl8ZM_Tuhhs",
-            "kid": "15414a19ff328afa",
+            "x": "Nn_Dpkx4yASQIERUSX_4rwEqXEnuGVC-AWQG0HWuD1w",
+            "kid": "2166a1719a4363f7",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1194,9 +1194,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "8a8d2e2a-f144-4fce-892a-6280131d6a74",
+              "id": "e85bbb93-f571-443f-87e3-c39fc2095421",
               "service": "ticketing",
-              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "scopes": [
                 "events:read",
@@ -1208,25 +1208,25 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "8ab959db-6767-457c-9fd7-4f815c736ff9",
+              "id": "67c4a608-b588-4dbb-8b80-f75717cbee3d",
               "service": "identity",
-              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "6ad2d269-5521-4893-93eb-7b0e768c588f",
+              "id": "42e8eae2-15ed-40b6-a5ba-552bf29ad400",
               "service": "identity",
-              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "9297c716-3d6f-4b30-87de-ef96b6974365",
+              "id": "420f92bb-489f-4019-bcf9-a015c86b366c",
               "service": "governance",
-              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "scopes": [
                 "governance:decide",
@@ -1279,8 +1279,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "54a1212c-78df-47f9-811d-3cd6c350d115",
-              "orderId": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
+              "id": "cdebf5a8-0ee8-471f-9cf7-a8f19699185e",
+              "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1300,8 +1300,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
-              "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
+              "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+              "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1310,7 +1310,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+                  "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1335,9 +1335,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "2c52be12-6efd-46aa-a8de-852a5d5ffe5f",
-              "orderId": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
-              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+              "id": "422d18dc-f2ae-49f0-bfb0-7aeb9b6c40a4",
+              "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1347,9 +1347,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "4db6b0f7-2876-443b-b34e-1caa27071f6a",
-              "orderId": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
-              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+              "id": "83c9f928-f0c7-40f0-8407-b88b12612b1e",
+              "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1373,7 +1373,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
+              "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1383,7 +1383,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+              "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1419,8 +1419,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
-            "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
+            "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+            "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1437,7 +1437,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+                "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1447,7 +1447,7 @@ export const operationExamples: OperationExamples = {
                 "payments.refund",
                 "reports.read"
               ],
-              "timestamp": "2026-12-18T21:41:27.000Z"
+              "timestamp": "2026-12-18T21:42:27.000Z"
             },
             "gates": [
               {
@@ -1477,17 +1477,17 @@ export const operationExamples: OperationExamples = {
             ],
             "disposition": "ALLOW",
             "policy_version": "governance-gates/1.0",
-            "issued_at": "2026-12-18T21:41:27.000Z",
-            "expires_at": "2026-12-18T21:46:27.000Z",
-            "nonce": "8e5963c2f1c181ad74c4961b19433c30",
+            "issued_at": "2026-12-18T21:42:27.000Z",
+            "expires_at": "2026-12-18T21:47:27.000Z",
+            "nonce": "db9554e9067e5f5542d60bb0bba9e258",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
+            "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
           },
           {
-            "record_id": "4135d29f-4161-4a68-a54c-6aa3e477713d",
-            "execution_id": "690bbb85-68b2-4524-b533-d23ff8010ef1",
+            "record_id": "edbffe08-c322-4a2e-81e8-b2fa19bbd20e",
+            "execution_id": "0ce5c685-4644-4b90-8469-eb6153d5ee25",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1504,8 +1504,8 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "ae02d624-9aff-470f-b3bc-8f006fec2243",
-                "expires_at": "2027-12-18T21:41:28.850Z",
+                "delegation_id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
+                "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
               },
@@ -1513,7 +1513,7 @@ export const operationExamples: OperationExamples = {
               "mandate": [
                 "scenario.payments.*"
               ],
-              "timestamp": "2026-12-18T21:41:28.850Z"
+              "timestamp": "2026-12-18T21:42:28.850Z"
             },
             "gates": [
               {
@@ -1543,13 +1543,13 @@ export const operationExamples: OperationExamples = {
             ],
             "disposition": "ALLOW",
             "policy_version": "governance-gates/1.0",
-            "issued_at": "2026-12-18T21:41:28.850Z",
-            "expires_at": "2026-12-18T21:46:28.850Z",
-            "nonce": "e206b06b981a7208ea8fef7840effc46",
+            "issued_at": "2026-12-18T21:42:28.850Z",
+            "expires_at": "2026-12-18T21:47:28.850Z",
+            "nonce": "76c7e2d5ee540d8a9d8c62696f7bcf11",
             "seq": 2,
-            "prev_hash": "bf2fbe7d4ba398c56616f18c3c0c9c5d30866dd3d91c5b20639fefb5a4b05a0c",
+            "prev_hash": "b7e1cb5a63c333f5c5ae409d7702edfa48aa504e62b41d5fba62ab4c6217c7a3",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "9VqVrS1bld3hJY2ZalOs9fqwuLqnamaQpsApaVs60XWldAZlGpQmgH-ZqRB5yl6hpivMZWfE6ZVojHtjzb0SBg"
+            "signature": "CWrsCFo8Hs-UqlBlpt_m9lC7Cv28lDVZ3bgK5rOdPTSCQrVTSHZVOVIIfh8kQ6O6wetUe2KekLXVtm3ruuPnCg"
           }
         ],
         "next_after_seq": null
@@ -1563,7 +1563,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
+              "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1573,11 +1573,11 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+              "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
-              "updatedAt": "2026-12-19T01:51:28.850Z"
+              "updatedAt": "2026-12-19T01:52:28.850Z"
             }
           ],
           "total": 1,
@@ -1594,8 +1594,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "4cfc9758-39ff-468e-b50e-ee1fa1f283cd",
-              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "id": "bd36baaf-408a-49a3-b977-c6346b96659f",
+              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1605,11 +1605,11 @@ export const operationExamples: OperationExamples = {
                 "fingerprint": "refund-agent-v3",
                 "maxDrift": 0.2
               },
-              "createdAt": "2026-12-18T21:38:27.000Z"
+              "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "42d4f541-078b-4fe1-86df-8a94c90fdac3",
-              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "id": "2bfa9c28-038c-4daf-9b49-a34b9340b7be",
+              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1618,27 +1618,27 @@ export const operationExamples: OperationExamples = {
                 "fingerprint": "scenario-baseline-v1",
                 "maxDrift": 0.1
               },
-              "createdAt": "2026-12-18T21:41:28.850Z"
+              "createdAt": "2026-12-18T21:42:28.850Z"
             }
           ],
           "delegations": [
             {
-              "id": "ae02d624-9aff-470f-b3bc-8f006fec2243",
-              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
+              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
-              "expiresAt": "2027-12-18T21:41:28.850Z",
+              "expiresAt": "2027-12-18T21:42:28.850Z",
               "revokedAt": null,
-              "createdAt": "2026-12-18T21:41:28.850Z"
+              "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
-              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "id": "221e511f-1e45-4756-a656-cb09f5233574",
+              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
-              "revokedAt": "2026-12-18T21:41:28.850Z",
-              "createdAt": "2026-12-18T21:38:27.000Z"
+              "revokedAt": "2026-12-18T21:42:28.850Z",
+              "createdAt": "2026-12-18T21:39:27.000Z"
             }
           ]
         }
@@ -1652,22 +1652,22 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "97b20342-e874-44fb-aa8d-e429b638f865",
+              "id": "e2e3a0c9-f870-4848-aa5e-4a0dc88cb82b",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
               "stage": "document",
               "decision_reason": null,
-              "created_at": "2026-12-18T19:24:27.000Z",
-              "updated_at": "2026-12-18T19:24:27.000Z",
+              "created_at": "2026-12-18T19:25:27.000Z",
+              "updated_at": "2026-12-18T19:25:27.000Z",
               "decided_at": null,
               "erased": false
             },
             {
-              "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+              "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
               "status": "approved",
               "erased": true,
-              "erased_at": "2026-12-18T20:38:27.000Z"
+              "erased_at": "2026-12-18T20:39:27.000Z"
             }
           ],
           "total": 2,
@@ -1684,7 +1684,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "createdAt": "2026-11-22T12:00:00.000Z"
@@ -1702,11 +1702,11 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+            "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
-            "updated_at": "2026-12-18T19:26:27.000Z"
+            "updated_at": "2026-12-18T19:27:27.000Z"
           }
         ]
       }
@@ -1719,7 +1719,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+              "id": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1742,10 +1742,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "dcf408ed-e03b-4725-b4aa-90bb8fa4bdbb",
-              "eventId": "e3ad56be-c4af-4b79-b3e7-5fb459d94307",
-              "type": "ticket.checked_in",
-              "endpointId": "270b2102-8bb6-4c60-98ac-14dc530aee57",
+              "id": "a8793211-6e6b-47ed-a731-8043ca178563",
+              "eventId": "62f4d65b-85a6-488c-8434-00069d1bce2b",
+              "type": "order.paid",
+              "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1759,16 +1759,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 246,
+                  "durationMs": 316,
                   "error": null
                 }
               ]
             },
             {
-              "id": "a61e7d94-2953-4ba4-8f89-46aaf0ea489b",
-              "eventId": "e31ed361-1ec9-45f4-87ef-8e89e726d79d",
-              "type": "order.paid",
-              "endpointId": "270b2102-8bb6-4c60-98ac-14dc530aee57",
+              "id": "794c5d86-b1f6-4b61-a245-db166897535e",
+              "eventId": "7e34a19c-e490-4250-8e0c-24cbc74c0b7f",
+              "type": "event.published",
+              "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1782,7 +1782,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 403,
+                  "durationMs": 432,
                   "error": null
                 }
               ]
@@ -1802,8 +1802,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "270b2102-8bb6-4c60-98ac-14dc530aee57",
-              "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+              "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1826,8 +1826,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
-          "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1836,7 +1836,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1854,7 +1854,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1864,7 +1864,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1886,10 +1886,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "dcf408ed-e03b-4725-b4aa-90bb8fa4bdbb",
-          "eventId": "e3ad56be-c4af-4b79-b3e7-5fb459d94307",
-          "type": "ticket.checked_in",
-          "endpointId": "270b2102-8bb6-4c60-98ac-14dc530aee57",
+          "id": "a8793211-6e6b-47ed-a731-8043ca178563",
+          "eventId": "62f4d65b-85a6-488c-8434-00069d1bce2b",
+          "type": "order.paid",
+          "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1903,7 +1903,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 246,
+              "durationMs": 316,
               "error": null
             }
           ]
@@ -1916,8 +1916,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "26c7881c-c7d9-4ac7-9e4f-53f2d6c5d660",
-          "eventId": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "f8ab9a87-d319-4c51-bcfa-d28ae8344fc7",
+          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -1926,7 +1926,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "fbe5b210-4d93-4c9d-9de6-94ae91c7950a",
+              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -1942,9 +1942,9 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
-        "handoff_expires_at": "2026-12-18T19:54:27.000Z",
+        "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
       }
     }
@@ -1952,8 +1952,8 @@ export const operationExamples: OperationExamples = {
   "replayGovernanceDecision": {
     "request": {
       "record": {
-        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
-        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
+        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -1962,7 +1962,7 @@ export const operationExamples: OperationExamples = {
           "authority_status": "VALID",
           "human_present": false,
           "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:41:27.000Z",
+          "timestamp": "2026-12-18T21:42:27.000Z",
           "behavior": {
             "fingerprint": "refund-agent-v3",
             "drift": 0.04
@@ -1976,7 +1976,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -2010,13 +2010,13 @@ export const operationExamples: OperationExamples = {
         ],
         "disposition": "ALLOW",
         "policy_version": "governance-gates/1.0",
-        "issued_at": "2026-12-18T21:41:27.000Z",
-        "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
+        "issued_at": "2026-12-18T21:42:27.000Z",
+        "expires_at": "2026-12-18T21:47:27.000Z",
+        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
+        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
       }
     },
     "responses": {
@@ -2062,17 +2062,17 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "9b6830e9-d1a8-4374-ad01-d3df4167ebf2",
+        "review_id": "47b886d4-538e-4b09-a121-50945105add6",
         "verification": {
-          "id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+          "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
           "status": "approved",
-          "reference": "order-13b5a1f3-e93d-4de0-b40c-bac53571a233",
+          "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
           "created_at": "2026-12-18T19:24:27.000Z",
-          "updated_at": "2026-12-18T19:52:27.000Z",
-          "decided_at": "2026-12-18T19:52:27.000Z",
+          "updated_at": "2026-12-18T19:53:27.000Z",
+          "decided_at": "2026-12-18T19:53:27.000Z",
           "erased": false
         }
       }
@@ -2083,9 +2083,9 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "8a8d2e2a-f144-4fce-892a-6280131d6a74",
+          "id": "e85bbb93-f571-443f-87e3-c39fc2095421",
           "service": "ticketing",
-          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "scopes": [
             "events:read",
@@ -2094,7 +2094,7 @@ export const operationExamples: OperationExamples = {
             "tickets:read",
             "attendees:read"
           ],
-          "revokedAt": "2026-12-19T01:51:28.850Z"
+          "revokedAt": "2026-12-19T01:52:28.850Z"
         }
       }
     }
@@ -2104,13 +2104,13 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
-          "profileId": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "221e511f-1e45-4756-a656-cb09f5233574",
+          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
-          "revokedAt": "2026-12-18T21:41:28.850Z",
-          "createdAt": "2026-12-18T21:38:27.000Z"
+          "revokedAt": "2026-12-18T21:42:28.850Z",
+          "createdAt": "2026-12-18T21:39:27.000Z"
         }
       }
     }
@@ -2118,7 +2118,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
         "handoff_revoked": true
       }
     }
@@ -2139,8 +2139,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "4135d29f-4161-4a68-a54c-6aa3e477713d",
-        "execution_id": "690bbb85-68b2-4524-b533-d23ff8010ef1",
+        "record_id": "edbffe08-c322-4a2e-81e8-b2fa19bbd20e",
+        "execution_id": "0ce5c685-4644-4b90-8469-eb6153d5ee25",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -2149,7 +2149,7 @@ export const operationExamples: OperationExamples = {
           "authority_status": "VALID",
           "human_present": true,
           "consequence_tier": "MODERATE",
-          "timestamp": "2026-12-18T21:41:28.850Z",
+          "timestamp": "2026-12-18T21:42:28.850Z",
           "behavior": {
             "fingerprint": "scenario-baseline-v1",
             "drift": 0.02
@@ -2162,9 +2162,9 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "ae02d624-9aff-470f-b3bc-8f006fec2243",
+            "delegation_id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
             "granted_by": "governance-proof-scenario",
-            "expires_at": "2027-12-18T21:41:28.850Z",
+            "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
           }
         },
@@ -2196,18 +2196,18 @@ export const operationExamples: OperationExamples = {
         ],
         "disposition": "ALLOW",
         "policy_version": "governance-gates/1.0",
-        "issued_at": "2026-12-18T21:41:28.850Z",
-        "expires_at": "2026-12-18T21:46:28.850Z",
-        "nonce": "e206b06b981a7208ea8fef7840effc46",
+        "issued_at": "2026-12-18T21:42:28.850Z",
+        "expires_at": "2026-12-18T21:47:28.850Z",
+        "nonce": "76c7e2d5ee540d8a9d8c62696f7bcf11",
         "seq": 2,
-        "prev_hash": "bf2fbe7d4ba398c56616f18c3c0c9c5d30866dd3d91c5b20639fefb5a4b05a0c",
+        "prev_hash": "b7e1cb5a63c333f5c5ae409d7702edfa48aa504e62b41d5fba62ab4c6217c7a3",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "9VqVrS1bld3hJY2ZalOs9fqwuLqnamaQpsApaVs60XWldAZlGpQmgH-ZqRB5yl6hpivMZWfE6ZVojHtjzb0SBg",
+        "signature": "CWrsCFo8Hs-UqlBlpt_m9lC7Cv28lDVZ3bgK5rOdPTSCQrVTSHZVOVIIfh8kQ6O6wetUe2KekLXVtm3ruuPnCg",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "4135d29f-4161-4a68-a54c-6aa3e477713d",
-          "execution_id": "690bbb85-68b2-4524-b533-d23ff8010ef1",
+          "record_id": "edbffe08-c322-4a2e-81e8-b2fa19bbd20e",
+          "execution_id": "0ce5c685-4644-4b90-8469-eb6153d5ee25",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2216,7 +2216,7 @@ export const operationExamples: OperationExamples = {
             "authority_status": "VALID",
             "human_present": true,
             "consequence_tier": "MODERATE",
-            "timestamp": "2026-12-18T21:41:28.850Z",
+            "timestamp": "2026-12-18T21:42:28.850Z",
             "behavior": {
               "fingerprint": "scenario-baseline-v1",
               "drift": 0.02
@@ -2229,9 +2229,9 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "ae02d624-9aff-470f-b3bc-8f006fec2243",
+              "delegation_id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
               "granted_by": "governance-proof-scenario",
-              "expires_at": "2027-12-18T21:41:28.850Z",
+              "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
             }
           },
@@ -2263,27 +2263,27 @@ export const operationExamples: OperationExamples = {
           ],
           "disposition": "ALLOW",
           "policy_version": "governance-gates/1.0",
-          "issued_at": "2026-12-18T21:41:28.850Z",
-          "expires_at": "2026-12-18T21:46:28.850Z",
-          "nonce": "e206b06b981a7208ea8fef7840effc46",
+          "issued_at": "2026-12-18T21:42:28.850Z",
+          "expires_at": "2026-12-18T21:47:28.850Z",
+          "nonce": "76c7e2d5ee540d8a9d8c62696f7bcf11",
           "seq": 2,
-          "prev_hash": "bf2fbe7d4ba398c56616f18c3c0c9c5d30866dd3d91c5b20639fefb5a4b05a0c",
+          "prev_hash": "b7e1cb5a63c333f5c5ae409d7702edfa48aa504e62b41d5fba62ab4c6217c7a3",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "9VqVrS1bld3hJY2ZalOs9fqwuLqnamaQpsApaVs60XWldAZlGpQmgH-ZqRB5yl6hpivMZWfE6ZVojHtjzb0SBg"
+          "signature": "CWrsCFo8Hs-UqlBlpt_m9lC7Cv28lDVZ3bgK5rOdPTSCQrVTSHZVOVIIfh8kQ6O6wetUe2KekLXVtm3ruuPnCg"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "2c52be12-6efd-46aa-a8de-852a5d5ffe5f"
+      "ticketId": "422d18dc-f2ae-49f0-bfb0-7aeb9b6c40a4"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "54a1212c-78df-47f9-811d-3cd6c350d115",
-          "orderId": "13b5a1f3-e93d-4de0-b40c-bac53571a233",
+          "id": "cdebf5a8-0ee8-471f-9cf7-a8f19699185e",
+          "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2296,8 +2296,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "91c54c1c-3c86-46fd-a390-521bf7c6cf5b",
-          "deliveryId": "d0c3cf1d-ddd9-4606-b409-04f130ccbc3e"
+          "eventId": "044c1326-9914-408a-8adb-58d557ffabfc",
+          "deliveryId": "0254617c-ec19-4df0-9f97-e9c14951fc89"
         }
       }
     }
@@ -2310,14 +2310,14 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "97b20342-e874-44fb-aa8d-e429b638f865",
+          "id": "e2e3a0c9-f870-4848-aa5e-4a0dc88cb82b",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
           "handoff_token": "EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
-          "handoff_expires_at": "2026-12-18T19:54:27.000Z",
+          "handoff_expires_at": "2026-12-18T19:55:27.000Z",
           "capture_url": "http://localhost:3000/capture#EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
-          "created_at": "2026-12-18T19:24:27.000Z"
+          "created_at": "2026-12-18T19:25:27.000Z"
         }
       }
     }
@@ -2330,7 +2330,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "21e32450-5da7-4b92-917a-be43bfbaed78",
+          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2340,7 +2340,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "3dbf2731-9551-42fe-b9bb-4656303caaaa",
+          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2357,7 +2357,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "90c87fbc-9c69-4dc5-a216-da369422d340",
+          "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE"
         }
@@ -2377,12 +2377,12 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "58489acd-fc00-4fde-b248-afe73e5e5a6f",
+        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
           "step": 1,
-          "pose": "front"
+          "pose": "right"
         },
         "uploaded_steps": [
           0
@@ -2393,8 +2393,8 @@ export const operationExamples: OperationExamples = {
   "verifyGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "69db2c6d-f35a-4206-8808-4ae319ae786b",
-        "execution_id": "967e4845-3a01-40a1-90ca-b93307b1ad55",
+        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
         "agent_id": "refund-agent",
         "action": "payments.refund",
         "inputs": {
@@ -2403,7 +2403,7 @@ export const operationExamples: OperationExamples = {
           "authority_status": "VALID",
           "human_present": false,
           "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:41:27.000Z",
+          "timestamp": "2026-12-18T21:42:27.000Z",
           "behavior": {
             "fingerprint": "refund-agent-v3",
             "drift": 0.04
@@ -2417,7 +2417,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.2
           },
           "delegation": {
-            "delegation_id": "f7a1cfb7-e309-4d09-aca1-ac38a873665a",
+            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
             "granted_by": "finance@harbour-live.example",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "revoked_at": null
@@ -2451,13 +2451,13 @@ export const operationExamples: OperationExamples = {
         ],
         "disposition": "ALLOW",
         "policy_version": "governance-gates/1.0",
-        "issued_at": "2026-12-18T21:41:27.000Z",
-        "expires_at": "2026-12-18T21:46:27.000Z",
-        "nonce": "8e5963c2f1c181ad74c4961b19433c30",
+        "issued_at": "2026-12-18T21:42:27.000Z",
+        "expires_at": "2026-12-18T21:47:27.000Z",
+        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
         "seq": 1,
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "J2dWXmlqyV6qGfeGGrx-E3hFUn06if38OPprLCkC4HWX2-APoRWkq5FY-kYDkVnWToz4FfP3ccpjV9pEo-EFCA"
+        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
       }
     },
     "responses": {
@@ -2466,8 +2466,8 @@ export const operationExamples: OperationExamples = {
         "key_id": "fe812c12f3ab4ce6",
         "freshness": {
           "fresh": true,
-          "expires_at": "2026-12-18T21:46:27.000Z",
-          "checked_at": "2026-12-18T21:41:27.000Z"
+          "expires_at": "2026-12-18T21:47:27.000Z",
+          "checked_at": "2026-12-18T21:42:27.000Z"
         },
         "chain": {
           "seq": 1,
