@@ -27,7 +27,10 @@ export async function freePort(): Promise<number> {
  */
 export async function startChild(entry: string, env: Record<string, string>, readyPath: string): Promise<Child> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // BENCH_CPU_PROF=<dir> profiles every child (`node --cpu-prof`, one file per thread, written when
+  // it exits); `npm run bench:profile <file>` summarises one.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
