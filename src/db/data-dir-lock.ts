@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -94,7 +94,11 @@ export function acquireDataDirLock(dataDir: string, holder: LockHolder): DataDir
       setUrl(url) {
         if (released || !ours()) return;
         info.url = url;
-        writeFileSync(path, JSON.stringify(info));
+        // Written beside it and renamed over it: a reader never sees the file half written
+        // (writeFileSync truncates first, and a reader in between read an empty lock).
+        const next = `${path}.${process.pid}.tmp`;
+        writeFileSync(next, JSON.stringify(info));
+        renameSync(next, path);
       },
       release() {
         if (released) return;
