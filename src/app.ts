@@ -96,12 +96,17 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   redis?.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
   const jobs = createJobQueue({
     db: database.db,
+    bookkeeping: database.bookkeeping,
     clock,
     logger: app.log,
     pollIntervalMs: config.JOBS_POLL_INTERVAL_MS,
     lanes: {
       identity: { concurrency: config.JOBS_IDENTITY_CONCURRENCY },
-      deliveries: { concurrency: config.JOBS_DELIVERY_CONCURRENCY, perKeyLimit: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT },
+      deliveries: {
+        concurrency: config.JOBS_DELIVERY_CONCURRENCY,
+        perKeyLimit: config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+        prefetch: config.JOBS_DELIVERY_CONCURRENCY,
+      },
       housekeeping: { concurrency: config.JOBS_HOUSEKEEPING_CONCURRENCY },
     },
     listen: jobListener(database, app.log),
@@ -127,7 +132,15 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   );
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
-  const webhooks = createWebhookPlatform({ db: database.db, clock, jobs, logger: app.log, config, ...opts.webhooks });
+  const webhooks = createWebhookPlatform({
+    db: database.db,
+    bookkeeping: database.bookkeeping,
+    clock,
+    jobs,
+    logger: app.log,
+    config,
+    ...opts.webhooks,
+  });
   app.decorate('webhooks', webhooks);
 
   await securityHeaders(app);

@@ -17,6 +17,16 @@ export type DbOrTx = Db | Tx;
 
 export interface Database {
   db: Db;
+  /**
+   * For the job runner's and the webhook deliveries' own bookkeeping (claims, attempts started,
+   * jobs ended): on PostgreSQL a second pool whose commits do not wait for the WAL to reach disk
+   * (`synchronous_commit=off`). Visibility and locking are as on `db`; only a crash of PostgreSQL
+   * itself can forget the last fraction of a second of it, and what it forgets is redone: a job
+   * claimed or ended again runs again, a delivery may arrive twice, as at-least-once allows.
+   * Changes people are answered about (orders, decisions, sealed records, outbox events) commit
+   * on `db`. The same handle as `db` on PGlite.
+   */
+  bookkeeping: Db;
   kind: 'postgres' | 'pglite';
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
@@ -44,23 +54,32 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url && opts.url !== 'memory://') {
-    const pool = new pg.Pool({
-      connectionString: opts.url,
-      max: 10,
-      // A dead database must answer quickly (readiness, clean 503s), not hang a request.
-      connectionTimeoutMillis: 3_000,
-    });
-    // An idle client losing its server must not crash the process; the next query reports it.
-    pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const open = (options?: string) => {
+      const pool = new pg.Pool({
+        connectionString: opts.url,
+        max: 10,
+        // A dead database must answer quickly (readiness, clean 503s), not hang a request.
+        connectionTimeoutMillis: 3_000,
+        options,
+      });
+      // An idle client losing its server must not crash the process; the next query reports it.
+      pool.on('error', () => {});
+      return pool;
+    };
+    const pool = open();
+    // Connections are opened on first use: a process that runs no jobs opens none here.
+    const bookkeepingPool = open('-c synchronous_commit=off');
     return {
-      db,
+      db: drizzlePg(pool, { schema }) as unknown as Db,
+      bookkeeping: drizzlePg(bookkeepingPool, { schema }) as unknown as Db,
       kind: 'postgres',
       pool,
       ping: async () => {
         await pool.query('select 1');
       },
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([pool.end(), bookkeepingPool.end()]);
+      },
     };
   }
   let dataDir: string | undefined;
@@ -73,6 +92,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
+    bookkeeping: db,
     kind: 'pglite',
     pglite: client,
     ping: async () => {

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import type { Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
+import { createGroupCommit } from '../lib/group-commit.js';
 import type { SigningKey } from '../signing-keys/service.js';
 import { POLICY_VERSION } from './policy.js';
 import * as repo from './repo.js';
@@ -23,12 +24,6 @@ export interface Decision {
   disposition: Disposition;
 }
 
-interface Waiting {
-  decision: Decision;
-  resolve: (record: SealedRecord) => void;
-  reject: (err: unknown) => void;
-}
-
 /**
  * Seals decisions into their profile's chain with group commit. Decisions of one profile that
  * arrive while a batch is being sealed wait in memory and are sealed together as the next batch:
@@ -38,15 +33,13 @@ interface Waiting {
  * forks (test/governance/postgres.test.ts).
  */
 export function createChainSealer({ db, clock, signingKey }: { db: Db; clock: Clock; signingKey: SigningKey }) {
-  const queues = new Map<string, Waiting[]>();
-
-  async function sealBatch(profileId: string, batch: Waiting[]): Promise<SealedRecord[]> {
+  async function sealBatch(profileId: string, batch: Decision[]): Promise<SealedRecord[]> {
     return db.transaction(async (tx) => {
       const head = await repo.lockChainHead(tx, profileId, clock.now());
       const issuedAt = clock.now();
       let seq = head.seq;
       let prevHash = head.headHash;
-      const records = batch.map(({ decision }) => {
+      const records = batch.map((decision) => {
         seq += 1;
         const record = sealRecord(
           {
@@ -93,36 +86,11 @@ export function createChainSealer({ db, clock, signingKey }: { db: Db; clock: Cl
     });
   }
 
-  /** Seals batches of the profile's queue until it is empty; the queue is removed when done. */
-  async function drain(profileId: string, queue: Waiting[]): Promise<void> {
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
-      try {
-        const records = await sealBatch(profileId, batch);
-        batch.forEach((w, i) => w.resolve(records[i]!));
-      } catch (err) {
-        for (const w of batch) w.reject(err);
-      }
-    }
-    queues.delete(profileId);
-  }
+  const group = createGroupCommit(sealBatch, MAX_BATCH);
 
   return {
     /** Seals one decision as the next link of the profile's chain; resolves once its batch committed. */
-    seal(profileId: string, decision: Decision): Promise<SealedRecord> {
-      return new Promise((resolve, reject) => {
-        const waiting = { decision, resolve, reject };
-        const queue = queues.get(profileId);
-        if (queue) {
-          queue.push(waiting);
-          return;
-        }
-        const fresh = [waiting];
-        queues.set(profileId, fresh);
-        // Started on the next macrotask so that decisions arriving together share the first batch.
-        setImmediate(() => void drain(profileId, fresh));
-      });
-    },
+    seal: (profileId: string, decision: Decision): Promise<SealedRecord> => group.add(profileId, decision),
   };
 }
 

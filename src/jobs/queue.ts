@@ -3,7 +3,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { isJobName, JOB_KINDS, LANES, type LaneName, type PayloadOf } from './kinds.js';
-import { claimDue, finishJob, insertJob, movePendingJob, rescheduleAfterError, type ClaimedJob, type JobEnd } from './repo.js';
+import { createGroupCommit } from '../lib/group-commit.js';
+import {
+  claimDue,
+  finishJobs,
+  insertJob,
+  releaseJobs,
+  movePendingJob,
+  rescheduleAfterError,
+  type ClaimedJob,
+  type JobEnd,
+} from './repo.js';
 
 export { JOB_KINDS, LANES, type JobName, type LaneName, type PayloadOf } from './kinds.js';
 export { KEY_PAUSE_AFTER_FAILURES, KEY_PAUSE_MAX_MS, keyPauseMs } from './repo.js';
@@ -25,7 +35,8 @@ interface OutcomeExtras {
   /**
    * The handler's own bookkeeping, committed in the same statement as the job's outcome (one
    * round trip, atomic with it): data-modifying statements without a WITH of their own, each
-   * run as a CTE beside the job's update. They must not touch `jobs` or `job_key_pauses`.
+   * run as a CTE beside the job's update. They must not touch `jobs` or `job_key_pauses`. They
+   * commit as bookkeeping (Database.bookkeeping): only what a rerun of the job would redo.
    */
   writes?: SQL[];
 }
@@ -40,11 +51,18 @@ export interface LaneSettings {
   concurrency: number;
   /** Jobs with one concurrency key running at once (all processes together); no limit when absent. */
   perKeyLimit?: number;
+  /**
+   * Jobs claimed ahead of the free slots, each started the moment a slot frees (0: none). A lane
+   * of short jobs then does not wait for a claim between one job and the next, and one claim
+   * takes many jobs. They count against perKeyLimit from their claim on; one that waits longer
+   * than half its lease is handed back unrun, and stop() hands back the rest.
+   */
+  prefetch?: number;
 }
 
 export const DEFAULT_LANES: Record<LaneName, LaneSettings> = {
   identity: { concurrency: 4 },
-  deliveries: { concurrency: 32, perKeyLimit: 4 },
+  deliveries: { concurrency: 32, perKeyLimit: 4, prefetch: 32 },
   housekeeping: { concurrency: 4 },
 };
 
@@ -53,6 +71,8 @@ export type JobListener = (onAdded: (queue: string) => void) => Promise<() => Pr
 
 export interface JobQueueOptions {
   db: Db;
+  /** Where claims and job ends are written (Database.bookkeeping); `db` when absent. */
+  bookkeeping?: Db;
   clock: Clock;
   logger: FastifyBaseLogger;
   /** Fallback for what no notification announces: retries coming due, expired leases, other processes' gaps. */
@@ -101,6 +121,8 @@ interface Lane extends LaneSettings {
   name: LaneName;
   queues: string[];
   running: number;
+  /** Claimed ahead (prefetch), oldest first, with the end of their lease. */
+  ready: { job: ClaimedJob; lockedUntil: Date }[];
   /** The claim loop of this lane, while one runs; at most one per lane. */
   pumping?: Promise<void>;
   /** Something changed during the claim loop (a slot freed, work added): loop once more. */
@@ -117,6 +139,30 @@ function readPayload(queue: string, payload: unknown): { ok: true; value: unknow
     error: `payload does not fit ${queue}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
   };
 }
+
+interface Ending {
+  job: ClaimedJob;
+  end: JobEnd;
+}
+
+/**
+ * Splits job ends into rounds in which no key appears twice (finishJobs may not write two ends
+ * of one key in one statement): the n-th end of a key goes to round n; ends without a key all go
+ * to the first. Answers the indexes of `ends`, round by round.
+ */
+export function roundsOfDistinctKeys(ends: { job: { key: string | null } }[]): number[][] {
+  const rounds: number[][] = [];
+  const seen = new Map<string, number>();
+  ends.forEach(({ job }, i) => {
+    const n = job.key === null ? 0 : (seen.get(job.key) ?? 0);
+    if (job.key !== null) seen.set(job.key, n + 1);
+    (rounds[n] ??= []).push(i);
+  });
+  return rounds.filter((round) => round !== undefined);
+}
+
+/** Ends written together at most; more wait for the next statement. */
+const MAX_ENDS_PER_STATEMENT = 64;
 
 function endOf(outcome: JobOutcome, now: Date): JobEnd {
   const keyFailed = outcome?.keyFailed ?? false;
@@ -136,10 +182,11 @@ function endOf(outcome: JobOutcome, now: Date): JobEnd {
  */
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const { db, clock, logger } = opts;
+  const books = opts.bookkeeping ?? db;
   const leaseMs = opts.leaseMs ?? 60_000;
   const handlers = new Map<string, JobHandler>();
   const lanes = new Map<LaneName, Lane>(
-    LANES.map((name) => [name, { name, ...DEFAULT_LANES[name], ...opts.lanes?.[name], queues: [], running: 0, again: false }]),
+    LANES.map((name) => [name, { name, ...DEFAULT_LANES[name], ...opts.lanes?.[name], queues: [], running: 0, ready: [], again: false }]),
   );
   const laneOf = new Map<string, Lane>();
   const inFlight = new Set<Promise<void>>();
@@ -152,35 +199,98 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   /** Jobs of this process that have ended (drain compares it before and after a round of claims). */
   let ended = 0;
 
-  async function claim(lane: Lane, limit: number): Promise<ClaimedJob[]> {
-    if (lane.queues.length === 0 || limit <= 0) return [];
+  /** Claims up to `limit` due jobs of the lane into its ready list; answers how many. */
+  async function claim(lane: Lane, limit: number): Promise<number> {
+    if (lane.queues.length === 0 || limit <= 0) return 0;
     const now = clock.now();
-    return claimDue(db, {
-      queues: lane.queues,
-      limit,
-      now,
-      lockedUntil: new Date(now.getTime() + leaseMs),
-      perKeyLimit: lane.perKeyLimit,
-    });
+    const lockedUntil = new Date(now.getTime() + leaseMs);
+    const rows = await claimDue(books, { queues: lane.queues, limit, now, lockedUntil, perKeyLimit: lane.perKeyLimit });
+    const claimedNow = rows.map((job) => ({ job, lockedUntil }));
+    // Stopped while this claim ran: nothing will start them here.
+    if (!active()) {
+      await handBack(claimedNow);
+      return 0;
+    }
+    lane.ready.push(...claimedNow);
+    return rows.length;
   }
 
-  async function run(row: ClaimedJob): Promise<void> {
+  /**
+   * Starts ready jobs in the lane's free slots. One that waited past half its lease is handed
+   * back unrun (its claim uncounted): its lease could run out mid-run and another process take it.
+   */
+  function startReady(lane: Lane): void {
+    const stale: { job: ClaimedJob; lockedUntil: Date }[] = [];
+    while (lane.running < lane.concurrency && lane.ready.length > 0) {
+      const next = lane.ready.shift()!;
+      if (next.lockedUntil.getTime() - clock.now().getTime() < leaseMs / 2) stale.push(next);
+      else start(lane, next.job);
+    }
+    if (stale.length === 0) return;
+    // Tracked like a running job, so a drain waits for it; then the lane claims them afresh.
+    const p: Promise<void> = handBack(stale).finally(() => {
+      inFlight.delete(p);
+      if (active()) kick(lane);
+    });
+    inFlight.add(p);
+  }
+
+  function handBack(jobs: { job: ClaimedJob; lockedUntil: Date }[]): Promise<void> {
+    return releaseJobs(
+      books,
+      jobs.map(({ job, lockedUntil }) => ({ id: job.id, lockedUntil })),
+      clock.now(),
+    ).catch((err: unknown) => logger.warn({ err }, 'could not hand back claimed jobs; their leases will run out'));
+  }
+
+  /**
+   * Job ends are group-committed per lane: ends that arrive while the lane's last ones are being
+   * written are written together next, one statement per round of distinct keys. When a shared
+   * statement fails, each of its ends is tried alone, so one end's fault stays its own (and its
+   * job is rescheduled as a handler's error would be).
+   */
+  const ends = createGroupCommit<Ending, unknown>(async (_lane, items) => {
+    const errors: unknown[] = items.map(() => undefined);
+    for (const round of roundsOfDistinctKeys(items)) {
+      try {
+        await finishJobs(
+          books,
+          round.map((i) => items[i]!),
+        );
+      } catch (err) {
+        if (round.length === 1) errors[round[0]!] = err;
+        else
+          for (const i of round)
+            await finishJobs(books, [items[i]!]).catch((e: unknown) => {
+              errors[i] = e;
+            });
+      }
+    }
+    return errors;
+  }, MAX_ENDS_PER_STATEMENT);
+
+  async function finish(lane: Lane, job: ClaimedJob, end: JobEnd): Promise<void> {
+    const error = await ends.add(lane.name, { job, end });
+    if (error !== undefined) throw error;
+  }
+
+  async function run(lane: Lane, row: ClaimedJob): Promise<void> {
     try {
       const handler = handlers.get(row.queue);
       if (!handler) throw new Error(`no handler for queue ${row.queue}`);
       const payload = readPayload(row.queue, row.payload);
       if (!payload.ok) {
         logger.error({ jobId: row.id, queue: row.queue, error: payload.error }, 'job payload does not fit its queue');
-        await finishJob(db, row, { state: 'failed', lastError: payload.error, keyFailed: false, writes: [], now: clock.now() });
+        await finish(lane, row, { state: 'failed', lastError: payload.error, keyFailed: false, writes: [], now: clock.now() });
         return;
       }
       const outcome = await handler({ id: row.id, queue: row.queue, payload: payload.value, attempt: row.attempts });
-      await finishJob(db, row, endOf(outcome, clock.now()));
+      await finish(lane, row, endOf(outcome, clock.now()));
     } catch (err) {
       // A handler that throws has a bug or lost its database; keep the job and try again later.
       logger.error({ err, jobId: row.id, queue: row.queue }, 'job handler threw');
       const retryAt = new Date(clock.now().getTime() + Math.min(60_000 * row.attempts, 600_000));
-      await rescheduleAfterError(db, row.id, retryAt, String(err), clock.now()).catch((e: unknown) =>
+      await rescheduleAfterError(books, row.id, retryAt, String(err), clock.now()).catch((e: unknown) =>
         logger.error({ err: e, jobId: row.id }, 'could not reschedule job'),
       );
     }
@@ -191,17 +301,21 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   function start(lane: Lane, row: ClaimedJob): void {
     lane.running += 1;
     claimed += 1;
-    const p: Promise<void> = run(row).finally(() => {
+    const p: Promise<void> = run(lane, row).finally(() => {
       inFlight.delete(p);
       lane.running -= 1;
       ended += 1;
-      // The slot is free now: take the next due job without waiting for the poll.
-      if (active()) kick(lane);
+      // The slot is free now: a job claimed ahead takes it at once, and the lane claims again
+      // without waiting for the poll.
+      if (active()) {
+        startReady(lane);
+        kick(lane);
+      }
     });
     inFlight.add(p);
   }
 
-  /** Claims into the lane's free slots until they are full or nothing is due. */
+  /** Claims into the lane's free slots (and its prefetch) until they are full or nothing is due. */
   function pump(lane: Lane): Promise<void> {
     if (lane.pumping) {
       lane.again = true;
@@ -215,11 +329,17 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       try {
         do {
           lane.again = false;
-          while (active() && lane.running < lane.concurrency) {
-            const rows = await claim(lane, lane.concurrency - lane.running);
-            if (rows.length === 0) break;
-            for (const row of rows) start(lane, row);
+          while (active()) {
+            startReady(lane);
+            // Enough to fill the free slots and the lane's prefetch; with a prefetch, only once
+            // half of it is used, so that one claim takes many jobs.
+            const prefetch = lane.prefetch ?? 0;
+            const wanted = lane.concurrency + prefetch - lane.running - lane.ready.length;
+            const low = lane.running < lane.concurrency || lane.ready.length <= prefetch / 2;
+            if (wanted <= 0 || !low) break;
+            if ((await claim(lane, wanted)) === 0) break;
           }
+          if (active()) startReady(lane);
         } while (lane.again && active());
       } finally {
         // Cleared in the same tick as the last look at `again`: a pump() after this starts a
@@ -324,6 +444,9 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       timer = undefined;
       await unlisten?.().catch(() => {});
       unlisten = undefined;
+      // Jobs claimed ahead go back now, for another process to take without waiting for their leases.
+      const ready = [...lanes.values()].flatMap((lane) => lane.ready.splice(0));
+      if (ready.length > 0) await handBack(ready);
       if (inFlight.size === 0) return;
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, graceMs).unref())]);
     },

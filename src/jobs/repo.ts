@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client.js';
+import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
 import { jobs } from '../db/schema/jobs.js';
 
 /** Unanswered jobs of one key in a row before the key is paused, and the longest pause. */
@@ -66,7 +66,27 @@ export async function ensureSingletonJob(db: DbOrTx, job: Omit<NewJob, 'key'> & 
 }
 
 /** Rows due at `now`: pending and past their run time, or running under a lease that ran out. */
-const due = (now: Date): SQL => sql`((state = 'pending' and run_at <= ${iso(now)}) or (state = 'running' and locked_until < ${iso(now)}))`;
+const due = (now: Date, table = sql``): SQL =>
+  sql`((${table}state = 'pending' and ${table}run_at <= ${iso(now)}) or (${table}state = 'running' and ${table}locked_until < ${iso(now)}))`;
+
+/**
+ * Up to `limit` due jobs of the queues, oldest run_at first, that pass `keyFilter`. The two kinds
+ * of due row are read apart, each from its partial index in run_at order (jobs_pending_idx,
+ * jobs_running_idx), so the scan stops at the limit: one `or` over both made PostgreSQL read and
+ * sort every live row of the table at each claim, which with thousands of queued deliveries cost
+ * more than the deliveries (bench/webhooks.ts; README, Operations).
+ */
+function dueCandidates(queues: SQL, now: Date, limit: number, keyFilter: SQL): SQL {
+  return sql`select id, concurrency_key, run_at from (
+      (select id, concurrency_key, run_at from jobs
+        where state = 'pending' and queue in (${queues}) and run_at <= ${iso(now)} and ${keyFilter}
+        order by run_at limit ${limit})
+      union all
+      (select id, concurrency_key, run_at from jobs
+        where state = 'running' and locked_until < ${iso(now)} and queue in (${queues}) and ${keyFilter}
+        order by run_at limit ${limit})) due_rows
+    order by run_at limit ${limit}`;
+}
 
 export interface ClaimRequest {
   queues: string[];
@@ -85,8 +105,8 @@ export async function claimDue(db: Db, r: ClaimRequest): Promise<ClaimedJob[]> {
   );
   let picked: SQL;
   if (r.perKeyLimit === undefined) {
-    picked = sql`select id from jobs where queue in (${queues}) and ${due(r.now)}
-      order by run_at limit ${r.limit} for update skip locked`;
+    picked = sql`select id from jobs where id in (select id from (${dueCandidates(queues, r.now, r.limit, sql`true`)}) c)
+      and ${due(r.now)} order by run_at limit ${r.limit} for update skip locked`;
   } else {
     // Keys at their limit or paused are skipped before the limit applies, so a dead endpoint
     // with thousands of due jobs cannot fill the candidates; within the candidates, each key
@@ -94,30 +114,35 @@ export async function claimDue(db: Db, r: ClaimRequest): Promise<ClaimedJob[]> {
     // UPDATE), and the due condition is repeated there so a row another process claimed in
     // the meantime is re-checked and skipped.
     const cap = r.perKeyLimit;
+    const open = sql`(concurrency_key is null or concurrency_key not in (select key from blocked))`;
     picked = sql`with busy as (
         select concurrency_key as key, count(*) as n from jobs
         where state = 'running' and locked_until >= ${iso(r.now)} and concurrency_key is not null
         group by concurrency_key),
-      candidates as (
-        select id, concurrency_key, run_at from jobs
-        where queue in (${queues}) and ${due(r.now)}
-          and (concurrency_key is null or (
-            concurrency_key not in (select key from busy where n >= ${cap})
-            and concurrency_key not in (select key from job_key_pauses where paused_until > ${iso(r.now)})))
-        order by run_at limit ${r.limit * 4}),
-      ranked as (
-        select c.id, c.run_at, c.concurrency_key,
+      blocked as (
+        select key from busy where n >= ${cap}
+        union select key from job_key_pauses where paused_until > ${iso(r.now)}),
+      candidates as (${dueCandidates(queues, r.now, r.limit * 4, open)}),
+      ranked as materialized (
+        select c.id, c.concurrency_key,
           coalesce(b.n, 0) + row_number() over (partition by c.concurrency_key order by c.run_at) as nth
         from candidates c left join busy b on b.key = c.concurrency_key)
-      select id from jobs
-      where id in (select id from ranked where concurrency_key is null or nth <= ${cap}) and ${due(r.now)}
-      order by run_at limit ${r.limit} for update skip locked`;
+      select j.id from jobs j join ranked r on r.id = j.id
+      where (r.concurrency_key is null or r.nth <= ${cap}) and ${due(r.now, sql`j.`)}
+      order by j.run_at limit ${r.limit} for update of j skip locked`;
   }
-  return db
-    .update(jobs)
-    .set({ state: 'running', attempts: sql`${jobs.attempts} + 1`, lockedUntil: r.lockedUntil, updatedAt: r.now })
-    .where(sql`${jobs.id} in (${picked})`)
-    .returning({ id: jobs.id, queue: jobs.queue, payload: jobs.payload, attempts: jobs.attempts, key: jobs.concurrencyKey });
+  // Planned at each run, not prepared: a prepared claim's generic plan, chosen while the queue
+  // was small, kept nested-looping over thousands of rows later (measured in bench/webhooks.ts:
+  // 185 deliveries/s prepared against 787/s planned per run, 8,000 queued).
+  const result = await db.execute(
+    sql`update jobs set state = 'running', attempts = attempts + 1, locked_until = ${iso(r.lockedUntil)}, updated_at = ${iso(r.now)}
+      where id in (${picked})
+      returning id, queue, payload, attempts, concurrency_key, to_char(run_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as due`,
+  );
+  // RETURNING has no order: the runner starts them oldest first, as they were picked.
+  return rowsOf<{ id: string; queue: string; payload: unknown; attempts: number; concurrency_key: string | null; due: string }>(result)
+    .sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0))
+    .map((row) => ({ id: row.id, queue: row.queue, payload: row.payload, attempts: row.attempts, key: row.concurrency_key }));
 }
 
 export interface JobEnd {
@@ -132,21 +157,19 @@ export interface JobEnd {
   now: Date;
 }
 
-/**
- * Records a job's end in one statement: its state, the health of its key and the handler's
- * writes, so they commit together and cost one round trip. A job whose lease another process
- * took over meanwhile is left as it is (its writes still apply, as they would have before).
- */
-export async function finishJob(db: Db, job: Pick<ClaimedJob, 'id' | 'key'>, end: JobEnd): Promise<void> {
+/** A job's end as the CTEs of one statement, named with `n` so the ends of several jobs can share it. */
+function endCtes(n: number, job: Pick<ClaimedJob, 'id' | 'key'>, end: JobEnd): SQL[] {
   const { now } = end;
-  const update = sql`update jobs set state = ${end.state}, last_error = ${end.lastError}, locked_until = null,
-    updated_at = ${iso(now)}${end.runAt ? sql`, run_at = ${iso(end.runAt)}` : sql``}
-    where id = ${job.id} and state = 'running'`;
-  const ctes: SQL[] = [];
+  const ctes = [
+    sql`${sql.raw(`finished_${n}`)} as (update jobs set state = ${end.state}, last_error = ${end.lastError}, locked_until = null,
+      updated_at = ${iso(now)}${end.runAt ? sql`, run_at = ${iso(end.runAt)}` : sql``}
+      where id = ${job.id} and state = 'running' returning id)`,
+  ];
   if (job.key !== null) {
+    const health = sql.raw(`key_health_${n}`);
     ctes.push(
       end.keyFailed
-        ? sql`key_health as (insert into job_key_pauses (key, failures, paused_until, updated_at)
+        ? sql`${health} as (insert into job_key_pauses (key, failures, paused_until, updated_at)
             values (${job.key}, 1, ${keyPauseMs(1) > 0 ? iso(new Date(now.getTime() + keyPauseMs(1))) : null}, ${iso(now)})
             on conflict (key) do update set failures = job_key_pauses.failures + 1,
               paused_until = case when job_key_pauses.failures + 1 >= ${KEY_PAUSE_AFTER_FAILURES}
@@ -154,15 +177,38 @@ export async function finishJob(db: Db, job: Pick<ClaimedJob, 'id' | 'key'>, end
                   power(2, job_key_pauses.failures + 1 - ${KEY_PAUSE_AFTER_FAILURES}), ${KEY_PAUSE_MAX_MS / 1000}))
                 else null end,
               updated_at = ${iso(now)})`
-        : sql`key_health as (delete from job_key_pauses where key = ${job.key})`,
+        : sql`${health} as (delete from job_key_pauses where key = ${job.key})`,
     );
   }
-  end.writes.forEach((write, i) => ctes.push(sql`${sql.raw(`write_${i}`)} as (${write})`));
-  if (ctes.length === 0) {
-    await db.execute(update);
-    return;
-  }
-  await db.execute(sql`with finished as (${update} returning id), ${sql.join(ctes, sql`, `)} select count(*) from finished`);
+  end.writes.forEach((write, i) => ctes.push(sql`${sql.raw(`write_${n}_${i}`)} as (${write})`));
+  return ctes;
+}
+
+/**
+ * Records the ends of jobs in one statement: each job's state, the health of its key and the
+ * handler's writes, so they commit together and cost one round trip. The jobs must have
+ * distinct keys (the runner makes sure): two ends of one key would change one row twice in one
+ * statement, where PostgreSQL keeps only one of the changes. A job whose lease another process
+ * took over meanwhile is left as it is (its writes still apply, as they would have before).
+ */
+export async function finishJobs(db: Db, ends: { job: Pick<ClaimedJob, 'id' | 'key'>; end: JobEnd }[]): Promise<void> {
+  if (ends.length === 0) return;
+  const statement = sql`with ${sql.join(
+    ends.flatMap(({ job, end }, n) => endCtes(n, job, end)),
+    sql`, `,
+  )} select count(*) from finished_0`;
+  await db.execute(statement);
+}
+
+/**
+ * Hands claimed jobs back unrun: pending again, their claim uncounted. Only a job still under
+ * the lease this process took is touched (another process may have taken it since).
+ */
+export async function releaseJobs(db: Db, claimed: { id: string; lockedUntil: Date }[], now: Date): Promise<void> {
+  if (claimed.length === 0) return;
+  await db.execute(sql`update jobs set state = 'pending', attempts = attempts - 1, locked_until = null, updated_at = ${iso(now)}
+    where state = 'running' and (id, locked_until) in (
+      select * from unnest(${sql.param(claimed.map((c) => c.id))}::uuid[], ${sql.param(claimed.map((c) => iso(c.lockedUntil)))}::timestamptz[]))`);
 }
 
 /** A job whose handler threw: back to pending at `runAt`, the error kept for the operator. */

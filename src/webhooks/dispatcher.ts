@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Job, JobName, JobOutcome, JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
+import { createGroupCommit } from '../lib/group-commit.js';
 import { DEFAULT_POLICY, effectivePolicy, retryDelayMs, type ScheduleSettings } from './policy.js';
 import * as repo from './repo.js';
 import { SERVICE_HMAC_SIGNER } from './signers.js';
@@ -15,6 +16,8 @@ export const FANOUT_QUEUE = 'webhooks.fanout' satisfies JobName;
 export const DELIVERY_QUEUE = 'webhooks.deliver' satisfies JobName;
 export const USER_AGENT = 'PartnerServices-Webhooks/1.0';
 export { MAX_CONSECUTIVE_FAILURES } from './repo.js';
+/** Attempts started in one statement at most; more wait for the next. */
+const MAX_STARTS_PER_STATEMENT = 64;
 /** How long a rotated-out secret keeps signing. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -22,6 +25,8 @@ type Started = repo.StartedAttempt;
 
 export interface DispatcherDeps {
   db: Db;
+  /** Where attempts are started and ended (Database.bookkeeping); `db` when absent. */
+  bookkeeping?: Db;
   clock: Clock;
   jobs: JobQueue;
   logger: FastifyBaseLogger;
@@ -54,8 +59,27 @@ export function deliveryKey(target: { endpointId: string | null; url: string }):
 /** Fan-out and delivery: the two job handlers that move events from the outbox to receivers. */
 export function createDispatcher(deps: DispatcherDeps) {
   const { db, clock, jobs, logger, signers, policies } = deps;
+  const books = deps.bookkeeping ?? db;
   const random = deps.random ?? Math.random;
   const connections = deps.connections ?? createConnectionPool({ ca: deps.ca });
+
+  /**
+   * Attempts start group-committed: the deliveries whose jobs were claimed together (or that
+   * start while a batch is being written) load and claim their attempts in one statement. A
+   * delivery asked for twice in one batch claims its attempt once; the second run finds it taken.
+   */
+  const starts = createGroupCommit<string, Started | undefined>(async (_all, ids) => {
+    const started = await repo.startAttempts(books, ids, { signers: [...signers.keys()], policies: [...policies.keys()] }, clock.now());
+    const seen = new Set<string>();
+    return ids.map((id) => {
+      const found = started.get(id);
+      if (!found || !seen.has(id)) {
+        seen.add(id);
+        return found;
+      }
+      return { ...found, attempt: undefined };
+    });
+  }, MAX_STARTS_PER_STATEMENT);
 
   function policyOf(name: string): DeliveryPolicy {
     const policy = policies.get(name);
@@ -145,25 +169,21 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   /**
-   * One attempt in three statements: the claim of the job, the delivery loaded with its
-   * attempt claimed (src/webhooks/repo.ts, startAttempt), and the answer recorded with the
-   * job's end and its next run (the outcome's writes).
+   * One attempt in three statements, each shared with the attempts that run beside it: the
+   * claim of the job, the delivery loaded with its attempt claimed (src/webhooks/repo.ts,
+   * startAttempts), and the answer recorded with the job's end and its next run (the outcome's
+   * writes, group-committed by the job runner).
    */
   async function deliver(job: Job<{ deliveryId: string }>): Promise<JobOutcome> {
-    const started = await repo.startAttempt(
-      db,
-      job.payload.deliveryId,
-      { signers: [...signers.keys()], policies: [...policies.keys()] },
-      clock.now(),
-    );
+    const started = await starts.add('', job.payload.deliveryId);
     if (!started || started.delivery.state !== 'pending') return;
     const { delivery, eventPayload, endpoint } = started;
     if (eventPayload === undefined) return { fail: 'event not found' };
     if (endpoint?.disabled) {
-      await repo.failPendingDelivery(db, delivery.id, 'endpoint disabled', clock.now());
+      await repo.failPendingDelivery(books, delivery.id, 'endpoint disabled', clock.now());
       return;
     }
-    // Misconfiguration throws before an attempt is claimed (startAttempt claims only for known
+    // Misconfiguration throws before an attempt is claimed (startAttempts claims only for known
     // names): the job waits and nothing is counted.
     const policy = policyOf(delivery.policy);
     const signer = signers.get(delivery.signer);

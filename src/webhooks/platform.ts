@@ -18,6 +18,8 @@ export { FANOUT_QUEUE } from './dispatcher.js';
 
 export interface WebhookPlatformDeps {
   db: Db;
+  /** Where attempts are started and ended (Database.bookkeeping); `db` when absent. */
+  bookkeeping?: Db;
   clock: Clock;
   jobs: JobQueue;
   logger: FastifyBaseLogger;

@@ -91,30 +91,33 @@ export interface StartedAttempt {
   eventPayload: string | undefined;
   /** The registered endpoint's live secrets (newest first) and whether it is switched off; undefined for a direct URL. */
   endpoint: { secrets: string[]; disabled: boolean } | undefined;
-  /** The attempt number claimed for this run; undefined when none was (see startAttempt). */
+  /** The attempt number claimed for this run; undefined when none was (see startAttempts). */
   attempt: number | undefined;
 }
 
 /**
- * Loads a delivery for its next attempt and claims that attempt, in one statement (one round
- * trip, atomic). An attempt is claimed only for a pending delivery whose event exists, whose
- * endpoint is on, with a signer and a policy this process knows; and only if no other run
- * claimed it first (the attempt count is still the one read). The attempt row is written
- * before sending, so if the process dies mid-attempt the log says so and the job retries.
+ * Loads deliveries for their next attempts and claims those attempts, in one statement (one
+ * round trip, atomic) for all of them: the deliveries whose jobs were claimed together start
+ * together. An attempt is claimed only for a pending delivery whose event exists, whose endpoint
+ * is on, with a signer and a policy this process knows; and only if no other run claimed it
+ * first (the attempt count is still the one read). The attempt row is written before sending, so
+ * if the process dies mid-attempt the log says so and the job retries. Answers by delivery id;
+ * an id that names no delivery is absent.
  */
-export async function startAttempt(
+export async function startAttempts(
   db: Db,
-  deliveryId: string,
+  deliveryIds: string[],
   known: { signers: string[]; policies: string[] },
   now: Date,
-): Promise<StartedAttempt | undefined> {
+): Promise<Map<string, StartedAttempt>> {
   const at = now.toISOString();
-  const names = (list: string[]) =>
-    sql.join(
-      list.map((n) => sql`${n}`),
-      sql`, `,
-    );
-  const result = await db.execute(sql`
+  const ids = deliveryIds.filter(isUuid);
+  const started = new Map<string, StartedAttempt>();
+  if (ids.length === 0) return started;
+  // The ids, signers and policies are each bound as one array value, so a batch of any size is
+  // one statement of the same text.
+  const result = await db.execute(
+    sql`
     with current as (
       select d.id, d.event_id, d.endpoint_id, d.url, d.signer, d.policy, d.state, d.attempts, d.max_attempts,
         e.payload as event_payload, ep.secret,
@@ -123,43 +126,45 @@ export async function startAttempt(
       from webhook_deliveries d
       left join webhook_events e on e.id = d.event_id
       left join webhook_endpoints ep on ep.id = d.endpoint_id
-      where d.id = ${deliveryId}),
+      where d.id = any(${sql.param(ids)}::uuid[])),
     claimed as (
       update webhook_deliveries d
       set attempts = c.attempts + 1, max_attempts = greatest(c.max_attempts, c.attempts + 1), updated_at = ${at}
       from current c
       where d.id = c.id and d.state = 'pending' and d.attempts = c.attempts
         and c.event_payload is not null and c.endpoint_disabled is not true
-        and c.signer in (${names(known.signers)}) and c.policy in (${names(known.policies)})
+        and c.signer = any(${sql.param(known.signers)}::text[]) and c.policy = any(${sql.param(known.policies)}::text[])
       returning d.id, d.attempts),
     logged as (
       insert into webhook_attempts (delivery_id, attempt, started_at, error)
       select id, attempts, ${at}, ${INTERRUPTED} from claimed)
-    select current.*, (select attempts from claimed) as claimed_attempt from current`);
-  const [raw] = rowsOf(result);
-  if (!raw) return undefined;
-  const row = startedRow.parse(raw);
-  return {
-    delivery: {
-      id: row.id,
-      eventId: row.event_id,
-      endpointId: row.endpoint_id,
-      url: row.url,
-      signer: row.signer,
-      policy: row.policy,
-      state: row.state,
-      maxAttempts: row.max_attempts,
-    },
-    eventPayload: row.event_payload ?? undefined,
-    endpoint:
-      row.endpoint_id === null || row.secret === null
-        ? undefined
-        : {
-            secrets: row.previous_secret === null ? [row.secret] : [row.secret, row.previous_secret],
-            disabled: row.endpoint_disabled === true,
-          },
-    attempt: row.claimed_attempt ?? undefined,
-  };
+    select current.*, claimed.attempts as claimed_attempt from current left join claimed on claimed.id = current.id`,
+  );
+  for (const raw of rowsOf(result)) {
+    const row = startedRow.parse(raw);
+    started.set(row.id, {
+      delivery: {
+        id: row.id,
+        eventId: row.event_id,
+        endpointId: row.endpoint_id,
+        url: row.url,
+        signer: row.signer,
+        policy: row.policy,
+        state: row.state,
+        maxAttempts: row.max_attempts,
+      },
+      eventPayload: row.event_payload ?? undefined,
+      endpoint:
+        row.endpoint_id === null || row.secret === null
+          ? undefined
+          : {
+              secrets: row.previous_secret === null ? [row.secret] : [row.secret, row.previous_secret],
+              disabled: row.endpoint_disabled === true,
+            },
+      attempt: row.claimed_attempt ?? undefined,
+    });
+  }
+  return started;
 }
 
 /** What one attempt got, and what it leaves the delivery in. */

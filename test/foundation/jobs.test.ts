@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createJobQueue, type JobQueueOptions } from '../../src/jobs/queue.js';
+import { createJobQueue, roundsOfDistinctKeys, type JobQueueOptions } from '../../src/jobs/queue.js';
 import { jobListener } from '../../src/jobs/wake.js';
 import { rowsOf, type Db } from '../../src/db/client.js';
 import { useTestApp } from '../helpers/suite.js';
@@ -114,7 +114,8 @@ function watchStatements(db: Db, around: (params: unknown[], statement: () => Pr
     prepared.execute = (...args: unknown[]) => around(query.params, () => execute(...args));
     return prepared;
   };
-  return Object.create(db, { session: { value: watched } });
+  // Drizzle reaches the session both ways (`db.session`, and `db._.session` for prepared raw statements).
+  return Object.create(db, { session: { value: watched }, _: { value: { ...db._, session: watched } } });
 }
 
 /** A promise the test resolves by hand: a job that runs until the test lets it finish. */
@@ -251,6 +252,87 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     expect(calls.at(-1)).toBe(3);
     // An answer clears the key's record.
     expect(rowsOf(await ctx.app.db.execute(sql`select key from job_key_pauses where key = 'dead'`))).toEqual([]);
+  });
+
+  const jobRows = async (queue: string) =>
+    rowsOf<{ state: string; attempts: number; locked_until: string | Date | null; payload: { n: number } }>(
+      await ctx.app.db.execute(sql`select state, attempts, locked_until, payload from jobs where queue = ${queue} order by payload->>'n'`),
+    );
+
+  it('claims ahead of its free slots with a prefetch, starts them as slots free, and hands them back unrun when stopped', async () => {
+    const queue = runner({ lanes: { deliveries: { concurrency: 1, prefetch: 2 } } });
+    const first = gate();
+    const running = gate();
+    const ran: number[] = [];
+    queue.handle(
+      'ahead.send',
+      async (job) => {
+        ran.push((job.payload as { n: number }).n);
+        running.open();
+        await first.opened;
+      },
+      { lane: 'deliveries' },
+    );
+    // Due in this order (claims take the oldest first).
+    for (let n = 0; n < 4; n++) await queue.enqueue('ahead.send', { n }, { runAt: new Date(ctx.clock.now().getTime() - 10 + n) });
+    await queue.start();
+    await running.opened;
+    // One running in the only slot, two claimed ahead (leased, counted), one left.
+    expect((await jobRows('ahead.send')).map((j) => [j.payload.n, j.state, j.attempts])).toEqual([
+      [0, 'running', 1],
+      [1, 'running', 1],
+      [2, 'running', 1],
+      [3, 'pending', 0],
+    ]);
+    const stopped = queue.stop(5_000);
+    first.open();
+    await stopped;
+    expect(ran).toEqual([0]);
+    // The ones claimed ahead are pending again with their claim uncounted, for any process to take.
+    expect((await jobRows('ahead.send')).map((j) => [j.payload.n, j.state, j.attempts])).toEqual([
+      [0, 'done', 1],
+      [1, 'pending', 0],
+      [2, 'pending', 0],
+      [3, 'pending', 0],
+    ]);
+  });
+
+  it('hands back a job claimed ahead that waited past half its lease, and runs it under a fresh lease', async () => {
+    const queue = runner({ leaseMs: 60_000, lanes: { deliveries: { concurrency: 1, prefetch: 1 } } });
+    const first = gate();
+    const running = gate();
+    const seen: { n: number; attempts: number; lockedUntil: number }[] = [];
+    queue.handle(
+      'stale.send',
+      async (job) => {
+        const { n } = job.payload as { n: number };
+        const row = (await jobRows('stale.send')).find((j) => j.payload.n === n)!;
+        seen.push({ n, attempts: job.attempt, lockedUntil: new Date(row.locked_until!).getTime() });
+        running.open();
+        await first.opened;
+      },
+      { lane: 'deliveries' },
+    );
+    await queue.enqueue('stale.send', { n: 0 }, { runAt: new Date(ctx.clock.now().getTime() - 2) });
+    await queue.enqueue('stale.send', { n: 1 }, { runAt: new Date(ctx.clock.now().getTime() - 1) });
+    const drained = queue.drain();
+    await running.opened;
+    // The second job waits claimed ahead while the first holds the slot for 31 s of its 60 s lease.
+    ctx.clock.advance(31_000);
+    first.open();
+    expect(await drained).toBe(2);
+    const now = ctx.clock.now().getTime();
+    expect(seen).toEqual([
+      { n: 0, attempts: 1, lockedUntil: now - 31_000 + 60_000 },
+      // Handed back (its first claim uncounted) and claimed again: a whole lease ahead of it.
+      { n: 1, attempts: 1, lockedUntil: now + 60_000 },
+    ]);
+  });
+
+  it('writes the ends of jobs of one key in separate statements (two in one would keep only one)', () => {
+    const job = (key: string | null) => ({ job: { key } });
+    expect(roundsOfDistinctKeys([job('a'), job('b'), job('a'), job(null), job('a'), job(null)])).toEqual([[0, 1, 3, 5], [2], [4]]);
+    expect(roundsOfDistinctKeys([])).toEqual([]);
   });
 
   it('drains work a job committed for another lane after that lane had claimed, while its own lane was still claiming', async () => {

@@ -56,6 +56,25 @@ describe('webhook delivery to real HTTPS receivers', () => {
     ]);
   });
 
+  it('sends an attempt once when two runs of one delivery start together', async () => {
+    const profileId = await newProfile(ctx);
+    await register(ctx, profileId, receiver.url('/twice-started'));
+    receiver.plan(500);
+    await publish(ctx, profileId);
+    await ctx.app.jobs.drain();
+    // A second job for the same delivery (as a lost job end would leave one to run again), due
+    // with the retry: both are claimed together and their attempts start in one statement.
+    await ctx.app.db.execute(sql`insert into jobs (queue, payload, state, run_at, concurrency_key, created_at, updated_at)
+      select queue, payload, 'pending', run_at, concurrency_key, created_at, updated_at from jobs
+      where queue = 'webhooks.deliver' and state = 'pending'`);
+    ctx.clock.advance(60_000);
+    await ctx.app.jobs.drain();
+    const got = receiver.received.filter((r) => r.path === '/twice-started');
+    expect(got.map((r) => r.headers['service-delivery-attempt'])).toEqual(['1', '2']);
+    const [delivery] = await deliveriesOf(ctx, `profileId=${profileId}`);
+    expect(delivery).toMatchObject({ state: 'succeeded', attemptCount: 2 });
+  });
+
   it('sends only the event types an endpoint asked for', async () => {
     const profileId = await newProfile(ctx);
     await register(ctx, profileId, receiver.url('/all'));
