@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGroupCommit } from '../../src/lib/group-commit.js';
-
-/** A promise the test resolves by hand. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  return { opened, open };
-}
+import { gate } from '../helpers/gate.js';
 
 describe('group commit (src/lib/group-commit.ts)', () => {
   it('runs items that arrive together as one batch, and those that arrive during it as the next', async () => {

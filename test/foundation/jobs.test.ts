@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createJobQueue, roundsOfDistinctKeys, type JobQueueOptions } from '../../src/jobs/queue.js';
 import { jobListener } from '../../src/jobs/wake.js';
 import { rowsOf, type Db } from '../../src/db/client.js';
+import { gate } from '../helpers/gate.js';
 import { useTestApp } from '../helpers/suite.js';
 
 describe('durable job queue', () => {
@@ -116,13 +117,6 @@ function watchStatements(db: Db, around: (params: unknown[], statement: () => Pr
   };
   // Drizzle reaches the session both ways (`db.session`, and `db._.session` for prepared raw statements).
   return Object.create(db, { session: { value: watched }, _: { value: { ...db._, session: watched } } });
-}
-
-/** A promise the test resolves by hand: a job that runs until the test lets it finish. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  return { opened, open };
 }
 
 describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {

@@ -1,12 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
-
-/** A promise the test resolves by hand. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  return { opened, open };
-}
+import { gate } from '../helpers/gate.js';
 
 /** Closing the app (what SIGTERM does) lets running jobs finish, but never waits past the grace period. */
 describe('running jobs at shutdown', () => {
