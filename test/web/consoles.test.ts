@@ -140,6 +140,8 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     const endpoints = page.getByRole('table', { name: 'Webhook endpoints' });
     await page.getByRole('button', { name: 'Disable https://127.0.0.1:9/rotating' }).click();
     await endpoints.getByText(/^disabled/).waitFor();
+    // Nothing is sent to a disabled endpoint, so the console offers no test event for it.
+    expect(await page.getByRole('button', { name: 'Send a test event to https://127.0.0.1:9/rotating' }).count()).toBe(0);
     await screenshot(page, 'operator-endpoint-disabled');
     await page.getByRole('button', { name: 'Enable https://127.0.0.1:9/rotating' }).click();
     await endpoints.getByText('enabled', { exact: true }).waitFor();

@@ -355,15 +355,18 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
                   <td>{e.events.length ? e.events.join(', ') : 'all'}</td>
                   <td>{e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}</td>
                   <td class="actions">
-                    <ActionButton
-                      label={`Send a test event to ${e.url}`}
-                      action={async () => (
-                        await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', { params: { path: { id: e.id } } })),
-                        deliveries.reload()
-                      )}
-                    >
-                      Send test event
-                    </ActionButton>
+                    {/* A disabled endpoint receives nothing (the server refuses a test event to it). */}
+                    {e.enabled && (
+                      <ActionButton
+                        label={`Send a test event to ${e.url}`}
+                        action={async () => (
+                          await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', { params: { path: { id: e.id } } })),
+                          deliveries.reload()
+                        )}
+                      >
+                        Send test event
+                      </ActionButton>
+                    )}
                     <ActionButton
                       label={`Rotate the secret of ${e.url}`}
                       action={async () =>
