@@ -1,4 +1,3 @@
-import type { SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
@@ -13,10 +12,11 @@ import {
   rescheduleAfterError,
   type ClaimedJob,
   type JobEnd,
+  type JobWrite,
 } from './repo.js';
 
 export { JOB_KINDS, LANES, type JobName, type LaneName, type PayloadOf } from './kinds.js';
-export { KEY_PAUSE_AFTER_FAILURES, KEY_PAUSE_MAX_MS, keyPauseMs } from './repo.js';
+export { KEY_PAUSE_AFTER_FAILURES, KEY_PAUSE_MAX_MS, keyPauseMs, type JobWrite, type WriteKind } from './repo.js';
 
 export interface Job<P = unknown> {
   id: string;
@@ -34,11 +34,12 @@ interface OutcomeExtras {
   keyFailed?: boolean;
   /**
    * The handler's own bookkeeping, committed in the same statement as the job's outcome (one
-   * round trip, atomic with it): data-modifying statements without a WITH of their own, each
-   * run as a CTE beside the job's update. They must not touch `jobs` or `job_key_pauses`. They
-   * commit as bookkeeping (Database.bookkeeping): only what a rerun of the job would redo.
+   * round trip, atomic with it): rows of kinds of write (src/jobs/repo.ts, WriteKind), the rows
+   * of one kind from all the ends written together going into one statement. They must not touch
+   * `jobs` or `job_key_pauses`. They commit as bookkeeping (Database.bookkeeping): only what a
+   * rerun of the job would redo.
    */
-  writes?: SQL[];
+  writes?: JobWrite[];
 }
 
 /** What a handler decides about its job; returning nothing means done. */

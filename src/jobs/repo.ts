@@ -145,6 +145,32 @@ export async function claimDue(db: Db, r: ClaimRequest): Promise<ClaimedJob[]> {
     .map((row) => ({ id: row.id, queue: row.queue, payload: row.payload, attempts: row.attempts, key: row.concurrency_key }));
 }
 
+/**
+ * A kind of bookkeeping a job's handler asks for with its end (JobOutcome.writes): one
+ * data-modifying statement over a set of rows. The writes of one kind from all the ends written
+ * together become one statement over all their rows, so a shared end statement costs PostgreSQL
+ * the same planning however many ends it carries.
+ */
+export interface WriteKind {
+  /** Unique among kinds: names the statement's CTE. */
+  name: string;
+  /** The rows' columns with their types: `delivery_id uuid, attempt int`. */
+  columns: string;
+  /**
+   * The statement, given the rows as a FROM item named `r`; without a WITH of its own, and
+   * changing each row of its table at most once for rows of distinct job keys (see finishJobs).
+   */
+  statement: (rows: SQL) => SQL;
+}
+
+export type WriteValue = string | number | boolean | null;
+
+/** One row of a kind of write. */
+export interface JobWrite {
+  kind: WriteKind;
+  row: Record<string, WriteValue>;
+}
+
 export interface JobEnd {
   state: 'pending' | 'done' | 'failed';
   /** The next run, for a job back to pending. */
@@ -153,51 +179,79 @@ export interface JobEnd {
   /** The thing behind the job's key did not answer: counts towards pausing the key. */
   keyFailed: boolean;
   /** The handler's own writes, committed in the same statement (see JobOutcome.writes). */
-  writes: SQL[];
+  writes: JobWrite[];
   now: Date;
 }
 
-/** A job's end as the CTEs of one statement, named with `n` so the ends of several jobs can share it. */
-function endCtes(n: number, job: Pick<ClaimedJob, 'id' | 'key'>, end: JobEnd): SQL[] {
-  const { now } = end;
-  const ctes = [
-    sql`${sql.raw(`finished_${n}`)} as (update jobs set state = ${end.state}, last_error = ${end.lastError}, locked_until = null,
-      updated_at = ${iso(now)}${end.runAt ? sql`, run_at = ${iso(end.runAt)}` : sql``}
-      where id = ${job.id} and state = 'running' returning id)`,
-  ];
-  if (job.key !== null) {
-    const health = sql.raw(`key_health_${n}`);
-    ctes.push(
-      end.keyFailed
-        ? sql`${health} as (insert into job_key_pauses (key, failures, paused_until, updated_at)
-            values (${job.key}, 1, ${keyPauseMs(1) > 0 ? iso(new Date(now.getTime() + keyPauseMs(1))) : null}, ${iso(now)})
-            on conflict (key) do update set failures = job_key_pauses.failures + 1,
-              paused_until = case when job_key_pauses.failures + 1 >= ${KEY_PAUSE_AFTER_FAILURES}
-                then ${iso(now)}::timestamptz + make_interval(secs => least(
-                  power(2, job_key_pauses.failures + 1 - ${KEY_PAUSE_AFTER_FAILURES}), ${KEY_PAUSE_MAX_MS / 1000}))
-                else null end,
-              updated_at = ${iso(now)})`
-        : sql`${health} as (delete from job_key_pauses where key = ${job.key})`,
-    );
-  }
-  end.writes.forEach((write, i) => ctes.push(sql`${sql.raw(`write_${n}_${i}`)} as (${write})`));
-  return ctes;
+/**
+ * Rows as a FROM item `alias(columns…)`: one array parameter per column, unnested together. One
+ * statement text for any number of rows, and PostgreSQL plans with the arrays' real lengths
+ * (jsonb_to_recordset is always guessed at 100 rows, which made it hash-join whole tables).
+ */
+function recordSet(rows: Record<string, WriteValue>[], columns: string, alias = 'r'): SQL {
+  const declared = columns.split(',').map((column) => {
+    const [name, type] = column.trim().split(/\s+/);
+    if (!name || !type) throw new Error(`a write's columns are "name type, …", not "${columns}"`);
+    return { name, type };
+  });
+  const arrays = declared.map(({ name, type }) => sql`${sql.param(rows.map((row) => row[name] ?? null))}::${sql.raw(type)}[]`);
+  return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.raw(alias)}(${sql.raw(declared.map((c) => c.name).join(', '))})`;
 }
 
 /**
  * Records the ends of jobs in one statement: each job's state, the health of its key and the
- * handler's writes, so they commit together and cost one round trip. The jobs must have
- * distinct keys (the runner makes sure): two ends of one key would change one row twice in one
- * statement, where PostgreSQL keeps only one of the changes. A job whose lease another process
- * took over meanwhile is left as it is (its writes still apply, as they would have before).
+ * handler's writes, so they commit together and cost one round trip. Every part is one CTE over
+ * all the ends' rows, whatever their number. The jobs must have distinct keys (the runner makes
+ * sure): two ends of one key would change one row twice in one statement, which PostgreSQL
+ * refuses or resolves by keeping one change. A job whose lease another process took over
+ * meanwhile is left as it is (its writes still apply, as they would have before).
  */
 export async function finishJobs(db: Db, ends: { job: Pick<ClaimedJob, 'id' | 'key'>; end: JobEnd }[]): Promise<void> {
   if (ends.length === 0) return;
-  const statement = sql`with ${sql.join(
-    ends.flatMap(({ job, end }, n) => endCtes(n, job, end)),
-    sql`, `,
-  )} select count(*) from finished_0`;
-  await db.execute(statement);
+  const finished = ends.map(({ job, end }) => ({
+    id: job.id,
+    state: end.state,
+    last_error: end.lastError,
+    run_at: end.runAt ? iso(end.runAt) : null,
+    now: iso(end.now),
+  }));
+  const ctes = [
+    sql`finished as (update jobs j set state = e.state, last_error = e.last_error, locked_until = null,
+      updated_at = e.now, run_at = coalesce(e.run_at, j.run_at)
+      from ${recordSet(finished, 'id uuid, state text, last_error text, run_at timestamptz, now timestamptz', 'e')}
+      where j.id = e.id and j.state = 'running' returning j.id)`,
+  ];
+  const answered = ends.filter(({ job, end }) => job.key !== null && !end.keyFailed).map(({ job }) => job.key!);
+  if (answered.length > 0) ctes.push(sql`answered as (delete from job_key_pauses where key = any(${sql.param(answered)}::text[]))`);
+  const unanswered = ends
+    .filter(({ job, end }) => job.key !== null && end.keyFailed)
+    .map(({ job, end }) => ({
+      key: job.key!,
+      now: iso(end.now),
+      first_pause: keyPauseMs(1) > 0 ? iso(new Date(end.now.getTime() + keyPauseMs(1))) : null,
+    }));
+  if (unanswered.length > 0) {
+    ctes.push(sql`unanswered as (insert into job_key_pauses (key, failures, paused_until, updated_at)
+      select u.key, 1, u.first_pause, u.now from ${recordSet(unanswered, 'key text, now timestamptz, first_pause timestamptz', 'u')}
+      on conflict (key) do update set failures = job_key_pauses.failures + 1,
+        paused_until = case when job_key_pauses.failures + 1 >= ${KEY_PAUSE_AFTER_FAILURES}
+          then excluded.updated_at + make_interval(secs => least(
+            power(2, job_key_pauses.failures + 1 - ${KEY_PAUSE_AFTER_FAILURES}), ${KEY_PAUSE_MAX_MS / 1000}))
+          else null end,
+        updated_at = excluded.updated_at)`);
+  }
+  const byKind = new Map<WriteKind, Record<string, WriteValue>[]>();
+  for (const { end } of ends) {
+    for (const { kind, row } of end.writes) {
+      const rows = byKind.get(kind);
+      if (rows) rows.push(row);
+      else byKind.set(kind, [row]);
+    }
+  }
+  for (const [kind, rows] of byKind) {
+    ctes.push(sql`${sql.raw(`write_${kind.name}`)} as (${kind.statement(recordSet(rows, kind.columns))})`);
+  }
+  await db.execute(sql`with ${sql.join(ctes, sql`, `)} select count(*) from finished`);
 }
 
 /**

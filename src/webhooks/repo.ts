@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } fr
 import { z } from 'zod';
 import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../db/schema/webhooks.js';
+import type { JobWrite, WriteKind } from '../jobs/queue.js';
 import type { DeliveryState } from './types.js';
 import { isUuid } from '../lib/uuid.js';
 
@@ -193,34 +194,79 @@ export type EndpointEffect =
   | { kind: 'delivery-failed' };
 
 /**
- * The statements that record an attempt's result: its row in the log, the delivery's state
- * and the effect on the endpoint. Data-modifying statements without a WITH of their own: the
- * job queue commits them with the job's end in one statement (JobOutcome.writes).
+ * What records an attempt's result, as kinds of write the job queue commits with the job's end
+ * (JobOutcome.writes): the attempt's row in the log, the delivery's state, and the effect on
+ * the endpoint. The results of attempts that end together share one statement per kind.
  */
-export function attemptResultWrites(r: AttemptResult, endpointId: string | null, effect: EndpointEffect): SQL[] {
+const attemptLogged: WriteKind = {
+  name: 'attempt_logged',
+  columns: 'delivery_id uuid, attempt int, status_code int, duration_ms int, error text',
+  statement: (rows) => sql`update webhook_attempts a set status_code = r.status_code, duration_ms = r.duration_ms, error = r.error
+    from ${rows} where a.delivery_id = r.delivery_id and a.attempt = r.attempt`,
+};
+
+const deliveryMoved: WriteKind = {
+  name: 'delivery_moved',
+  columns: 'id uuid, state text, status_code int, error text, next_attempt_at timestamptz, now timestamptz',
+  statement: (rows) => sql`update webhook_deliveries d set state = r.state, last_status_code = r.status_code, last_error = r.error,
+    next_attempt_at = r.next_attempt_at, updated_at = r.now
+    from ${rows} where d.id = r.id`,
+};
+
+const endpointAnswered: WriteKind = {
+  name: 'endpoint_answered',
+  columns: 'id uuid',
+  statement: (rows) => sql`update webhook_endpoints ep set consecutive_failures = 0
+    from ${rows} where ep.id = r.id and ep.consecutive_failures <> 0`,
+};
+
+const endpointGone: WriteKind = {
+  name: 'endpoint_gone',
+  columns: 'id uuid, now timestamptz',
+  statement: (
+    rows,
+  ) => sql`update webhook_endpoints ep set disabled_at = r.now, disabled_reason = 'the endpoint answered 410 Gone', updated_at = r.now
+    from ${rows} where ep.id = r.id and ep.disabled_at is null`,
+};
+
+// SET expressions read the row before the update: consecutive_failures + 1 is the new count.
+const reached = sql.raw(`ep.consecutive_failures + 1 >= ${MAX_CONSECUTIVE_FAILURES} and ep.disabled_at is null`);
+const endpointDeliveryFailed: WriteKind = {
+  name: 'endpoint_delivery_failed',
+  columns: 'id uuid, now timestamptz',
+  statement: (rows) => sql`update webhook_endpoints ep set consecutive_failures = ep.consecutive_failures + 1,
+    disabled_at = case when ${reached} then r.now else ep.disabled_at end,
+    disabled_reason = case when ${reached} then (ep.consecutive_failures + 1) || ' deliveries in a row failed' else ep.disabled_reason end,
+    updated_at = case when ${reached} then r.now else ep.updated_at end
+    from ${rows} where ep.id = r.id`,
+};
+
+const endpointWrite: Record<Exclude<EndpointEffect['kind'], 'none'>, WriteKind> = {
+  succeeded: endpointAnswered,
+  gone: endpointGone,
+  'delivery-failed': endpointDeliveryFailed,
+};
+
+export function attemptResultWrites(r: AttemptResult, endpointId: string | null, effect: EndpointEffect): JobWrite[] {
   const now = r.now.toISOString();
-  const writes = [
-    sql`update webhook_attempts set status_code = ${r.statusCode}, duration_ms = ${r.durationMs}, error = ${r.error}
-      where delivery_id = ${r.deliveryId} and attempt = ${r.attempt}`,
-    sql`update webhook_deliveries set state = ${r.state}, last_status_code = ${r.statusCode}, last_error = ${r.error},
-      next_attempt_at = ${r.nextAttemptAt?.toISOString() ?? null}, updated_at = ${now}
-      where id = ${r.deliveryId}`,
+  const writes: JobWrite[] = [
+    {
+      kind: attemptLogged,
+      row: { delivery_id: r.deliveryId, attempt: r.attempt, status_code: r.statusCode, duration_ms: r.durationMs, error: r.error },
+    },
+    {
+      kind: deliveryMoved,
+      row: {
+        id: r.deliveryId,
+        state: r.state,
+        status_code: r.statusCode,
+        error: r.error,
+        next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
+        now,
+      },
+    },
   ];
-  if (endpointId === null) return writes;
-  if (effect.kind === 'succeeded') {
-    writes.push(sql`update webhook_endpoints set consecutive_failures = 0 where id = ${endpointId} and consecutive_failures <> 0`);
-  } else if (effect.kind === 'gone') {
-    writes.push(sql`update webhook_endpoints set disabled_at = ${now}, disabled_reason = 'the endpoint answered 410 Gone', updated_at = ${now}
-      where id = ${endpointId} and disabled_at is null`);
-  } else if (effect.kind === 'delivery-failed') {
-    // SET expressions read the row before the update: consecutive_failures + 1 is the new count.
-    const reached = sql`consecutive_failures + 1 >= ${MAX_CONSECUTIVE_FAILURES} and disabled_at is null`;
-    writes.push(sql`update webhook_endpoints set consecutive_failures = consecutive_failures + 1,
-      disabled_at = case when ${reached} then ${now}::timestamptz else disabled_at end,
-      disabled_reason = case when ${reached} then (consecutive_failures + 1) || ' deliveries in a row failed' else disabled_reason end,
-      updated_at = case when ${reached} then ${now}::timestamptz else updated_at end
-      where id = ${endpointId}`);
-  }
+  if (endpointId !== null && effect.kind !== 'none') writes.push({ kind: endpointWrite[effect.kind], row: { id: endpointId, now } });
   return writes;
 }
 

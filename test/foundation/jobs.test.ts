@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createJobQueue, roundsOfDistinctKeys, type JobQueueOptions } from '../../src/jobs/queue.js';
+import { createJobQueue, roundsOfDistinctKeys, type JobQueueOptions, type WriteKind } from '../../src/jobs/queue.js';
 import { jobListener } from '../../src/jobs/wake.js';
 import { rowsOf, type Db } from '../../src/db/client.js';
 import { gate } from '../helpers/gate.js';
@@ -327,6 +327,41 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     const job = (key: string | null) => ({ job: { key } });
     expect(roundsOfDistinctKeys([job('a'), job('b'), job('a'), job(null), job('a'), job(null)])).toEqual([[0, 1, 3, 5], [2], [4]]);
     expect(roundsOfDistinctKeys([])).toEqual([]);
+  });
+
+  it('writes ends that arrive together, with their handlers’ writes, exactly as given', async () => {
+    await ctx.app.db.execute(sql`create table if not exists job_write_probe (id int primary key, note text, at timestamptz)`);
+    const probe: WriteKind = {
+      name: 'probe',
+      columns: 'id int, note text, at timestamptz',
+      statement: (rows) => sql`insert into job_write_probe (id, note, at) select r.id, r.note, r.at from ${rows}`,
+    };
+    // Text that array literals must escape: quotes, commas, braces, backslashes, the word NULL.
+    const notes = ['he said "no", then {left}', String.raw`C:\path\{x}`, 'NULL', "it's ü ✓"];
+    // Every handler waits until all have started, so their ends arrive together.
+    const together = gate();
+    let started = 0;
+    const queue = runner({ lanes: { housekeeping: { concurrency: notes.length } } });
+    queue.handle('ends.together', async (job) => {
+      if (++started === notes.length) together.open();
+      await together.opened;
+      const n = (job.payload as { n: number }).n;
+      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
+      const writes = [{ kind: probe, row: { id: n, note: notes[n]!, at } }];
+      return n % 2 === 0
+        ? { fail: notes[n]!, writes }
+        : { retryAt: new Date(ctx.clock.now().getTime() + 60_000), error: notes[n]!, writes };
+    });
+    for (const n of notes.keys()) await queue.enqueue('ends.together', { n }, { key: `probe-${n}` });
+    expect(await queue.drain()).toBe(notes.length);
+    const rows = rowsOf<{ n: number; state: string; last_error: string; note: string; at: string }>(
+      await ctx.app.db.execute(sql`select (j.payload->>'n')::int as n, j.state, j.last_error, p.note,
+        to_char(p.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') as at
+        from jobs j join job_write_probe p on p.id = (j.payload->>'n')::int where j.queue = 'ends.together' order by n`),
+    );
+    expect(rows).toEqual(
+      notes.map((note, n) => ({ n, state: n % 2 === 0 ? 'failed' : 'pending', last_error: note, note, at: `2026-01-01T00:00:0${n}` })),
+    );
   });
 
   it('drains work a job committed for another lane after that lane had claimed, while its own lane was still claiming', async () => {
