@@ -106,6 +106,8 @@ export function toMarkdown(results: Results): string {
   }
   const u = results.uploads;
   const up = checks.get('uploads')!;
+  // A partial run (BENCH_ONLY) without the uploads section has no uploads table.
+  if (!u.bare && !u.server && !u.reason) return `${lines.join('\n')}\n`;
   lines.push(
     '',
     '| Uploads (10 concurrent × 15 MB) | MB/s | uploads | p50 ms | p99 ms | Target | Result |',

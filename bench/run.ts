@@ -23,8 +23,18 @@ const VERIFIED_RECORDS = 200;
 const UPLOAD_CONCURRENCY = 10;
 const ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+const ROUTE_IDS = ['event', 'page20', 'page100', 'createEvent', 'orders100', 'decide', 'verify'];
+/**
+ * BENCH_ONLY=<ids>: only these sections, comma-separated: route ids (above; A and B are measured
+ * with any of them), `uploads`, `faces`, `startup`, `webhooks`. With BENCH_CPU_PROF, one route
+ * at a time gives that route's profile. Unset: everything.
+ */
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
+const wants = (id: string) => !only || only.has(id);
+const wantsRoutes = ROUTE_IDS.some(wants);
 
 async function measure(rows: Row[], id: string, label: string, target: LoadTarget, expect: number[] = [200, 201]) {
+  if (!wants(id) && id !== 'A' && id !== 'B') return;
   try {
     const first = await probe(target);
     if (!expect.includes(first.status)) {
@@ -185,26 +195,25 @@ async function main() {
   let uploads: UploadResult = {};
   let faces: FacesResult = {};
   let startup: StartupResult | undefined;
-  // BENCH_ONLY=faces measures only the face checks section (the server and the seed still run).
-  const only = process.env.BENCH_ONLY;
   let server: Child | undefined;
   let reference: Child | undefined;
   try {
     log(`seeding (${store.kind})…`);
     const seeded = await seed(store);
 
-    if (only !== 'faces') {
+    if (wantsRoutes || wants('uploads')) {
       reference = await startChild('bench/reference-server.ts', store.env, '/hello');
       const ref = `http://127.0.0.1:${reference.port}`;
       await measure(rows, 'A', 'A: bare Fastify hello world', { url: `${ref}/hello` });
       await measure(rows, 'B', 'B: bare Fastify + one prepared SELECT by id', { url: `${ref}/events/${seeded.eventId}` });
-      const boundary = `bench${randomBytes(8).toString('hex')}`;
-      const body = multipartBody(documentImage(UPLOAD_BYTES), boundary);
-      log(`uploads to the bare multipart route: ${durationS} s…`);
-      const bare = await driveUploads(`${ref}/upload`, body, boundary, UPLOAD_CONCURRENCY, durationS, async () => ({}));
+      if (wants('uploads')) {
+        const boundary = `bench${randomBytes(8).toString('hex')}`;
+        const body = multipartBody(documentImage(UPLOAD_BYTES), boundary);
+        log(`uploads to the bare multipart route: ${durationS} s…`);
+        uploads.bare = await driveUploads(`${ref}/upload`, body, boundary, UPLOAD_CONCURRENCY, durationS, async () => ({}));
+      }
       await reference.stop();
       reference = undefined;
-      uploads.bare = bare;
     }
 
     server = await startChild(
@@ -224,9 +233,9 @@ async function main() {
       '/ready',
     );
     const base = `http://127.0.0.1:${server.port}`;
-    if (only !== 'faces') {
+    if (wantsRoutes) {
       const record = await measureServer(base, seeded, rows);
-      if (record) {
+      if (record && wants('verify')) {
         log(`bare Ed25519 verify loop: ${durationS} s…`);
         rows.push({
           id: 'verifyLoop',
@@ -235,12 +244,12 @@ async function main() {
           figure: bareVerifyLoop(record, durationS),
         });
       }
-      uploads = await measureUploads(base, server, seeded, uploads.bare);
     }
-    faces = await measureFaces(base, server.proc.pid!, seeded, durationS, connections, log);
+    if (wants('uploads')) uploads = await measureUploads(base, server, seeded, uploads.bare);
+    if (wants('faces')) faces = await measureFaces(base, server.proc.pid!, seeded, durationS, connections, log);
     await server.stop();
     server = undefined;
-    if (only !== 'faces') startup = await measureStartup(store.env.DATABASE_URL, log);
+    if (wants('startup')) startup = await measureStartup(store.env.DATABASE_URL, log);
   } finally {
     await reference?.stop();
     await server?.stop();
@@ -249,14 +258,17 @@ async function main() {
 
   const results: Results = { startedAt, database: store.kind, durationS, connections, node: process.version, rows, uploads };
   const dir = import.meta.dirname;
-  // A faces-only run keeps the full run's files and writes its own.
-  const name = only === 'faces' ? 'results-faces' : 'results';
+  // A partial run keeps the full run's files and writes its own.
+  const name = !only ? 'results' : only.size === 1 && only.has('faces') ? 'results-faces' : 'results-only';
   writeFileSync(
     join(dir, `${name}.json`),
     `${JSON.stringify({ ...results, targets: verdicts(results), startup, faces, facesTargets: facesVerdicts(faces) }, null, 2)}\n`,
   );
-  let markdown = (only === 'faces' ? '' : toMarkdown(results)) + (startup ? startupMarkdown(startup) : '') + facesMarkdown(faces);
-  if (only !== 'faces' && process.env.BENCH_WEBHOOKS !== '0') {
+  let markdown =
+    (wantsRoutes || wants('uploads') ? toMarkdown(results) : '') +
+    (startup ? startupMarkdown(startup) : '') +
+    (wants('faces') ? facesMarkdown(faces) : '');
+  if (wants('webhooks') && process.env.BENCH_WEBHOOKS !== '0') {
     // Background work (bench/webhooks.ts): its own store, server and receiver.
     const background = await measureWebhooks();
     writeFileSync(join(dir, 'webhooks-results.json'), `${JSON.stringify(background, null, 2)}\n`);
