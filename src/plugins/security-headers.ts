@@ -1,4 +1,4 @@
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 
 /** CSP directives by name, each a list of sources. */
@@ -43,18 +43,47 @@ export function contentSecurityPolicy(extra: CspDirectives = {}): string {
 }
 
 /**
- * Security headers on every response (JSON, /docs, /openapi.json, errors, 404s), set in an
- * onRequest hook so even an answer from a hook or the error handler carries them:
- * `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` with CSP `frame-ancestors 'none'`,
- * `Referrer-Policy: no-referrer`, and the CSP above. A route that serves a page needing more
- * sets its own header with `reply.header('content-security-policy', contentSecurityPolicy({...}))`.
+ * The headers helmet sets for this configuration, found once by running its middleware against
+ * a response that only records them. Helmet writes the same headers on every response; run per
+ * request (as @fastify/helmet does, building helmet again each time) it was 5.6 % of the
+ * server's busy time on the single-event read (`BENCH_ONLY=event BENCH_CPU_PROF=… npm run bench`,
+ * README, Benchmark).
  */
-export async function securityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
-    global: true,
+function helmetHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let failed: unknown;
+  helmet({
     // Served over plain HTTP in development: no upgrade-insecure-requests (it would break /docs on http://<lan-ip>).
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives() },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
+  })({} as never, recorder as never, (err?: unknown) => {
+    failed = err;
+  });
+  if (failed) throw failed;
+  return headers;
+}
+
+/**
+ * Security headers on every response (JSON, /docs, /openapi.json, errors, 404s), set in an
+ * onRequest hook so even an answer from a hook or the error handler carries them:
+ * `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` with CSP `frame-ancestors 'none'`,
+ * `Referrer-Policy: no-referrer`, and the CSP above, with the rest of helmet's defaults. A
+ * route that serves a page needing more sets its own header with
+ * `reply.header('content-security-policy', contentSecurityPolicy({...}))`.
+ */
+export async function securityHeaders(app: FastifyInstance): Promise<void> {
+  const headers = helmetHeaders();
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 }

@@ -66,6 +66,13 @@ describe('security headers on every kind of response', () => {
       expect(csp.get('default-src')).toEqual(["'self'"]);
       expect(csp.get('object-src')).toEqual(["'none'"]);
       expect(csp.has('upgrade-insecure-requests')).toBe(false);
+      // The rest of helmet's defaults, recorded once from helmet itself (security-headers.ts).
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(res.headers['x-dns-prefetch-control']).toBe('off');
+      expect(res.headers['x-xss-protection']).toBe('0');
+      expect(res.headers['x-powered-by']).toBeUndefined();
     });
   }
 
