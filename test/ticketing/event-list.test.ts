@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/client.js';
 import { useTestApp } from '../helpers/suite.js';
 import { draftEvent, organizer } from '../helpers/ticketing.js';
 
@@ -104,5 +105,31 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
       success: false,
       error: { code: 'VALIDATION_ERROR', message: expect.any(String), details: [{ path, message: expect.any(String) }] },
     });
+  });
+});
+
+describe('ticketing: event counts behind list totals', () => {
+  const { ctx, org } = useTestApp({}, { org: organizer });
+
+  it('spreads a profile’s counts over shard rows that add up to its events, none below zero', async () => {
+    // Created at once, as a partner importing a season does: each insert locks one shard's row.
+    const created = await Promise.all(Array.from({ length: 24 }, () => draftEvent(org)));
+    for (const event of created.slice(0, 6)) await ctx.admin('POST', `/events/${event.id}/publish`);
+    await ctx.admin('POST', `/events/${created[0]!.id}/cancel`);
+    const shards = rowsOf<{ status: string; shard: number; n: number }>(
+      await ctx.app.db.execute(sql`select status, shard, n from ticketing_event_counts where profile_id = ${org.profileId}`),
+    );
+    const counted = rowsOf<{ status: string; n: number }>(
+      await ctx.app.db.execute(
+        sql`select status, count(*)::int as n from ticketing_events where profile_id = ${org.profileId} group by status`,
+      ),
+    );
+    const summed = new Map<string, number>();
+    for (const row of shards) summed.set(row.status, (summed.get(row.status) ?? 0) + row.n);
+    expect(Object.fromEntries([...summed].filter(([, n]) => n !== 0))).toEqual(Object.fromEntries(counted.map((r) => [r.status, r.n])));
+    expect(Object.fromEntries(counted.map((r) => [r.status, r.n]))).toEqual({ DRAFT: 18, ACTIVE: 5, CANCELLED: 1 });
+    expect(new Set(shards.map((r) => r.shard)).size).toBeGreaterThan(1);
+    expect(shards.every((r) => r.n >= 0)).toBe(true);
+    expect((await org.call('GET', '/events?status=DRAFT&limit=1')).json().data.total).toBe(18);
   });
 });

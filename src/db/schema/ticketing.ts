@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { profiles, ts, venues } from './core.js';
 
 /** An event of one profile at one of its venues (placeId). */
@@ -40,8 +40,8 @@ export const ticketingEvents = pgTable(
 
 /**
  * How many events each profile has in each status, kept by statement triggers on
- * ticketing_events (hand-written at the end of the init migration), so a list's `total` reads a
- * few rows instead of counting every event of the profile on each page.
+ * ticketing_events (hand-written: migrations 0001_triggers and 0005_event_count_shards), so a
+ * list's `total` reads a few rows instead of counting every event of the profile on each page.
  */
 export const ticketingEventCounts = pgTable(
   'ticketing_event_counts',
@@ -50,9 +50,15 @@ export const ticketingEventCounts = pgTable(
       .notNull()
       .references(() => profiles.id),
     status: text('status', { enum: ['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED'] }).notNull(),
+    /**
+     * Each (profile, status) count is spread over 16 rows, the event's id choosing one: events
+     * created at once by one profile then rarely wait on each other's counter row, which each
+     * insert keeps locked until it commits. A total is the sum over the shards.
+     */
+    shard: smallint('shard').notNull().default(0),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.profileId, t.status] })],
+  (t) => [primaryKey({ columns: [t.profileId, t.status, t.shard] })],
 );
 
 /** Stock lives here: `sold` counts units of confirmed orders and can never pass `quantity`. */
