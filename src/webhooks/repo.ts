@@ -193,11 +193,7 @@ export type EndpointEffect =
   /** The delivery ended failed: one more in a row, and at MAX_CONSECUTIVE_FAILURES the endpoint is off. */
   | { kind: 'delivery-failed' };
 
-/**
- * What records an attempt's result, as kinds of write the job queue commits with the job's end
- * (JobOutcome.writes): the attempt's row in the log, the delivery's state, and the effect on
- * the endpoint. The results of attempts that end together share one statement per kind.
- */
+// The kinds of write that record attempts' results (attemptResultWrites).
 const attemptLogged: WriteKind = {
   name: 'attempt_logged',
   columns: 'delivery_id uuid, attempt int, status_code int, duration_ms int, error text',
@@ -247,6 +243,11 @@ const endpointWrite: Record<Exclude<EndpointEffect['kind'], 'none'>, WriteKind> 
   'delivery-failed': endpointDeliveryFailed,
 };
 
+/**
+ * What records an attempt's result, as kinds of write the job queue commits with the job's end
+ * (JobOutcome.writes): the attempt's row in the log, the delivery's state, and the effect on
+ * the endpoint. The results of attempts that end together share one statement per kind.
+ */
 export function attemptResultWrites(r: AttemptResult, endpointId: string | null, effect: EndpointEffect): JobWrite[] {
   const now = r.now.toISOString();
   const writes: JobWrite[] = [
