@@ -10,13 +10,14 @@ import {
   releaseJobs,
   movePendingJob,
   rescheduleAfterError,
+  roundsOfEnds,
   type ClaimedJob,
   type JobEnd,
   type JobWrite,
 } from './repo.js';
 
 export { JOB_KINDS, LANES, type JobName, type LaneName, type PayloadOf } from './kinds.js';
-export { KEY_PAUSE_AFTER_FAILURES, KEY_PAUSE_MAX_MS, keyPauseMs, type JobWrite, type WriteKind } from './repo.js';
+export { KEY_PAUSE_AFTER_FAILURES, KEY_PAUSE_MAX_MS, keyPauseMs, roundsOfEnds, type JobWrite, type WriteKind } from './repo.js';
 
 export interface Job<P = unknown> {
   id: string;
@@ -146,22 +147,6 @@ interface Ending {
   end: JobEnd;
 }
 
-/**
- * Splits job ends into rounds in which no key appears twice (finishJobs may not write two ends
- * of one key in one statement): the n-th end of a key goes to round n; ends without a key all go
- * to the first. Answers the indexes of `ends`, round by round.
- */
-export function roundsOfDistinctKeys(ends: { job: { key: string | null } }[]): number[][] {
-  const rounds: number[][] = [];
-  const seen = new Map<string, number>();
-  ends.forEach(({ job }, i) => {
-    const n = job.key === null ? 0 : (seen.get(job.key) ?? 0);
-    if (job.key !== null) seen.set(job.key, n + 1);
-    (rounds[n] ??= []).push(i);
-  });
-  return rounds.filter((round) => round !== undefined);
-}
-
 /** Ends written together at most; more wait for the next statement. */
 const MAX_ENDS_PER_STATEMENT = 64;
 
@@ -246,13 +231,13 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
 
   /**
    * Job ends are group-committed per lane: ends that arrive while the lane's last ones are being
-   * written are written together next, one statement per round of distinct keys. When a shared
+   * written are written together next, one statement per round (roundsOfEnds). When a shared
    * statement fails, each of its ends is tried alone, so one end's fault stays its own (and its
    * job is rescheduled as a handler's error would be).
    */
   const ends = createGroupCommit<Ending, unknown>(async (_lane, items) => {
     const errors: unknown[] = items.map(() => undefined);
-    for (const round of roundsOfDistinctKeys(items)) {
+    for (const round of roundsOfEnds(items)) {
       try {
         await finishJobs(
           books,

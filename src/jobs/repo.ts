@@ -158,9 +158,17 @@ export interface WriteKind {
   columns: string;
   /**
    * The statement, given the rows as a FROM item named `r`; without a WITH of its own, and
-   * changing each row of its table at most once for rows of distinct job keys (see finishJobs).
+   * changing one row of its table per row of `r`, the row named by `target`.
    */
   statement: (rows: SQL) => SQL;
+  /** The table the statement changes, and the columns of `r` that name the row it changes there. */
+  target: { table: string; columns: string[] };
+  /**
+   * Two rows naming one target may share a statement: each sets the same values whatever came
+   * before (a reset), so applying one is applying both. Otherwise (a count, a state with its
+   * answer) they go to statements one after the other, in the order their jobs ended.
+   */
+  repeatable?: boolean;
 }
 
 export type WriteValue = string | number | boolean | null;
@@ -183,6 +191,49 @@ export interface JobEnd {
   now: Date;
 }
 
+/** What an end changes beside its job's row: a target row, and whether rows of it may repeat in one statement. */
+interface Touch {
+  target: string;
+  repeatable: boolean;
+}
+
+function touchesOf(job: Pick<ClaimedJob, 'key'>, end: Pick<JobEnd, 'keyFailed' | 'writes'>): Touch[] {
+  const touches = end.writes.map(({ kind, row }) => ({
+    target: JSON.stringify([kind.target.table, ...kind.target.columns.map((column) => row[column] ?? null)]),
+    repeatable: kind.repeatable === true,
+  }));
+  // An answer resets the key's health (repeatable); a failure to answer counts one more (not).
+  if (job.key !== null) touches.push({ target: JSON.stringify(['job_key_pauses', job.key]), repeatable: !end.keyFailed });
+  return touches;
+}
+
+/**
+ * Splits job ends into rounds that finishJobs can write each in one statement, in order: one
+ * statement changes each row once (PostgreSQL keeps one of two changes of a row, or refuses an
+ * upsert that meets its row twice), so two ends that change one row go to rounds one after the
+ * other unless both changes are repeatable. Ends of one key that all got their answers — what
+ * a busy endpoint's deliveries do — share a round. Answers the indexes of `ends`, round by round.
+ */
+export function roundsOfEnds(ends: { job: Pick<ClaimedJob, 'key'>; end: Pick<JobEnd, 'keyFailed' | 'writes'> }[]): number[][] {
+  const rounds: number[][] = [];
+  /** Per target, the last round that changes it, and whether a change there is not repeatable. */
+  const last = new Map<string, { round: number; repeatable: boolean }>();
+  ends.forEach(({ job, end }, i) => {
+    const touches = touchesOf(job, end);
+    let round = 0;
+    for (const { target, repeatable } of touches) {
+      const seen = last.get(target);
+      if (seen) round = Math.max(round, seen.round + (seen.repeatable && repeatable ? 0 : 1));
+    }
+    for (const { target, repeatable } of touches) {
+      const seen = last.get(target);
+      last.set(target, { round, repeatable: seen?.round === round ? seen.repeatable && repeatable : repeatable });
+    }
+    (rounds[round] ??= []).push(i);
+  });
+  return rounds.filter((round) => round !== undefined);
+}
+
 /**
  * Rows as a FROM item `alias(columns…)`: one array parameter per column, unnested together. One
  * statement text for any number of rows, and PostgreSQL plans with the arrays' real lengths
@@ -201,10 +252,9 @@ function recordSet(rows: Record<string, WriteValue>[], columns: string, alias = 
 /**
  * Records the ends of jobs in one statement: each job's state, the health of its key and the
  * handler's writes, so they commit together and cost one round trip. Every part is one CTE over
- * all the ends' rows, whatever their number. The jobs must have distinct keys (the runner makes
- * sure): two ends of one key would change one row twice in one statement, which PostgreSQL
- * refuses or resolves by keeping one change. A job whose lease another process took over
- * meanwhile is left as it is (its writes still apply, as they would have before).
+ * all the ends' rows, whatever their number. The ends must form one round of roundsOfEnds (the
+ * runner makes sure). A job whose lease another process took over meanwhile is left as it is
+ * (its writes still apply, as they would have before).
  */
 export async function finishJobs(db: Db, ends: { job: Pick<ClaimedJob, 'id' | 'key'>; end: JobEnd }[]): Promise<void> {
   if (ends.length === 0) return;
@@ -222,7 +272,8 @@ export async function finishJobs(db: Db, ends: { job: Pick<ClaimedJob, 'id' | 'k
       where j.id = e.id and j.state = 'running' returning j.id)`,
   ];
   const answered = ends.filter(({ job, end }) => job.key !== null && !end.keyFailed).map(({ job }) => job.key!);
-  if (answered.length > 0) ctes.push(sql`answered as (delete from job_key_pauses where key = any(${sql.param(answered)}::text[]))`);
+  if (answered.length > 0)
+    ctes.push(sql`answered as (delete from job_key_pauses where key = any(${sql.param([...new Set(answered)])}::text[]))`);
   const unanswered = ends
     .filter(({ job, end }) => job.key !== null && end.keyFailed)
     .map(({ job, end }) => ({

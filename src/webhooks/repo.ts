@@ -199,6 +199,7 @@ const attemptLogged: WriteKind = {
   columns: 'delivery_id uuid, attempt int, status_code int, duration_ms int, error text',
   statement: (rows) => sql`update webhook_attempts a set status_code = r.status_code, duration_ms = r.duration_ms, error = r.error
     from ${rows} where a.delivery_id = r.delivery_id and a.attempt = r.attempt`,
+  target: { table: 'webhook_attempts', columns: ['delivery_id', 'attempt'] },
 };
 
 const deliveryMoved: WriteKind = {
@@ -207,6 +208,7 @@ const deliveryMoved: WriteKind = {
   statement: (rows) => sql`update webhook_deliveries d set state = r.state, last_status_code = r.status_code, last_error = r.error,
     next_attempt_at = r.next_attempt_at, updated_at = r.now
     from ${rows} where d.id = r.id`,
+  target: { table: 'webhook_deliveries', columns: ['id'] },
 };
 
 const endpointAnswered: WriteKind = {
@@ -214,6 +216,9 @@ const endpointAnswered: WriteKind = {
   columns: 'id uuid',
   statement: (rows) => sql`update webhook_endpoints ep set consecutive_failures = 0
     from ${rows} where ep.id = r.id and ep.consecutive_failures <> 0`,
+  target: { table: 'webhook_endpoints', columns: ['id'] },
+  // The busy endpoint's answers of one batch share a statement: each resets the count to 0.
+  repeatable: true,
 };
 
 const endpointGone: WriteKind = {
@@ -223,6 +228,7 @@ const endpointGone: WriteKind = {
     rows,
   ) => sql`update webhook_endpoints ep set disabled_at = r.now, disabled_reason = 'the endpoint answered 410 Gone', updated_at = r.now
     from ${rows} where ep.id = r.id and ep.disabled_at is null`,
+  target: { table: 'webhook_endpoints', columns: ['id'] },
 };
 
 // SET expressions read the row before the update: consecutive_failures + 1 is the new count.
@@ -235,6 +241,7 @@ const endpointDeliveryFailed: WriteKind = {
     disabled_reason = case when ${reached} then (ep.consecutive_failures + 1) || ' deliveries in a row failed' else ep.disabled_reason end,
     updated_at = case when ${reached} then r.now else ep.updated_at end
     from ${rows} where ep.id = r.id`,
+  target: { table: 'webhook_endpoints', columns: ['id'] },
 };
 
 const endpointWrite: Record<Exclude<EndpointEffect['kind'], 'none'>, WriteKind> = {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createJobQueue, roundsOfDistinctKeys, type JobQueueOptions, type WriteKind } from '../../src/jobs/queue.js';
+import { createJobQueue, roundsOfEnds, type JobQueueOptions, type JobWrite, type WriteKind } from '../../src/jobs/queue.js';
 import { jobListener } from '../../src/jobs/wake.js';
 import { rowsOf, type Db } from '../../src/db/client.js';
 import { gate } from '../helpers/gate.js';
@@ -323,10 +323,82 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     ]);
   });
 
-  it('writes the ends of jobs of one key in separate statements (two in one would keep only one)', () => {
-    const job = (key: string | null) => ({ job: { key } });
-    expect(roundsOfDistinctKeys([job('a'), job('b'), job('a'), job(null), job('a'), job(null)])).toEqual([[0, 1, 3, 5], [2], [4]]);
-    expect(roundsOfDistinctKeys([])).toEqual([]);
+  describe('rounds of ends (each round one statement, in order)', () => {
+    const count: WriteKind = {
+      name: 'count',
+      columns: 'id int',
+      statement: (r) => sql`select ${r}`,
+      target: { table: 't', columns: ['id'] },
+    };
+    const reset: WriteKind = { ...count, name: 'reset', repeatable: true };
+    const end = (key: string | null, o: { keyFailed?: boolean; writes?: JobWrite[] } = {}) => ({
+      job: { key },
+      end: { keyFailed: o.keyFailed ?? false, writes: o.writes ?? [] },
+    });
+
+    it('puts answered ends of one key together, and each unanswered one after what came before it', () => {
+      expect(roundsOfEnds([end('a'), end('b'), end('a'), end(null), end('a'), end(null)])).toEqual([[0, 1, 2, 3, 4, 5]]);
+      // a: answered, unanswered, answered, answered: the count must see the reset before it and
+      // the reset after it must see the count.
+      expect(roundsOfEnds([end('a'), end('a', { keyFailed: true }), end('a'), end('b', { keyFailed: true }), end('a')])).toEqual([
+        [0, 3],
+        [1],
+        [2, 4],
+      ]);
+      expect(roundsOfEnds([end('a', { keyFailed: true }), end('a', { keyFailed: true })])).toEqual([[0], [1]]);
+      expect(roundsOfEnds([])).toEqual([]);
+    });
+
+    it('separates writes that change one row unless both are repeatable, across keys too', () => {
+      const c = (id: number) => ({ kind: count, row: { id } });
+      const r = (id: number) => ({ kind: reset, row: { id } });
+      expect(roundsOfEnds([end('a', { writes: [c(1)] }), end('b', { writes: [c(1)] }), end('c', { writes: [c(2)] })])).toEqual([
+        [0, 2],
+        [1],
+      ]);
+      expect(roundsOfEnds([end('a', { writes: [r(1)] }), end('b', { writes: [r(1)] }), end('c', { writes: [c(1)] })])).toEqual([
+        [0, 1],
+        [2],
+      ]);
+      // An end held back by one of its rows holds back what comes after it on any of its rows.
+      expect(
+        roundsOfEnds([
+          end('a', { writes: [c(1)] }),
+          end('b', { writes: [c(1), r(2)] }),
+          end('c', { writes: [r(2)] }),
+          end('d', { writes: [c(3)] }),
+        ]),
+      ).toEqual([
+        [0, 3],
+        [1, 2],
+      ]);
+      // Two kinds that change one row of one table are one target: a count after a reset waits.
+      expect(roundsOfEnds([end(null, { writes: [r(1)] }), end(null, { writes: [c(1)] })])).toEqual([[0], [1]]);
+    });
+  });
+
+  it('applies every count of one row that arrives with ends of one key together', async () => {
+    await ctx.app.db.execute(sql`create table if not exists job_count_probe (id int primary key, n int not null)`);
+    await ctx.app.db.execute(sql`insert into job_count_probe (id, n) values (1, 0) on conflict (id) do update set n = 0`);
+    const counted: WriteKind = {
+      name: 'counted',
+      columns: 'id int',
+      statement: (rows) => sql`update job_count_probe p set n = p.n + 1 from ${rows} where p.id = r.id`,
+      target: { table: 'job_count_probe', columns: ['id'] },
+    };
+    const n = 4;
+    const together = gate();
+    let started = 0;
+    const queue = runner({ lanes: { housekeeping: { concurrency: n } } });
+    queue.handle('ends.counted', async () => {
+      if (++started === n) together.open();
+      await together.opened;
+      return { done: true, writes: [{ kind: counted, row: { id: 1 } }] };
+    });
+    for (let i = 0; i < n; i++) await queue.enqueue('ends.counted', { i }, { key: 'busy' });
+    expect(await queue.drain()).toBe(n);
+    expect(rowsOf(await ctx.app.db.execute(sql`select n from job_count_probe where id = 1`))).toEqual([{ n }]);
+    expect(rowsOf(await ctx.app.db.execute(sql`select state from jobs where queue = 'ends.counted' and state <> 'done'`))).toEqual([]);
   });
 
   it('writes ends that arrive together, with their handlers’ writes, exactly as given', async () => {
@@ -335,6 +407,7 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
       name: 'probe',
       columns: 'id int, note text, at timestamptz',
       statement: (rows) => sql`insert into job_write_probe (id, note, at) select r.id, r.note, r.at from ${rows}`,
+      target: { table: 'job_write_probe', columns: ['id'] },
     };
     // Text that array literals must escape: quotes, commas, braces, backslashes, the word NULL.
     const notes = ['he said "no", then {left}', String.raw`C:\path\{x}`, 'NULL', "it's ü ✓"];
