@@ -123,6 +123,8 @@ interface Lane extends LaneSettings {
   name: LaneName;
   queues: string[];
   running: number;
+  /** Jobs whose handlers have returned and whose ends are not written yet (they hold no slot). */
+  ending: number;
   /** Claimed ahead (prefetch), oldest first, with the end of their lease. */
   ready: { job: ClaimedJob; lockedUntil: Date }[];
   /** The claim loop of this lane, while one runs; at most one per lane. */
@@ -172,7 +174,10 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const leaseMs = opts.leaseMs ?? 60_000;
   const handlers = new Map<string, JobHandler>();
   const lanes = new Map<LaneName, Lane>(
-    LANES.map((name) => [name, { name, ...DEFAULT_LANES[name], ...opts.lanes?.[name], queues: [], running: 0, ready: [], again: false }]),
+    LANES.map((name) => [
+      name,
+      { name, ...DEFAULT_LANES[name], ...opts.lanes?.[name], queues: [], running: 0, ending: 0, ready: [], again: false },
+    ]),
   );
   const laneOf = new Map<string, Lane>();
   const inFlight = new Set<Promise<void>>();
@@ -260,7 +265,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     if (error !== undefined) throw error;
   }
 
-  async function run(lane: Lane, row: ClaimedJob): Promise<void> {
+  async function run(lane: Lane, row: ClaimedJob, free: () => void = () => {}): Promise<void> {
     try {
       const handler = handlers.get(row.queue);
       if (!handler) throw new Error(`no handler for queue ${row.queue}`);
@@ -271,6 +276,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
         return;
       }
       const outcome = await handler({ id: row.id, queue: row.queue, payload: payload.value, attempt: row.attempts });
+      free();
       await finish(lane, row, endOf(outcome, clock.now()));
     } catch (err) {
       // A handler that throws has a bug or lost its database; keep the job and try again later.
@@ -287,9 +293,23 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   function start(lane: Lane, row: ClaimedJob): void {
     lane.running += 1;
     claimed += 1;
-    const p: Promise<void> = run(lane, row).finally(() => {
-      inFlight.delete(p);
+    let freed = false;
+    // The slot frees when the handler returns: writing the end (group-committed, src/jobs/repo.ts)
+    // takes a round trip or two, and the next job need not wait for it.
+    const free = () => {
+      if (freed) return;
+      freed = true;
       lane.running -= 1;
+      lane.ending += 1;
+      if (active()) {
+        startReady(lane);
+        kick(lane);
+      }
+    };
+    const p: Promise<void> = run(lane, row, free).finally(() => {
+      inFlight.delete(p);
+      free();
+      lane.ending -= 1;
       ended += 1;
       // The slot is free now: a job claimed ahead takes it at once, and the lane claims again
       // without waiting for the poll.
@@ -321,6 +341,9 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
             // half of it is used, so that one claim takes many jobs.
             const prefetch = lane.prefetch ?? 0;
             const wanted = lane.concurrency + prefetch - lane.running - lane.ready.length;
+            // Ends waiting to be written by a whole lane's worth: the database is behind, and
+            // more work claimed now would only wait longer; each written end kicks the lane again.
+            if (lane.ending >= lane.concurrency) break;
             const low = lane.running < lane.concurrency || lane.ready.length <= prefetch / 2;
             if (wanted <= 0 || !low) break;
             if ((await claim(lane, wanted)) === 0) break;

@@ -144,6 +144,49 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     expect(order).toEqual(['quick0', 'quick1', 'quick2', 'quick3', 'quick4', 'slow']);
   });
 
+  it('frees a slot when the handler returns, before its end is written, and claims nothing while a lane’s worth of ends waits', async () => {
+    const endsWritten = gate();
+    let endsAsked = 0;
+    // finishJobs binds the ends' states as one array; claims and everything else do not.
+    const db = watchStatements(ctx.app.db, async (params, statement) => {
+      if (params.some((p) => Array.isArray(p) && p.includes('done'))) {
+        endsAsked += 1;
+        await endsWritten.opened;
+      }
+      return statement();
+    });
+    const queue = runner({ db, lanes: { housekeeping: { concurrency: 2 } } });
+    const log: string[] = [];
+    const slow = gate();
+    const quickReturned = gate();
+    queue.handle('free.slow', async () => {
+      log.push('slow');
+      await slow.opened;
+    });
+    queue.handle('free.quick', async (job) => {
+      const n = (job.payload as { n: number }).n;
+      log.push(`quick${n}`);
+      if (n === 1) quickReturned.open();
+    });
+    await queue.enqueue('free.slow', {}, { runAt: new Date(ctx.clock.now().getTime() - 3) });
+    for (let n = 0; n < 3; n++) await queue.enqueue('free.quick', { n }, { runAt: new Date(ctx.clock.now().getTime() - 2 + n) });
+    const drained = queue.drain();
+    // quick0's end is held (the slot used to wait for it); its slot runs quick1 all the same.
+    await quickReturned.opened;
+    // Now two ends wait for a lane of two slots: quick2 is not claimed, however long they take.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(log).toEqual(['slow', 'quick0', 'quick1']);
+    expect(endsAsked).toBe(1);
+    log.push('ends written');
+    endsWritten.open();
+    slow.open();
+    expect(await drained).toBe(4);
+    expect(log).toEqual(['slow', 'quick0', 'quick1', 'ends written', 'quick2']);
+    expect(rowsOf(await ctx.app.db.execute(sql`select count(*)::int as n from jobs where queue like 'free.%' and state = 'done'`))).toEqual(
+      [{ n: 4 }],
+    );
+  });
+
   it('gives each lane its own slots: a full delivery lane does not hold back identity work', async () => {
     const queue = runner({ lanes: { deliveries: { concurrency: 1 }, identity: { concurrency: 1 } } });
     const stuck = gate();
