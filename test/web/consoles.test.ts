@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { addKey } from '../helpers/tenants.js';
@@ -267,5 +267,20 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await screenshot(page, 'phone-operator-webhooks');
     // Wide tables scroll inside themselves; the page itself does not scroll sideways.
     expect(await width()).toBeLessThanOrEqual(PHONE.width);
+    // The endpoint list is one card per endpoint: its URL gets most of the width (it used to
+    // get a column a few characters wide, one line per four characters), and every action
+    // button is on the screen.
+    const lineHeightOf = (el: unknown) => parseFloat((globalThis as any).getComputedStyle(el).lineHeight);
+    const lines = async (text: Locator) => Math.round((await text.boundingBox())!.height / (await text.evaluate(lineHeightOf)));
+    const endpoints = page.getByRole('table', { name: 'Webhook endpoints' });
+    const url = endpoints.getByText('https://127.0.0.1:9/hooks');
+    expect((await url.boundingBox())!.width).toBeGreaterThan(PHONE.width / 2);
+    expect(await lines(url)).toBeLessThanOrEqual(2);
+    for (const name of ['Send a test event to', 'Rotate the secret of', 'Disable']) {
+      const button = await endpoints.getByRole('button', { name: `${name} https://127.0.0.1:9/hooks`, exact: true }).boundingBox();
+      expect(button!.x).toBeGreaterThanOrEqual(0);
+      expect(button!.x + button!.width).toBeLessThanOrEqual(PHONE.width);
+    }
+    expect(await lines(page.getByRole('table', { name: 'Delivery log' }).getByText('webhook.test').first())).toBe(1);
   });
 });

@@ -335,7 +335,7 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
       </ActionForm>
       <Async state={endpoints}>
         {({ data }) => (
-          <table class="list" aria-label="Webhook endpoints">
+          <table class="list stacked" aria-label="Webhook endpoints">
             <thead>
               <tr>
                 <th scope="col">URL</th>
@@ -349,11 +349,11 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
             <tbody>
               {data.items.map((e) => (
                 <tr key={e.id}>
-                  <td>
+                  <td data-label="URL">
                     <code>{e.url}</code>
                   </td>
-                  <td>{e.events.length ? e.events.join(', ') : 'all'}</td>
-                  <td>{e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}</td>
+                  <td data-label="Events">{e.events.length ? e.events.join(', ') : 'all'}</td>
+                  <td data-label="State">{e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}</td>
                   <td class="actions">
                     {/* A disabled endpoint receives nothing (the server refuses a test event to it). */}
                     {e.enabled && (
@@ -417,7 +417,7 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
           items.length === 0 ? (
             <Notice>No deliveries yet.</Notice>
           ) : (
-            <table class="list" aria-labelledby="deliveries-h">
+            <table class="list stacked" aria-labelledby="deliveries-h">
               <thead>
                 <tr>
                   <th scope="col">Created</th>
@@ -434,18 +434,20 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
               <tbody>
                 {items.map((d) => (
                   <tr key={d.id}>
-                    <td>{localTime(d.createdAt)}</td>
-                    <td>
+                    <td data-label="Created">{localTime(d.createdAt)}</td>
+                    <td data-label="Event">
                       <code>{d.type}</code>
                     </td>
-                    <td>
+                    <td data-label="Endpoint">
                       <code>{d.url}</code>
                     </td>
-                    <td data-testid="delivery-state">{d.state}</td>
-                    <td>
+                    <td data-label="Status" data-testid="delivery-state">
+                      {d.state}
+                    </td>
+                    <td data-label="Attempts">
                       {d.attemptCount} / {d.maxAttempts}
                     </td>
-                    <td>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
+                    <td data-label="Last response">{d.lastStatusCode ?? d.lastError ?? '—'}</td>
                     <td>
                       <ActionButton
                         label={`Redeliver ${d.type}`}
