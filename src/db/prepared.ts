@@ -4,7 +4,10 @@ const statementsByDb = new WeakMap<DbOrTx, Map<string, unknown>>();
 
 /**
  * A named prepared statement of this database handle, built once. Hot lookups use it: Drizzle
- * then neither rebuilds the query nor PostgreSQL re-plans it on every call.
+ * then neither rebuilds the query nor PostgreSQL re-plans it on every call. On PostgreSQL its one
+ * plan is made without the parameters' values (src/db/client.ts), so write it so that plan is
+ * right for every value: lookups by key, and pages whose row fetch cannot become a join over the
+ * whole table (src/ticketing/repo.ts, listEvents).
  */
 export function prepared<T>(db: DbOrTx, name: string, build: (name: string) => T): T {
   let statements = statementsByDb.get(db);

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { alias, type PgInsertValue } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.js';
 import { prepared } from '../db/prepared.js';
 import { venues } from '../db/schema/core.js';
@@ -55,25 +55,6 @@ export async function findEvent(db: DbOrTx, id: string, profileId?: string, opts
   return row;
 }
 
-/** The columns eventView reads: a list page neither fetches nor parses the rest (categories, contacts, coordinates). */
-const eventViewColumns = {
-  id: ticketingEvents.id,
-  name: ticketingEvents.name,
-  description: ticketingEvents.description,
-  status: ticketingEvents.status,
-  startsAt: ticketingEvents.startsAt,
-  endsAt: ticketingEvents.endsAt,
-  timezone: ticketingEvents.timezone,
-  allDay: ticketingEvents.allDay,
-  address: ticketingEvents.address,
-  city: ticketingEvents.city,
-  placeId: ticketingEvents.placeId,
-  ticketMode: ticketingEvents.ticketMode,
-  imageUrl: ticketingEvents.imageUrl,
-  createdAt: ticketingEvents.createdAt,
-  updatedAt: ticketingEvents.updatedAt,
-};
-
 /**
  * A time written as the API writes it (toISOString's RFC 3339 UTC with milliseconds) by
  * PostgreSQL: parsing it into a Date and formatting it again cost a list page more CPU than the rest of its rows.
@@ -95,9 +76,13 @@ export async function listEvents(db: DbOrTx, profileId: string, status: EventRow
     );
   const page = prepared(db, filtered ? 'ticketing_events_page_by_status' : 'ticketing_events_page', (name) => {
     // A deferred join: the page's ids come from the (profile, starts_at, id) index, skipped rows
-    // included, without reading those rows; only the page's own rows are then fetched.
+    // included, without reading those rows; only the page's own rows are then fetched, one
+    // index lookup each. The lookup is a LATERAL subquery with a LIMIT (one row: the key's),
+    // which PostgreSQL may not flatten into a join: so the plan is the same nested loop whatever the page size, and
+    // it is planned once (named statements are generic, src/db/client.ts). Flattened, the plan
+    // made without the LIMIT's value expected a tenth of the table and hash-joined all of it.
     const pageIds = db
-      .select({ id: ticketingEvents.id })
+      .select({ id: ticketingEvents.id, startsAt: ticketingEvents.startsAt })
       .from(ticketingEvents)
       .where(
         and(
@@ -107,19 +92,53 @@ export async function listEvents(db: DbOrTx, profileId: string, status: EventRow
       )
       .orderBy(asc(ticketingEvents.startsAt), asc(ticketingEvents.id))
       .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'));
+      .offset(sql.placeholder('offset'))
+      .as('page_ids');
+    const e = alias(ticketingEvents, 'e');
+    const row = db
+      .select({
+        id: e.id,
+        name: e.name,
+        description: e.description,
+        status: e.status,
+        startsAt: isoTime(e.startsAt).as('starts_at_iso'),
+        endsAt: isoTimeOrNull(e.endsAt).as('ends_at_iso'),
+        timezone: e.timezone,
+        allDay: e.allDay,
+        address: e.address,
+        city: e.city,
+        placeId: e.placeId,
+        ticketMode: e.ticketMode,
+        imageUrl: e.imageUrl,
+        createdAt: isoTime(e.createdAt).as('created_at_iso'),
+        updatedAt: isoTime(e.updatedAt).as('updated_at_iso'),
+      })
+      .from(e)
+      .where(eq(e.id, pageIds.id))
+      .limit(1)
+      .as('event_row');
     return db
       .select({
-        ...eventViewColumns,
-        startsAt: isoTime(ticketingEvents.startsAt),
-        endsAt: isoTimeOrNull(ticketingEvents.endsAt),
-        createdAt: isoTime(ticketingEvents.createdAt),
-        updatedAt: isoTime(ticketingEvents.updatedAt),
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        status: row.status,
+        startsAt: row.startsAt,
+        endsAt: row.endsAt,
+        timezone: row.timezone,
+        allDay: row.allDay,
+        address: row.address,
+        city: row.city,
+        placeId: row.placeId,
+        ticketMode: row.ticketMode,
+        imageUrl: row.imageUrl,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
         total: sql<string>`(select coalesce(sum(${ticketingEventCounts.n}), 0) from ${ticketingEventCounts} where ${counted()})`,
       })
-      .from(ticketingEvents)
-      .where(inArray(ticketingEvents.id, pageIds))
-      .orderBy(asc(ticketingEvents.startsAt), asc(ticketingEvents.id))
+      .from(pageIds)
+      .crossJoinLateral(row)
+      .orderBy(asc(pageIds.startsAt), asc(pageIds.id))
       .prepare(name);
   });
   const rows = await page.execute({ profileId, status, limit: w.limit, offset: w.offset });
