@@ -7,7 +7,7 @@ const statementsByDb = new WeakMap<DbOrTx, Map<string, unknown>>();
  * then neither rebuilds the query nor PostgreSQL re-plans it on every call. On PostgreSQL its one
  * plan is made without the parameters' values (src/db/client.ts), so write it so that plan is
  * right for every value: lookups by key, and pages whose row fetch cannot become a join over the
- * whole table (src/ticketing/repo.ts, listEvents).
+ * whole table (src/ticketing/repo.ts, eventPageJson).
  */
 export function prepared<T>(db: DbOrTx, name: string, build: (name: string) => T): T {
   let statements = statementsByDb.get(db);

@@ -73,9 +73,9 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
       return venue;
     },
 
-    async list(profileId: string, status: EventStatus | undefined, page: PageRequest) {
-      const { rows, total } = await repo.listEvents(db, profileId, status, windowOf(page));
-      return { items: rows.map(eventView), ...page, total };
+    /** The page as the finished JSON body of GET /events (written by PostgreSQL, repo.eventPageJson). */
+    async pageJson(profileId: string, status: EventStatus | undefined, page: PageRequest): Promise<string> {
+      return repo.eventPageJson(db, profileId, status, { ...windowOf(page), page: page.page });
     },
 
     /** Creates a DRAFT event at `venue`, which the caller got from requireOwnVenue for the same profile. */

@@ -63,24 +63,25 @@ const isoTime = (column: SQLWrapper) => sql<string>`to_char(${column} at time zo
 const isoTimeOrNull = (column: SQLWrapper) => sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * A page of the profile's events and their total in one round trip. The total comes from the
- * triggered per-status counters, not count(*): a profile's events are counted once, when written.
+ * A page of the profile's events, its number, size and total, as the finished response body
+ * (the envelope of GET /api/v1/events in the OpenAPI document), in one round trip. PostgreSQL
+ * writes the JSON: reading 20 or 100 rows of 15 columns into objects and serializing them
+ * again cost the server more than the rest of the request. Items are written exactly as
+ * eventView writes one event (test/ticketing/event-list.test.ts holds them to it). The total
+ * comes from the triggered per-status counters, not count(*): a profile's events are counted
+ * once, when written.
  */
-export async function listEvents(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined, w: Window) {
+export async function eventPageJson(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined, w: Window & { page: number }) {
   // One statement with and one without the status filter, so each keeps its own plan.
   const filtered = status !== undefined;
-  const counted = () =>
-    and(
-      eq(ticketingEventCounts.profileId, sql.placeholder('profileId')),
-      filtered ? eq(ticketingEventCounts.status, sql.placeholder('status')) : undefined,
-    );
-  const page = prepared(db, filtered ? 'ticketing_events_page_by_status' : 'ticketing_events_page', (name) => {
+  const statement = prepared(db, filtered ? 'ticketing_events_page_by_status' : 'ticketing_events_page', (name) => {
     // A deferred join: the page's ids come from the (profile, starts_at, id) index, skipped rows
     // included, without reading those rows; only the page's own rows are then fetched, one
     // index lookup each. The lookup is a LATERAL subquery with a LIMIT (one row: the key's),
-    // which PostgreSQL may not flatten into a join: so the plan is the same nested loop whatever the page size, and
-    // it is planned once (named statements are generic, src/db/client.ts). Flattened, the plan
-    // made without the LIMIT's value expected a tenth of the table and hash-joined all of it.
+    // which PostgreSQL may not flatten into a join: so the plan is the same nested loop whatever
+    // the page size, and it is planned once (named statements are generic, src/db/client.ts).
+    // Flattened, the plan made without the LIMIT's value expected a tenth of the table and
+    // hash-joined all of it.
     const pageIds = db
       .select({ id: ticketingEvents.id, startsAt: ticketingEvents.startsAt })
       .from(ticketingEvents)
@@ -97,62 +98,32 @@ export async function listEvents(db: DbOrTx, profileId: string, status: EventRow
     const e = alias(ticketingEvents, 'e');
     const row = db
       .select({
-        id: e.id,
-        name: e.name,
-        description: e.description,
-        status: e.status,
-        startsAt: isoTime(e.startsAt).as('starts_at_iso'),
-        endsAt: isoTimeOrNull(e.endsAt).as('ends_at_iso'),
-        timezone: e.timezone,
-        allDay: e.allDay,
-        address: e.address,
-        city: e.city,
-        placeId: e.placeId,
-        ticketMode: e.ticketMode,
-        imageUrl: e.imageUrl,
-        createdAt: isoTime(e.createdAt).as('created_at_iso'),
-        updatedAt: isoTime(e.updatedAt).as('updated_at_iso'),
+        item: sql`json_build_object('id', ${e.id}, 'name', ${e.name}, 'description', ${e.description}, 'status', ${e.status},
+          'startsAt', ${isoTime(e.startsAt)}, 'endsAt', ${isoTimeOrNull(e.endsAt)}, 'timezone', ${e.timezone}, 'allDay', ${e.allDay},
+          'address', ${e.address}, 'city', ${e.city}, 'placeId', ${e.placeId}, 'ticketMode', ${e.ticketMode}, 'imageUrl', ${e.imageUrl},
+          'createdAt', ${isoTime(e.createdAt)}, 'updatedAt', ${isoTime(e.updatedAt)})`.as('item'),
       })
       .from(e)
       .where(eq(e.id, pageIds.id))
       .limit(1)
       .as('event_row');
+    const total = sql`(select coalesce(sum(${ticketingEventCounts.n}), 0) from ${ticketingEventCounts} where ${and(
+      eq(ticketingEventCounts.profileId, sql.placeholder('profileId')),
+      filtered ? eq(ticketingEventCounts.status, sql.placeholder('status')) : undefined,
+    )})`;
+    // An aggregate without GROUP BY answers one row for an empty page too (json_agg gives null).
     return db
       .select({
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        status: row.status,
-        startsAt: row.startsAt,
-        endsAt: row.endsAt,
-        timezone: row.timezone,
-        allDay: row.allDay,
-        address: row.address,
-        city: row.city,
-        placeId: row.placeId,
-        ticketMode: row.ticketMode,
-        imageUrl: row.imageUrl,
-        createdAt: row.createdAt,
-        updatedAt: row.updatedAt,
-        total: sql<string>`(select coalesce(sum(${ticketingEventCounts.n}), 0) from ${ticketingEventCounts} where ${counted()})`,
+        body: sql<string>`json_build_object('success', true, 'data', json_build_object(
+          'items', coalesce(json_agg(${row.item} order by ${pageIds.startsAt}, ${pageIds.id}), '[]'::json),
+          'page', ${sql.placeholder('page')}::int, 'limit', ${sql.placeholder('limit')}::int, 'total', ${total}))::text`,
       })
       .from(pageIds)
       .crossJoinLateral(row)
-      .orderBy(asc(pageIds.startsAt), asc(pageIds.id))
       .prepare(name);
   });
-  const rows = await page.execute({ profileId, status, limit: w.limit, offset: w.offset });
-  if (rows.length > 0) return { rows, total: Number(rows[0]!.total) };
-  // An empty page (past the end, or no events) carries no total of its own.
-  const total = prepared(db, filtered ? 'ticketing_event_count_by_status' : 'ticketing_event_count', (name) =>
-    db
-      .select({ n: sql<string>`coalesce(sum(${ticketingEventCounts.n}), 0)` })
-      .from(ticketingEventCounts)
-      .where(counted())
-      .prepare(name),
-  );
-  const [row] = await total.execute({ profileId, status });
-  return { rows, total: Number(row?.n ?? 0) };
+  const [result] = await statement.execute({ profileId, status, limit: w.limit, offset: w.offset, page: w.page });
+  return result!.body;
 }
 
 let insertStatements = 0;

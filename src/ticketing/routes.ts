@@ -38,9 +38,11 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
         response: { 200: s.envelope(s.pageOf(s.event)), ...failures(400, 401, 403, 429) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { status, page, limit } = req.query;
-      return { success: true as const, data: await service.events.list(principal(req).profileId, status, { page, limit }) };
+      const body = await service.events.pageJson(principal(req).profileId, status, { page, limit });
+      // Already the response's JSON, in the shape of the schema above: sent as it is.
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 

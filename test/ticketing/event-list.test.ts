@@ -5,7 +5,7 @@ import { useTestApp } from '../helpers/suite.js';
 import { draftEvent, organizer } from '../helpers/ticketing.js';
 
 describe('ticketing: GET /events (paging, filter, order)', () => {
-  const { ctx, org, other } = useTestApp({}, { org: organizer, other: organizer });
+  const { ctx, org, other, writer } = useTestApp({}, { org: organizer, other: organizer, writer: organizer });
   const ids: string[] = [];
   beforeAll(async () => {
     // 5 events, created out of start order; two share a start (id breaks the tie).
@@ -53,6 +53,33 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
     const wide = (await org.call('GET', '/events?limit=100')).json().data;
     expect(wide).toMatchObject({ page: 1, limit: 100, total: 5 });
     expect(wide.items).toHaveLength(5);
+  });
+
+  it('writes each item exactly as GET /events/{id} does, keys in the same order, as JSON in UTF-8', async () => {
+    // The page's JSON is written by PostgreSQL (src/ticketing/repo.ts); the single event by the
+    // server. Text that JSON must escape, nulls and both kinds of time must come out alike.
+    const tricky = await draftEvent(writer, {
+      name: 'Quotes " and \\ backslash, tab\t, newline\n, ü ✓ 🎷',
+      description: '</script><b>{"not": "json"}</b>',
+      eventStartsAt: '2027-05-01T00:00:00.000Z',
+      eventEndsAt: '2027-05-02T00:00:00.000Z',
+      timezone: 'Europe/Berlin',
+      city: 'Hamburg',
+      ticketMode: 'EXTERNAL',
+      ticketUrl: 'https://tickets.example.com/a',
+    });
+    const plain = await draftEvent(writer, { eventStartsAt: '2027-06-01T18:30:00.123Z' });
+    const res = await writer.call('GET', '/events');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const items = res.json().data.items as Record<string, unknown>[];
+    expect(items.map((e) => e.id)).toEqual([tricky.id, plain.id]);
+    for (const item of items) {
+      const single = (await writer.call('GET', `/events/${item.id as string}`)).json().data;
+      expect(item).toEqual(single);
+      expect(Object.keys(item)).toEqual(Object.keys(single));
+    }
+    expect(items[0]).toMatchObject({ name: tricky.name, endsAt: '2027-05-02T00:00:00.000Z', allDay: false });
+    expect(items[1]).toMatchObject({ endsAt: null, city: null, timezone: null, imageUrl: null, startsAt: '2027-06-01T18:30:00.123Z' });
   });
 
   it('filters by status', async () => {
