@@ -60,6 +60,13 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
   return {
     requireEvent,
 
+    /** The event as the finished JSON body of GET /events/{id} (written by PostgreSQL), or 404. */
+    async requireEventJson(id: string, profileId: string): Promise<string> {
+      const body = await repo.eventBodyJson(db, profileId, id);
+      if (body === undefined) throw errors.eventNotFound();
+      return body;
+    },
+
     async requireDraftEvent(id: string, profileId: string): Promise<EventRow> {
       const row = await requireEvent(id, profileId);
       if (row.status !== 'DRAFT') throw errors.eventNotDraft(row.status);

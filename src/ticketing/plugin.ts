@@ -18,6 +18,8 @@ declare module 'fastify' {
     ticketingPrincipal: KeyPrincipal | null;
     /** The path's event, loaded for the caller's profile before the body is read. */
     ticketingEvent: EventRow | null;
+    /** GET /events/{id}'s answer, read for the caller's profile before the query is validated. */
+    ticketingEventJson: string | null;
     /** The body's venue of POST /events, checked to be the caller's before the body is validated. */
     ticketingVenue: VenueRow | null;
   }
@@ -39,6 +41,7 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
 
   app.decorateRequest('ticketingPrincipal', null);
   app.decorateRequest('ticketingEvent', null);
+  app.decorateRequest('ticketingEventJson', null);
   app.decorateRequest('ticketingVenue', null);
 
   app.addHook('onRequest', async (req) => {

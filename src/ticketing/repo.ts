@@ -63,11 +63,57 @@ const isoTime = (column: SQLWrapper) => sql<string>`to_char(${column} at time zo
 const isoTimeOrNull = (column: SQLWrapper) => sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
+ * One event as the API writes it (eventView, the `event` schema of the OpenAPI document), as
+ * JSON written by PostgreSQL: the same keys in the same order, times as toISOString writes them.
+ * test/ticketing/event-list.test.ts holds it to what eventView answers for the same event.
+ */
+type EventColumn =
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'status'
+  | 'startsAt'
+  | 'endsAt'
+  | 'timezone'
+  | 'allDay'
+  | 'address'
+  | 'city'
+  | 'placeId'
+  | 'ticketMode'
+  | 'imageUrl'
+  | 'createdAt'
+  | 'updatedAt';
+
+function eventJson(e: Record<EventColumn, SQLWrapper>): SQL {
+  return sql`json_build_object('id', ${e.id}, 'name', ${e.name}, 'description', ${e.description}, 'status', ${e.status},
+    'startsAt', ${isoTime(e.startsAt)}, 'endsAt', ${isoTimeOrNull(e.endsAt)}, 'timezone', ${e.timezone}, 'allDay', ${e.allDay},
+    'address', ${e.address}, 'city', ${e.city}, 'placeId', ${e.placeId}, 'ticketMode', ${e.ticketMode}, 'imageUrl', ${e.imageUrl},
+    'createdAt', ${isoTime(e.createdAt)}, 'updatedAt', ${isoTime(e.updatedAt)})`;
+}
+
+/**
+ * The profile's event `id` as the finished response body of GET /api/v1/events/{id}, written by
+ * PostgreSQL (as eventPageJson writes pages); none for another profile's, an unknown id or one
+ * that is not a UUID.
+ */
+export async function eventBodyJson(db: DbOrTx, profileId: string, id: string): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const statement = prepared(db, 'ticketing_event_json', (name) =>
+    db
+      .select({ body: sql<string>`json_build_object('success', true, 'data', ${eventJson(ticketingEvents)})::text` })
+      .from(ticketingEvents)
+      .where(and(eq(ticketingEvents.id, sql.placeholder('id')), eq(ticketingEvents.profileId, sql.placeholder('profileId'))))
+      .prepare(name),
+  );
+  const [row] = await statement.execute({ id, profileId });
+  return row?.body;
+}
+
+/**
  * A page of the profile's events, its number, size and total, as the finished response body
  * (the envelope of GET /api/v1/events in the OpenAPI document), in one round trip. PostgreSQL
  * writes the JSON: reading 20 or 100 rows of 15 columns into objects and serializing them
- * again cost the server more than the rest of the request. Items are written exactly as
- * eventView writes one event (test/ticketing/event-list.test.ts holds them to it). The total
+ * again cost the server more than the rest of the request. Items are written by eventJson. The total
  * comes from the triggered per-status counters, not count(*): a profile's events are counted
  * once, when written.
  */
@@ -97,12 +143,7 @@ export async function eventPageJson(db: DbOrTx, profileId: string, status: Event
       .as('page_ids');
     const e = alias(ticketingEvents, 'e');
     const row = db
-      .select({
-        item: sql`json_build_object('id', ${e.id}, 'name', ${e.name}, 'description', ${e.description}, 'status', ${e.status},
-          'startsAt', ${isoTime(e.startsAt)}, 'endsAt', ${isoTimeOrNull(e.endsAt)}, 'timezone', ${e.timezone}, 'allDay', ${e.allDay},
-          'address', ${e.address}, 'city', ${e.city}, 'placeId', ${e.placeId}, 'ticketMode', ${e.ticketMode}, 'imageUrl', ${e.imageUrl},
-          'createdAt', ${isoTime(e.createdAt)}, 'updatedAt', ${isoTime(e.updatedAt)})`.as('item'),
-      })
+      .select({ item: eventJson(e).as('item') })
       .from(e)
       .where(eq(e.id, pageIds.id))
       .limit(1)

@@ -55,9 +55,10 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
     expect(wide.items).toHaveLength(5);
   });
 
-  it('writes each item exactly as GET /events/{id} does, keys in the same order, as JSON in UTF-8', async () => {
-    // The page's JSON is written by PostgreSQL (src/ticketing/repo.ts); the single event by the
-    // server. Text that JSON must escape, nulls and both kinds of time must come out alike.
+  it('writes each item, and GET /events/{id}, exactly as the server writes an event: keys in order, JSON in UTF-8', async () => {
+    // Pages and single reads are written by PostgreSQL (src/ticketing/repo.ts, eventJson); the
+    // event POST /events answers by the server (eventView). Text that JSON must escape, nulls
+    // and both kinds of time must come out alike.
     const tricky = await draftEvent(writer, {
       name: 'Quotes " and \\ backslash, tab\t, newline\n, ü ✓ 🎷',
       description: '</script><b>{"not": "json"}</b>',
@@ -69,14 +70,17 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
       ticketUrl: 'https://tickets.example.com/a',
     });
     const plain = await draftEvent(writer, { eventStartsAt: '2027-06-01T18:30:00.123Z' });
-    const res = await writer.call('GET', '/events');
-    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    const items = res.json().data.items as Record<string, unknown>[];
+    const page = await writer.call('GET', '/events');
+    expect(page.headers['content-type']).toBe('application/json; charset=utf-8');
+    const items = page.json().data.items as Record<string, unknown>[];
     expect(items.map((e) => e.id)).toEqual([tricky.id, plain.id]);
-    for (const item of items) {
-      const single = (await writer.call('GET', `/events/${item.id as string}`)).json().data;
-      expect(item).toEqual(single);
-      expect(Object.keys(item)).toEqual(Object.keys(single));
+    for (const [i, created] of [tricky, plain].entries()) {
+      const single = await writer.call('GET', `/events/${created.id}`);
+      expect(single.headers['content-type']).toBe('application/json; charset=utf-8');
+      for (const written of [items[i]!, single.json().data]) {
+        expect(written).toEqual(created);
+        expect(Object.keys(written)).toEqual(Object.keys(created));
+      }
     }
     expect(items[0]).toMatchObject({ name: tricky.name, endsAt: '2027-05-02T00:00:00.000Z', allDay: false });
     expect(items[1]).toMatchObject({ endsAt: null, city: null, timezone: null, imageUrl: null, startsAt: '2027-06-01T18:30:00.123Z' });
