@@ -265,7 +265,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     if (error !== undefined) throw error;
   }
 
-  async function run(lane: Lane, row: ClaimedJob, free: () => void = () => {}): Promise<void> {
+  async function run(lane: Lane, row: ClaimedJob, free: () => void): Promise<void> {
     try {
       const handler = handlers.get(row.queue);
       if (!handler) throw new Error(`no handler for queue ${row.queue}`);
@@ -311,8 +311,8 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       free();
       lane.ending -= 1;
       ended += 1;
-      // The slot is free now: a job claimed ahead takes it at once, and the lane claims again
-      // without waiting for the poll.
+      // The end is written: the lane claims again without waiting for the poll (it may have
+      // stopped claiming while a lane's worth of ends waited).
       if (active()) {
         startReady(lane);
         kick(lane);
