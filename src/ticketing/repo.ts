@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client.js';
 import { prepared } from '../db/prepared.js';
 import { venues } from '../db/schema/core.js';
 import { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEventCounts, ticketingEvents } from '../db/schema/ticketing.js';
-import type { EventRow, OrderItemRow, OrderRow } from './views.js';
+import type { EventRow, EventViewRow, OrderItemRow, OrderRow } from './views.js';
 import { isUuid } from '../lib/uuid.js';
 
 /** The SQL of ticketing. Every function takes the connection or the transaction to run on. */
@@ -67,24 +67,7 @@ const isoTimeOrNull = (column: SQLWrapper) => sql<string | null>`to_char(${colum
  * JSON written by PostgreSQL: the same keys in the same order, times as toISOString writes them.
  * test/ticketing/event-list.test.ts holds it to what eventView answers for the same event.
  */
-type EventColumn =
-  | 'id'
-  | 'name'
-  | 'description'
-  | 'status'
-  | 'startsAt'
-  | 'endsAt'
-  | 'timezone'
-  | 'allDay'
-  | 'address'
-  | 'city'
-  | 'placeId'
-  | 'ticketMode'
-  | 'imageUrl'
-  | 'createdAt'
-  | 'updatedAt';
-
-function eventJson(e: Record<EventColumn, SQLWrapper>): SQL {
+function eventJson(e: Record<keyof EventViewRow, SQLWrapper>): SQL {
   return sql`json_build_object('id', ${e.id}, 'name', ${e.name}, 'description', ${e.description}, 'status', ${e.status},
     'startsAt', ${isoTime(e.startsAt)}, 'endsAt', ${isoTimeOrNull(e.endsAt)}, 'timezone', ${e.timezone}, 'allDay', ${e.allDay},
     'address', ${e.address}, 'city', ${e.city}, 'placeId', ${e.placeId}, 'ticketMode', ${e.ticketMode}, 'imageUrl', ${e.imageUrl},

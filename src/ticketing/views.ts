@@ -17,7 +17,7 @@ export type CheckInRow = typeof checkIns.$inferSelect;
 
 export const CURRENCY = 'USD';
 
-/** What an event's resource is made of (a list page selects only these). */
+/** What an event's resource is made of (the columns eventView and eventJson write). */
 export type EventViewRow = Pick<
   EventRow,
   | 'id'
@@ -37,19 +37,18 @@ export type EventViewRow = Pick<
   | 'updatedAt'
 >;
 
-/** Times as Dates, or already written as the API writes them (list pages have PostgreSQL format them). */
-type Times<T> = { [K in keyof T]: T[K] extends Date ? Date | string : T[K] extends Date | null ? Date | string | null : T[K] };
-const iso = (t: Date | string) => (typeof t === 'string' ? t : toIso(t));
-const isoOrNull = (t: Date | string | null) => (typeof t === 'string' ? t : toIsoOrNull(t));
-
-export function eventView(row: Times<EventViewRow>): z.infer<typeof s.event> {
+/**
+ * An event as the API writes it. Reads (GET /events and /events/{id}) have PostgreSQL write the
+ * same JSON (src/ticketing/repo.ts, eventJson); test/ticketing/event-list.test.ts holds the two alike.
+ */
+export function eventView(row: EventViewRow): z.infer<typeof s.event> {
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     status: row.status,
-    startsAt: iso(row.startsAt),
-    endsAt: isoOrNull(row.endsAt),
+    startsAt: toIso(row.startsAt),
+    endsAt: toIsoOrNull(row.endsAt),
     timezone: row.timezone,
     allDay: row.allDay,
     address: row.address,
@@ -57,8 +56,8 @@ export function eventView(row: Times<EventViewRow>): z.infer<typeof s.event> {
     placeId: row.placeId,
     ticketMode: row.ticketMode,
     imageUrl: row.imageUrl,
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
   };
 }
 
