@@ -268,7 +268,7 @@ export async function measureWebhooks(): Promise<WebhookBench> {
     for (let i = 0; i < ENDPOINTS; i++) endpoints.push(await endpointFor(base, `Bench tenant ${i}`, receiver.url(`/t${i}`)));
     // Warmed up as the bare loop is: the server's delivery path compiled and its connections
     // open before the clock starts. Cold, both sides mostly measured TLS handshakes and the
-    // JIT (the bare loop ran at 4,000 /s cold against 9,000-12,000 /s warm on the same machine).
+    // JIT (the bare loop ran at 4,000 /s cold against 7,200-11,900 /s warm on the same machine).
     const connectionsBefore = receiver.connections;
     await enqueueDeliveries(store.env.DATABASE_URL!, endpoints, WARMUP);
     await until(() => receiver.count('/t') >= WARMUP, 300_000, 'the warm-up deliveries');
