@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { DbOrTx, Tx } from '../db/client.js';
+import { rowsOf, type DbOrTx, type Tx } from '../db/client.js';
+import { recordSet } from '../db/record-set.js';
 import { prepared } from '../db/prepared.js';
 import {
   governanceAdmissions,
@@ -55,12 +56,58 @@ export async function revokeDelegation(db: DbOrTx, id: string, at: Date): Promis
   return row;
 }
 
+/** What the gates read of a delegation. */
+export type DelegationTerms = Pick<DelegationRow, 'id' | 'grantedBy' | 'expiresAt' | 'revokedAt'>;
+
+/**
+ * The agent with every delegation it was given (newest first), in one round trip, as a decision
+ * reads them; undefined when the profile has no such agent. A named statement: it runs on every
+ * decision, so neither Drizzle nor PostgreSQL rebuilds it.
+ */
+export async function agentWithDelegations(
+  db: DbOrTx,
+  profileId: string,
+  agentId: string,
+): Promise<{ agent: AgentRow; delegations: DelegationTerms[] } | undefined> {
+  const statement = prepared(db, 'governance_agent_with_delegations', (name) =>
+    db
+      .select({
+        agent: governanceAgents,
+        // Qualified by hand: Drizzle leaves the columns of a one-table select unqualified.
+        delegations: sql<{ id: string; grantedBy: string; expiresAt: string; revokedAt: string | null }[]>`(
+          select coalesce(json_agg(json_build_object('id', d.id, 'grantedBy', d.granted_by, 'expiresAt', d.expires_at, 'revokedAt', d.revoked_at)
+            order by d.created_at desc, d.id desc), '[]'::json)
+          from governance_delegations d
+          where d.profile_id = governance_agents.profile_id and d.agent_id = governance_agents.agent_id)`,
+      })
+      .from(governanceAgents)
+      .where(and(eq(governanceAgents.profileId, sql.placeholder('profileId')), eq(governanceAgents.agentId, sql.placeholder('agentId'))))
+      .prepare(name),
+  );
+  const [row] = await statement.execute({ profileId, agentId });
+  if (!row) return undefined;
+  // Inside JSON the times are ISO text; the gates compare instants.
+  const delegations = row.delegations.map((t) => ({
+    id: t.id,
+    grantedBy: t.grantedBy,
+    expiresAt: new Date(t.expiresAt),
+    revokedAt: t.revokedAt === null ? null : new Date(t.revokedAt),
+  }));
+  return { agent: row.agent, delegations };
+}
+
+/** Where a profile's chain ends: the last record's seq and hash (seq 0 and the genesis hash before the first). */
+export interface ChainHead {
+  seq: number;
+  headHash: string;
+}
+
 /**
  * Locks the profile's chain head for the rest of the transaction (creating it at seq 0 on
  * first use), so concurrent sealers of one profile queue up here: no gaps, no forks, also
  * across instances sharing the database.
  */
-export async function lockChainHead(tx: Tx, profileId: string, at: Date): Promise<{ seq: number; headHash: string }> {
+export async function lockChainHead(tx: Tx, profileId: string, at: Date): Promise<ChainHead> {
   const lock = () =>
     tx
       .select({ seq: governanceChainHeads.seq, headHash: governanceChainHeads.headHash })
@@ -75,8 +122,50 @@ export async function lockChainHead(tx: Tx, profileId: string, at: Date): Promis
   return created!;
 }
 
-export async function advanceChainHead(tx: Tx, profileId: string, seq: number, headHash: string, at: Date): Promise<void> {
-  await tx.update(governanceChainHeads).set({ seq, headHash, updatedAt: at }).where(eq(governanceChainHeads.profileId, profileId));
+/** A sealed record as stored: its exact canonical text and hash, and the columns it is found by. */
+export type StoredRecord = Pick<
+  RecordRow,
+  'recordId' | 'executionId' | 'agentId' | 'seq' | 'nonce' | 'disposition' | 'canonical' | 'hash' | 'expiresAt'
+>;
+
+/**
+ * Appends sealed records to the profile's chain and moves its head to the last of them, in one
+ * statement, but only while the head is still `from`: false, with nothing written, when another
+ * writer (another instance) moved it meanwhile. The head row's update decides: a writer holding
+ * it is waited for, and its new seq then no longer matches. The records must continue `from`
+ * (seq from.seq + 1 on, the first one's prev_hash from.headHash).
+ */
+export async function appendRecords(
+  db: DbOrTx,
+  profileId: string,
+  from: ChainHead,
+  records: StoredRecord[],
+  issuedAt: Date,
+): Promise<boolean> {
+  const last = records[records.length - 1];
+  if (!last) return true;
+  const at = issuedAt.toISOString();
+  const rows = records.map((r) => ({
+    record_id: r.recordId,
+    execution_id: r.executionId,
+    agent_id: r.agentId,
+    seq: r.seq,
+    nonce: r.nonce,
+    disposition: r.disposition,
+    canonical: r.canonical,
+    hash: r.hash,
+    expires_at: r.expiresAt.toISOString(),
+  }));
+  const result = await db.execute(sql`
+    with moved as (
+      update ${governanceChainHeads} set seq = ${last.seq}, head_hash = ${last.hash}, updated_at = ${at}::timestamptz
+      where profile_id = ${profileId} and seq = ${from.seq} and head_hash = ${from.headHash}
+      returning profile_id)
+    insert into ${governanceRecords} (record_id, profile_id, execution_id, agent_id, seq, nonce, disposition, canonical, hash, issued_at, expires_at)
+    select r.record_id, moved.profile_id, r.execution_id, r.agent_id, r.seq, r.nonce, r.disposition, r.canonical, r.hash, ${at}::timestamptz, r.expires_at
+    from moved, ${recordSet(rows, 'record_id uuid, execution_id uuid, agent_id text, seq int, nonce text, disposition text, canonical text, hash text, expires_at timestamptz')}
+    returning record_id`);
+  return rowsOf(result).length === records.length;
 }
 
 export async function insertRecord(tx: DbOrTx, values: typeof governanceRecords.$inferInsert): Promise<void> {

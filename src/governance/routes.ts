@@ -52,8 +52,12 @@ export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { servi
     },
     async (req, reply) => {
       const body = req.body;
-      const record = await service.decide(profileOf(req), { ...body, behavior: body.behavior ?? undefined });
-      return reply.status(201).send(record);
+      const { canonical } = await service.decide(profileOf(req), { ...body, behavior: body.behavior ?? undefined });
+      // The record's canonical JSON, exactly as signed and stored: it is the schema's shape already.
+      return reply
+        .status(201)
+        .type('application/json; charset=utf-8')
+        .send(canonical as never);
     },
   );
 

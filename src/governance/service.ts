@@ -4,7 +4,7 @@ import { keyIdOf } from '../lib/ed25519.js';
 import { publishedKeys, type PublishedKey, type SigningKey } from '../signing-keys/service.js';
 import type { ProfileService } from '../profiles/service.js';
 import { governanceErrors as errors } from './errors.js';
-import { createChainSealer } from './chain.js';
+import { createChainSealer, type SealedLink } from './chain.js';
 import { evaluateGates } from './policy.js';
 import * as repo from './repo.js';
 import type { DecisionInputs, DelegationSnapshot, SealedRecord } from './types.js';
@@ -38,7 +38,7 @@ export interface GovernanceDeps {
 export type GovernanceService = ReturnType<typeof createGovernanceService>;
 
 /** The delegation in force at `at` (latest expiry first); otherwise the newest one, so the gate can say why it fails. */
-function delegationAsOf(rows: repo.DelegationRow[], at: number): DelegationSnapshot | null {
+function delegationAsOf(rows: repo.DelegationTerms[], at: number): DelegationSnapshot | null {
   const current = rows
     .filter((d) => !d.revokedAt && d.expiresAt.getTime() > at)
     .sort((a, b) => b.expiresAt.getTime() - a.expiresAt.getTime())[0];
@@ -73,14 +73,14 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
     return publishedKeys(db, 'governance');
   }
 
-  /** Evaluates the four gates and seals the record as the next link of the profile's chain. */
-  async function decide(profileId: string, request: DecisionRequest): Promise<SealedRecord> {
-    // Delegations are looked up by the requested id at the same time; without the agent they go unread.
-    const [agent, delegations] = await Promise.all([
-      repo.findAgent(db, profileId, request.agent_id),
-      repo.delegationsOf(db, profileId, request.agent_id),
-    ]);
-    if (!agent) throw errors.agentNotFound();
+  /**
+   * Evaluates the four gates and seals the record as the next link of the profile's chain; the
+   * record with its canonical JSON text.
+   */
+  async function decide(profileId: string, request: DecisionRequest): Promise<SealedLink> {
+    const found = await repo.agentWithDelegations(db, profileId, request.agent_id);
+    if (!found) throw errors.agentNotFound();
+    const { agent, delegations } = found;
     const timestamp = new Date(request.timestamp).toISOString();
     const delegation = delegationAsOf(delegations, Date.parse(timestamp));
     const inputs: DecisionInputs = {
@@ -125,7 +125,7 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
   /** The fixed scenario: every condition good, except what `overrides` changes. */
   async function decideScenario(profileId: string, overrides: Partial<DecisionRequest> = {}): Promise<SealedRecord> {
     await ensureScenarioAgent(profileId);
-    return decide(profileId, {
+    const sealed = await decide(profileId, {
       agent_id: SCENARIO_AGENT_ID,
       action: 'scenario.payments.transfer',
       authority_status: 'VALID',
@@ -135,6 +135,7 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
       behavior: { fingerprint: SCENARIO_BASELINE.fingerprint, drift: 0.02 },
       ...overrides,
     });
+    return sealed.record;
   }
 
   async function runScenario(profileId: string, condition: 'A' | 'B') {

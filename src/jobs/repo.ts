@@ -1,5 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
+import { recordSet, type SqlValue } from '../db/record-set.js';
 import { jobs } from '../db/schema/jobs.js';
 
 /** Unanswered jobs of one key in a row before the key is paused, and the longest pause. */
@@ -171,7 +172,7 @@ export interface WriteKind {
   repeatable?: boolean;
 }
 
-export type WriteValue = string | number | boolean | null;
+export type WriteValue = SqlValue;
 
 /** One row of a kind of write. */
 export interface JobWrite {
@@ -232,21 +233,6 @@ export function roundsOfEnds(ends: { job: Pick<ClaimedJob, 'key'>; end: Pick<Job
     (rounds[round] ??= []).push(i);
   });
   return rounds.filter((round) => round !== undefined);
-}
-
-/**
- * Rows as a FROM item `alias(columns…)`: one array parameter per column, unnested together. One
- * statement text for any number of rows, and PostgreSQL plans with the arrays' real lengths
- * (jsonb_to_recordset is always guessed at 100 rows, which made it hash-join whole tables).
- */
-function recordSet(rows: Record<string, WriteValue>[], columns: string, alias = 'r'): SQL {
-  const declared = columns.split(',').map((column) => {
-    const [name, type] = column.trim().split(/\s+/);
-    if (!name || !type) throw new Error(`a write's columns are "name type, …", not "${columns}"`);
-    return { name, type };
-  });
-  const arrays = declared.map(({ name, type }) => sql`${sql.param(rows.map((row) => row[name] ?? null))}::${sql.raw(type)}[]`);
-  return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.raw(alias)}(${sql.raw(declared.map((c) => c.name).join(', '))})`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { liveSigningKey } from '../../src/signing-keys/service.js';
 import { createTenant } from '../helpers/tenants.js';
 import { BOTH_SCOPES } from '../helpers/governance.js';
 import { useTestApp } from '../helpers/suite.js';
+import { rowsOf } from '../../src/db/client.js';
 import type { TestContext } from '../helpers/app.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -41,7 +42,8 @@ describe('the chain sealer (group commit)', () => {
 
   async function sealer() {
     const signingKey = await liveSigningKey(ctx.app.db, ctx.clock, 'governance');
-    return createChainSealer({ db: ctx.app.db, clock: ctx.clock, signingKey });
+    const chain = createChainSealer({ db: ctx.app.db, clock: ctx.clock, signingKey });
+    return { seal: async (profileId: string, d: Decision) => (await chain.seal(profileId, d)).record, link: chain.seal };
   }
   const profile = async () => (await createTenant(ctx, { service: 'governance', scopes: BOTH_SCOPES })).profileId;
   const storedSeqs = async (profileId: string) =>
@@ -52,6 +54,24 @@ describe('the chain sealer (group commit)', () => {
         .where(eq(governanceRecords.profileId, profileId))
         .orderBy(governanceRecords.seq)
     ).map((r) => r.seq);
+
+  /** Counts the statements that insert records while `run` runs (a statement-level trigger): one per batch written. */
+  async function insertStatements(run: () => Promise<unknown>): Promise<number> {
+    await ctx.app.db.execute(sql`create table if not exists test_record_inserts (at timestamptz)`);
+    await ctx.app.db.execute(sql`delete from test_record_inserts`);
+    await ctx.app.db.execute(sql`
+      create or replace function count_record_insert() returns trigger language plpgsql as $$
+      begin insert into test_record_inserts values (now()); return null; end $$`);
+    await ctx.app.db.execute(sql`
+      create trigger count_record_insert after insert on governance_records for each statement execute function count_record_insert()`);
+    try {
+      await run();
+    } finally {
+      await ctx.app.db.execute(sql`drop trigger count_record_insert on governance_records`);
+    }
+    const [row] = rowsOf<{ n: number }>(await ctx.app.db.execute(sql`select count(*)::int as n from test_record_inserts`));
+    return row!.n;
+  }
 
   it('seals decisions that arrive together in one transaction, as consecutive links of one chain', async () => {
     const chain = await sealer();
@@ -68,23 +88,67 @@ describe('the chain sealer (group commit)', () => {
     expect(await storedSeqs(profileId)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
   });
 
+  it('answers each record with its canonical JSON, the text stored and hashed into the chain', async () => {
+    const chain = await sealer();
+    const profileId = await profile();
+    const [first, second] = [await chain.link(profileId, decision(ctx)), await chain.link(profileId, decision(ctx))];
+    expect(first.canonical).toBe(canonicalJson(first.record));
+    expect(second.record.prev_hash).toBe(sha256(first.canonical));
+    const [stored] = await ctx.app.db
+      .select({ canonical: governanceRecords.canonical })
+      .from(governanceRecords)
+      .where(eq(governanceRecords.recordId, second.record.record_id));
+    expect(stored!.canonical).toBe(second.canonical);
+  });
+
   it(`splits a crowd into batches of at most ${MAX_BATCH}, the chain continuing across them`, async () => {
     const chain = await sealer();
     const profileId = await profile();
+    let records: SealedRecord[] = [];
+    const batches = await insertStatements(async () => {
+      records = await Promise.all(Array.from({ length: MAX_BATCH + 6 }, () => chain.seal(profileId, decision(ctx))));
+    });
+    expect(batches).toBe(2);
+    expectOneChain(records);
+  });
+
+  it('writes a batch after its own last one in one statement, without a transaction', async () => {
+    const chain = await sealer();
+    const profileId = await profile();
+    const first = await chain.seal(profileId, decision(ctx));
     const transactions = vi.spyOn(ctx.app.db, 'transaction');
+    let next: SealedRecord[] = [];
     try {
-      const records = await Promise.all(Array.from({ length: MAX_BATCH + 6 }, () => chain.seal(profileId, decision(ctx))));
-      expect(transactions).toHaveBeenCalledTimes(2);
-      expectOneChain(records);
+      expect(
+        await insertStatements(async () => (next = await Promise.all([1, 2, 3].map(() => chain.seal(profileId, decision(ctx)))))),
+      ).toBe(1);
+      expect(transactions).not.toHaveBeenCalled();
     } finally {
       transactions.mockRestore();
     }
+    expectOneChain([first, ...next]);
   });
 
-  it('fails every decision of a batch that cannot commit, seals none of them, and goes on with the next', async () => {
-    const chain = await sealer();
+  it('links onto the head another instance moved: the batch is sealed again under the lock, no gap, no fork', async () => {
+    const [mine, theirs] = [await sealer(), await sealer()];
     const profileId = await profile();
-    // A database-level refusal of one record of the batch, as a full disk or a lost connection would be.
+    const records = [await mine.seal(profileId, decision(ctx))];
+    records.push(...(await Promise.all([1, 2].map(() => theirs.seal(profileId, decision(ctx))))));
+    // `mine` still remembers seq 1 as the head: its append finds seq 3 and writes nothing.
+    const transactions = vi.spyOn(ctx.app.db, 'transaction');
+    try {
+      records.push(...(await Promise.all([1, 2].map(() => mine.seal(profileId, decision(ctx))))));
+      expect(transactions).toHaveBeenCalledTimes(1);
+    } finally {
+      transactions.mockRestore();
+    }
+    records.push(await theirs.seal(profileId, decision(ctx)));
+    expectOneChain(records);
+    expect(await storedSeqs(profileId)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  /** Refuses, in the database, any record whose action is payments.explode, as a full disk or a lost connection would. */
+  async function refusingExplode(run: () => Promise<void>) {
     await ctx.app.db.execute(sql`
       create or replace function refuse_explode() returns trigger language plpgsql as $$
       begin
@@ -96,6 +160,16 @@ describe('the chain sealer (group commit)', () => {
     await ctx.app.db.execute(sql`
       create trigger refuse_explode before insert on governance_records for each row execute function refuse_explode()`);
     try {
+      await run();
+    } finally {
+      await ctx.app.db.execute(sql`drop trigger refuse_explode on governance_records`);
+    }
+  }
+
+  it('fails every decision of a batch that cannot commit, seals none of them, and goes on with the next', async () => {
+    const chain = await sealer();
+    const profileId = await profile();
+    await refusingExplode(async () => {
       const outcomes = await Promise.allSettled([
         chain.seal(profileId, decision(ctx)),
         chain.seal(profileId, decision(ctx, 'payments.explode')),
@@ -103,12 +177,26 @@ describe('the chain sealer (group commit)', () => {
       ]);
       expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
       expect(await storedSeqs(profileId)).toEqual([]);
-    } finally {
-      await ctx.app.db.execute(sql`drop trigger refuse_explode on governance_records`);
-    }
+    });
     const next = await chain.seal(profileId, decision(ctx));
     expect(next).toMatchObject({ seq: 1, prev_hash: GENESIS_HASH });
     expect(await storedSeqs(profileId)).toEqual([1]);
+  });
+
+  it('fails a batch written after its own last one whole too, and the next continues the chain', async () => {
+    const chain = await sealer();
+    const profileId = await profile();
+    const first = await chain.seal(profileId, decision(ctx));
+    await refusingExplode(async () => {
+      const outcomes = await Promise.allSettled([
+        chain.seal(profileId, decision(ctx)),
+        chain.seal(profileId, decision(ctx, 'payments.explode')),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    });
+    expect(await storedSeqs(profileId)).toEqual([1]);
+    const next = await chain.seal(profileId, decision(ctx));
+    expectOneChain([first, next]);
   });
 
   it('keeps the chains of two profiles apart when their decisions arrive together', async () => {

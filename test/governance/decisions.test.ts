@@ -268,11 +268,14 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
   });
 
   it('answers 503 in its own format when the database is unreachable', async () => {
-    const spy = vi
-      .spyOn(ctx.app.db, 'transaction')
-      .mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    // Sealing runs one statement (db.execute) after this instance's own last batch, else a transaction: both fail.
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const spies = [
+      vi.spyOn(ctx.app.db, 'transaction').mockRejectedValueOnce(refused()),
+      vi.spyOn(ctx.app.db, 'execute').mockRejectedValueOnce(refused()),
+    ];
     const res = await decide(goodDecision(ctx));
-    spy.mockRestore();
+    for (const spy of spies) spy.mockRestore();
     expect(res).toEqual({
       status: 503,
       body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' } },
