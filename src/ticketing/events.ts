@@ -85,18 +85,19 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
       return repo.eventPageJson(db, profileId, status, { ...windowOf(page), page: page.page });
     },
 
-    /** Creates a DRAFT event at `venue`, which the caller got from requireOwnVenue for the same profile. */
-    async create(profileId: string, venue: VenueRow, body: EventCreate) {
-      const now = clock.now();
+    /**
+     * Creates a DRAFT event at one of the profile's venues (404 for any other placeId), as the
+     * finished JSON body of the 201 (written by PostgreSQL, like reads).
+     */
+    async createJson(profileId: string, body: EventCreate): Promise<string> {
       const startsAt = new Date(body.eventStartsAt);
       const endsAt = body.eventEndsAt ? new Date(body.eventEndsAt) : null;
       const timezone = body.timezone ?? null;
-      const row = await repo.insertEvent(db, {
+      const created = await repo.createEventJson(db, {
         profileId,
-        placeId: venue.id,
+        placeId: body.placeId,
         name: body.name,
         description: body.description,
-        status: 'DRAFT',
         startsAt,
         endsAt,
         timezone,
@@ -112,11 +113,10 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
         ticketMode: body.ticketMode ?? 'SERVICE',
         ticketUrl: body.ticketUrl ?? null,
         offersVipTables: body.offersVipTables ?? false,
-        imageUrl: null,
-        createdAt: now,
-        updatedAt: now,
+        at: clock.now(),
       });
-      return eventView(row);
+      if (created === undefined) throw errors.venueNotFound();
+      return created;
     },
 
     /** Changes a draft under a row lock, so the end-after-start rule holds against concurrent changes too. */

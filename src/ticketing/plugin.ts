@@ -10,7 +10,7 @@ import { ticketingErrors as errors } from './errors.js';
 import { ticketingRoutes } from './routes.js';
 import type { TicketingScope } from '../profiles/vocabulary.js';
 import { createTicketingService } from './service.js';
-import type { EventRow, VenueRow } from './views.js';
+import type { EventRow } from './views.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,8 +20,6 @@ declare module 'fastify' {
     ticketingEvent: EventRow | null;
     /** GET /events/{id}'s answer, read for the caller's profile before the query is validated. */
     ticketingEventJson: string | null;
-    /** The body's venue of POST /events, checked to be the caller's before the body is validated. */
-    ticketingVenue: VenueRow | null;
   }
   interface FastifyContextConfig {
     /** The scope a ticketing route requires. */
@@ -42,7 +40,6 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
   app.decorateRequest('ticketingPrincipal', null);
   app.decorateRequest('ticketingEvent', null);
   app.decorateRequest('ticketingEventJson', null);
-  app.decorateRequest('ticketingVenue', null);
 
   app.addHook('onRequest', async (req) => {
     const token = bearerToken(req.headers.authorization);

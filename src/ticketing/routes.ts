@@ -50,14 +50,10 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
     '/events',
     {
       config: { ticketingScope: 'events:write' },
-      // placeId is a record reference: a venue of another profile or none answers 404 before any 400.
-      preValidation: async (req) => {
-        const placeId = (req.body as { placeId?: unknown } | null)?.placeId;
-        // Anything but a UUID string is the schema's 400; the handler gets the venue read here.
-        if (typeof placeId === 'string' && isUuid(placeId)) {
-          req.ticketingVenue = await service.events.requireOwnVenue(principal(req).profileId, placeId);
-        }
-      },
+      // placeId is a record reference: a venue of another profile or none answers 404 before any
+      // 400. A valid body's venue is checked by the insert itself (one round trip); an invalid
+      // one reaches the handler with its error, to look the venue up first.
+      attachValidation: true,
       schema: {
         ...common,
         operationId: 'createEvent',
@@ -69,8 +65,19 @@ export const ticketingRoutes: FastifyPluginAsyncZod<{ service: TicketingService 
       },
     },
     async (req, reply) => {
-      const data = await service.events.create(principal(req).profileId, req.ticketingVenue!, req.body);
-      return reply.status(201).send({ success: true as const, data });
+      const { profileId } = principal(req);
+      if (req.validationError) {
+        const placeId = (req.body as { placeId?: unknown } | null)?.placeId;
+        // Anything but a UUID string is the schema's 400 already.
+        if (typeof placeId === 'string' && isUuid(placeId)) await service.events.requireOwnVenue(profileId, placeId);
+        throw req.validationError;
+      }
+      const body = await service.events.createJson(profileId, req.body);
+      // Already the response's JSON, in the shape of the schema above: sent as it is.
+      return reply
+        .status(201)
+        .type('application/json; charset=utf-8')
+        .send(body as never);
     },
   );
 
