@@ -42,6 +42,7 @@ export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { servi
           'Gate 3: a delegation unrevoked and expiring strictly after `timestamp` (expiring exactly then is expired), and authority_status VALID.',
           'Gate 4: CRITICAL/EMERGENCY with human_present=false fails (DENY, never ESCALATE); HIGH or above with a human present escalates.',
           'A gate that cannot read its inputs fails (fail closed). The record expires 300 s after issued_at.',
+          'The 201 body is the record as its RFC 8785 canonical JSON (keys sorted), byte for byte the text whose SHA-256 the next record carries as prev_hash.',
           'The body is read strictly: duplicate keys, lone surrogates, integers beyond 2^53 and non-finite numbers are refused (400 VALIDATION_ERROR).',
           rateNote,
         ].join(' '),

@@ -257,10 +257,18 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
   it("chains each profile's records: seq from 1 without gaps, prev_hash = SHA-256 of the previous JCS", async () => {
     const t = await governedTenant(ctx);
     const records = [];
-    for (let i = 0; i < 4; i++) records.push((await decide(goodDecision(ctx), t.key)).body);
+    const texts: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await decide(goodDecision(ctx), t.key);
+      // The body is the record's canonical JSON itself: its hash is the next link's prev_hash.
+      expect(res.raw.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.raw.body).toBe(canonicalJson(res.body));
+      records.push(res.body);
+      texts.push(res.raw.body);
+    }
     expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
     expect(records[0].prev_hash).toBe(GENESIS_HASH);
-    for (let i = 1; i < records.length; i++) expect(records[i].prev_hash).toBe(sha256(canonicalJson(records[i - 1])));
+    for (let i = 1; i < records.length; i++) expect(records[i].prev_hash).toBe(sha256(texts[i - 1]!));
     const parallel = await Promise.all(Array.from({ length: 12 }, () => decide(goodDecision(ctx), t.key)));
     const all = [...records, ...parallel.map((p) => p.body)].sort((a, b) => a.seq - b.seq);
     expect(all.map((r) => r.seq)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
