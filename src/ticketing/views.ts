@@ -17,7 +17,7 @@ export type CheckInRow = typeof checkIns.$inferSelect;
 
 export const CURRENCY = 'USD';
 
-/** What an event's resource is made of (the columns eventView and eventJson write). */
+/** What an event's resource is made of (the columns eventView writes, and the trigger of its stored resource JSON). */
 export type EventViewRow = Pick<
   EventRow,
   | 'id'
@@ -38,8 +38,9 @@ export type EventViewRow = Pick<
 >;
 
 /**
- * An event as the API writes it. Reads (GET /events and /events/{id}) have PostgreSQL write the
- * same JSON (src/ticketing/repo.ts, eventJson); test/ticketing/event-list.test.ts holds the two alike.
+ * An event as the API writes it. Creation and reads (POST /events, GET /events and /events/{id})
+ * send the same JSON as PostgreSQL stored it with the row (ticketingEvents.resourceJson, written
+ * by the trigger of migration 0006); test/ticketing/event-list.test.ts holds the two alike.
  */
 export function eventView(row: EventViewRow): z.infer<typeof s.event> {
   return {

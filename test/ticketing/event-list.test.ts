@@ -58,9 +58,9 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
   });
 
   it('writes the 201 of POST /events, each item and GET /events/{id} exactly as the server writes an event: keys in order, JSON in UTF-8', async () => {
-    // The creation, pages and single reads are written by PostgreSQL (src/ticketing/repo.ts,
-    // eventJson); every other answer with an event by the server (eventView). Text that JSON
-    // must escape, nulls and both kinds of time must come out alike.
+    // The creation, pages and single reads send the JSON PostgreSQL stored with the row (a
+    // trigger, migration 0006); every other answer with an event is the server's (eventView).
+    // Text that JSON must escape, nulls and both kinds of time must come out alike.
     const tricky = await draftEvent(writer, {
       name: 'Quotes " and \\ backslash, tab\t, newline\n, ü ✓ 🎷',
       description: '</script><b>{"not": "json"}</b>',
@@ -90,6 +90,17 @@ describe('ticketing: GET /events (paging, filter, order)', () => {
     }
     expect(items[0]).toMatchObject({ name: tricky.name, endsAt: '2027-05-02T00:00:00.000Z', allDay: false });
     expect(items[1]).toMatchObject({ endsAt: null, city: null, timezone: null, imageUrl: null, startsAt: '2027-06-01T18:30:00.123Z' });
+
+    // A change rewrites the stored JSON: reads answer what the change answered.
+    ctx.clock.advance(1_000);
+    const patched = await writer.call('PATCH', `/events/${tricky.id}`, { name: 'Renamed ✓', eventEndsAt: '2027-05-03T00:00:00.000Z' });
+    expect(patched.statusCode).toBe(200);
+    const published = (await ctx.admin('POST', `/events/${tricky.id}/publish`)) as { data: Record<string, unknown> };
+    const changed = (await writer.call('GET', `/events/${tricky.id}`)).json().data;
+    expect(changed).toEqual(published.data);
+    expect(changed).toMatchObject({ name: 'Renamed ✓', status: 'ACTIVE', endsAt: '2027-05-03T00:00:00.000Z' });
+    expect(changed.updatedAt).not.toBe(tricky.updatedAt);
+    expect((await writer.call('GET', '/events')).json().data.items[0]).toEqual(changed);
   });
 
   it('filters by status', async () => {

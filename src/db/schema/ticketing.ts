@@ -34,6 +34,12 @@ export const ticketingEvents = pgTable(
     imageUrl: text('image_url'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    /**
+     * The event as the API writes it (the `data` of GET /api/v1/events/{id}), kept by a trigger
+     * on every insert and update (hand-written: migration 0006_event_resource_json), so reads
+     * send it as it is instead of formatting every row again. What an insert gives is replaced.
+     */
+    resourceJson: text('resource_json').notNull(),
   },
   (t) => [index('ticketing_events_profile_starts_idx').on(t.profileId, t.startsAt, t.id)],
 );
