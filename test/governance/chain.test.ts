@@ -55,20 +55,37 @@ describe('the chain sealer (group commit)', () => {
         .orderBy(governanceRecords.seq)
     ).map((r) => r.seq);
 
+  /**
+   * Runs `run` with a trigger on governance_records that calls a plpgsql function of the same
+   * name made of `body`; the trigger is dropped afterwards.
+   */
+  async function withRecordTrigger(
+    name: string,
+    on: { when: 'before' | 'after'; each: 'row' | 'statement' },
+    body: string,
+    run: () => Promise<unknown>,
+  ): Promise<void> {
+    await ctx.app.db.execute(sql.raw(`create or replace function ${name}() returns trigger language plpgsql as $$ begin ${body} end $$`));
+    await ctx.app.db.execute(
+      sql.raw(`create trigger ${name} ${on.when} insert on governance_records for each ${on.each} execute function ${name}()`),
+    );
+    try {
+      await run();
+    } finally {
+      await ctx.app.db.execute(sql.raw(`drop trigger ${name} on governance_records`));
+    }
+  }
+
   /** Counts the statements that insert records while `run` runs (a statement-level trigger): one per batch written. */
   async function insertStatements(run: () => Promise<unknown>): Promise<number> {
     await ctx.app.db.execute(sql`create table if not exists test_record_inserts (at timestamptz)`);
     await ctx.app.db.execute(sql`delete from test_record_inserts`);
-    await ctx.app.db.execute(sql`
-      create or replace function count_record_insert() returns trigger language plpgsql as $$
-      begin insert into test_record_inserts values (now()); return null; end $$`);
-    await ctx.app.db.execute(sql`
-      create trigger count_record_insert after insert on governance_records for each statement execute function count_record_insert()`);
-    try {
-      await run();
-    } finally {
-      await ctx.app.db.execute(sql`drop trigger count_record_insert on governance_records`);
-    }
+    await withRecordTrigger(
+      'count_record_insert',
+      { when: 'after', each: 'statement' },
+      'insert into test_record_inserts values (now()); return null;',
+      run,
+    );
     const [row] = rowsOf<{ n: number }>(await ctx.app.db.execute(sql`select count(*)::int as n from test_record_inserts`));
     return row!.n;
   }
@@ -148,23 +165,13 @@ describe('the chain sealer (group commit)', () => {
   });
 
   /** Refuses, in the database, any record whose action is payments.explode, as a full disk or a lost connection would. */
-  async function refusingExplode(run: () => Promise<void>) {
-    await ctx.app.db.execute(sql`
-      create or replace function refuse_explode() returns trigger language plpgsql as $$
-      begin
-        if new.canonical like '%"action":"payments.explode"%' then
-          raise exception 'refused by the test';
-        end if;
-        return new;
-      end $$`);
-    await ctx.app.db.execute(sql`
-      create trigger refuse_explode before insert on governance_records for each row execute function refuse_explode()`);
-    try {
-      await run();
-    } finally {
-      await ctx.app.db.execute(sql`drop trigger refuse_explode on governance_records`);
-    }
-  }
+  const refusingExplode = (run: () => Promise<void>) =>
+    withRecordTrigger(
+      'refuse_explode',
+      { when: 'before', each: 'row' },
+      `if new.canonical like '%"action":"payments.explode"%' then raise exception 'refused by the test'; end if; return new;`,
+      run,
+    );
 
   it('fails every decision of a batch that cannot commit, seals none of them, and goes on with the next', async () => {
     const chain = await sealer();
