@@ -168,15 +168,6 @@ export async function appendRecords(
   return rowsOf(result).length === records.length;
 }
 
-export async function insertRecord(tx: DbOrTx, values: typeof governanceRecords.$inferInsert): Promise<void> {
-  await insertRecords(tx, [values]);
-}
-
-/** A batch of sealed records in one statement. */
-export async function insertRecords(tx: DbOrTx, values: (typeof governanceRecords.$inferInsert)[]): Promise<void> {
-  if (values.length > 0) await tx.insert(governanceRecords).values(values);
-}
-
 export async function findRecord(
   db: DbOrTx,
   where: { recordId?: string; executionId?: string; profileId?: string },

@@ -87,7 +87,7 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
 
     /**
      * Creates a DRAFT event at one of the profile's venues (404 for any other placeId), as the
-     * finished JSON body of the 201 (written by PostgreSQL, like reads).
+     * finished JSON body of the 201: the event's stored resource JSON, as reads send it.
      */
     async createJson(profileId: string, body: EventCreate): Promise<string> {
       const startsAt = new Date(body.eventStartsAt);

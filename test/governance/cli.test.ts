@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRecord } from '../../src/governance/repo.js';
+import { governanceRecords } from '../../src/db/schema/governance.js';
 import { canonicalJson } from '../../src/lib/canonical-json.js';
 import { recordHash } from '../../src/governance/seal.js';
 import { keyPairFromSeed } from '../../src/lib/ed25519.js';
@@ -110,7 +110,7 @@ describe('the server agrees with the CLI', () => {
     // Load the vector chain into a tenant, as if this server had sealed it.
     const tenant = await createTenant(ctx, { service: 'governance', scopes: BOTH_SCOPES });
     for (const r of read('chain.json')) {
-      await insertRecord(ctx.app.db, {
+      await ctx.app.db.insert(governanceRecords).values({
         recordId: r.record_id,
         profileId: tenant.profileId,
         executionId: r.execution_id,
