@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bareVerifyLoop, drive, driveUploads, multipartBody, probe, type LoadTarget } from './load.js';
+import { bareVerifyLoop, drive, driveUploadsInterleaved, multipartBody, probe, type LoadTarget, type UploadSide } from './load.js';
 import { facesMarkdown, facesVerdicts, measureFaces, type FacesResult } from './faces.js';
 import { documentImage } from './png.js';
 import { rssOf, sampleRss, startChild, type Child } from './processes.js';
@@ -154,10 +154,14 @@ async function measureServer(base: string, s: Seeded, rows: Row[]): Promise<Reco
   return record;
 }
 
-async function measureUploads(base: string, server: Child, s: Seeded, bareFigure: UploadResult['bare']): Promise<UploadResult> {
+/**
+ * Ten concurrent 15 MB document uploads to the server and to the bare multipart route, in
+ * alternating slices (bench/load.ts), and the server's peak RSS above its idle level meanwhile.
+ */
+async function measureUploads(base: string, server: Child, s: Seeded, ref: string): Promise<UploadResult> {
   const boundary = `bench${randomBytes(8).toString('hex')}`;
   const body = multipartBody(documentImage(UPLOAD_BYTES), boundary);
-  const result: UploadResult = { bare: bareFigure };
+  const result: UploadResult = {};
   const handoff = async (): Promise<Record<string, string>> => {
     const res = await fetch(`${base}/v1/verifications`, {
       method: 'POST',
@@ -168,18 +172,35 @@ async function measureUploads(base: string, server: Child, s: Seeded, bareFigure
     const v = (await res.json()) as { handoff_token: string };
     return { authorization: `Bearer ${v.handoff_token}` };
   };
+  const sides: [UploadSide, UploadSide] = [
+    { url: `${ref}/upload`, authorize: async (count) => Array.from({ length: count }, () => ({})) },
+    {
+      url: `${base}/v1/capture/document`,
+      authorize: async (count) => {
+        const headers: Record<string, string>[] = [];
+        while (headers.length < count)
+          headers.push(...(await Promise.all(Array.from({ length: Math.min(8, count - headers.length) }, handoff))));
+        return headers;
+      },
+    },
+  ];
   try {
-    const one = await fetch(`${base}/v1/capture/document`, {
-      method: 'POST',
-      headers: { ...(await handoff()), 'content-type': `multipart/form-data; boundary=${boundary}` },
-      body,
-    });
-    if (one.status !== 201) throw new Error(`POST /v1/capture/document answered ${one.status}: ${(await one.text()).slice(0, 200)}`);
+    // One unrecorded upload to each side first.
+    for (const side of sides) {
+      const [h] = await side.authorize(1);
+      const one = await fetch(side.url, {
+        method: 'POST',
+        headers: { ...h, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
+      if (one.status !== 201)
+        throw new Error(`POST ${new URL(side.url).pathname} answered ${one.status}: ${(await one.text()).slice(0, 200)}`);
+    }
     await sleep(500);
     const idle = rssOf(server.proc.pid!);
     const sampler = sampleRss(server.proc.pid!);
-    log(`uploads to the server: ${durationS} s…`);
-    result.server = await driveUploads(`${base}/v1/capture/document`, body, boundary, UPLOAD_CONCURRENCY, durationS, handoff);
+    log(`uploads, the bare multipart route and the server in turn: 2 × ${durationS} s…`);
+    [result.bare, result.server] = await driveUploadsInterleaved(sides, body, boundary, UPLOAD_CONCURRENCY, durationS);
     result.serverPeakRssAboveIdleMb = (sampler.stop() - idle) / 1024 / 1024;
   } catch (err) {
     result.reason = err instanceof Error ? err.message : String(err);
@@ -206,14 +227,11 @@ async function main() {
       const ref = `http://127.0.0.1:${reference.port}`;
       await measure(rows, 'A', 'A: bare Fastify hello world', { url: `${ref}/hello` });
       await measure(rows, 'B', 'B: bare Fastify + one prepared SELECT by id', { url: `${ref}/events/${seeded.eventId}` });
-      if (wants('uploads')) {
-        const boundary = `bench${randomBytes(8).toString('hex')}`;
-        const body = multipartBody(documentImage(UPLOAD_BYTES), boundary);
-        log(`uploads to the bare multipart route: ${durationS} s…`);
-        uploads.bare = await driveUploads(`${ref}/upload`, body, boundary, UPLOAD_CONCURRENCY, durationS, async () => ({}));
+      // The bare upload route is measured in turn with the server's (measureUploads): it stays up, idle until then.
+      if (!wants('uploads')) {
+        await reference.stop();
+        reference = undefined;
       }
-      await reference.stop();
-      reference = undefined;
     }
 
     server = await startChild(
@@ -245,7 +263,11 @@ async function main() {
         });
       }
     }
-    if (wants('uploads')) uploads = await measureUploads(base, server, seeded, uploads.bare);
+    if (wants('uploads') && reference) {
+      uploads = await measureUploads(base, server, seeded, `http://127.0.0.1:${reference.port}`);
+      await reference.stop();
+      reference = undefined;
+    }
     if (wants('faces')) faces = await measureFaces(base, server.proc.pid!, seeded, durationS, connections, log);
     await server.stop();
     server = undefined;

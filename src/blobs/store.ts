@@ -44,6 +44,9 @@ export function checkBlobKey(key: string): string {
   return key;
 }
 
+/** How much of an upload may wait in memory behind the file write in progress. */
+const WRITE_BUFFER_BYTES = 256 * 1024;
+
 export function createFileBlobStore(root: string): BlobStore {
   const pathOf = (key: string) => join(root, checkBlobKey(key));
   return {
@@ -52,7 +55,11 @@ export function createFileBlobStore(root: string): BlobStore {
       await mkdir(dirname(target), { recursive: true });
       const partial = `${target}.${randomUUID()}.partial`;
       try {
-        await pipeline(source, createWriteStream(partial));
+        // With the default 16 KB buffer every 64 KB socket chunk waited for its own write to finish
+        // before the upload read on; 256 KB lets the next chunks queue behind a write and go out
+        // together as one writev. Ten concurrent 15 MB uploads went from 0.76–0.95 to 0.83–0.90 × the
+        // bare multipart route in `npm run bench`, at about 2.5 MB more memory for ten uploads.
+        await pipeline(source, createWriteStream(partial, { highWaterMark: WRITE_BUFFER_BYTES }));
         await rename(partial, target);
       } catch (err) {
         await rm(partial, { force: true });
