@@ -117,7 +117,7 @@ export interface UploadSide {
 const UPLOADS_PER_SECOND_CEILING = 40;
 
 /**
- * Ten uploads always in flight (a finished upload starts the next at once) to each side in turn,
+ * `concurrency` uploads always in flight (a finished one starts the next at once) to each side in turn,
  * `slices` alternating slices of `durationS / slices` seconds each, so both sides see the same
  * machine: on this shared 2-core machine the rate drifts by a third between two 10 s runs, more
  * than the 0.8 × target's margin. Rounds that waited for the slowest of ten measured its tail, not
