@@ -42,6 +42,14 @@ export interface Results {
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+/**
+ * A ratio beside its target: two decimals, or three where two would round a miss onto the
+ * target (0.798 against ≥ 0.8 reads 0.798, not 0.80) or a pass off it.
+ */
+export function ratioShown(ratio: number, target: number, atMost = false): string {
+  const passes = (x: number) => (atMost ? x <= target : x >= target);
+  return passes(Number(ratio.toFixed(2))) === passes(ratio) ? fmt(ratio, 2) : fmt(ratio, 3);
+}
 
 function rateOf(rows: Row[], id: string): number | undefined {
   const row = rows.find((r) => r.id === id);
@@ -57,7 +65,7 @@ export function verdicts(results: Results) {
     const ratio = mine !== undefined && base ? mine / base : undefined;
     out.push({
       id: t.id,
-      text: `≥ ${t.ratio} × ${t.against}${ratio === undefined ? '' : ` (${fmt(ratio, 2)})`}`,
+      text: `≥ ${t.ratio} × ${t.against}${ratio === undefined ? '' : ` (${ratioShown(ratio, t.ratio)})`}`,
       pass: ratio === undefined ? undefined : ratio >= t.ratio,
     });
   }
@@ -67,7 +75,7 @@ export function verdicts(results: Results) {
     const rss = u.serverPeakRssAboveIdleMb ?? Infinity;
     out.push({
       id: 'uploads',
-      text: `≥ ${UPLOAD_RATIO_TARGET} × bare multipart (${fmt(ratio, 2)}), peak RSS ≤ ${UPLOAD_RSS_TARGET_MB} MB above idle (${fmt(rss, 1)} MB)`,
+      text: `≥ ${UPLOAD_RATIO_TARGET} × bare multipart (${ratioShown(ratio, UPLOAD_RATIO_TARGET)}), peak RSS ≤ ${UPLOAD_RSS_TARGET_MB} MB above idle (${fmt(rss, 1)} MB)`,
       pass: ratio >= UPLOAD_RATIO_TARGET && rss <= UPLOAD_RSS_TARGET_MB,
     });
   } else {
