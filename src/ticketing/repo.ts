@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.js';
-import { prepared } from '../db/prepared.js';
+import { prepared, rawRows } from '../db/prepared.js';
 import { venues } from '../db/schema/core.js';
 import { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEventCounts, ticketingEvents } from '../db/schema/ticketing.js';
 import type { EventRow, OrderItemRow, OrderRow } from './views.js';
@@ -115,13 +115,14 @@ export async function eventPageJson(db: DbOrTx, profileId: string, status: Event
     // (string_agg) cost PostgreSQL more to send than the 100 rows (pgbench on the bench's data:
     // 712 against 2,917 pages/s on one connection). Each row carries the total too.
     return db
-      .select({ item: row.item, total: sql<number>`${eventTotal(filtered)}::int` })
+      .select({ item: sql<string>`${row.item}`.as('item'), total: sql<number>`${eventTotal(filtered)}::int`.as('total') })
       .from(pageIds)
       .crossJoinLateral(row)
       .orderBy(pageIds.startsAt, pageIds.id)
       .prepare(name);
   });
-  const rows = await statement.execute({ profileId, status, limit: w.limit, offset: w.offset });
+  // Unmapped rows (rawRows): each is one text and one int already.
+  const rows = await rawRows<{ item: string; total: number }>(statement, { profileId, status, limit: w.limit, offset: w.offset });
   // A page past the end has no row to carry the total.
   const total = rows[0]?.total ?? (await eventCount(db, profileId, status));
   // page and limit are the validated integers of the query.
