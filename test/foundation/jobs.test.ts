@@ -147,12 +147,15 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
   it('frees a slot when the handler returns, before its end is written, and claims nothing while a lane’s worth of ends waits', async () => {
     const endsWritten = gate();
     let endsAsked = 0;
-    // finishJobs binds the ends' states as one array; claims and everything else do not.
+    let claimsAsked = 0;
+    // finishJobs binds the ends' states as one array; a claim binds the lane's queue names, one
+    // parameter each (an enqueue binds its own queue's only).
     const db = watchStatements(ctx.app.db, async (params, statement) => {
       if (params.some((p) => Array.isArray(p) && p.includes('done'))) {
         endsAsked += 1;
         await endsWritten.opened;
       }
+      if (params.includes('free.slow') && params.includes('free.quick')) claimsAsked += 1;
       return statement();
     });
     const queue = runner({ db, lanes: { housekeeping: { concurrency: 2 } } });
@@ -173,8 +176,12 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
     const drained = queue.drain();
     // quick0's end is held (the slot used to wait for it); its slot runs quick1 all the same.
     await quickReturned.opened;
-    // Now two ends wait for a lane of two slots: quick2 is not claimed, however long they take.
-    await new Promise((r) => setTimeout(r, 100));
+    const claimsAtQuick1 = claimsAsked;
+    // Now two ends wait for a lane of two slots: quick2 is not even asked for. quick1's return
+    // frees its slot and makes the lane look for work, all in promise callbacks that have run
+    // before a setImmediate (the claim statement is asked for before any I/O: watchStatements).
+    await new Promise((r) => setImmediate(r));
+    expect(claimsAsked).toBe(claimsAtQuick1);
     expect(log).toEqual(['slow', 'quick0', 'quick1']);
     expect(endsAsked).toBe(1);
     log.push('ends written');
