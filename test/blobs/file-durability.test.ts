@@ -51,7 +51,7 @@ describe('file blob store: durability', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('flushes the file before closing it and syncs its directory after the rename, before put resolves', async () => {
+  it('flushes the file before closing it, then syncs its directory and the parents of the directories it made, before put resolves', async () => {
     const store = createFileBlobStore(root);
     await store.put('verifications/v1/document', Readable.from([Buffer.from('a document')]));
     const dir = join(root, 'verifications/v1');
@@ -59,8 +59,20 @@ describe('file blob store: durability', () => {
       { op: 'stream', path: expect.stringMatching(/document\.[0-9a-f-]+\.partial$/), flush: true },
       { op: 'rename', path: join(dir, 'document') },
       { op: 'sync', path: dir },
+      // verifications/ and verifications/v1/ were made for this file: their entries are in their parents.
+      { op: 'sync', path: join(root, 'verifications') },
+      { op: 'sync', path: root },
     ]);
     expect((await store.get('verifications/v1/document')).toString()).toBe('a document');
+
+    // A second file in the same directory makes no directory: only its own directory is synced.
+    calls.length = 0;
+    await store.put('verifications/v1/frame-1', Readable.from([Buffer.from('a frame')]));
+    expect(calls.map(({ op, path }) => [op, path])).toEqual([
+      ['stream', expect.stringMatching(/frame-1\.[0-9a-f-]+\.partial$/)],
+      ['rename', join(dir, 'frame-1')],
+      ['sync', dir],
+    ]);
   });
 
   it('leaves nothing behind and syncs nothing when the upload fails midway', async () => {
