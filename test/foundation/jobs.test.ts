@@ -137,8 +137,9 @@ describe('job runner: slots, lanes, per-key limits, pauses and wake-up', () => {
       order.push(`quick${(job.payload as { n: number }).n}`);
       if (order.length === 5) slow.open();
     });
-    await queue.enqueue('slots.slow', {}, { runAt: new Date(ctx.clock.now().getTime() - 1) });
-    for (let n = 0; n < 5; n++) await queue.enqueue('slots.quick', { n });
+    // Each due a millisecond after the one before: jobs due at one instant run in no set order.
+    await queue.enqueue('slots.slow', {}, { runAt: new Date(ctx.clock.now().getTime() - 6) });
+    for (let n = 0; n < 5; n++) await queue.enqueue('slots.quick', { n }, { runAt: new Date(ctx.clock.now().getTime() - 5 + n) });
     expect(await queue.drain()).toBe(6);
     // With a batch of two, the second batch would have waited for the slow job.
     expect(order).toEqual(['quick0', 'quick1', 'quick2', 'quick3', 'quick4', 'slow']);
