@@ -3,7 +3,8 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const STAMP = 'dist/.server-build';
-const SOURCES = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+// migrations: the build's PGlite template (scripts/pglite-template.mjs) is a database migrated by them.
+const SOURCES = ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 function newestMtime(path) {
   const stat = statSync(path);

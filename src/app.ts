@@ -13,6 +13,7 @@ import { createJobQueue } from './jobs/queue.js';
 import { jobListener } from './jobs/wake.js';
 import { createFacePool } from './identity/faces/pool.js';
 import { idempotencyKeyPurge } from './idempotency/purge.js';
+import { finishedJobPurge } from './jobs/purge.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   await securityHeaders(app);
   await app.register(openApiDocs);
   await app.register(idempotencyKeyPurge);
+  await app.register(finishedJobPurge, { retentionMs: config.JOBS_RETENTION_HOURS * 60 * 60 * 1000 });
 
   // The APIs, each in its own scope with its own auth, rate limits and error format.
   await app.register(healthRoutes);

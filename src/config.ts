@@ -61,6 +61,8 @@ const envSchema = z
     JOBS_IDENTITY_CONCURRENCY: nonNegativeInt.default(4),
     JOBS_DELIVERY_CONCURRENCY: nonNegativeInt.default(32),
     JOBS_HOUSEKEEPING_CONCURRENCY: nonNegativeInt.default(4),
+    /** Hours a finished (done or failed) job's row is kept before the hourly purge deletes it. */
+    JOBS_RETENTION_HOURS: positiveInt.default(168),
     /** Deliveries to one endpoint in flight at once, across all processes. */
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.default(4),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),

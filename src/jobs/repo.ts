@@ -310,6 +310,17 @@ export async function rescheduleAfterError(db: Db, id: string, runAt: Date, erro
     .where(and(eq(jobs.id, id), eq(jobs.state, 'running')));
 }
 
+/**
+ * Deletes up to `limit` jobs that ended (done or failed) before `before`, oldest first, through
+ * jobs_finished_idx; answers how many. Pending and running jobs are never touched.
+ */
+export async function purgeFinishedJobs(db: Db, before: Date, limit: number): Promise<number> {
+  const gone = await db.execute(sql`delete from jobs where id in (
+      select id from jobs where state in ('done', 'failed') and updated_at < ${iso(before)} order by updated_at limit ${limit})
+    returning 1`);
+  return rowsOf(gone).length;
+}
+
 /** Moves a pending job's next run; false when the job is not pending (running, done or gone). */
 export async function movePendingJob(db: DbOrTx, id: string, runAt: Date, now: Date): Promise<boolean> {
   const rows = await db

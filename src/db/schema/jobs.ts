@@ -35,6 +35,10 @@ export const jobs = pgTable(
     index('jobs_running_idx')
       .on(t.concurrencyKey, t.lockedUntil)
       .where(sql`state = 'running'`),
+    // The purge of finished jobs (src/jobs/purge.ts) reads them oldest first: one entry per job, at its end.
+    index('jobs_finished_idx')
+      .on(t.updatedAt)
+      .where(sql`state in ('done', 'failed')`),
   ],
 );
 
