@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Db, DbOrTx } from '../db/client.js';
+import type { Db, DbOrTx, Tx } from '../db/client.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import type { Clock } from '../lib/clock.js';
 import { sha256Hex } from '../lib/crypto.js';
@@ -18,6 +18,8 @@ export const MAX_BATCH = 64;
 /** A decision, evaluated and ready to seal: everything of its record but the chain's fields. */
 export interface Decision {
   agentId: string;
+  /** The version of the agent's row its inputs were read at (repo.AgentVersion). */
+  agentVersion: number;
   action: string;
   inputs: DecisionInputs;
   gates: GateResult[];
@@ -28,17 +30,28 @@ export interface Decision {
 const REMEMBERED_HEADS = 10_000;
 
 /**
+ * Re-reads the agents of a batch under lock, inside the sealing transaction: each decision as it
+ * stands on their current rows (re-evaluated where an agent's version moved), or the error that
+ * fails it (its agent is gone).
+ */
+export type Recheck = (tx: Tx, profileId: string, batch: Decision[]) => Promise<(Decision | Error)[]>;
+
+/**
  * Seals decisions into their profile's chain with group commit. Decisions of one profile that
  * arrive while a batch is being sealed wait in memory and are sealed together as the next batch.
  * A batch is written by one statement that appends every record and moves the chain head, only
- * if the head is still where this instance last left it (repo.appendRecords): one round trip
- * while one instance writes a profile's chain. When the head is unknown here (a first batch, a
- * failed one) or another instance moved it, the batch is sealed again under the chain-head lock
- * in a transaction, onto the head read there. Either way a batch commits whole or fails each of
- * its decisions, so the chain never holds half a batch; and the head row orders the writers of
- * all instances, so the chain stays gapless with no forks (test/governance/postgres.test.ts).
+ * if the head is still where this instance last left it and every agent of the batch is still at
+ * the version its decisions were evaluated from (repo.appendRecords): one round trip while one
+ * instance writes a profile's chain and its agents do not change. When the head is unknown here
+ * (a first batch, a failed one), another instance moved it or an agent changed, the batch is
+ * sealed again in a transaction under the chain-head lock, onto the head read there, with its
+ * agents re-read under a share lock (`recheck`). So a decision never seals an agent's delegations
+ * older than a revocation that committed before its record was written, even when it was
+ * evaluated from a cached copy. Either way a batch commits whole or fails each of its decisions,
+ * so the chain never holds half a batch; and the head row orders the writers of all instances,
+ * so the chain stays gapless with no forks (test/governance/postgres.test.ts).
  */
-export function createChainSealer({ db, clock, signingKey }: { db: Db; clock: Clock; signingKey: SigningKey }) {
+export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; clock: Clock; signingKey: SigningKey; recheck: Recheck }) {
   /** The head each profile's chain had after this instance's last batch of it. */
   const heads = new Map<string, repo.ChainHead>();
 
@@ -74,8 +87,9 @@ export function createChainSealer({ db, clock, signingKey }: { db: Db; clock: Cl
     });
   }
 
-  /** Appends the batch after `head`; the records when written, null when `head` is no longer the chain's. */
+  /** Appends the batch after `head`; the records and the new head when written, null when `head` is no longer the chain's or an agent changed. */
   async function append(tx: DbOrTx, profileId: string, head: repo.ChainHead, batch: Decision[], issuedAt: Date) {
+    if (batch.length === 0) return { sealed: [], head };
     const sealed = sealOnto(head, batch, issuedAt);
     const stored = sealed.map(({ record, canonical, hash }) => ({
       recordId: record.record_id,
@@ -88,25 +102,33 @@ export function createChainSealer({ db, clock, signingKey }: { db: Db; clock: Cl
       hash,
       expiresAt: new Date(record.expires_at),
     }));
-    if (!(await repo.appendRecords(tx, profileId, head, stored, issuedAt))) return null;
+    const agents = new Map(batch.map((d) => [d.agentId, { agentId: d.agentId, version: d.agentVersion }]));
+    if (!(await repo.appendRecords(tx, profileId, head, stored, [...agents.values()], issuedAt))) return null;
     const last = sealed[sealed.length - 1]!;
     return { sealed, head: { seq: last.record.seq, headHash: last.hash } };
   }
 
-  async function sealBatch(profileId: string, batch: Decision[]): Promise<SealedLink[]> {
+  async function sealBatch(profileId: string, batch: Decision[]): Promise<(SealedLink | Error)[]> {
     const known = heads.get(profileId);
     heads.delete(profileId);
+    let outcomes: (Decision | Error)[] = batch;
     let written = known ? await append(db, profileId, known, batch, clock.now()) : null;
     written ??= await db.transaction(async (tx) => {
       const head = await repo.lockChainHead(tx, profileId, clock.now());
-      const appended = await append(tx, profileId, head, batch, clock.now());
-      // The head is locked: nobody else can have moved it.
-      if (!appended) throw new Error(`the chain head of profile ${profileId} moved while locked`);
+      outcomes = await recheck(tx, profileId, batch);
+      const appended = await append(tx, profileId, head, outcomes.filter(isDecision), clock.now());
+      // The head and the agents are locked: nobody else can have moved them.
+      if (!appended) throw new Error(`the chain head or an agent of profile ${profileId} moved while locked`);
       return appended;
     });
     if (heads.size >= REMEMBERED_HEADS) heads.clear();
     heads.set(profileId, written.head);
-    return written.sealed.map(({ record, canonical }) => ({ record, canonical }));
+    const links = written.sealed.values();
+    return outcomes.map((outcome) => {
+      if (!isDecision(outcome)) return outcome;
+      const { record, canonical } = links.next().value!;
+      return { record, canonical };
+    });
   }
 
   const group = createGroupCommit(sealBatch, MAX_BATCH);
@@ -116,7 +138,11 @@ export function createChainSealer({ db, clock, signingKey }: { db: Db; clock: Cl
      * Seals one decision as the next link of the profile's chain; resolves once its batch
      * committed, with the record and its canonical JSON text (what is stored and hashed).
      */
-    seal: (profileId: string, decision: Decision): Promise<SealedLink> => group.add(profileId, decision),
+    seal: async (profileId: string, decision: Decision): Promise<SealedLink> => {
+      const outcome = await group.add(profileId, decision);
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    },
   };
 }
 
@@ -127,3 +153,7 @@ export interface SealedLink {
 }
 
 export type ChainSealer = ReturnType<typeof createChainSealer>;
+
+function isDecision(outcome: Decision | Error): outcome is Decision {
+  return !(outcome instanceof Error);
+}

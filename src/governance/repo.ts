@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type DbOrTx, type Tx } from '../db/client.js';
 import { recordSet } from '../db/record-set.js';
@@ -59,33 +59,31 @@ export async function revokeDelegation(db: DbOrTx, id: string, at: Date): Promis
 /** What the gates read of a delegation. */
 export type DelegationTerms = Pick<DelegationRow, 'id' | 'grantedBy' | 'expiresAt' | 'revokedAt'>;
 
-/**
- * The agent with every delegation it was given (newest first), in one round trip, as a decision
- * reads them; undefined when the profile has no such agent. A named statement: it runs on every
- * decision, so neither Drizzle nor PostgreSQL rebuilds it.
- */
-export async function agentWithDelegations(
-  db: DbOrTx,
-  profileId: string,
-  agentId: string,
-): Promise<{ agent: AgentRow; delegations: DelegationTerms[] } | undefined> {
-  const statement = prepared(db, 'governance_agent_with_delegations', (name) =>
-    db
-      .select({
-        agent: governanceAgents,
-        // Qualified by hand: Drizzle leaves the columns of a one-table select unqualified.
-        delegations: sql<{ id: string; grantedBy: string; expiresAt: string; revokedAt: string | null }[]>`(
-          select coalesce(json_agg(json_build_object('id', d.id, 'grantedBy', d.granted_by, 'expiresAt', d.expires_at, 'revokedAt', d.revoked_at)
-            order by d.created_at desc, d.id desc), '[]'::json)
-          from governance_delegations d
-          where d.profile_id = governance_agents.profile_id and d.agent_id = governance_agents.agent_id)`,
-      })
-      .from(governanceAgents)
-      .where(and(eq(governanceAgents.profileId, sql.placeholder('profileId')), eq(governanceAgents.agentId, sql.placeholder('agentId'))))
-      .prepare(name),
-  );
-  const [row] = await statement.execute({ profileId, agentId });
-  if (!row) return undefined;
+/** An agent with every delegation it was given (newest first), as a decision reads them. */
+export interface AgentTerms {
+  agent: AgentRow;
+  delegations: DelegationTerms[];
+}
+
+/** The agent's columns and its delegations as one JSON array (what both agent reads select). */
+function selectAgentTerms(db: DbOrTx) {
+  return db
+    .select({
+      agent: governanceAgents,
+      // Qualified by hand: Drizzle leaves the columns of a one-table select unqualified.
+      delegations: sql<{ id: string; grantedBy: string; expiresAt: string; revokedAt: string | null }[]>`(
+        select coalesce(json_agg(json_build_object('id', d.id, 'grantedBy', d.granted_by, 'expiresAt', d.expires_at, 'revokedAt', d.revoked_at)
+          order by d.created_at desc, d.id desc), '[]'::json)
+        from governance_delegations d
+        where d.profile_id = governance_agents.profile_id and d.agent_id = governance_agents.agent_id)`,
+    })
+    .from(governanceAgents);
+}
+
+function agentTermsOf(row: {
+  agent: AgentRow;
+  delegations: { id: string; grantedBy: string; expiresAt: string; revokedAt: string | null }[];
+}): AgentTerms {
   // Inside JSON the times are ISO text; the gates compare instants.
   const delegations = row.delegations.map((t) => ({
     id: t.id,
@@ -94,6 +92,33 @@ export async function agentWithDelegations(
     revokedAt: t.revokedAt === null ? null : new Date(t.revokedAt),
   }));
   return { agent: row.agent, delegations };
+}
+
+/**
+ * The agent with its delegations, in one round trip; undefined when the profile has no such
+ * agent. A named statement: it runs on every decision an instance has not cached the agent for,
+ * so neither Drizzle nor PostgreSQL rebuilds it.
+ */
+export async function agentWithDelegations(db: DbOrTx, profileId: string, agentId: string): Promise<AgentTerms | undefined> {
+  const statement = prepared(db, 'governance_agent_with_delegations', (name) =>
+    selectAgentTerms(db)
+      .where(and(eq(governanceAgents.profileId, sql.placeholder('profileId')), eq(governanceAgents.agentId, sql.placeholder('agentId'))))
+      .prepare(name),
+  );
+  const [row] = await statement.execute({ profileId, agentId });
+  return row ? agentTermsOf(row) : undefined;
+}
+
+/**
+ * The profile's agents named, with their delegations, keyed by agent id (an unknown id is
+ * absent). Their rows stay share-locked until the transaction ends: a delegation change of
+ * any of them (which bumps the agent's version) waits for the records sealed from this read.
+ */
+export async function lockAgentTerms(tx: Tx, profileId: string, agentIds: string[]): Promise<Map<string, AgentTerms>> {
+  const rows = await selectAgentTerms(tx)
+    .where(and(eq(governanceAgents.profileId, profileId), inArray(governanceAgents.agentId, agentIds)))
+    .for('share', { of: governanceAgents });
+  return new Map(rows.map((row) => [row.agent.agentId, agentTermsOf(row)]));
 }
 
 /** Where a profile's chain ends: the last record's seq and hash (seq 0 and the genesis hash before the first). */
@@ -128,18 +153,27 @@ export type StoredRecord = Pick<
   'recordId' | 'executionId' | 'agentId' | 'seq' | 'nonce' | 'disposition' | 'canonical' | 'hash' | 'expiresAt'
 >;
 
+/** The version of an agent's row that a decision was evaluated from (governance_agents.version). */
+export interface AgentVersion {
+  agentId: string;
+  version: number;
+}
+
 /**
  * Appends sealed records to the profile's chain and moves its head to the last of them, in one
- * statement, but only while the head is still `from`: false, with nothing written, when another
- * writer (another instance) moved it meanwhile. The head row's update decides: a writer holding
- * it is waited for, and its new seq then no longer matches. The records must continue `from`
- * (seq from.seq + 1 on, the first one's prev_hash from.headHash).
+ * statement, but only while the head is still `from` and every agent in `agents` is still at
+ * the version given: false, with nothing written, when another writer (another instance) moved
+ * the head meanwhile or an agent or its delegations changed since the records were evaluated.
+ * The head row's update decides: a writer holding it is waited for, and its new seq then no
+ * longer matches. The records must continue `from` (seq from.seq + 1 on, the first one's
+ * prev_hash from.headHash).
  */
 export async function appendRecords(
   db: DbOrTx,
   profileId: string,
   from: ChainHead,
   records: StoredRecord[],
+  agents: AgentVersion[],
   issuedAt: Date,
 ): Promise<boolean> {
   const last = records[records.length - 1];
@@ -156,10 +190,15 @@ export async function appendRecords(
     hash: r.hash,
     expires_at: r.expiresAt.toISOString(),
   }));
+  const versions = agents.map((a) => ({ agent_id: a.agentId, version: a.version }));
   const result = await db.execute(sql`
     with moved as (
       update ${governanceChainHeads} set seq = ${last.seq}, head_hash = ${last.hash}, updated_at = ${at}::timestamptz
       where profile_id = ${profileId} and seq = ${from.seq} and head_hash = ${from.headHash}
+        and not exists (
+          select from ${recordSet(versions, 'agent_id text, version int', 'v')}
+          where not exists (
+            select from ${governanceAgents} a where a.profile_id = ${profileId} and a.agent_id = v.agent_id and a.version = v.version))
       returning profile_id)
     insert into ${governanceRecords} (record_id, profile_id, execution_id, agent_id, seq, nonce, disposition, canonical, hash, issued_at, expires_at)
     select r.record_id, moved.profile_id, r.execution_id, r.agent_id, r.seq, r.nonce, r.disposition, r.canonical, r.hash, ${at}::timestamptz, r.expires_at

@@ -4,10 +4,10 @@ import { keyIdOf } from '../lib/ed25519.js';
 import { publishedKeys, type PublishedKey, type SigningKey } from '../signing-keys/service.js';
 import type { ProfileService } from '../profiles/service.js';
 import { governanceErrors as errors } from './errors.js';
+import { createAgentTerms, evaluate } from './agent-terms.js';
 import { createChainSealer, type SealedLink } from './chain.js';
-import { evaluateGates } from './policy.js';
 import * as repo from './repo.js';
-import type { DecisionInputs, DelegationSnapshot, SealedRecord } from './types.js';
+import type { DecisionRequest, SealedRecord } from './types.js';
 import { agentView, delegationView } from './views.js';
 
 /**
@@ -21,14 +21,6 @@ const SCENARIO_MANDATE = ['scenario.payments.*'];
 const SCENARIO_BASELINE = { fingerprint: 'scenario-baseline-v1', maxDrift: 0.1 };
 const SCENARIO_DELEGATION_MS = 365 * 24 * 3600_000;
 
-/** What a caller asserts; the service adds the agent's mandate, baseline and delegation. */
-export type DecisionRequest = Pick<
-  DecisionInputs,
-  'agent_id' | 'action' | 'authority_status' | 'human_present' | 'consequence_tier' | 'timestamp'
-> & {
-  behavior?: { fingerprint: string; drift: number } | undefined;
-};
-
 export interface GovernanceDeps {
   db: Db;
   clock: Clock;
@@ -37,24 +29,10 @@ export interface GovernanceDeps {
 
 export type GovernanceService = ReturnType<typeof createGovernanceService>;
 
-/** The delegation in force at `at` (latest expiry first); otherwise the newest one, so the gate can say why it fails. */
-function delegationAsOf(rows: repo.DelegationTerms[], at: number): DelegationSnapshot | null {
-  const current = rows
-    .filter((d) => !d.revokedAt && d.expiresAt.getTime() > at)
-    .sort((a, b) => b.expiresAt.getTime() - a.expiresAt.getTime())[0];
-  const chosen = current ?? rows[0];
-  if (!chosen) return null;
-  return {
-    delegation_id: chosen.id,
-    granted_by: chosen.grantedBy,
-    expires_at: chosen.expiresAt.toISOString(),
-    revoked_at: chosen.revokedAt ? chosen.revokedAt.toISOString() : null,
-  };
-}
-
 export function createGovernanceService({ db, clock, signingKey }: GovernanceDeps) {
   let keyCache = new Map<string, Uint8Array>([[signingKey.kid, signingKey.publicKey]]);
-  const sealer = createChainSealer({ db, clock, signingKey });
+  const agents = createAgentTerms(db);
+  const sealer = createChainSealer({ db, clock, signingKey, recheck: agents.recheck });
 
   /** Every published key by id; reloaded on a miss so keys another instance rotated in are found. */
   async function verificationKeys(kid?: string): Promise<ReadonlyMap<string, Uint8Array>> {
@@ -78,25 +56,9 @@ export function createGovernanceService({ db, clock, signingKey }: GovernanceDep
    * record with its canonical JSON text.
    */
   async function decide(profileId: string, request: DecisionRequest): Promise<SealedLink> {
-    const found = await repo.agentWithDelegations(db, profileId, request.agent_id);
-    if (!found) throw errors.agentNotFound();
-    const { agent, delegations } = found;
-    const timestamp = new Date(request.timestamp).toISOString();
-    const delegation = delegationAsOf(delegations, Date.parse(timestamp));
-    const inputs: DecisionInputs = {
-      agent_id: agent.agentId,
-      action: request.action,
-      authority_status: request.authority_status,
-      human_present: request.human_present,
-      consequence_tier: request.consequence_tier,
-      timestamp,
-      behavior: request.behavior ? { fingerprint: request.behavior.fingerprint, drift: request.behavior.drift } : null,
-      mandate: [...agent.mandate],
-      baseline: { fingerprint: agent.baselineFingerprint, max_drift: agent.baselineMaxDrift },
-      delegation,
-    };
-    const { gates, disposition } = evaluateGates(inputs);
-    return sealer.seal(profileId, { agentId: agent.agentId, action: request.action, inputs, gates, disposition });
+    const terms = await agents.read(profileId, request.agent_id);
+    if (!terms) throw errors.agentNotFound();
+    return sealer.seal(profileId, evaluate(terms, request));
   }
 
   async function ensureScenarioAgent(profileId: string): Promise<void> {

@@ -26,6 +26,14 @@ export type DecisionInputs = {
   delegation: DelegationSnapshot | null;
 };
 
+/** What a caller asserts; the service adds the agent's mandate, baseline and delegation. */
+export type DecisionRequest = Pick<
+  DecisionInputs,
+  'agent_id' | 'action' | 'authority_status' | 'human_present' | 'consequence_tier' | 'timestamp'
+> & {
+  behavior?: { fingerprint: string; drift: number } | null | undefined;
+};
+
 export type GateResult = {
   gate: 1 | 2 | 3 | 4;
   name: 'behavioral_continuity' | 'mandate_scope' | 'authority_continuity' | 'consequence_tier';

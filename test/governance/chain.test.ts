@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { governanceRecords } from '../../src/db/schema/governance.js';
 import { describe, expect, it, vi } from 'vitest';
+import { createAgentTerms } from '../../src/governance/agent-terms.js';
 import { createChainSealer, MAX_BATCH, type Decision } from '../../src/governance/chain.js';
+import { insertAgent, insertDelegation } from '../../src/governance/repo.js';
 import { evaluateGates } from '../../src/governance/policy.js';
 import type { DecisionInputs, SealedRecord } from '../../src/governance/types.js';
 import { canonicalJson, GENESIS_HASH } from '../../src/lib/canonical-json.js';
@@ -15,9 +17,9 @@ import type { TestContext } from '../helpers/app.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-function decision(ctx: TestContext, action = 'payments.refund'): Decision {
+function decision(ctx: TestContext, action = 'payments.refund', agentId = 'agent-7'): Decision {
   const inputs: DecisionInputs = {
-    agent_id: 'agent-7',
+    agent_id: agentId,
     action,
     authority_status: 'VALID',
     human_present: false,
@@ -29,7 +31,7 @@ function decision(ctx: TestContext, action = 'payments.refund'): Decision {
     delegation: null,
   };
   const { gates, disposition } = evaluateGates(inputs);
-  return { agentId: 'agent-7', action, inputs, gates, disposition };
+  return { agentId, agentVersion: 1, action, inputs, gates, disposition };
 }
 
 function expectOneChain(records: SealedRecord[], from = 1) {
@@ -42,10 +44,24 @@ describe('the chain sealer (group commit)', () => {
 
   async function sealer() {
     const signingKey = await liveSigningKey(ctx.app.db, ctx.clock, 'governance');
-    const chain = createChainSealer({ db: ctx.app.db, clock: ctx.clock, signingKey });
+    const chain = createChainSealer({ db: ctx.app.db, clock: ctx.clock, signingKey, recheck: createAgentTerms(ctx.app.db).recheck });
     return { seal: async (profileId: string, d: Decision) => (await chain.seal(profileId, d)).record, link: chain.seal };
   }
-  const profile = async () => (await createTenant(ctx, { service: 'governance', scopes: BOTH_SCOPES })).profileId;
+  /** A governance profile with its agents registered as decision() describes them (at version 1). */
+  const profile = async (agentIds = ['agent-7']) => {
+    const { profileId } = await createTenant(ctx, { service: 'governance', scopes: BOTH_SCOPES });
+    for (const agentId of agentIds) {
+      await insertAgent(ctx.app.db, {
+        profileId,
+        agentId,
+        mandate: ['payments.*'],
+        baselineFingerprint: 'fp-1',
+        baselineMaxDrift: 0.2,
+        createdAt: ctx.clock.now(),
+      });
+    }
+    return profileId;
+  };
   const storedSeqs = async (profileId: string) =>
     (
       await ctx.app.db
@@ -212,5 +228,51 @@ describe('the chain sealer (group commit)', () => {
     const records = await Promise.all(Array.from({ length: 8 }, (_, i) => chain.seal(i % 2 ? b : a, decision(ctx))));
     expectOneChain(records.filter((_, i) => i % 2 === 0));
     expectOneChain(records.filter((_, i) => i % 2 === 1));
+  });
+
+  it('re-evaluates under the lock a decision whose agent changed after it was evaluated, and seals what holds now', async () => {
+    const chain = await sealer();
+    const profileId = await profile();
+    const first = await chain.seal(profileId, decision(ctx));
+    expect(first.inputs.delegation).toBeNull();
+    // Evaluated at version 1 (no delegation); a delegation arrives before it is sealed.
+    const stale = decision(ctx);
+    const granted = await insertDelegation(ctx.app.db, {
+      profileId,
+      agentId: 'agent-7',
+      grantedBy: 'cfo@example.com',
+      expiresAt: new Date(ctx.clock.now().getTime() + 3600_000),
+      createdAt: ctx.clock.now(),
+    });
+    const transactions = vi.spyOn(ctx.app.db, 'transaction');
+    let sealed: SealedRecord;
+    try {
+      sealed = await chain.seal(profileId, stale);
+      expect(transactions).toHaveBeenCalledTimes(1);
+    } finally {
+      transactions.mockRestore();
+    }
+    expect(sealed.inputs.delegation).toMatchObject({ delegation_id: granted.id, revoked_at: null });
+    expect(sealed.gates.find((g) => g.name === 'authority_continuity')?.passed).toBe(true);
+    expectOneChain([first, sealed]);
+  });
+
+  it('fails with 404 only the decisions of a batch whose agent is gone; the rest are sealed', async () => {
+    const chain = await sealer();
+    const profileId = await profile(['agent-7', 'agent-8']);
+    await ctx.app.db.execute(sql`delete from governance_agents where profile_id = ${profileId} and agent_id = 'agent-7'`);
+    const outcomes = await Promise.allSettled([
+      chain.seal(profileId, decision(ctx, 'payments.refund', 'agent-7')),
+      chain.seal(profileId, decision(ctx, 'payments.refund', 'agent-8')),
+      chain.seal(profileId, decision(ctx, 'payments.refund', 'agent-7')),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'rejected']);
+    expect((outcomes[0] as PromiseRejectedResult).reason).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+    expect((outcomes[1] as PromiseFulfilledResult<SealedRecord>).value).toMatchObject({
+      agent_id: 'agent-8',
+      seq: 1,
+      prev_hash: GENESIS_HASH,
+    });
+    expect(await storedSeqs(profileId)).toEqual([1]);
   });
 });

@@ -53,6 +53,16 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () =
     expect(last).toMatchObject({ valid: true, chain: { seq: 30, recorded: true, prev_hash_matches: true } });
   });
 
+  it('decide on a revocation made through the other instance, though this one had read the agent before', async () => {
+    const t = await governedTenant(one, 'agent-x');
+    const decide = () => call(one, 'POST', '/v1/governance/decisions', goodDecision(one, { agent_id: 'agent-x' }), t.key);
+    expect((await decide()).body.disposition).toBe('ALLOW');
+    const revoked = await two.admin('POST', `/governance/delegations/${t.delegationId}/revoke`);
+    const after = (await decide()).body;
+    expect(after.disposition).toBe('DENY');
+    expect(after.inputs.delegation).toMatchObject({ delegation_id: t.delegationId, revoked_at: revoked.data.revokedAt });
+  });
+
   it('run the scenario concurrently on both instances for a fresh profile', async () => {
     const t = await governedTenant(one);
     const runs = await Promise.all(

@@ -14,6 +14,12 @@ export const governanceAgents = pgTable(
     baselineFingerprint: text('baseline_fingerprint').notNull(),
     baselineMaxDrift: doublePrecision('baseline_max_drift').notNull(),
     createdAt: ts('created_at').notNull(),
+    /**
+     * Bumped by triggers (migrations/0009) whenever the agent or one of its delegations
+     * changes: a decision sealed from a cached copy of the agent is written only while the
+     * version it read is still current (src/governance/chain.ts).
+     */
+    version: integer('version').notNull().default(1),
   },
   (t) => [unique('governance_agents_profile_agent').on(t.profileId, t.agentId)],
 );
