@@ -1,8 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTx, Tx } from '../db/client.js';
-import { canonicalJson } from '../lib/canonical-json.js';
 import type { Clock } from '../lib/clock.js';
-import { sha256Hex } from '../lib/crypto.js';
+import { randomHex, sha256Hex } from '../lib/crypto.js';
 import { createGroupCommit } from '../lib/group-commit.js';
 import type { SigningKey } from '../signing-keys/service.js';
 import { POLICY_VERSION } from './policy.js';
@@ -61,7 +60,7 @@ export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; 
     let prevHash = head.headHash;
     return batch.map((decision) => {
       seq += 1;
-      const record = sealRecord(
+      const { record, canonical } = sealRecord(
         {
           record_id: randomUUID(),
           execution_id: randomUUID(),
@@ -73,15 +72,14 @@ export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; 
           policy_version: POLICY_VERSION,
           issued_at: issuedAt.toISOString(),
           expires_at: new Date(issuedAt.getTime() + RECORD_TTL_MS).toISOString(),
-          nonce: randomBytes(16).toString('hex'),
+          nonce: randomHex(16),
           seq,
           prev_hash: prevHash,
           key_id: signingKey.kid,
         },
         signingKey.privateKey,
       );
-      // The stored text and the next link's prev_hash come from one canonicalization.
-      const canonical = canonicalJson(record);
+      // The next link's prev_hash is the hash of the very text stored.
       prevHash = sha256Hex(Buffer.from(canonical, 'utf8'));
       return { record, canonical, hash: prevHash };
     });

@@ -15,9 +15,21 @@ export function signingBytes(record: Record<string, unknown>): Buffer {
   return Buffer.from(canonicalJson(unsigned), 'utf8');
 }
 
-export function sealRecord(unsigned: UnsignedRecord, privateKey: KeyObject): SealedRecord {
-  const signature = edSign(null, signingBytes(unsigned), privateKey).toString('base64url');
-  return { ...unsigned, signature };
+/**
+ * Signs a record: the sealed record with its RFC 8785 canonical JSON, the exact text stored and
+ * hashed. JCS orders an object's members by their names' UTF-16 code units, and every field name
+ * of a record sorts before "signature", so the signed record's canonical text is the unsigned
+ * one (the signed bytes) with the signature appended as its last member: one canonicalization
+ * per record instead of two. A record with a field that sorts after it is canonicalized whole.
+ */
+export function sealRecord(unsigned: UnsignedRecord, privateKey: KeyObject): { record: SealedRecord; canonical: string } {
+  const signed = canonicalJson(unsigned);
+  const signature = edSign(null, Buffer.from(signed, 'utf8'), privateKey).toString('base64url');
+  const record = { ...unsigned, signature };
+  const canonical = Object.keys(unsigned).every((name) => name < 'signature')
+    ? `${signed.slice(0, -1)},"signature":"${signature}"}`
+    : canonicalJson(record);
+  return { record, canonical };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as ed from '@noble/ed25519';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CanonicalJsonError, parseCanonicalJson } from '../../src/governance/canonical-json.js';
 import { evaluateGates, POLICY_VERSION } from '../../src/governance/policy.js';
@@ -216,7 +217,7 @@ describe('Ed25519 seal over JCS', () => {
   const pair = keyPairFromSeed(randomBytes(32));
   const kid = keyIdOf(pair.publicKey);
   const keys = new Map([[kid, new Uint8Array(pair.publicKey)]]);
-  const record = sealRecord(unsignedRecord(kid), pair.privateKey);
+  const { record, canonical } = sealRecord(unsignedRecord(kid), pair.privateKey);
 
   it('signs the JCS of the record without `signature`, base64url, verifiable by @noble/ed25519', () => {
     expect(record.signature).toMatch(/^[A-Za-z0-9_-]{86}$/);
@@ -228,6 +229,35 @@ describe('Ed25519 seal over JCS', () => {
       }),
     ).toBe(true);
     expect(verifyRecordSignature(record, keys)).toEqual({ valid: true, key_id: kid });
+  });
+
+  it('answers the canonical text of the whole signed record, signature last, for any field values', () => {
+    expect(canonical).toBe(referenceJcs(record));
+    expect(canonical.endsWith(`,"signature":"${record.signature}"}`)).toBe(true);
+    const text = fc.string({ unit: 'grapheme', maxLength: 12 });
+    fc.assert(
+      fc.property(text, text, text, fc.integer({ min: 1, max: 2 ** 31 }), (agentId, action, fingerprint, seq) => {
+        const unsigned = unsignedRecord(kid);
+        const varied = {
+          ...unsigned,
+          agent_id: agentId,
+          action,
+          seq,
+          inputs: { ...unsigned.inputs, baseline: { fingerprint, max_drift: 0.5 } },
+        };
+        const sealed = sealRecord(varied, pair.privateKey);
+        expect(sealed.canonical).toBe(referenceJcs(sealed.record));
+        expect(verifyRecordSignature(sealed.record, keys).valid).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('canonicalizes a record whole when one of its field names sorts after "signature"', () => {
+    const extended = { ...unsignedRecord(kid), zone: 'eu' } as UnsignedRecord;
+    const sealed = sealRecord(extended, pair.privateKey);
+    expect(sealed.canonical).toBe(referenceJcs(sealed.record));
+    expect(sealed.canonical.endsWith(',"zone":"eu"}')).toBe(true);
   });
 
   it('verifies a signature made by @noble/ed25519 over the reference bytes with node:crypto', () => {
