@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client.js';
+import { createGroupCommit } from '../lib/group-commit.js';
 import type { Clock } from '../lib/clock.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import { spansWholeDays } from './all-day.js';
@@ -34,8 +36,39 @@ const ALLOWED_FROM: Record<Exclude<EventStatus, 'DRAFT'>, EventStatus[]> = {
   ARCHIVED: ['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED'],
 };
 
+/** At most this many event creations share one insert; more wait for the next. */
+const MAX_CREATE_BATCH = 64;
+
+type NewEventWithId = repo.NewEvent & { id: string };
+
 /** Events: the partner's drafts and reads, and the operator's status changes. */
 export function createEventService({ db, clock, webhooks }: TicketingDeps) {
+  /**
+   * Event creations are group-committed: those that arrive while an insert is running are
+   * written together by the next one (repo.createEventsJson), one round trip and one commit for
+   * all of them, whatever their profiles (each row is checked against its own profile's venue).
+   * When the database refuses such a statement, each of its events is tried alone, with the id
+   * it was given, so an event it refuses fails only its own request (and one that was written
+   * after all, its answer lost, is refused by its id rather than created twice).
+   */
+  const creations = createGroupCommit<NewEventWithId, string | undefined | Error>(async (_all, batch) => {
+    try {
+      const created = await repo.createEventsJson(db, batch);
+      return batch.map((e) => created.get(e.id));
+    } catch (err) {
+      if (batch.length === 1) return [err instanceof Error ? err : new Error(String(err))];
+      return Promise.all(
+        batch.map(async (e) => {
+          try {
+            return (await repo.createEventsJson(db, [e])).get(e.id);
+          } catch (alone) {
+            return alone instanceof Error ? alone : new Error(String(alone));
+          }
+        }),
+      );
+    }
+  }, MAX_CREATE_BATCH);
+
   /** The event, or 404; with `profileId`, another profile's event is answered as absent. */
   async function requireEvent(id: string, profileId?: string): Promise<EventRow> {
     const row = await repo.findEvent(db, id, profileId);
@@ -93,7 +126,8 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
       const startsAt = new Date(body.eventStartsAt);
       const endsAt = body.eventEndsAt ? new Date(body.eventEndsAt) : null;
       const timezone = body.timezone ?? null;
-      const created = await repo.createEventJson(db, {
+      const created = await creations.add('', {
+        id: randomUUID(),
         profileId,
         placeId: body.placeId,
         name: body.name,
@@ -115,6 +149,7 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
         offersVipTables: body.offersVipTables ?? false,
         at: clock.now(),
       });
+      if (created instanceof Error) throw created;
       if (created === undefined) throw errors.venueNotFound();
       return created;
     },

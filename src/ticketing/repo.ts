@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../db/client.js';
+import { rowsOf, type DbOrTx } from '../db/client.js';
+import { recordSet } from '../db/record-set.js';
 import { prepared, rawRows } from '../db/prepared.js';
 import { venues } from '../db/schema/core.js';
 import { checkIns, issuedTickets, orderItems, orders, ticketTypes, ticketingEventCounts, ticketingEvents } from '../db/schema/ticketing.js';
@@ -174,57 +175,51 @@ export interface NewEvent {
 }
 
 /**
- * Creates a DRAFT event at the profile's venue `placeId` and answers it as the finished body of
- * POST /api/v1/events (its stored resource JSON, as reads send it), in one round trip: the venue is
- * checked by the insert itself, which selects from it. None, with nothing written, when the
- * venue is not the profile's.
+ * Creates several DRAFT events, each at its profile's venue `placeId`, in one statement (one
+ * round trip, one commit, one run of the count trigger): the event creations that arrive
+ * together (src/ticketing/events.ts). Answers, by the id given to each, the finished body of
+ * its 201; an event whose venue is not its profile's is absent, with nothing written for it.
  */
-export async function createEventJson(db: DbOrTx, e: NewEvent): Promise<string | undefined> {
-  const statement = prepared(db, 'ticketing_create_event', (name) => {
-    // Every column, in the table's order (Drizzle's insert … select asks for it); each value cast,
-    // since a parameter in a select list has no type of its own.
-    const value = (key: keyof NewEvent, type: string) => sql`${sql.placeholder(key)}::${sql.raw(type)}`;
-    const at = value('at', 'timestamptz');
-    const venue = db
-      .select({
-        id: sql`gen_random_uuid()`.as('id'),
-        profileId: venues.profileId,
-        placeId: venues.id,
-        name: value('name', 'text').as('name'),
-        description: value('description', 'text').as('description'),
-        status: sql`'DRAFT'`.as('status'),
-        startsAt: value('startsAt', 'timestamptz').as('starts_at'),
-        endsAt: value('endsAt', 'timestamptz').as('ends_at'),
-        timezone: value('timezone', 'text').as('timezone'),
-        allDay: value('allDay', 'boolean').as('all_day'),
-        address: value('address', 'text').as('address'),
-        city: value('city', 'text').as('city'),
-        lat: value('lat', 'double precision').as('lat'),
-        lng: value('lng', 'double precision').as('lng'),
-        categories: value('categories', 'text[]').as('categories'),
-        email: value('email', 'text').as('email'),
-        website: value('website', 'text').as('website'),
-        phoneNumber: value('phoneNumber', 'text').as('phone_number'),
-        ticketMode: value('ticketMode', 'text').as('ticket_mode'),
-        ticketUrl: value('ticketUrl', 'text').as('ticket_url'),
-        offersVipTables: value('offersVipTables', 'boolean').as('offers_vip_tables'),
-        imageUrl: sql`null::text`.as('image_url'),
-        createdAt: sql`${at}`.as('created_at'),
-        updatedAt: sql`${at}`.as('updated_at'),
-        // Written by the table's trigger.
-        resourceJson: sql`null::text`.as('resource_json'),
-      })
-      .from(venues)
-      .where(and(eq(venues.id, sql.placeholder('placeId')), eq(venues.profileId, sql.placeholder('profileId'))));
-    return db.insert(ticketingEvents).select(venue).returning({ json: ticketingEvents.resourceJson }).prepare(name);
-  });
-  const [row] = await statement.execute({
-    ...e,
-    startsAt: e.startsAt.toISOString(),
-    endsAt: e.endsAt?.toISOString() ?? null,
+export async function createEventsJson(db: DbOrTx, events: (NewEvent & { id: string })[]): Promise<Map<string, string>> {
+  const rows = events.map((e) => ({
+    id: e.id,
+    profile_id: e.profileId,
+    place_id: e.placeId,
+    name: e.name,
+    description: e.description,
+    starts_at: e.startsAt.toISOString(),
+    ends_at: e.endsAt?.toISOString() ?? null,
+    timezone: e.timezone,
+    all_day: e.allDay,
+    address: e.address,
+    city: e.city,
+    lat: e.lat,
+    lng: e.lng,
+    // One array element per event: the categories travel as JSON text.
+    categories: JSON.stringify(e.categories),
+    email: e.email,
+    website: e.website,
+    phone_number: e.phoneNumber,
+    ticket_mode: e.ticketMode,
+    ticket_url: e.ticketUrl,
+    offers_vip_tables: e.offersVipTables,
     at: e.at.toISOString(),
-  });
-  return row && eventBody(row.json);
+  }));
+  const columns =
+    'id uuid, profile_id uuid, place_id uuid, name text, description text, starts_at timestamptz, ends_at timestamptz, ' +
+    'timezone text, all_day boolean, address text, city text, lat float8, lng float8, categories jsonb, ' +
+    'email text, website text, phone_number text, ticket_mode text, ticket_url text, offers_vip_tables boolean, at timestamptz';
+  const result = await db.execute(sql`
+    insert into ${ticketingEvents} (id, profile_id, place_id, name, description, status, starts_at, ends_at, timezone, all_day,
+      address, city, lat, lng, categories, email, website, phone_number, ticket_mode, ticket_url, offers_vip_tables, image_url,
+      created_at, updated_at, resource_json)
+    select r.id, v.profile_id, v.id, r.name, r.description, 'DRAFT', r.starts_at, r.ends_at, r.timezone, r.all_day,
+      r.address, r.city, r.lat, r.lng, array(select jsonb_array_elements_text(r.categories)), r.email, r.website, r.phone_number,
+      r.ticket_mode, r.ticket_url, r.offers_vip_tables, null, r.at, r.at, ''
+    from ${recordSet(rows, columns)}
+    join ${venues} v on v.id = r.place_id and v.profile_id = r.profile_id
+    returning id, resource_json`);
+  return new Map(rowsOf<{ id: string; resource_json: string }>(result).map((row) => [row.id, eventBody(row.resource_json)]));
 }
 
 /**
