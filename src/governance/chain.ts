@@ -45,8 +45,8 @@ export type Recheck = (tx: Tx, profileId: string, batch: Decision[]) => Promise<
  * (a first batch, a failed one), another instance moved it or an agent changed, the batch is
  * sealed again in a transaction under the chain-head lock, onto the head read there, with its
  * agents re-read under a share lock (`recheck`). So a decision never seals an agent's delegations
- * older than a revocation that committed before its record was written, even when it was
- * evaluated from a cached copy. Either way a batch commits whole or fails each of its decisions,
+ * older than a revocation that had committed when the statement writing its record began, even
+ * when it was evaluated from a cached copy. Either way a batch commits whole or fails each of its decisions,
  * so the chain never holds half a batch; and the head row orders the writers of all instances,
  * so the chain stays gapless with no forks (test/governance/postgres.test.ts).
  */

@@ -41,6 +41,8 @@ const MAX_CREATE_BATCH = 64;
 
 type NewEventWithId = repo.NewEvent & { id: string };
 
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
 /** Events: the partner's drafts and reads, and the operator's status changes. */
 export function createEventService({ db, clock, webhooks }: TicketingDeps) {
   /**
@@ -56,16 +58,8 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
       const created = await repo.createEventsJson(db, batch);
       return batch.map((e) => created.get(e.id));
     } catch (err) {
-      if (batch.length === 1) return [err instanceof Error ? err : new Error(String(err))];
-      return Promise.all(
-        batch.map(async (e) => {
-          try {
-            return (await repo.createEventsJson(db, [e])).get(e.id);
-          } catch (alone) {
-            return alone instanceof Error ? alone : new Error(String(alone));
-          }
-        }),
-      );
+      if (batch.length === 1) return [asError(err)];
+      return Promise.all(batch.map((e) => repo.createEventsJson(db, [e]).then((created) => created.get(e.id), asError)));
     }
   }, MAX_CREATE_BATCH);
 
