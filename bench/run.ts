@@ -247,6 +247,8 @@ async function main() {
         // Identity webhook_url is checked at creation: the bench's points at a closed local port.
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+        // `EVENT_PAGE_CACHE_MB=0 npm run bench` measures event pages read from the database at every request.
+        ...(process.env.EVENT_PAGE_CACHE_MB ? { EVENT_PAGE_CACHE_MB: process.env.EVENT_PAGE_CACHE_MB } : {}),
       },
       '/ready',
     );

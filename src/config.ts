@@ -51,6 +51,8 @@ const envSchema = z
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean.default(false),
     GOVERNANCE_SIGNING_KEY: base64Seed.optional(),
     TICKETING_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
+    /** Event pages kept per process, in MiB of bodies (0: none); a kept page is checked against the database before it is sent. */
+    EVENT_PAGE_CACHE_MB: nonNegativeInt.default(16),
     CAPTURE_RATE_LIMIT_PER_MINUTE: positiveInt.default(40),
     IDENTITY_RATE_LIMIT_PER_MINUTE: positiveInt.default(240),
     GOVERNANCE_RATE_LIMIT_PER_MINUTE: positiveInt.default(GOVERNANCE_RATE_LIMIT_PER_MINUTE),

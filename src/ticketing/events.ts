@@ -4,6 +4,7 @@ import { createGroupCommit } from '../lib/group-commit.js';
 import type { Clock } from '../lib/clock.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import { spansWholeDays } from './all-day.js';
+import { createEventPageCache, pageKey, type EventPageCache } from './page-cache.js';
 import { ticketingErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { EventCreate, EventUpdate } from './schemas.js';
@@ -13,6 +14,8 @@ export interface TicketingDeps {
   db: Db;
   clock: Clock;
   webhooks: WebhookPlatform;
+  /** Event pages kept by this process (EVENT_PAGE_CACHE_MB); none kept when absent. */
+  pages?: EventPageCache;
 }
 
 export interface PageRequest {
@@ -44,7 +47,7 @@ type NewEventWithId = repo.NewEvent & { id: string };
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
 /** Events: the partner's drafts and reads, and the operator's status changes. */
-export function createEventService({ db, clock, webhooks }: TicketingDeps) {
+export function createEventService({ db, clock, webhooks, pages = createEventPageCache(0) }: TicketingDeps) {
   /**
    * Event creations are group-committed: those that arrive while an insert is running are
    * written together by the next one (repo.createEventsJson), one round trip and one commit for
@@ -107,9 +110,16 @@ export function createEventService({ db, clock, webhooks }: TicketingDeps) {
       return venue;
     },
 
-    /** The page as the finished JSON body of GET /events (written by PostgreSQL, repo.eventPageJson). */
+    /**
+     * The page as the finished JSON body of GET /events (written by PostgreSQL,
+     * repo.eventPageJson), from this process's page cache while the listed events have not
+     * changed (src/ticketing/page-cache.ts).
+     */
     async pageJson(profileId: string, status: EventStatus | undefined, page: PageRequest): Promise<string> {
-      return repo.eventPageJson(db, profileId, status, { ...windowOf(page), page: page.page });
+      return pages.page(pageKey(profileId, status, page.page, page.limit), {
+        changes: () => repo.eventListChanges(db, profileId, status),
+        read: () => repo.eventPageJson(db, profileId, status, { ...windowOf(page), page: page.page }),
+      });
     },
 
     /**

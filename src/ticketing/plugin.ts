@@ -9,6 +9,7 @@ import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { ticketingErrors as errors } from './errors.js';
 import { ticketingRoutes } from './routes.js';
 import type { TicketingScope } from '../profiles/vocabulary.js';
+import { createEventPageCache } from './page-cache.js';
 import { createTicketingService } from './service.js';
 import type { EventRow } from './views.js';
 
@@ -35,7 +36,12 @@ declare module 'fastify' {
  */
 export const ticketingApi: FastifyPluginAsync = async (app) => {
   useEnvelopeErrors(app);
-  const service = createTicketingService({ db: app.db, clock: app.clock, webhooks: app.webhooks });
+  const service = createTicketingService({
+    db: app.db,
+    clock: app.clock,
+    webhooks: app.webhooks,
+    pages: createEventPageCache(app.config.EVENT_PAGE_CACHE_MB * 1024 * 1024),
+  });
 
   app.decorateRequest('ticketingPrincipal', null);
   app.decorateRequest('ticketingEvent', null);

@@ -84,9 +84,15 @@ export async function eventBodyJson(db: DbOrTx, profileId: string, id: string): 
  * into objects and serializing them again cost the server more than the rest of the request,
  * and formatting them in PostgreSQL at each read cost it most of the page. The total comes from
  * the triggered per-status counters, not count(*): a profile's events are counted once, when
- * written.
+ * written. With the page comes the list's change count in the same snapshot (eventListChanges),
+ * which the event page cache keeps it under (src/ticketing/page-cache.ts).
  */
-export async function eventPageJson(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined, w: Window & { page: number }) {
+export async function eventPageJson(
+  db: DbOrTx,
+  profileId: string,
+  status: EventRow['status'] | undefined,
+  w: Window & { page: number },
+): Promise<{ body: string; changes: string }> {
   // One statement with and one without the status filter, so each keeps its own plan.
   const filtered = status !== undefined;
   const statement = prepared(db, filtered ? 'ticketing_events_page_by_status' : 'ticketing_events_page', (name) => {
@@ -114,20 +120,30 @@ export async function eventPageJson(db: DbOrTx, profileId: string, status: Event
     const row = db.select({ item: e.resourceJson }).from(e).where(eq(e.id, pageIds.id)).limit(1).as('event_row');
     // The items come as rows, one stored JSON text each, joined here: one text of the whole page
     // (string_agg) cost PostgreSQL more to send than the 100 rows (pgbench on the bench's data:
-    // 712 against 2,917 pages/s on one connection). Each row carries the total too.
+    // 712 against 2,917 pages/s on one connection). Each row carries the total and the change count too.
     return db
-      .select({ item: sql<string>`${row.item}`.as('item'), total: sql<number>`${eventTotal(filtered)}::int`.as('total') })
+      .select({
+        item: sql<string>`${row.item}`.as('item'),
+        total: sql<number>`${eventTotal(filtered)}::int`.as('total'),
+        changes: sql<string>`${eventChanges(filtered)}::text`.as('changes'),
+      })
       .from(pageIds)
       .crossJoinLateral(row)
       .orderBy(pageIds.startsAt, pageIds.id)
       .prepare(name);
   });
-  // Unmapped rows (rawRows): each is one text and one int already.
-  const rows = await rawRows<{ item: string; total: number }>(statement, { profileId, status, limit: w.limit, offset: w.offset });
+  // Unmapped rows (rawRows): each is two texts and an int already.
+  const rows = await rawRows<{ item: string; total: number; changes: string }>(statement, {
+    profileId,
+    status,
+    limit: w.limit,
+    offset: w.offset,
+  });
   // A page past the end has no row to carry the total.
-  const total = rows[0]?.total ?? (await eventCount(db, profileId, status));
+  const { total, changes } = rows[0] ?? (await eventListState(db, profileId, status));
   // page and limit are the validated integers of the query.
-  return `{"success":true,"data":{"items":[${rows.map((r) => r.item).join(',')}],"page":${w.page},"limit":${w.limit},"total":${Number(total)}}}`;
+  const body = `{"success":true,"data":{"items":[${rows.map((r) => r.item).join(',')}],"page":${w.page},"limit":${w.limit},"total":${Number(total)}}}`;
+  return { body, changes };
 }
 
 /** The profile's events (in `status` when filtered), summed from the triggered per-status counters. */
@@ -138,16 +154,49 @@ function eventTotal(filtered: boolean) {
   )})`;
 }
 
-async function eventCount(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined): Promise<number> {
+/**
+ * The changes ever made to the profile's events (in `status` when filtered): the sum of the
+ * counters' `changes`, which every insert, update and delete of an event adds to (migration
+ * 0010), so it differs from one read to the next exactly when a change to the listed events
+ * committed between them. A text: the sum is a bigint.
+ */
+function eventChanges(filtered: boolean) {
+  return sql`(select coalesce(sum(${ticketingEventCounts.changes}), 0) from ${ticketingEventCounts} where ${and(
+    eq(ticketingEventCounts.profileId, sql.placeholder('profileId')),
+    filtered ? eq(ticketingEventCounts.status, sql.placeholder('status')) : undefined,
+  )})`;
+}
+
+/** The listed events' total and change count, in one snapshot. */
+async function eventListState(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined) {
   const filtered = status !== undefined;
-  const statement = prepared(db, filtered ? 'ticketing_events_total_by_status' : 'ticketing_events_total', (name) =>
+  const statement = prepared(db, filtered ? 'ticketing_events_state_by_status' : 'ticketing_events_state', (name) =>
     db
-      .select({ total: sql<number>`${eventTotal(filtered)}::int` })
+      .select({
+        total: sql<number>`${eventTotal(filtered)}::int`.as('total'),
+        changes: sql<string>`${eventChanges(filtered)}::text`.as('changes'),
+      })
       .from(sql`(select 1) as one`)
       .prepare(name),
   );
-  const [row] = await statement.execute({ profileId, status });
-  return Number(row!.total);
+  const [row] = await rawRows<{ total: number; changes: string }>(statement, { profileId, status });
+  return row!;
+}
+
+/**
+ * The change count of the profile's events (in `status` when filtered), as the event page cache
+ * compares it: one row of the counters' sums.
+ */
+export async function eventListChanges(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined): Promise<string> {
+  const filtered = status !== undefined;
+  const statement = prepared(db, filtered ? 'ticketing_events_changes_by_status' : 'ticketing_events_changes', (name) =>
+    db
+      .select({ changes: sql<string>`${eventChanges(filtered)}::text`.as('changes') })
+      .from(sql`(select 1) as one`)
+      .prepare(name),
+  );
+  const [row] = await rawRows<{ changes: string }>(statement, { profileId, status });
+  return row!.changes;
 }
 
 /** What a new event is made of; the venue and its profile come from the venues table. */

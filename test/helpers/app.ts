@@ -16,7 +16,7 @@ export interface TestContext {
   /** The environment the app was built with (DATABASE_URL and DATA_DIR included), to build a second instance on the same store. */
   env: Record<string, string>;
   /** Calls the operator API and returns its parsed body, failing the test on an unexpected status. */
-  admin<T = any>(method: InjectOptions['method'], url: string, body?: unknown, expectStatus?: number): Promise<T>;
+  admin<T = any>(method: InjectOptions['method'], url: string, body?: unknown, expectStatus?: number | number[]): Promise<T>;
   close(): Promise<void>;
 }
 
