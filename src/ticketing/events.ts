@@ -117,7 +117,7 @@ export function createEventService({ db, clock, webhooks, pages = createEventPag
      */
     async pageJson(profileId: string, status: EventStatus | undefined, page: PageRequest): Promise<string> {
       return pages.page(pageKey(profileId, status, page.page, page.limit), {
-        changes: () => repo.eventListChanges(db, profileId, status),
+        changes: async () => (await repo.eventListState(db, profileId, status)).changes,
         read: () => repo.eventPageJson(db, profileId, status, { ...windowOf(page), page: page.page }),
       });
     },

@@ -84,7 +84,7 @@ export async function eventBodyJson(db: DbOrTx, profileId: string, id: string): 
  * into objects and serializing them again cost the server more than the rest of the request,
  * and formatting them in PostgreSQL at each read cost it most of the page. The total comes from
  * the triggered per-status counters, not count(*): a profile's events are counted once, when
- * written. With the page comes the list's change count in the same snapshot (eventListChanges),
+ * written. With the page comes the list's change count in the same snapshot (eventListState),
  * which the event page cache keeps it under (src/ticketing/page-cache.ts).
  */
 export async function eventPageJson(
@@ -167,8 +167,11 @@ function eventChanges(filtered: boolean) {
   )})`;
 }
 
-/** The listed events' total and change count, in one snapshot. */
-async function eventListState(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined) {
+/**
+ * The listed events' total and change count, in one snapshot: one row of sums over the
+ * profile's counter rows. The event page cache compares the count at every request.
+ */
+export async function eventListState(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined) {
   const filtered = status !== undefined;
   const statement = prepared(db, filtered ? 'ticketing_events_state_by_status' : 'ticketing_events_state', (name) =>
     db
@@ -181,22 +184,6 @@ async function eventListState(db: DbOrTx, profileId: string, status: EventRow['s
   );
   const [row] = await rawRows<{ total: number; changes: string }>(statement, { profileId, status });
   return row!;
-}
-
-/**
- * The change count of the profile's events (in `status` when filtered), as the event page cache
- * compares it: one row of the counters' sums.
- */
-export async function eventListChanges(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined): Promise<string> {
-  const filtered = status !== undefined;
-  const statement = prepared(db, filtered ? 'ticketing_events_changes_by_status' : 'ticketing_events_changes', (name) =>
-    db
-      .select({ changes: sql<string>`${eventChanges(filtered)}::text`.as('changes') })
-      .from(sql`(select 1) as one`)
-      .prepare(name),
-  );
-  const [row] = await rawRows<{ changes: string }>(statement, { profileId, status });
-  return row!.changes;
 }
 
 /** What a new event is made of; the venue and its profile come from the venues table. */
