@@ -20,8 +20,6 @@ export interface PageSource {
 export interface EventPageCache {
   /** The page's body: the kept one while the change count has not moved, else read afresh (and kept). */
   page(key: string, source: PageSource): Promise<string>;
-  /** Pages answered from the cache and pages read from the database, since the start. */
-  readonly stats: { hits: number; misses: number };
 }
 
 /** The cache key of one page: the profile, the status filter and the window. */
@@ -43,15 +41,10 @@ export function createEventPageCache(maxChars: number): EventPageCache {
     maxChars > 0
       ? new LRUCache<string, CachedPage>({ maxSize: maxChars, sizeCalculation: (page) => Math.max(1, page.body.length) })
       : undefined;
-  const stats = { hits: 0, misses: 0 };
   return {
     async page(key, source) {
       const kept = pages?.get(key);
-      if (kept && kept.changes === (await source.changes())) {
-        stats.hits += 1;
-        return kept.body;
-      }
-      stats.misses += 1;
+      if (kept && kept.changes === (await source.changes())) return kept.body;
       const fresh = await source.read();
       // Two requests that missed together may set it in either order: an older page then only
       // fails the next check, it is never sent for a newer count. A page larger than the whole
@@ -59,6 +52,5 @@ export function createEventPageCache(maxChars: number): EventPageCache {
       pages?.set(key, fresh);
       return fresh.body;
     },
-    stats,
   };
 }
