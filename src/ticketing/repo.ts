@@ -124,8 +124,8 @@ export async function eventPageJson(
     return db
       .select({
         item: sql<string>`${row.item}`.as('item'),
-        total: sql<number>`${eventTotal(filtered)}::int`.as('total'),
-        changes: sql<string>`${eventChanges(filtered)}::text`.as('changes'),
+        total: eventTotal(filtered).as('total'),
+        changes: eventChanges(filtered).as('changes'),
       })
       .from(pageIds)
       .crossJoinLateral(row)
@@ -146,26 +146,22 @@ export async function eventPageJson(
   return { body, changes };
 }
 
-/** The profile's events (in `status` when filtered), summed from the triggered per-status counters. */
-function eventTotal(filtered: boolean) {
-  return sql`(select coalesce(sum(${ticketingEventCounts.n}), 0) from ${ticketingEventCounts} where ${and(
+/**
+ * A sum over the profile's counter rows (of one status when filtered): `n` is how many events
+ * there are; `changes` how many changes were ever made to them, which every insert, update and
+ * delete of an event adds to (migration 0010), so it differs from one read to the next exactly
+ * when a change to the listed events committed between them.
+ */
+function counterSum(column: typeof ticketingEventCounts.n | typeof ticketingEventCounts.changes, filtered: boolean) {
+  return sql`(select coalesce(sum(${column}), 0) from ${ticketingEventCounts} where ${and(
     eq(ticketingEventCounts.profileId, sql.placeholder('profileId')),
     filtered ? eq(ticketingEventCounts.status, sql.placeholder('status')) : undefined,
   )})`;
 }
 
-/**
- * The changes ever made to the profile's events (in `status` when filtered): the sum of the
- * counters' `changes`, which every insert, update and delete of an event adds to (migration
- * 0010), so it differs from one read to the next exactly when a change to the listed events
- * committed between them. A text: the sum is a bigint.
- */
-function eventChanges(filtered: boolean) {
-  return sql`(select coalesce(sum(${ticketingEventCounts.changes}), 0) from ${ticketingEventCounts} where ${and(
-    eq(ticketingEventCounts.profileId, sql.placeholder('profileId')),
-    filtered ? eq(ticketingEventCounts.status, sql.placeholder('status')) : undefined,
-  )})`;
-}
+// The total as an int; the change count, a bigint sum, as text (compared, never computed with).
+const eventTotal = (filtered: boolean) => sql<number>`${counterSum(ticketingEventCounts.n, filtered)}::int`;
+const eventChanges = (filtered: boolean) => sql<string>`${counterSum(ticketingEventCounts.changes, filtered)}::text`;
 
 /**
  * The listed events' total and change count, in one snapshot: one row of sums over the
@@ -176,8 +172,8 @@ export async function eventListState(db: DbOrTx, profileId: string, status: Even
   const statement = prepared(db, filtered ? 'ticketing_events_state_by_status' : 'ticketing_events_state', (name) =>
     db
       .select({
-        total: sql<number>`${eventTotal(filtered)}::int`.as('total'),
-        changes: sql<string>`${eventChanges(filtered)}::text`.as('changes'),
+        total: eventTotal(filtered).as('total'),
+        changes: eventChanges(filtered).as('changes'),
       })
       .from(sql`(select 1) as one`)
       .prepare(name),

@@ -5,7 +5,7 @@ import { eventPageJson } from '../../src/ticketing/repo.js';
 import { createEventPageCache, pageKey, type CachedPage } from '../../src/ticketing/page-cache.js';
 import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
-import { draftEvent, organizer, type Organizer } from '../helpers/ticketing.js';
+import { draftEvent, organizer, partnerCall, type Organizer } from '../helpers/ticketing.js';
 
 /** A page source that counts its reads, over a change count the test moves. */
 function source(state: { changes: number; body: string }) {
@@ -199,16 +199,7 @@ describe.skipIf(!usingPostgres())('event pages across two instances (PostgreSQL)
     second = await buildTestApp({ shareWith: first, clock: first.clock });
     org = await organizer(first);
     // The same key, answered by the other instance.
-    there = {
-      ...org,
-      call: (method, url, body, key) =>
-        second.app.inject({
-          method,
-          url: `/api/v1${url}`,
-          headers: { authorization: `Bearer ${key ?? org.key}` },
-          ...(body === undefined ? {} : { payload: body as never }),
-        }),
-    };
+    there = { ...org, call: (method, url, body, key) => partnerCall(second, key ?? org.key, method, url, body) };
   });
   afterAll(async () => {
     await second?.close();

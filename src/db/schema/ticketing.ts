@@ -65,9 +65,9 @@ export const ticketingEventCounts = pgTable(
     n: integer('n').notNull(),
     /**
      * Changes to the shard's events: each row a statement inserts, updates or deletes adds to it
-     * (an update on its old and its new status; migration 0010). Never decreases, so the sum over a profile's rows
-     * moves with every committed change to its event list: a page built while the sum was S is
-     * still the page while it is S (the event page cache, src/ticketing/page-cache.ts).
+     * (an update on its old and its new status; migration 0010). Never decreases, so the sum
+     * over a profile's rows moves with every committed change to its event list: a page built
+     * while the sum was S is still the page while it is S (src/ticketing/page-cache.ts).
      */
     changes: bigint('changes', { mode: 'number' }).notNull().default(0),
   },
