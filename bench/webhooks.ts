@@ -24,7 +24,7 @@ import { createStore, type Store } from './seed.js';
 
 const DELIVERIES = Number(process.env.BENCH_WEBHOOKS ?? 1000);
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 16);
-const BARE_IN_FLIGHT = 32;
+export const BARE_IN_FLIGHT = 32;
 /** Requests (and deliveries) each side makes before its clock starts: both are measured warm. */
 const WARMUP = Math.min(1000, DELIVERIES);
 const ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
@@ -45,8 +45,17 @@ export interface WebhookBench {
   reason?: string;
 }
 
+/** A self-signed certificate for 127.0.0.1, the receiver's. */
+export async function benchCertificate(): Promise<{ private: string; cert: string }> {
+  return generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  } as never);
+}
+
 /** An HTTPS receiver: answers 200, or never on paths under /dead; records when each request arrived. */
-async function startReceiver(cert: { key: string; cert: string }) {
+export async function startReceiver(cert: { key: string; cert: string }) {
   const arrivals = new Map<string, number[]>();
   let connections = 0;
   const server: Server = createServer({ key: cert.key, cert: cert.cert, keepAliveTimeout: 60_000 }, (req, res) => {
@@ -79,7 +88,7 @@ async function startReceiver(cert: { key: string; cert: string }) {
       }),
   };
 }
-type BenchReceiver = Awaited<ReturnType<typeof startReceiver>>;
+export type BenchReceiver = Awaited<ReturnType<typeof startReceiver>>;
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = performance.now() + timeoutMs;
@@ -93,7 +102,7 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number,
  * What the issue compares against: the same signed JSON POSTed over keep-alive HTTPS, 32 in
  * flight, on connections the agent has open already (a keep-alive loop's steady state).
  */
-async function bareLoop(receiver: BenchReceiver, agent: Agent, n: number): Promise<number> {
+export async function bareLoop(receiver: BenchReceiver, agent: Agent, n: number): Promise<number> {
   const body = JSON.stringify({
     id: randomUUID(),
     type: 'webhook.test',
@@ -206,11 +215,7 @@ export async function measureWebhooks(): Promise<WebhookBench> {
   const result: WebhookBench = { startedAt: new Date().toISOString(), database: 'none', node: process.version };
   const store: Store = await createStore();
   result.database = store.kind;
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  } as never);
+  const pems = await benchCertificate();
   const certDir = mkdtempSync(join(tmpdir(), 'bench-ca-'));
   writeFileSync(join(certDir, 'ca.pem'), pems.cert);
   const receiver = await startReceiver({ key: pems.private, cert: pems.cert });
@@ -239,6 +244,12 @@ export async function measureWebhooks(): Promise<WebhookBench> {
         IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         NODE_EXTRA_CA_CERTS: join(certDir, 'ca.pem'),
+        // The delivery lane's settings, passed on when set, so that other values can be measured.
+        ...Object.fromEntries(
+          ['JOBS_DELIVERY_CONCURRENCY', 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT'].flatMap((k) =>
+            process.env[k] ? [[k, process.env[k]!]] : [],
+          ),
+        ),
       },
       '/ready',
     );

@@ -1,0 +1,209 @@
+// The floor under webhook throughput (README, Background work): how fast a sender that does only
+// the least a durable queue shared by several processes must do (claim a batch under a lease in
+// PostgreSQL, send it, record the answers) delivers, against the same bare keep-alive loop and
+// HTTPS receiver as bench/webhooks.ts. It runs none of the server's code: the sender is this
+// file run as a child process (as the server is one), on a database of its own.
+//
+//   DATABASE_URL=postgres://… npm run bench:webhooks-floor
+//
+// BENCH_FLOOR_TABLE picks what is claimed:
+// - `queue` (default): a narrow queue row (bigint id, one partial index per state), the shape of
+//   the `jobs` table stripped to what a claim and an end read and write.
+// - `delivery`: the delivery row itself as the job, with the indexes webhook_deliveries carries
+//   (src/db/schema/webhooks.ts) and the two partial indexes a claim from it needs. A claim then
+//   rewrites a wide row and every one of its indexes, where the product's claim rewrites the
+//   narrow job row and its delivery's attempt count in place (no indexed column changes).
+// Both claim with a per-endpoint cap of 4 counted across processes, as the product does, and
+// write an attempt row per delivery.
+import { fork } from 'node:child_process';
+import { Agent, request } from 'node:https';
+import pg from 'pg';
+import { serviceHmacSigner } from '../src/webhooks/signers.js';
+import { BARE_IN_FLIGHT, bareLoop, benchCertificate, startReceiver } from './webhooks.js';
+import { createStore } from './seed.js';
+
+const DELIVERIES = Number(process.env.BENCH_WEBHOOKS ?? 20_000);
+const ENDPOINTS = 16;
+const PER_ENDPOINT = 4;
+/** Claims in flight at once, each of BATCH deliveries: 64 in flight, the product's 16 endpoints × 4. */
+const LOOPS = 4;
+const BATCH = 16;
+const TABLE = process.env.BENCH_FLOOR_TABLE === 'delivery' ? 'delivery' : 'queue';
+const log = (msg: string) => process.stderr.write(`floor: ${msg}\n`);
+
+const SCHEMA: Record<typeof TABLE, string[]> = {
+  queue: [
+    `create table q (id bigserial primary key, endpoint int not null, state text not null, attempts int not null default 0,
+      locked_until timestamptz, status_code int, body text not null)`,
+    `create index q_pending on q (id) where state = 'pending'`,
+    `create index q_running on q (endpoint) where state = 'running'`,
+  ],
+  delivery: [
+    `create table q (id uuid primary key, event_id uuid not null, endpoint int not null, url text not null, signer text not null,
+      policy text not null, state text not null, attempts int not null default 0, max_attempts int not null default 8,
+      next_attempt_at timestamptz, locked_until timestamptz, status_code int, last_error text, job_id uuid,
+      created_at timestamptz not null default now(), updated_at timestamptz not null default now(), body text not null)`,
+    `create index q_endpoint on q (endpoint, created_at)`,
+    `create index q_state on q (state, created_at)`,
+    `create index q_event on q (event_id)`,
+    `create index q_pending on q (next_attempt_at) where state = 'pending' and locked_until is null`,
+    `create index q_running on q (endpoint) where state = 'pending' and locked_until is not null`,
+  ],
+};
+
+/** Claims up to BATCH rows, at most PER_ENDPOINT of one endpoint in flight across all claimers. */
+const CLAIM: Record<typeof TABLE, string> = {
+  queue: `with busy as (select endpoint, count(*) as n from q where state = 'running' group by endpoint),
+      candidates as (select id, endpoint from q where state = 'pending' order by id limit ${BATCH * 4}),
+      ranked as materialized (select c.id, coalesce(b.n, 0) + row_number() over (partition by c.endpoint order by c.id) as nth
+        from candidates c left join busy b using (endpoint))
+    update q set state = 'running', attempts = attempts + 1, locked_until = now() + interval '60 s'
+    where id in (select q.id from q join ranked r on r.id = q.id where r.nth <= ${PER_ENDPOINT} and q.state = 'pending'
+      order by q.id limit ${BATCH} for update of q skip locked)
+    returning id, endpoint, attempts, body`,
+  delivery: `with busy as (select endpoint, count(*) as n from q where state = 'pending' and locked_until is not null group by endpoint),
+      candidates as (select id, endpoint, next_attempt_at from q where state = 'pending' and locked_until is null
+        order by next_attempt_at limit ${BATCH * 4}),
+      ranked as materialized (select c.id, coalesce(b.n, 0) + row_number() over (partition by c.endpoint order by c.next_attempt_at) as nth
+        from candidates c left join busy b using (endpoint))
+    update q set locked_until = now() + interval '60 s', attempts = attempts + 1, updated_at = now()
+    where id in (select q.id from q join ranked r on r.id = q.id where r.nth <= ${PER_ENDPOINT} and q.state = 'pending'
+      and q.locked_until is null order by q.next_attempt_at limit ${BATCH} for update of q skip locked)
+    returning id, endpoint, attempts, body`,
+};
+
+/** Records the answers: the row's end and one attempt row per delivery, in one statement. */
+const END: Record<typeof TABLE, string> = {
+  queue: `with r as (select * from unnest($1::bigint[], $2::int[], $3::int[]) as r(id, attempt, code)),
+      ended as (update q set state = 'done', status_code = r.code, locked_until = null from r where q.id = r.id)
+    insert into a (id, attempt, status_code, started_at) select id::text, attempt, code, now() from r`,
+  delivery: `with r as (select * from unnest($1::uuid[], $2::int[], $3::int[]) as r(id, attempt, code)),
+      ended as (update q set state = 'succeeded', status_code = r.code, locked_until = null, next_attempt_at = null,
+        updated_at = now() from r where q.id = r.id)
+    insert into a (id, attempt, status_code, started_at) select id::text, attempt, code, now() from r`,
+};
+
+interface SenderTask {
+  databaseUrl: string;
+  port: number;
+  ca: string;
+}
+
+/** The child: claims, sends and records until nothing is left; answers deliveries per second. */
+async function send(task: SenderTask): Promise<number> {
+  // Committing as the product's bookkeeping pool does (src/db/client.ts).
+  const pool = new pg.Pool({ connectionString: task.databaseUrl, max: LOOPS * 2, options: '-c synchronous_commit=off' });
+  const agents = Array.from({ length: ENDPOINTS }, () => new Agent({ keepAlive: true, ca: task.ca, maxSockets: PER_ENDPOINT }));
+  const post = (row: { id: string; endpoint: number; body: string }) =>
+    new Promise<number>((resolve, reject) => {
+      const headers = {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(row.body)),
+        'service-delivery-id': String(row.id),
+        ...serviceHmacSigner.sign({
+          eventId: String(row.id),
+          timestampSec: Math.floor(Date.now() / 1000),
+          body: row.body,
+          secrets: ['whsec_floor'],
+        }),
+      };
+      const req = request(
+        { host: '127.0.0.1', port: task.port, path: `/t${row.endpoint}`, method: 'POST', agent: agents[row.endpoint], headers },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(row.body);
+    });
+  let delivered = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: LOOPS }, async () => {
+      for (;;) {
+        const { rows } = await pool.query<{ id: string; endpoint: number; attempts: number; body: string }>(CLAIM[TABLE]);
+        if (rows.length === 0) return;
+        const codes = await Promise.all(rows.map(post));
+        await pool.query(END[TABLE], [rows.map((r) => r.id), rows.map((r) => r.attempts), codes]);
+        delivered += rows.length;
+      }
+    }),
+  );
+  const rate = delivered / ((performance.now() - started) / 1000);
+  await pool.end();
+  for (const agent of agents) agent.destroy();
+  return rate;
+}
+
+async function fill(client: pg.Client, n: number): Promise<void> {
+  const body = `jsonb_build_object('id', gen_random_uuid(), 'type', 'webhook.test', 'created', now(), 'data', jsonb_build_object('n', g))::text`;
+  await client.query(
+    TABLE === 'queue'
+      ? `insert into q (endpoint, state, body) select g % ${ENDPOINTS}, 'pending', ${body} from generate_series(1, $1::int) g`
+      : `insert into q (id, event_id, endpoint, url, signer, policy, state, next_attempt_at, body)
+         select gen_random_uuid(), gen_random_uuid(), g % ${ENDPOINTS}, 'https://127.0.0.1/t' || (g % ${ENDPOINTS}), 'service-hmac',
+           'default', 'pending', now(), ${body} from generate_series(1, $1::int) g`,
+    [n],
+  );
+  await client.query('analyze q');
+}
+
+async function measureFloor(): Promise<void> {
+  if (!process.env.DATABASE_URL) throw new Error('the floor is measured on PostgreSQL: set DATABASE_URL');
+  const store = await createStore();
+  const pems = await benchCertificate();
+  const receiver = await startReceiver({ key: pems.private, cert: pems.cert });
+  const client = new pg.Client({ connectionString: store.env.DATABASE_URL });
+  await client.connect();
+  const sender = fork(process.argv[1]!, ['sender'], { execArgv: process.execArgv });
+  const run = (task: SenderTask) =>
+    new Promise<number>((resolve, reject) => {
+      sender.once('message', (rate) => resolve(rate as number));
+      sender.once('error', reject);
+      sender.send(task);
+    });
+  try {
+    for (const statement of [
+      ...SCHEMA[TABLE],
+      'create table a (id text, attempt int, status_code int, started_at timestamptz, primary key (id, attempt))',
+    ])
+      await client.query(statement);
+    const task = { databaseUrl: store.env.DATABASE_URL!, port: receiver.port, ca: pems.cert };
+    const agent = new Agent({ keepAlive: true, ca: pems.cert, maxSockets: BARE_IN_FLIGHT });
+    await bareLoop(receiver, agent, 1000);
+    // Alternated, so that a machine that slows down or speeds up during the run moves both.
+    for (let round = 1; round <= 3; round++) {
+      const bare = await bareLoop(receiver, agent, DELIVERIES);
+      await fill(client, 1000);
+      await run(task);
+      await fill(client, DELIVERIES);
+      const floor = await run(task);
+      log(`round ${round}: bare loop ${Math.round(bare)} /s, ${TABLE} floor ${Math.round(floor)} /s (${(floor / bare).toFixed(2)} ×)`);
+      process.stdout.write(`${JSON.stringify({ table: TABLE, round, bareLoopPerS: Math.round(bare), floorPerS: Math.round(floor) })}\n`);
+    }
+    agent.destroy();
+  } finally {
+    sender.kill();
+    await client.end();
+    await receiver.close();
+    await store.drop();
+  }
+}
+
+if (process.argv[2] === 'sender') {
+  process.on('message', (task: SenderTask) => {
+    send(task).then(
+      (rate) => process.send!(rate),
+      (err: unknown) => {
+        process.stderr.write(`floor sender failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  });
+} else if (process.argv[1]?.endsWith('bench/webhooks-floor.ts')) {
+  measureFloor().catch((err: unknown) => {
+    process.stderr.write(`floor failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}
