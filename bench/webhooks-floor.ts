@@ -6,17 +6,22 @@
 //
 //   DATABASE_URL=postgres://… npm run bench:webhooks-floor
 //
-// BENCH_FLOOR_TABLE picks what is claimed:
-// - `queue` (default): a narrow queue row (bigint id, one partial index per state), the shape of
-//   the `jobs` table stripped to what a claim and an end read and write.
-// - `delivery`: the delivery row itself as the job, with the indexes webhook_deliveries carries
-//   (src/db/schema/webhooks.ts) and the two partial indexes a claim from it needs. A claim then
-//   rewrites a wide row and every one of its indexes, where the product's claim rewrites the
-//   narrow job row and its delivery's attempt count in place (no indexed column changes).
-// Both claim with a per-endpoint cap of 4 counted across processes, as the product does, and
-// write an attempt row per delivery.
+// BENCH_FLOOR_SENDER picks the sender:
+// - `queue` (default): claims a narrow queue row (bigint id, one partial index per state), the
+//   shape of the `jobs` table stripped to what a claim and an end read and write.
+// - `delivery`: claims the delivery row itself as the job, with the indexes webhook_deliveries
+//   carries (src/db/schema/webhooks.ts) and the two partial indexes a claim from it needs. A
+//   claim then rewrites a wide row and every one of its indexes, where the product's claim
+//   rewrites the narrow job row and its delivery's attempt count in place (no indexed column
+//   changes).
+//   Both claim with a per-endpoint cap of 4 counted across processes, as the product does, and
+//   write an attempt row per delivery.
+// - `graphile-worker`: the library (its own schema, batched fetches and completions, 64 jobs at
+//   once), one job per delivery. It has no per-endpoint cap and writes no attempt row.
 import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:https';
+import { Logger, makeWorkerUtils, run as runGraphileWorker, runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import { serviceHmacSigner } from '../src/webhooks/signers.js';
 import { BARE_IN_FLIGHT, bareLoop, benchCertificate, startReceiver } from './webhooks.js';
@@ -28,10 +33,12 @@ const PER_ENDPOINT = 4;
 /** Claims in flight at once, each of BATCH deliveries: 64 in flight, the product's 16 endpoints × 4. */
 const LOOPS = 4;
 const BATCH = 16;
-const TABLE = process.env.BENCH_FLOOR_TABLE === 'delivery' ? 'delivery' : 'queue';
+const SENDERS = ['queue', 'delivery', 'graphile-worker'] as const;
+const SENDER = SENDERS.find((s) => s === process.env.BENCH_FLOOR_SENDER) ?? 'queue';
+type Table = 'queue' | 'delivery';
 const log = (msg: string) => process.stderr.write(`floor: ${msg}\n`);
 
-const SCHEMA: Record<typeof TABLE, string[]> = {
+const SCHEMA: Record<Table, string[]> = {
   queue: [
     `create table q (id bigserial primary key, endpoint int not null, state text not null, attempts int not null default 0,
       locked_until timestamptz, status_code int, body text not null)`,
@@ -52,7 +59,7 @@ const SCHEMA: Record<typeof TABLE, string[]> = {
 };
 
 /** Claims up to BATCH rows, at most PER_ENDPOINT of one endpoint in flight across all claimers. */
-const CLAIM: Record<typeof TABLE, string> = {
+const CLAIM: Record<Table, string> = {
   queue: `with busy as (select endpoint, count(*) as n from q where state = 'running' group by endpoint),
       candidates as (select id, endpoint from q where state = 'pending' order by id limit ${BATCH * 4}),
       ranked as materialized (select c.id, coalesce(b.n, 0) + row_number() over (partition by c.endpoint order by c.id) as nth
@@ -73,7 +80,7 @@ const CLAIM: Record<typeof TABLE, string> = {
 };
 
 /** Records the answers: the row's end and one attempt row per delivery, in one statement. */
-const END: Record<typeof TABLE, string> = {
+const END: Record<Table, string> = {
   queue: `with r as (select * from unnest($1::bigint[], $2::int[], $3::int[]) as r(id, attempt, code)),
       ended as (update q set state = 'done', status_code = r.code, locked_until = null from r where q.id = r.id)
     insert into a (id, attempt, status_code, started_at) select id::text, attempt, code, now() from r`,
@@ -87,13 +94,13 @@ interface SenderTask {
   databaseUrl: string;
   port: number;
   ca: string;
+  /** Deliveries queued for this round. */
+  n: number;
 }
 
-/** The child: claims, sends and records until nothing is left; answers deliveries per second. */
-async function send(task: SenderTask): Promise<number> {
-  // Committing as the product's bookkeeping pool does (src/db/client.ts).
-  const pool = new pg.Pool({ connectionString: task.databaseUrl, max: LOOPS * 2, options: '-c synchronous_commit=off' });
-  const agents = Array.from({ length: ENDPOINTS }, () => new Agent({ keepAlive: true, ca: task.ca, maxSockets: PER_ENDPOINT }));
+/** Signs and POSTs one delivery to its endpoint's path on keep-alive connections; answers the status code. */
+function poster(task: SenderTask) {
+  const agents = Array.from({ length: ENDPOINTS }, () => new Agent({ keepAlive: true, ca: task.ca, maxSockets: PER_ENDPOINT * 4 }));
   const post = (row: { id: string; endpoint: number; body: string }) =>
     new Promise<number>((resolve, reject) => {
       const headers = {
@@ -117,75 +124,147 @@ async function send(task: SenderTask): Promise<number> {
       req.on('error', reject);
       req.end(row.body);
     });
+  return { post, close: () => agents.forEach((agent) => agent.destroy()) };
+}
+
+/** The child, for a table of its own: claims, sends and records until nothing is left; answers deliveries per second. */
+async function sendFromTable(task: SenderTask, table: Table): Promise<number> {
+  // Committing as the product's bookkeeping pool does (src/db/client.ts).
+  const pool = new pg.Pool({ connectionString: task.databaseUrl, max: LOOPS * 2, options: '-c synchronous_commit=off' });
+  const { post, close } = poster(task);
   let delivered = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: LOOPS }, async () => {
       for (;;) {
-        const { rows } = await pool.query<{ id: string; endpoint: number; attempts: number; body: string }>(CLAIM[TABLE]);
+        const { rows } = await pool.query<{ id: string; endpoint: number; attempts: number; body: string }>(CLAIM[table]);
         if (rows.length === 0) return;
         const codes = await Promise.all(rows.map(post));
-        await pool.query(END[TABLE], [rows.map((r) => r.id), rows.map((r) => r.attempts), codes]);
+        await pool.query(END[table], [rows.map((r) => r.id), rows.map((r) => r.attempts), codes]);
         delivered += rows.length;
       }
     }),
   );
   const rate = delivered / ((performance.now() - started) / 1000);
   await pool.end();
-  for (const agent of agents) agent.destroy();
+  close();
   return rate;
 }
 
-async function fill(client: pg.Client, n: number): Promise<void> {
-  const body = `jsonb_build_object('id', gen_random_uuid(), 'type', 'webhook.test', 'created', now(), 'data', jsonb_build_object('n', g))::text`;
-  await client.query(
-    TABLE === 'queue'
-      ? `insert into q (endpoint, state, body) select g % ${ENDPOINTS}, 'pending', ${body} from generate_series(1, $1::int) g`
-      : `insert into q (id, event_id, endpoint, url, signer, policy, state, next_attempt_at, body)
-         select gen_random_uuid(), gen_random_uuid(), g % ${ENDPOINTS}, 'https://127.0.0.1/t' || (g % ${ENDPOINTS}), 'service-hmac',
-           'default', 'pending', now(), ${body} from generate_series(1, $1::int) g`,
-    [n],
-  );
-  await client.query('analyze q');
+/** The child, with graphile-worker: runs the round's jobs; answers deliveries per second from the first job's start. */
+async function sendWithGraphileWorker(task: SenderTask): Promise<number> {
+  const { post, close } = poster(task);
+  let delivered = 0;
+  let first: number | undefined;
+  let last = 0;
+  let allDone!: () => void;
+  const done = new Promise<void>((resolve) => (allDone = resolve));
+  const runner = await runGraphileWorker({
+    connectionString: task.databaseUrl,
+    concurrency: PER_ENDPOINT * ENDPOINTS,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    logger: new Logger(() => () => {}),
+    preset: { worker: { localQueue: { size: PER_ENDPOINT * ENDPOINTS }, completeJobBatchDelay: 0 } },
+    taskList: {
+      deliver: async (payload) => {
+        first ??= performance.now();
+        const { endpoint, body } = payload as { endpoint: number; body: string };
+        const code = await post({ id: String(delivered), endpoint, body });
+        if (code !== 200) throw new Error(`the receiver answered ${code}`);
+        delivered += 1;
+        last = performance.now();
+        if (delivered === task.n) allDone();
+      },
+    },
+  });
+  await done;
+  await runner.stop();
+  close();
+  return task.n / ((last - first!) / 1000);
+}
+
+/** Queues n deliveries for the sender, in one transaction. */
+async function fill(databaseUrl: string, n: number): Promise<void> {
+  if (SENDER === 'graphile-worker') {
+    const utils = await makeWorkerUtils({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
+    try {
+      const body = (g: number) =>
+        JSON.stringify({ id: randomUUID(), type: 'webhook.test', created: new Date().toISOString(), data: { n: g } });
+      await utils.addJobs(
+        Array.from({ length: n }, (_, g) => ({ identifier: 'deliver', payload: { endpoint: g % ENDPOINTS, body: body(g) } })),
+      );
+    } finally {
+      await utils.release();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const body = `jsonb_build_object('id', gen_random_uuid(), 'type', 'webhook.test', 'created', now(), 'data', jsonb_build_object('n', g))::text`;
+    await client.query(
+      SENDER === 'queue'
+        ? `insert into q (endpoint, state, body) select g % ${ENDPOINTS}, 'pending', ${body} from generate_series(1, $1::int) g`
+        : `insert into q (id, event_id, endpoint, url, signer, policy, state, next_attempt_at, body)
+           select gen_random_uuid(), gen_random_uuid(), g % ${ENDPOINTS}, 'https://127.0.0.1/t' || (g % ${ENDPOINTS}), 'service-hmac',
+             'default', 'pending', now(), ${body} from generate_series(1, $1::int) g`,
+      [n],
+    );
+    await client.query('analyze q');
+  } finally {
+    await client.end();
+  }
+}
+
+async function prepare(databaseUrl: string): Promise<void> {
+  if (SENDER === 'graphile-worker') {
+    await runMigrations({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
+    return;
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (const statement of [
+      ...SCHEMA[SENDER],
+      'create table a (id text, attempt int, status_code int, started_at timestamptz, primary key (id, attempt))',
+    ])
+      await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
 
 async function measureFloor(): Promise<void> {
   if (!process.env.DATABASE_URL) throw new Error('the floor is measured on PostgreSQL: set DATABASE_URL');
   const store = await createStore();
+  const databaseUrl = store.env.DATABASE_URL!;
   const pems = await benchCertificate();
   const receiver = await startReceiver({ key: pems.private, cert: pems.cert });
-  const client = new pg.Client({ connectionString: store.env.DATABASE_URL });
-  await client.connect();
   const sender = fork(process.argv[1]!, ['sender'], { execArgv: process.execArgv });
-  const run = (task: SenderTask) =>
-    new Promise<number>((resolve, reject) => {
+  const run = async (n: number) => {
+    await fill(databaseUrl, n);
+    return new Promise<number>((resolve, reject) => {
       sender.once('message', (rate) => resolve(rate as number));
       sender.once('error', reject);
-      sender.send(task);
+      sender.send({ databaseUrl, port: receiver.port, ca: pems.cert, n } satisfies SenderTask);
     });
+  };
   try {
-    for (const statement of [
-      ...SCHEMA[TABLE],
-      'create table a (id text, attempt int, status_code int, started_at timestamptz, primary key (id, attempt))',
-    ])
-      await client.query(statement);
-    const task = { databaseUrl: store.env.DATABASE_URL!, port: receiver.port, ca: pems.cert };
+    await prepare(databaseUrl);
     const agent = new Agent({ keepAlive: true, ca: pems.cert, maxSockets: BARE_IN_FLIGHT });
     await bareLoop(receiver, agent, 1000);
     // Alternated, so that a machine that slows down or speeds up during the run moves both.
     for (let round = 1; round <= 3; round++) {
       const bare = await bareLoop(receiver, agent, DELIVERIES);
-      await fill(client, 1000);
-      await run(task);
-      await fill(client, DELIVERIES);
-      const floor = await run(task);
-      log(`round ${round}: bare loop ${Math.round(bare)} /s, ${TABLE} floor ${Math.round(floor)} /s (${(floor / bare).toFixed(2)} ×)`);
-      process.stdout.write(`${JSON.stringify({ table: TABLE, round, bareLoopPerS: Math.round(bare), floorPerS: Math.round(floor) })}\n`);
+      await run(1000);
+      const floor = await run(DELIVERIES);
+      log(`round ${round}: bare loop ${Math.round(bare)} /s, ${SENDER} ${Math.round(floor)} /s (${(floor / bare).toFixed(2)} ×)`);
+      process.stdout.write(`${JSON.stringify({ sender: SENDER, round, bareLoopPerS: Math.round(bare), floorPerS: Math.round(floor) })}\n`);
     }
     agent.destroy();
   } finally {
     sender.kill();
-    await client.end();
     await receiver.close();
     await store.drop();
   }
@@ -193,7 +272,7 @@ async function measureFloor(): Promise<void> {
 
 if (process.argv[2] === 'sender') {
   process.on('message', (task: SenderTask) => {
-    send(task).then(
+    (SENDER === 'graphile-worker' ? sendWithGraphileWorker(task) : sendFromTable(task, SENDER)).then(
       (rate) => process.send!(rate),
       (err: unknown) => {
         process.stderr.write(`floor sender failed: ${err instanceof Error ? err.stack : String(err)}\n`);
