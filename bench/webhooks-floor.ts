@@ -245,8 +245,12 @@ async function measureFloor(): Promise<void> {
   const run = async (n: number) => {
     await fill(databaseUrl, n);
     return new Promise<number>((resolve, reject) => {
-      sender.once('message', (rate) => resolve(rate as number));
-      sender.once('error', reject);
+      const exited = (code: number | null) => reject(new Error(`the sender exited (${code}) before answering`));
+      sender.once('exit', exited);
+      sender.once('message', (rate) => {
+        sender.off('exit', exited);
+        resolve(rate as number);
+      });
       sender.send({ databaseUrl, port: receiver.port, ca: pems.cert, n } satisfies SenderTask);
     });
   };
