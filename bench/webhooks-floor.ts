@@ -18,11 +18,16 @@
 //   write an attempt row per delivery.
 // - `graphile-worker`: the library (its own schema, batched fetches and completions, 64 jobs at
 //   once), one job per delivery. It has no per-endpoint cap and writes no attempt row.
+// - `pg-boss`: the library, one job per delivery, four workers fetching 16 at a time (64 in
+//   flight). Each worker waits out its polling interval (0.5 s at least) after every batch it
+//   fetched, however quick (node_modules/pg-boss/src/worker.js), so its rate is capped near
+//   64 per 0.5 s whatever the database can do.
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:https';
 import { Logger, makeWorkerUtils, run as runGraphileWorker, runMigrations } from 'graphile-worker';
 import pg from 'pg';
+import PgBoss from 'pg-boss';
 import { serviceHmacSigner } from '../src/webhooks/signers.js';
 import { BARE_IN_FLIGHT, bareLoop, benchCertificate, startReceiver } from './webhooks.js';
 import { createStore } from './seed.js';
@@ -33,10 +38,14 @@ const PER_ENDPOINT = 4;
 /** Claims in flight at once, each of BATCH deliveries: 64 in flight, the product's 16 endpoints × 4. */
 const LOOPS = 4;
 const BATCH = 16;
-const SENDERS = ['queue', 'delivery', 'graphile-worker'] as const;
+const SENDERS = ['queue', 'delivery', 'graphile-worker', 'pg-boss'] as const;
 const SENDER = SENDERS.find((s) => s === process.env.BENCH_FLOOR_SENDER) ?? 'queue';
 type Table = 'queue' | 'delivery';
 const log = (msg: string) => process.stderr.write(`floor: ${msg}\n`);
+/** The library queue's name, for `pg-boss`. */
+const PG_BOSS_QUEUE = 'deliver';
+const eventJson = (g: number) =>
+  JSON.stringify({ id: randomUUID(), type: 'webhook.test', created: new Date().toISOString(), data: { n: g } });
 
 const SCHEMA: Record<Table, string[]> = {
   queue: [
@@ -184,15 +193,52 @@ async function sendWithGraphileWorker(task: SenderTask): Promise<number> {
   return task.n / ((last - first!) / 1000);
 }
 
+/** The child, with pg-boss: runs the round's jobs; answers deliveries per second from the first job's start. */
+async function sendWithPgBoss(task: SenderTask): Promise<number> {
+  const { post, close } = poster(task);
+  const boss = new PgBoss({ connectionString: task.databaseUrl, max: LOOPS * 2, supervise: false, migrate: false });
+  boss.on('error', (err: unknown) => log(`pg-boss: ${String(err)}`));
+  await boss.start();
+  let delivered = 0;
+  let first: number | undefined;
+  let last = 0;
+  let allDone!: () => void;
+  const done = new Promise<void>((resolve) => (allDone = resolve));
+  for (let i = 0; i < LOOPS; i++) {
+    await boss.work<{ endpoint: number; body: string }>(PG_BOSS_QUEUE, { batchSize: BATCH, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      first ??= performance.now();
+      const codes = await Promise.all(jobs.map((job) => post({ id: job.id, endpoint: job.data.endpoint, body: job.data.body })));
+      if (codes.some((code) => code !== 200)) throw new Error(`the receiver answered ${codes.join(', ')}`);
+      delivered += jobs.length;
+      last = performance.now();
+      if (delivered >= task.n) allDone();
+    });
+  }
+  await done;
+  await boss.stop({ graceful: true, wait: true });
+  close();
+  return task.n / ((last - first!) / 1000);
+}
+
 /** Queues n deliveries for the sender, in one transaction. */
 async function fill(databaseUrl: string, n: number): Promise<void> {
+  if (SENDER === 'pg-boss') {
+    const boss = new PgBoss({ connectionString: databaseUrl, supervise: false, migrate: false });
+    await boss.start();
+    try {
+      await boss.insert(
+        Array.from({ length: n }, (_, g) => ({ name: PG_BOSS_QUEUE, data: { endpoint: g % ENDPOINTS, body: eventJson(g) } })),
+      );
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+    return;
+  }
   if (SENDER === 'graphile-worker') {
     const utils = await makeWorkerUtils({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
     try {
-      const body = (g: number) =>
-        JSON.stringify({ id: randomUUID(), type: 'webhook.test', created: new Date().toISOString(), data: { n: g } });
       await utils.addJobs(
-        Array.from({ length: n }, (_, g) => ({ identifier: 'deliver', payload: { endpoint: g % ENDPOINTS, body: body(g) } })),
+        Array.from({ length: n }, (_, g) => ({ identifier: 'deliver', payload: { endpoint: g % ENDPOINTS, body: eventJson(g) } })),
       );
     } finally {
       await utils.release();
@@ -218,6 +264,13 @@ async function fill(databaseUrl: string, n: number): Promise<void> {
 }
 
 async function prepare(databaseUrl: string): Promise<void> {
+  if (SENDER === 'pg-boss') {
+    const boss = new PgBoss({ connectionString: databaseUrl, supervise: false });
+    await boss.start();
+    await boss.createQueue(PG_BOSS_QUEUE);
+    await boss.stop({ graceful: false, wait: true });
+    return;
+  }
   if (SENDER === 'graphile-worker') {
     await runMigrations({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
     return;
@@ -276,7 +329,12 @@ async function measureFloor(): Promise<void> {
 
 if (process.argv[2] === 'sender') {
   process.on('message', (task: SenderTask) => {
-    (SENDER === 'graphile-worker' ? sendWithGraphileWorker(task) : sendFromTable(task, SENDER)).then(
+    (SENDER === 'graphile-worker'
+      ? sendWithGraphileWorker(task)
+      : SENDER === 'pg-boss'
+        ? sendWithPgBoss(task)
+        : sendFromTable(task, SENDER)
+    ).then(
       (rate) => process.send!(rate),
       (err: unknown) => {
         process.stderr.write(`floor sender failed: ${err instanceof Error ? err.stack : String(err)}\n`);
