@@ -42,6 +42,8 @@ const SENDERS = ['queue', 'delivery', 'graphile-worker', 'pg-boss'] as const;
 const SENDER = SENDERS.find((s) => s === process.env.BENCH_FLOOR_SENDER) ?? 'queue';
 type Table = 'queue' | 'delivery';
 const log = (msg: string) => process.stderr.write(`floor: ${msg}\n`);
+/** graphile-worker's logger, silenced: the bench prints its own lines. */
+const quiet = new Logger(() => () => {});
 /** The library queue's name, for `pg-boss`. */
 const PG_BOSS_QUEUE = 'deliver';
 const eventJson = (g: number) =>
@@ -160,64 +162,84 @@ async function sendFromTable(task: SenderTask, table: Table): Promise<number> {
   return rate;
 }
 
+/**
+ * Counts a library sender's deliveries in one round: the rate runs from the first delivery's
+ * start to the n-th one's end (the library's own start-up left out), and `done` resolves then.
+ */
+function roundClock(n: number) {
+  let first: number | undefined;
+  let last = 0;
+  let delivered = 0;
+  let allDone!: () => void;
+  const done = new Promise<void>((resolve) => (allDone = resolve));
+  return {
+    done,
+    started: () => void (first ??= performance.now()),
+    delivered(count: number) {
+      delivered += count;
+      last = performance.now();
+      if (delivered >= n) allDone();
+    },
+    rate: () => n / ((last - first!) / 1000),
+  };
+}
+
 /** The child, with graphile-worker: runs the round's jobs; answers deliveries per second from the first job's start. */
 async function sendWithGraphileWorker(task: SenderTask): Promise<number> {
   const { post, close } = poster(task);
-  let delivered = 0;
-  let first: number | undefined;
-  let last = 0;
-  let allDone!: () => void;
-  const done = new Promise<void>((resolve) => (allDone = resolve));
+  const clock = roundClock(task.n);
   const runner = await runGraphileWorker({
     connectionString: task.databaseUrl,
     concurrency: PER_ENDPOINT * ENDPOINTS,
     noHandleSignals: true,
     pollInterval: 1000,
-    logger: new Logger(() => () => {}),
+    logger: quiet,
     preset: { worker: { localQueue: { size: PER_ENDPOINT * ENDPOINTS }, completeJobBatchDelay: 0 } },
     taskList: {
-      deliver: async (payload) => {
-        first ??= performance.now();
+      deliver: async (payload, helpers) => {
+        clock.started();
         const { endpoint, body } = payload as { endpoint: number; body: string };
-        const code = await post({ id: String(delivered), endpoint, body });
+        const code = await post({ id: helpers.job.id, endpoint, body });
         if (code !== 200) throw new Error(`the receiver answered ${code}`);
-        delivered += 1;
-        last = performance.now();
-        if (delivered === task.n) allDone();
+        clock.delivered(1);
       },
     },
   });
-  await done;
+  await clock.done;
   await runner.stop();
   close();
-  return task.n / ((last - first!) / 1000);
+  return clock.rate();
 }
 
 /** The child, with pg-boss: runs the round's jobs; answers deliveries per second from the first job's start. */
 async function sendWithPgBoss(task: SenderTask): Promise<number> {
   const { post, close } = poster(task);
+  const clock = roundClock(task.n);
   const boss = new PgBoss({ connectionString: task.databaseUrl, max: LOOPS * 2, supervise: false, migrate: false });
   boss.on('error', (err: unknown) => log(`pg-boss: ${String(err)}`));
   await boss.start();
-  let delivered = 0;
-  let first: number | undefined;
-  let last = 0;
-  let allDone!: () => void;
-  const done = new Promise<void>((resolve) => (allDone = resolve));
   for (let i = 0; i < LOOPS; i++) {
     await boss.work<{ endpoint: number; body: string }>(PG_BOSS_QUEUE, { batchSize: BATCH, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-      first ??= performance.now();
+      clock.started();
       const codes = await Promise.all(jobs.map((job) => post({ id: job.id, endpoint: job.data.endpoint, body: job.data.body })));
       if (codes.some((code) => code !== 200)) throw new Error(`the receiver answered ${codes.join(', ')}`);
-      delivered += jobs.length;
-      last = performance.now();
-      if (delivered >= task.n) allDone();
+      clock.delivered(jobs.length);
     });
   }
-  await done;
+  await clock.done;
   await boss.stop({ graceful: true, wait: true });
   close();
-  return task.n / ((last - first!) / 1000);
+  return clock.rate();
+}
+
+async function withClient(databaseUrl: string, use: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await use(client);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Queues n deliveries for the sender, in one transaction. */
@@ -235,7 +257,7 @@ async function fill(databaseUrl: string, n: number): Promise<void> {
     return;
   }
   if (SENDER === 'graphile-worker') {
-    const utils = await makeWorkerUtils({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
+    const utils = await makeWorkerUtils({ connectionString: databaseUrl, logger: quiet });
     try {
       await utils.addJobs(
         Array.from({ length: n }, (_, g) => ({ identifier: 'deliver', payload: { endpoint: g % ENDPOINTS, body: eventJson(g) } })),
@@ -245,9 +267,7 @@ async function fill(databaseUrl: string, n: number): Promise<void> {
     }
     return;
   }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  await withClient(databaseUrl, async (client) => {
     const body = `jsonb_build_object('id', gen_random_uuid(), 'type', 'webhook.test', 'created', now(), 'data', jsonb_build_object('n', g))::text`;
     await client.query(
       SENDER === 'queue'
@@ -258,9 +278,7 @@ async function fill(databaseUrl: string, n: number): Promise<void> {
       [n],
     );
     await client.query('analyze q');
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 async function prepare(databaseUrl: string): Promise<void> {
@@ -272,20 +290,16 @@ async function prepare(databaseUrl: string): Promise<void> {
     return;
   }
   if (SENDER === 'graphile-worker') {
-    await runMigrations({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
+    await runMigrations({ connectionString: databaseUrl, logger: quiet });
     return;
   }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  await withClient(databaseUrl, async (client) => {
     for (const statement of [
       ...SCHEMA[SENDER],
       'create table a (id text, attempt int, status_code int, started_at timestamptz, primary key (id, attempt))',
     ])
       await client.query(statement);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 async function measureFloor(): Promise<void> {
@@ -293,7 +307,7 @@ async function measureFloor(): Promise<void> {
   const store = await createStore();
   const databaseUrl = store.env.DATABASE_URL!;
   const pems = await benchCertificate();
-  const receiver = await startReceiver({ key: pems.private, cert: pems.cert });
+  const receiver = await startReceiver({ key: pems.key, cert: pems.cert });
   const sender = fork(process.argv[1]!, ['sender'], { execArgv: process.execArgv });
   const run = async (n: number) => {
     await fill(databaseUrl, n);

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { generate } from 'selfsigned';
 import { issueApiKey } from '../src/auth/api-keys.js';
 import { openDatabase, rowsOf } from '../src/db/client.js';
 import { applyMigrations } from '../src/db/migrate.js';
 import { systemClock } from '../src/lib/clock.js';
 import { serviceHmacSigner } from '../src/webhooks/signers.js';
+import { makeLocalCertificate, type Certificate } from '../scripts/local-certificate.js';
 import { png } from '../test/helpers/images.js';
 import { startChild, type Child } from './processes.js';
 import { ratioShown } from './report.js';
@@ -45,13 +45,9 @@ export interface WebhookBench {
   reason?: string;
 }
 
-/** A self-signed certificate for 127.0.0.1, the receiver's. */
-export async function benchCertificate(): Promise<{ private: string; cert: string }> {
-  return generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  } as never);
+/** A self-signed certificate for 127.0.0.1, the receiver's (the project's own maker, scripts/local-certificate.ts). */
+export function benchCertificate(): Promise<Certificate> {
+  return makeLocalCertificate({ commonName: 'localhost', dnsNames: ['localhost'], ips: ['127.0.0.1'], days: 1 });
 }
 
 /** An HTTPS receiver: answers 200, or never on paths under /dead; records when each request arrived. */
@@ -88,7 +84,7 @@ export async function startReceiver(cert: { key: string; cert: string }) {
       }),
   };
 }
-export type BenchReceiver = Awaited<ReturnType<typeof startReceiver>>;
+type BenchReceiver = Awaited<ReturnType<typeof startReceiver>>;
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = performance.now() + timeoutMs;
@@ -218,7 +214,7 @@ export async function measureWebhooks(): Promise<WebhookBench> {
   const pems = await benchCertificate();
   const certDir = mkdtempSync(join(tmpdir(), 'bench-ca-'));
   writeFileSync(join(certDir, 'ca.pem'), pems.cert);
-  const receiver = await startReceiver({ key: pems.private, cert: pems.cert });
+  const receiver = await startReceiver({ key: pems.key, cert: pems.cert });
   let server: Child | undefined;
   try {
     const database = await openDatabase({ url: store.env.DATABASE_URL, dataDir: store.env.DATA_DIR! });
