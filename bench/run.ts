@@ -164,13 +164,34 @@ async function measureLog(base: string, l: SeededLog, rows: Row[]) {
   const headers = { authorization: `Bearer ${l.key}` };
   const pick = (n: number) => 1 + Math.floor(Math.random() * n);
   const inclusion = () => `/v1/governance/proofs/inclusion?seq=${pick(l.size)}&tree_size=${l.size}`;
-  await measure(rows, 'logInclusion', 'GET /v1/governance/proofs/inclusion (random seq, whole tree)', { url: `${base}${inclusion()}`, headers, path: inclusion }, [200], LOG_CONNECTIONS);
+  await measure(
+    rows,
+    'logInclusion',
+    'GET /v1/governance/proofs/inclusion (random seq, whole tree)',
+    { url: `${base}${inclusion()}`, headers, path: inclusion },
+    [200],
+    LOG_CONNECTIONS,
+  );
   const consistency = () => {
     const to = pick(l.size);
     return `/v1/governance/proofs/consistency?from=${pick(to)}&to=${to}`;
   };
-  await measure(rows, 'logConsistency', 'GET /v1/governance/proofs/consistency (random from ≤ to)', { url: `${base}${consistency()}`, headers, path: consistency }, [200], LOG_CONNECTIONS);
-  await measure(rows, 'logCheckpoint', 'GET /v1/governance/log (signed checkpoint)', { url: `${base}/v1/governance/log`, headers }, [200], LOG_CONNECTIONS);
+  await measure(
+    rows,
+    'logConsistency',
+    'GET /v1/governance/proofs/consistency (random from ≤ to)',
+    { url: `${base}${consistency()}`, headers, path: consistency },
+    [200],
+    LOG_CONNECTIONS,
+  );
+  await measure(
+    rows,
+    'logCheckpoint',
+    'GET /v1/governance/log (signed checkpoint)',
+    { url: `${base}/v1/governance/log`, headers },
+    [200],
+    LOG_CONNECTIONS,
+  );
 }
 
 /**

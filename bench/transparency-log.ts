@@ -33,7 +33,9 @@ export async function seedLog(store: Store, size: number, log: (msg: string) => 
   try {
     const db = database.db;
     const [profile] = rowsOf<{ id: string }>(
-      await db.execute(sql`insert into profiles (name, plan, created_at, updated_at) values ('Bench log', 'ENTERPRISE', now(), now()) returning id`),
+      await db.execute(
+        sql`insert into profiles (name, plan, created_at, updated_at) values ('Bench log', 'ENTERPRISE', now(), now()) returning id`,
+      ),
     );
     const profileId = profile!.id;
     let frontier: Buffer[] = [];
@@ -43,7 +45,13 @@ export async function seedLog(store: Store, size: number, log: (msg: string) => 
       const rows = [];
       for (let i = from; i < Math.min(size, from + BATCH); i++) {
         const seq = i + 1;
-        const canonical = JSON.stringify({ action: 'bench.log', agent_id: 'bench-log-agent', disposition: 'ALLOW', prev_hash: headHash, seq });
+        const canonical = JSON.stringify({
+          action: 'bench.log',
+          agent_id: 'bench-log-agent',
+          disposition: 'ALLOW',
+          prev_hash: headHash,
+          seq,
+        });
         const bytes = Buffer.from(canonical, 'utf8');
         const leaf = appendLeaf(frontier, i, leafHash(bytes));
         frontier = leaf.frontier;
@@ -62,7 +70,8 @@ export async function seedLog(store: Store, size: number, log: (msg: string) => 
         insert into governance_records (record_id, profile_id, execution_id, agent_id, seq, nonce, disposition, canonical, hash, tree_hashes, issued_at, expires_at)
         select r.record_id, ${profileId}, r.execution_id, 'bench-log-agent', r.seq, r.nonce, 'ALLOW', r.canonical, r.hash, decode(r.tree_hashes, 'hex'), now(), now()
         from ${recordSet(rows, 'record_id uuid, execution_id uuid, seq int, nonce text, canonical text, hash text, tree_hashes text')}`);
-      if ((from / BATCH) % 20 === 0) log(`log seed: ${from + rows.length} of ${size} records (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      if ((from / BATCH) % 20 === 0)
+        log(`log seed: ${from + rows.length} of ${size} records (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     }
     await db.execute(sql`
       insert into governance_chain_heads (profile_id, seq, head_hash, tree_frontier, updated_at)

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { prepared } from '../db/prepared.js';
 import { governanceChainHeads, governanceRecords } from '../db/schema/governance.js';
@@ -25,9 +25,18 @@ export async function treeHead(db: DbOrTx, profileId: string): Promise<{ size: n
  * statement over the (profile_id, seq) key: a proof reads O(log n) rows, never a range.
  */
 export async function keptHashes(db: DbOrTx, profileId: string, seqs: number[]): Promise<Map<number, Buffer[]>> {
-  const rows = await db
-    .select({ seq: governanceRecords.seq, treeHashes: governanceRecords.treeHashes })
-    .from(governanceRecords)
-    .where(and(eq(governanceRecords.profileId, profileId), inArray(governanceRecords.seq, seqs)));
+  const statement = prepared(db, 'governance_kept_hashes', (name) =>
+    db
+      .select({ seq: governanceRecords.seq, treeHashes: governanceRecords.treeHashes })
+      .from(governanceRecords)
+      .where(
+        and(
+          eq(governanceRecords.profileId, sql.placeholder('profileId')),
+          sql`${governanceRecords.seq} = any(${sql.placeholder('seqs')}::int[])`,
+        ),
+      )
+      .prepare(name),
+  );
+  const rows = await statement.execute({ profileId, seqs });
   return new Map(rows.map((row) => [row.seq, splitHashes(row.treeHashes)]));
 }
