@@ -49,7 +49,9 @@ export type Recheck = (tx: Tx, profileId: string, batch: Decision[]) => Promise<
  * older than a revocation that had committed when the statement writing its record began, even
  * when it was evaluated from a cached copy. Either way a batch commits whole or fails each of its decisions,
  * so the chain never holds half a batch; and the head row orders the writers of all instances,
- * so the chain stays gapless with no forks (test/governance/postgres.test.ts).
+ * so the chain stays gapless with no forks (test/governance/postgres.test.ts). Each record also
+ * carries the transparency log's tree hashes its leaf completes, computed here from the head's
+ * right edge (merkle.ts): the log is written by the same statement, with no read of the tree.
  */
 export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; clock: Clock; signingKey: SigningKey; recheck: Recheck }) {
   /** The head each profile's chain had after this instance's last batch of it. */
@@ -108,7 +110,8 @@ export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; 
       expiresAt: new Date(record.expires_at),
     }));
     const agents = new Map(batch.map((d) => [d.agentId, { agentId: d.agentId, version: d.agentVersion }]));
-    const next = { seq: sealed[sealed.length - 1]!.record.seq, headHash: sealed[sealed.length - 1]!.hash, frontier };
+    const last = sealed[sealed.length - 1]!;
+    const next = { seq: last.record.seq, headHash: last.hash, frontier };
     if (!(await repo.appendRecords(tx, profileId, head, next, stored, [...agents.values()], issuedAt))) return null;
     return { sealed, head: next };
   }

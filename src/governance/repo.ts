@@ -167,8 +167,8 @@ export interface AgentVersion {
 
 /**
  * Appends sealed records to the profile's chain and moves its head to `to` (the last of them,
- * with the tree's new right edge), in one statement, but only while the head is still `from` and every agent in `agents` is still at
- * the version given: false, with nothing written, when another writer (another instance) moved
+ * with the tree's new right edge), in one statement, but only while the head is still `from`
+ * and every agent in `agents` is still at the version given: false, with nothing written, when another writer (another instance) moved
  * the head meanwhile or an agent or its delegations changed since the records were evaluated.
  * The head row's update decides: a writer holding it is waited for, and its new seq then no
  * longer matches. The records must continue `from` (seq from.seq + 1 on, the first one's
