@@ -332,7 +332,7 @@ async function main() {
   );
   let markdown =
     (wantsRoutes || wants('uploads') ? toMarkdown({ ...results, rows: rows.filter((r) => !isLogRow(r.id)) }) : '') +
-    (wants('log') ? transparencyLogMarkdown(rows, LOG_RECORDS) : '') +
+    (wants('log') ? transparencyLogMarkdown(rows, LOG_RECORDS, { startedAt, database: store.kind, durationS }) : '') +
     (startup ? startupMarkdown(startup) : '') +
     (wants('faces') ? facesMarkdown(faces) : '');
   if (wants('webhooks') && process.env.BENCH_WEBHOOKS !== '0') {

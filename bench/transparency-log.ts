@@ -92,8 +92,14 @@ const logBudgetRows: Record<string, { p50Ms: number; p99Ms?: number }> = {
 };
 
 /** The transparency log's rows against their latency budgets. */
-export function transparencyLogMarkdown(rows: Row[], size: number): string {
+export function transparencyLogMarkdown(
+  rows: Row[],
+  size: number,
+  run: { startedAt: string; database: string; durationS: number },
+): string {
   const lines = [
+    '',
+    `Transparency log: run ${run.startedAt} on ${run.database}, ${run.durationS} s per route, random positions drawn per request.`,
     '',
     `| Transparency log (${size.toLocaleString('en-US')} records in one profile, ${LOG_CONNECTIONS} connections) | req/s | p50 ms | p99 ms | Target | Result |`,
     '|---|---:|---:|---:|---|---|',
