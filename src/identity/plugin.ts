@@ -9,6 +9,7 @@ import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createAttestationService } from './attestations.js';
 import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
 import { useDetailErrors } from './error-handler.js';
+import { withoutHandoffAtRest } from './idempotent-answers.js';
 import { identityErrors as errors } from './errors.js';
 import { pipelineHandler } from './pipeline/run.js';
 import { attestationRoutes } from './routes/attestations.js';
@@ -76,7 +77,6 @@ function requireRoleKeys(scope: FastifyInstance): void {
 export const identityApi: FastifyPluginAsync = async (app) => {
   useDetailErrors(app);
   app.decorateRequest('identityPrincipal', null);
-  useIdempotency(app, identityIdempotency);
   await app.register(multipart, {
     // One byte over the limit is enough to know; the inspector answers 413 itself.
     limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
@@ -102,8 +102,9 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log, faces }), { lane: 'identity' });
 
   const verifications = createVerificationService(deps);
+  useIdempotency(app, withoutHandoffAtRest(identityIdempotency, verifications, app.config.PUBLIC_URL));
   const capture = createCaptureService({ ...deps, jobs: app.jobs });
-  const attestations = createAttestationService(deps);
+  const attestations = createAttestationService(deps, `${app.config.PUBLIC_URL}/v1`);
   const cases = createReviewCaseService(deps);
 
   await app.register(async (scope) => {

@@ -2,6 +2,7 @@ import type { BlobStore } from '../blobs/store.js';
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import { forgetAnswersOf } from '../idempotency/repo.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { WebhookTargetError } from '../webhooks/ssrf.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
@@ -144,6 +145,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
         const frames = await repo.framesOf(tx, v.id);
         for (const key of [v.documentBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
         await repo.eraseDependents(tx, v.id, now);
+        // Kept Idempotency-Key answers repeat the reference and webhook URL.
+        await forgetAnswersOf(tx, v.id);
         const erased = await repo.updateVerification(tx, v.id, {
           reference: null,
           webhookUrl: null,
