@@ -6,6 +6,7 @@ import { identityIdempotency } from '../idempotency/apis.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { refuseBraked } from '../plugins/auth-brake.js';
 import { createAttestationService } from './attestations.js';
 import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
 import { useDetailErrors } from './error-handler.js';
@@ -53,17 +54,21 @@ async function rateLimited(scope: FastifyInstance, max: number, nameSpace: strin
 }
 
 /**
- * The auth hook of backend and reviewer routes: 401 for a missing, malformed or unknown key, 403
- * for a key of the other role. Added after the rate limiter, so it runs after it.
+ * The auth hook of backend and reviewer routes: 429 while the client IP is braked for failed
+ * authentications, 401 for a missing, malformed or unknown key (counted), 403 for a key of the
+ * other role. Added after the rate limiter, so it runs after it.
  */
 function requireRoleKeys(scope: FastifyInstance): void {
-  scope.addHook('onRequest', async (req) => {
+  scope.addHook('onRequest', async (req, reply) => {
     const role = req.routeOptions.config?.identityRole;
     if (!role) return;
+    await refuseBraked(scope.authBrake, req, reply, (sec) => errors.authBraked(sec));
     const token = bearerToken(req.headers.authorization);
-    if (!token) throw errors.apiKeyMissing();
-    const principal = await findPrincipal(scope.db, 'identity', token);
-    if (!principal) throw errors.apiKeyInvalid();
+    const principal = token ? await findPrincipal(scope.db, 'identity', token) : null;
+    if (!principal) {
+      await scope.authBrake.failed(req.ip);
+      throw token ? errors.apiKeyInvalid() : errors.apiKeyMissing();
+    }
     if (principal.role !== role) throw errors.wrongRole(role);
     req.identityPrincipal = principal;
   });
