@@ -92,12 +92,22 @@ export async function insertFrame(tx: DbOrTx, values: typeof identityFrames.$inf
   return rows.length === 1;
 }
 
-/** True when another verification (any profile: a reused document is a fraud signal wherever it was seen) stored the same document image. */
-export async function documentUsedElsewhere(db: DbOrTx, verificationId: string, sha256: string): Promise<boolean> {
+/**
+ * True when another verification of the same profile stored the same document image. Only the
+ * profile's own: a verification of one tenant must not land in review, and so tell that tenant
+ * something, because of an upload under another tenant (README, "Security").
+ */
+export async function documentUsedElsewhere(db: DbOrTx, v: { id: string; profileId: string }, sha256: string): Promise<boolean> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(identityVerifications)
-    .where(and(eq(identityVerifications.documentSha256, sha256), ne(identityVerifications.id, verificationId)));
+    .where(
+      and(
+        eq(identityVerifications.documentSha256, sha256),
+        eq(identityVerifications.profileId, v.profileId),
+        ne(identityVerifications.id, v.id),
+      ),
+    );
   return Number(row?.n ?? 0) > 0;
 }
 
