@@ -35,6 +35,8 @@ export const identityErrors = {
   verificationNotFound: () => fail(404, 'Verification not found'),
   webhookUrlRefused: (reason: string) => fail(422, `webhook_url ${reason}`),
   verificationErased: () => fail(409, 'The verification was erased'),
+  alreadyDecidedByThisKey: () =>
+    fail(409, 'This reviewer key already decided this case: under four-eyes review a second, different reviewer must decide'),
   captureComplete: () => fail(409, 'Capture is complete: no handoff token is needed any more'),
   notInReview: (status: string) => fail(409, `The verification is ${status}, not in manual_review`),
   notApproved: (status: string) => fail(409, `The verification is ${status}, not approved`),

@@ -48,14 +48,15 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
   return {
     /** The case as a reviewer judges it; appends `review.case_viewed` (name, birth date and document number were shown). */
     async caseView(principal: KeyPrincipal, id: string) {
-      const { v, frames, audit } = await db.transaction(async (tx) => {
+      const { v, frames, audit, decisions } = await db.transaction(async (tx) => {
         const v = await lockInReach(tx, principal, id);
         await appendAudit(tx, clock, { verificationId: v.id, type: 'review.case_viewed', actor: keyActor(principal) });
         const [frames, audit] = [await repo.framesOf(tx, v.id), await repo.auditTrail(tx, v.id)];
-        return { v, frames, audit };
+        const decisions = (await repo.decisionsOf(tx, [v.id])).get(v.id) ?? [];
+        return { v, frames, audit, decisions };
       });
       const contentTypes = await contentTypesOf([v.documentBlob, ...frames.map((f) => f.blobKey)]);
-      return reviewCaseView(v, { frames, audit, contentTypes });
+      return reviewCaseView(v, { frames, audit, contentTypes, decisions, viewerKeyId: principal.keyId });
     },
 
     /** The stored bytes of the document (`step` null) or of one selfie frame; appends `review.image_viewed`. */
