@@ -32,6 +32,7 @@ import { governanceErrorFormat } from './governance/error-handler.js';
 import { GOVERNANCE_PREFIXES, governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
+import { createAuthBrake } from './plugins/auth-brake.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   );
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
+  app.decorate('authBrake', createAuthBrake({ limit: config.AUTH_FAILURE_LIMIT_PER_MINUTE, clock, redis, log: app.log }));
   const webhooks = createWebhookPlatform({
     db: database.db,
     bookkeeping: database.bookkeeping,

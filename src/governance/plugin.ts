@@ -6,6 +6,7 @@ import { useIdempotency } from '../idempotency/hooks.js';
 import { liveMlDsaKey } from '../signing-keys/ml-dsa.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { refuseBraked } from '../plugins/auth-brake.js';
 import { createExecutionBoundary } from './boundary.js';
 import { CanonicalJsonError, parseCanonicalJson } from './canonical-json.js';
 import { governanceErrors as errors } from './errors.js';
@@ -60,12 +61,16 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
   });
 
   app.decorateRequest('governancePrincipal', null);
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const required = req.routeOptions.config?.governanceScope;
     if (!required) return;
+    await refuseBraked(app.authBrake, req, reply, () => errors.rateLimited());
     const token = bearerToken(req.headers.authorization);
     const principal = token ? await findPrincipal(app.db, 'governance', token) : null;
-    if (!principal) throw errors.unauthorized();
+    if (!principal) {
+      await app.authBrake.failed(req.ip);
+      throw errors.unauthorized();
+    }
     if (!principal.scopes.includes(required)) throw errors.insufficientScope(required);
     req.governancePrincipal = principal;
   });

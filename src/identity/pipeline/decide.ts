@@ -24,7 +24,7 @@ export type PipelineOutcome =
  * 2. the MRZ expiry date is before today → declined `document_expired`;
  * 3. two selfie frames are byte-identical → declined `replayed_frame`;
  * 4. any image smaller than 320×240 → declined `image_too_small`;
- * 5. the same document image (SHA-256) was used by another verification → manual_review `document_reused`;
+ * 5. the same document image (SHA-256) was used by another verification of the same profile → manual_review `document_reused`;
  * 6. otherwise approved. A document without MRZ skips 1 and 2.
  * With face checks on, an approval here then goes through the face rules (faces/signals.ts).
  */

@@ -88,7 +88,7 @@ export function pipelineHandler(
         mrz: v.mrz,
         document: { sha256: v.documentSha256!, width: v.documentWidth!, height: v.documentHeight! },
         frames,
-        documentUsedElsewhere: await repo.documentUsedElsewhere(db, v.id, v.documentSha256!),
+        documentUsedElsewhere: await repo.documentUsedElsewhere(db, v, v.documentSha256!),
         now: clock.now(),
       });
       // The face rules come after the byte rules: measured unless a byte rule already declined
