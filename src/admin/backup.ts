@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import * as tar from 'tar';
@@ -74,7 +74,6 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
     const entries = [MANIFEST, DATABASE_DUMP, ...(existsSync(join(dataDir, BLOBS)) ? [BLOBS] : [])];
     // Written beside the target and renamed: a cut-off backup never looks like a whole one.
     await tar.create({ gzip: true, cwd: dataDir, file: `${target}.partial`, portable: true }, entries);
-    const { renameSync } = await import('node:fs');
     renameSync(`${target}.partial`, target);
     return { file: target, dataDir: resolve(dataDir), blobs, bytes: statSync(target).size };
   } finally {
