@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import { ReconnectLookupConnector } from './plugins/redis-connector.js';
+import { cancelReconnectLookups } from './lib/reconnect-lookup.js';
 import { validatorCompiler } from './plugins/validator.js';
 import { adminApi } from './admin/plugin.js';
 import { startKeyCache } from './auth/api-keys.js';
@@ -94,7 +96,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     await database.close();
     throw err;
   }
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false, Connector: ReconnectLookupConnector })
+    : undefined;
   redis?.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
   const jobs = createJobQueue({
     db: database.db,
@@ -172,10 +176,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.addHook('onClose', async () => {
     await app.faces?.close();
     await app.blobs.close?.();
-    await redis?.quit().catch(() => {});
+    // Not quit(): with Redis gone it waits behind the offline queue; nothing pending is worth keeping.
+    redis?.disconnect();
     await keyCache.close();
     webhooks.connections.close();
     await database.close();
+    cancelReconnectLookups();
   });
   return app;
 }
