@@ -15,6 +15,9 @@ import { createFacePool } from './identity/faces/pool.js';
 import { idempotencyKeyPurge } from './idempotency/purge.js';
 import { finishedJobPurge } from './jobs/purge.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { silentMeter } from './metrics/meter.js';
+import { createMetrics } from './metrics/registry.js';
+import { metricsRoutes } from './metrics/routes.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
 import { identityErrorFormat } from './identity/error-handler.js';
@@ -133,6 +136,20 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   );
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
+  const facePool = app.faces;
+  // Before the APIs register: the request timing hook must reach every scope.
+  const metrics = config.METRICS_TOKEN
+    ? createMetrics({
+        db: database.db,
+        clock,
+        logger: app.log,
+        pools: database.pool && database.bookkeepingPool ? { main: database.pool, bookkeeping: database.bookkeepingPool } : {},
+        redisStatus: redis ? () => redis.status : undefined,
+        faces: facePool ? () => ({ running: facePool.running, waiting: facePool.waiting }) : undefined,
+      })
+    : undefined;
+  if (metrics) metricsRoutes(app, metrics, config.METRICS_TOKEN!);
+  app.decorate('meter', metrics?.meter ?? silentMeter);
   const webhooks = createWebhookPlatform({
     db: database.db,
     bookkeeping: database.bookkeeping,
@@ -140,6 +157,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     jobs,
     logger: app.log,
     config,
+    meter: app.meter,
     ...opts.webhooks,
   });
   app.decorate('webhooks', webhooks);

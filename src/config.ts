@@ -41,6 +41,8 @@ const envSchema = z
       .optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+    /** Turns on GET /metrics, read with this bearer token (README, "Metrics"); unset → 404. */
+    METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'redis://…')

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { bearerToken } from '../auth/api-keys.js';
+import { safeEqual } from '../lib/crypto.js';
+import type { Metrics } from './registry.js';
+
+const METRICS_PATH = '/metrics';
+
+/**
+ * GET /metrics in Prometheus' text format, read with `Authorization: Bearer <METRICS_TOKEN>`
+ * (README, "Metrics"), and the timing of every other request. Called on the root instance before
+ * the APIs register, so the hook sees every route of every scope. The scrape itself is not
+ * counted: Prometheus polling would otherwise make up a share of the traffic it reports.
+ */
+export function metricsRoutes(app: FastifyInstance, metrics: Metrics, token: string): void {
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url;
+    if (route === METRICS_PATH) return;
+    metrics.observeRequest(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  // Not in the OpenAPI document: it is for Prometheus, not for partners, and its format is Prometheus'.
+  app.get(METRICS_PATH, { schema: { hide: true } }, async (req, reply) => {
+    const given = bearerToken(req.headers.authorization);
+    if (!given || !safeEqual(given, token)) {
+      return reply
+        .status(401)
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .type('text/plain; charset=utf-8')
+        .send('unauthorized\n');
+    }
+    const body = await metrics.registry.metrics();
+    return reply.type(metrics.registry.contentType).send(body);
+  });
+}
