@@ -144,6 +144,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
         clock,
         logger: app.log,
         pools: database.pool && database.bookkeepingPool ? { main: database.pool, bookkeeping: database.bookkeepingPool } : {},
+        pingDatabase: () => database.ping(),
         redisStatus: redis ? () => redis.status : undefined,
         faces: facePool ? () => ({ running: facePool.running, waiting: facePool.waiting }) : undefined,
       })

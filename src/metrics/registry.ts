@@ -9,6 +9,24 @@ const PIPELINE_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 45, 90];
 /** Up to the sealer's largest batch (src/governance/chain.ts, MAX_BATCH). */
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64];
 
+/** A scrape must answer within Prometheus' timeout even when the database hangs. */
+const PING_TIMEOUT_MS = 2_000;
+
+/** 1 when `work` resolves within `ms`, 0 when it rejects or takes longer. */
+async function answers(work: Promise<unknown>, ms: number): Promise<0 | 1> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<0>((resolve) => {
+    timer = setTimeout(() => resolve(0), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => 1 as const), late]);
+  } catch {
+    return 0;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Methods named as themselves; any other is `_OTHER`, so a client cannot mint label values. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
@@ -24,6 +42,8 @@ export interface MetricsSources extends JobGaugeSources {
   pools: Record<string, PoolCounts>;
   /** The Redis client's state, when REDIS_URL is set: `ready` means reachable. */
   redisStatus?: () => string;
+  /** Throws when the database does not answer (Database.ping). */
+  pingDatabase: () => Promise<void>;
   /** The face workers' analyses, when face checks are on. */
   faces?: () => { running: number; waiting: number };
 }
@@ -138,6 +158,14 @@ export function createMetrics(sources: MetricsSources): Metrics {
       },
     });
   }
+  new Gauge({
+    name: 'database_up',
+    help: 'Whether the database answered a ping at this scrape (1) or not within 2 s (0).',
+    registers: [registry],
+    async collect() {
+      this.set(await answers(sources.pingDatabase(), PING_TIMEOUT_MS));
+    },
+  });
   jobGauges(registry, sources);
 
   return {

@@ -204,6 +204,7 @@ describe('metrics with METRICS_TOKEN', () => {
     const text = await scrape(ctx);
     expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(sample(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    expect(sample(text, 'database_up')).toBe(1);
     if (usingPostgres()) {
       expect(sample(text, 'db_client_connection_count', { pool: 'main', state: 'idle' })).toBeGreaterThan(0);
       expect(sample(text, 'db_client_connection_count', { pool: 'main', state: 'used' })).toBeGreaterThanOrEqual(0);
