@@ -34,6 +34,7 @@ import { webApp } from './plugins/web-app.js';
 import { governanceErrorFormat } from './governance/error-handler.js';
 import { GOVERNANCE_PREFIXES, governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
+import type { Tracing } from './tracing/start.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
 
 export interface AppOptions {
@@ -53,6 +54,8 @@ export interface AppOptions {
   webhooks?: Pick<WebhookPlatformDeps, 'ca' | 'resolve'>;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
+  /** The process's tracing, when OTEL_EXPORTER_OTLP_ENDPOINT turned it on (src/tracing/start.ts); its owner shuts it down. */
+  tracing?: Tracing;
 }
 
 function trustProxyOption(config: Config): FastifyServerOptions['trustProxy'] {
@@ -80,6 +83,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
       { prefixes: ['/v1/'], format: identityErrorFormat },
     ]),
   });
+  // First, so that every route and hook registered after it is traced.
+  if (opts.tracing) await app.register(opts.tracing.plugin);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.addHook('onSend', async (req, reply) => {
@@ -114,6 +119,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
       housekeeping: { concurrency: config.JOBS_HOUSEKEEPING_CONCURRENCY },
     },
     listen: jobListener(database, app.log),
+    tracing: opts.tracing?.jobs,
   });
   const keyCache = await startKeyCache(database, app.log);
 
