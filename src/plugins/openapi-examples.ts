@@ -6,36 +6,11 @@ export const operationExamples: OperationExamples = {
   "admitGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -62,22 +37,47 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "8afc7c576f19ba1eb26f1ca410e663d0",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "f7a413ee-5ee9-4f99-8e66-13c22b3a409e",
+        "seq": 1,
+        "signature": "SFA-KlkYbovmuyRv906Ki0f4pFsoIajgz5XngQoLpUg6i09j2S39OSgv3IqKpfIt1DfhLdNxiVelPM0okbZmBA"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+        "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648",
+        "record_id": "f7a413ee-5ee9-4f99-8e66-13c22b3a409e",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "06221f59-68ef-4d95-8964-b234799198f2",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -122,36 +122,11 @@ export const operationExamples: OperationExamples = {
     "request": {
       "kind": "modified_payload",
       "record": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -178,15 +153,40 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "8afc7c576f19ba1eb26f1ca410e663d0",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "f7a413ee-5ee9-4f99-8e66-13c22b3a409e",
+        "seq": 1,
+        "signature": "SFA-KlkYbovmuyRv906Ki0f4pFsoIajgz5XngQoLpUg6i09j2S39OSgv3IqKpfIt1DfhLdNxiVelPM0okbZmBA"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e"
+        "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "06221f59-68ef-4d95-8964-b234799198f2",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,7 +217,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -229,7 +229,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+      "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,9 +242,9 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e85bbb93-f571-443f-87e3-c39fc2095421",
+          "id": "0a955cdb-d7a3-4edb-a0aa-51c9b3d2099e",
           "service": "ticketing",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
           "scopes": [
@@ -265,12 +265,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "881b1e1a-13e2-4f03-b1ff-250c5594224a",
+        "id": "0ed3a043-fcd1-4a40-b416-a0e1d58f9c9b",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6Ijg5MGNlOWNhOTY1MTE0NDQiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiIwZDg3ODU0MS1kZTZhLTQ1NWItYmQ0Zi05YjY3YmRkNGRkMDMiLCJqdGkiOiI4ODFiMWUxYS0xM2UyLTRmMDMtYjFmZi0yNTBjNTU5NDIyNGEiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.wZ_tMFZztXM6WmB1gW8OfQvCDfUeUR99mrUAutIqM3DN1W9atBoehX3X74taU-9nqu6uAbhCi-bXBXhN5uyrCw"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjIxYWZmMzMyY2NiYjE0MTEiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiIxYjE4YmMxOS1lOGRjLTQ0ZDItOTJlMS04MTZlMGE1YTQxZDQiLCJqdGkiOiIwZWQzYTA0My1mY2QxLTRhNDAtYjQxNi1hMGUxZDU4ZjljOWIiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.wc4It2QmMPW2htb2EX36mwkpICm-ACKJEEOWbT-G0YO-dkJMR7laQ2NQledtUZIVvbDlKPSkHC-Mn_VEAiauAw"
       }
     }
   },
@@ -285,7 +285,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+      "placeId": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -297,7 +297,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "06221f59-68ef-4d95-8964-b234799198f2",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -307,7 +307,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -318,7 +318,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+      "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -333,8 +333,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "bd36baaf-408a-49a3-b977-c6346b96659f",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "924e4cb2-2fab-4f5b-a372-62f32e15ce90",
+          "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -364,36 +364,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -420,21 +395,46 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "8afc7c576f19ba1eb26f1ca410e663d0",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "f7a413ee-5ee9-4f99-8e66-13c22b3a409e",
+        "seq": 1,
+        "signature": "SFA-KlkYbovmuyRv906Ki0f4pFsoIajgz5XngQoLpUg6i09j2S39OSgv3IqKpfIt1DfhLdNxiVelPM0okbZmBA"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+      "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -443,8 +443,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "221e511f-1e45-4756-a656-cb09f5233574",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
+          "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -458,7 +458,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+          "ticketTypeId": "3711873f-b729-4ea6-949d-d8ee55e76352",
           "quantity": 2
         }
       ],
@@ -471,8 +471,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "d9fe698b-68f1-432f-81f9-03190dfed6a3",
+          "eventId": "06221f59-68ef-4d95-8964-b234799198f2",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -481,7 +481,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "ticketTypeId": "3711873f-b729-4ea6-949d-d8ee55e76352",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -503,7 +503,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -522,7 +522,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+          "id": "3711873f-b729-4ea6-949d-d8ee55e76352",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -549,8 +549,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
+          "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -565,13 +565,13 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4"
+      "reference": "order-d9fe698b-68f1-432f-81f9-03190dfed6a3"
     },
     "responses": {
       "201": {
-        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
         "status": "awaiting_capture",
-        "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+        "reference": "order-d9fe698b-68f1-432f-81f9-03190dfed6a3",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
@@ -594,8 +594,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "4ab91431-6094-4e6f-9f44-b31dd43e50ed",
+          "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -617,8 +617,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "4ab91431-6094-4e6f-9f44-b31dd43e50ed",
+          "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -639,8 +639,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "4ab91431-6094-4e6f-9f44-b31dd43e50ed",
+          "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -659,7 +659,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -671,8 +671,1041 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+          "verification_id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
           "fail_next_run": true
+        }
+      }
+    }
+  },
+  "getActivity": {
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "from": "2026-12-19T00:53:00.000Z",
+          "to": "2026-12-19T01:53:00.000Z",
+          "minutes": [
+            {
+              "at": "2026-12-19T00:53:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:54:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:55:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:56:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:57:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:58:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:59:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:00:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:01:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:02:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:03:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:04:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:05:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:06:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:07:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:08:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:09:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:10:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:11:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:12:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:13:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:14:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:15:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:16:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:17:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:18:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:19:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:20:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:21:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:22:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:23:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:24:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:25:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:26:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:27:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:28:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:29:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:30:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:31:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:32:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:33:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:34:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:35:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:36:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:37:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:38:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:39:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:40:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:41:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:42:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:43:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:44:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:45:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:46:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:47:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:48:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:49:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:50:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:51:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:52:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 4
+              }
+            }
+          ]
         }
       }
     }
@@ -680,10 +1713,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
+        "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648",
         "record": {
-          "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-          "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
+          "record_id": "f7a413ee-5ee9-4f99-8e66-13c22b3a409e",
+          "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -700,7 +1733,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
+              "delegation_id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -742,11 +1775,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "db9554e9067e5f5542d60bb0bba9e258",
+          "nonce": "8afc7c576f19ba1eb26f1ca410e663d0",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+          "signature": "SFA-KlkYbovmuyRv906Ki0f4pFsoIajgz5XngQoLpUg6i09j2S39OSgv3IqKpfIt1DfhLdNxiVelPM0okbZmBA"
         },
         "deliveries": [
           {
@@ -760,26 +1793,31 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "68147dbc-6cbc-4a55-9585-eb31a6aadbd6",
+        "challenge_id": "400178c1-5459-43d4-a841-e602899ce9f2",
         "steps": [
           {
             "step": 0,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front"
-          },
-          {
-            "step": 1,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right"
-          },
-          {
-            "step": 2,
             "instruction": "Turn your head slightly to your own left",
             "pose": "left"
           },
           {
+            "step": 1,
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front"
+          },
+          {
+            "step": 2,
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
+          },
+          {
             "step": 3,
             "instruction": "Look straight at the camera",
+            "pose": "front"
+          },
+          {
+            "step": 4,
+            "instruction": "Look straight at the camera and smile",
             "pose": "front"
           }
         ]
@@ -791,7 +1829,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "06221f59-68ef-4d95-8964-b234799198f2",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -801,7 +1839,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -815,8 +1853,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "d9fe698b-68f1-432f-81f9-03190dfed6a3",
+          "eventId": "06221f59-68ef-4d95-8964-b234799198f2",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -825,7 +1863,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "ticketTypeId": "3711873f-b729-4ea6-949d-d8ee55e76352",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -843,7 +1881,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE"
         }
@@ -959,13 +1997,13 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+        "reference": "order-d9fe698b-68f1-432f-81f9-03190dfed6a3",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/document",
+          "image_url": "/v1/review/1b18bc19-e8dc-44d2-92e1-816e0a5a41d4/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
@@ -990,27 +2028,27 @@ export const operationExamples: OperationExamples = {
         "steps": [
           {
             "step": 0,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front",
-            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/0",
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left",
+            "image_url": "/v1/review/1b18bc19-e8dc-44d2-92e1-816e0a5a41d4/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/1",
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front",
+            "image_url": "/v1/review/1b18bc19-e8dc-44d2-92e1-816e0a5a41d4/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left",
-            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/2",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/1b18bc19-e8dc-44d2-92e1-816e0a5a41d4/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1019,7 +2057,16 @@ export const operationExamples: OperationExamples = {
             "step": 3,
             "instruction": "Look straight at the camera",
             "pose": "front",
-            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/3",
+            "image_url": "/v1/review/1b18bc19-e8dc-44d2-92e1-816e0a5a41d4/images/selfie/3",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 4,
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front",
+            "image_url": "/v1/review/1b18bc19-e8dc-44d2-92e1-816e0a5a41d4/images/selfie/4",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1030,17 +2077,17 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:67c4a608-b588-4dbb-8b80-f75717cbee3d"
+            "actor": "backend:c928328e-c734-4e8f-8041-99b9b047c2dc"
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:67c4a608-b588-4dbb-8b80-f75717cbee3d"
+            "actor": "backend:c928328e-c734-4e8f-8041-99b9b047c2dc"
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:67c4a608-b588-4dbb-8b80-f75717cbee3d"
+            "actor": "backend:c928328e-c734-4e8f-8041-99b9b047c2dc"
           },
           {
             "type": "capture.document_uploaded",
@@ -1056,6 +2103,11 @@ export const operationExamples: OperationExamples = {
             "type": "operator.fault_injected",
             "at": "2026-12-18T19:27:27.000Z",
             "actor": "operator"
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:27:27.000Z",
+            "actor": "device"
           },
           {
             "type": "capture.frame_uploaded",
@@ -1105,9 +2157,9 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
         "status": "approved",
-        "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+        "reference": "order-d9fe698b-68f1-432f-81f9-03190dfed6a3",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
@@ -1123,10 +2175,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "a8793211-6e6b-47ed-a731-8043ca178563",
-          "eventId": "62f4d65b-85a6-488c-8434-00069d1bce2b",
-          "type": "order.paid",
-          "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+          "id": "fa270924-bf6c-466c-b934-3d7187c886f4",
+          "eventId": "bef3dfd3-1d07-47c5-90ee-c5e7d1a0b8ff",
+          "type": "ticket.checked_in",
+          "endpointId": "4ab91431-6094-4e6f-9f44-b31dd43e50ed",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -1140,7 +2192,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 316,
+              "durationMs": 297,
               "error": null
             }
           ]
@@ -1162,8 +2214,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "MuLkmTDRqd4Yjk_JMFl3GrfHNpQyMzSl9L1sZXxh_-I",
-            "kid": "890ce9ca96511444",
+            "x": "LXQSSmU9FdKReJlnY45PX9adoXcgj64kHEqOY9Y92eU",
+            "kid": "21aff332ccbb1411",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1174,8 +2226,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "Nn_Dpkx4yASQIERUSX_4rwEqXEnuGVC-AWQG0HWuD1w",
-            "kid": "2166a1719a4363f7",
+            "x": "YoSz_DQMykTMvWosw19UWaEOGgoARHrNE9KehiLGUio",
+            "kid": "96bd8d516e6c5c54",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1194,9 +2246,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e85bbb93-f571-443f-87e3-c39fc2095421",
+              "id": "0a955cdb-d7a3-4edb-a0aa-51c9b3d2099e",
               "service": "ticketing",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "scopes": [
                 "events:read",
@@ -1208,25 +2260,25 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "67c4a608-b588-4dbb-8b80-f75717cbee3d",
+              "id": "c928328e-c734-4e8f-8041-99b9b047c2dc",
               "service": "identity",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "42e8eae2-15ed-40b6-a5ba-552bf29ad400",
+              "id": "bc5eb156-5b02-4dd5-be23-95e5baf228ec",
               "service": "identity",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "420f92bb-489f-4019-bcf9-a015c86b366c",
+              "id": "682e1677-ae14-4278-ba0a-c73496067f2b",
               "service": "governance",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "scopes": [
                 "governance:decide",
@@ -1279,8 +2331,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "cdebf5a8-0ee8-471f-9cf7-a8f19699185e",
-              "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+              "id": "1aa3e582-a1ea-49ac-a204-398507afd7fc",
+              "orderId": "d9fe698b-68f1-432f-81f9-03190dfed6a3",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1300,8 +2352,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-              "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+              "id": "d9fe698b-68f1-432f-81f9-03190dfed6a3",
+              "eventId": "06221f59-68ef-4d95-8964-b234799198f2",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1310,7 +2362,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+                  "ticketTypeId": "3711873f-b729-4ea6-949d-d8ee55e76352",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1335,9 +2387,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "422d18dc-f2ae-49f0-bfb0-7aeb9b6c40a4",
-              "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "id": "9c23b5d9-aab4-42fa-bae5-230ffe26e343",
+              "orderId": "d9fe698b-68f1-432f-81f9-03190dfed6a3",
+              "ticketTypeId": "3711873f-b729-4ea6-949d-d8ee55e76352",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1347,9 +2399,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "83c9f928-f0c7-40f0-8407-b88b12612b1e",
-              "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "id": "b359140b-d444-4b04-900b-e5d74c5c8a94",
+              "orderId": "d9fe698b-68f1-432f-81f9-03190dfed6a3",
+              "ticketTypeId": "3711873f-b729-4ea6-949d-d8ee55e76352",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1373,7 +2425,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+              "id": "06221f59-68ef-4d95-8964-b234799198f2",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1383,7 +2435,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+              "placeId": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1419,8 +2471,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-            "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
+            "record_id": "f7a413ee-5ee9-4f99-8e66-13c22b3a409e",
+            "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1437,7 +2489,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
+                "delegation_id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1479,15 +2531,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "db9554e9067e5f5542d60bb0bba9e258",
+            "nonce": "8afc7c576f19ba1eb26f1ca410e663d0",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+            "signature": "SFA-KlkYbovmuyRv906Ki0f4pFsoIajgz5XngQoLpUg6i09j2S39OSgv3IqKpfIt1DfhLdNxiVelPM0okbZmBA"
           },
           {
-            "record_id": "edbffe08-c322-4a2e-81e8-b2fa19bbd20e",
-            "execution_id": "0ce5c685-4644-4b90-8469-eb6153d5ee25",
+            "record_id": "dfa55c97-feaf-4c26-98e5-ab6fb47eaa54",
+            "execution_id": "6ed10a68-2c98-4257-ab36-a97225c0b48a",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1504,7 +2556,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
+                "delegation_id": "1672dd10-c531-4842-8aff-fc1127a8ccf9",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -1545,11 +2597,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "76c7e2d5ee540d8a9d8c62696f7bcf11",
+            "nonce": "f452476f126c0816428533791e506aff",
             "seq": 2,
-            "prev_hash": "b7e1cb5a63c333f5c5ae409d7702edfa48aa504e62b41d5fba62ab4c6217c7a3",
+            "prev_hash": "8d6d7927a326cb4a537602495fc3fd5d805c2400069194dc42be4b2a114c2770",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "CWrsCFo8Hs-UqlBlpt_m9lC7Cv28lDVZ3bgK5rOdPTSCQrVTSHZVOVIIfh8kQ6O6wetUe2KekLXVtm3ruuPnCg"
+            "signature": "jqDjFZ0FnJV1YyjpGSOzwme3ZEws9QSxPwaxWEm-BJY_AYSq-RlfU9jhe2AHZqMYOKzDOgqs-rpd98B3dJD9AQ"
           }
         ],
         "next_after_seq": null
@@ -1563,7 +2615,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+              "id": "06221f59-68ef-4d95-8964-b234799198f2",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1573,7 +2625,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+              "placeId": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1594,8 +2646,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "bd36baaf-408a-49a3-b977-c6346b96659f",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "924e4cb2-2fab-4f5b-a372-62f32e15ce90",
+              "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1608,8 +2660,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "2bfa9c28-038c-4daf-9b49-a34b9340b7be",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "fab29289-501d-4c6c-bedc-cde958e03ac4",
+              "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1623,8 +2675,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "1672dd10-c531-4842-8aff-fc1127a8ccf9",
+              "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -1632,8 +2684,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "221e511f-1e45-4756-a656-cb09f5233574",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
+              "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1652,7 +2704,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e2e3a0c9-f870-4848-aa5e-4a0dc88cb82b",
+              "id": "fadbbdff-60d3-4262-b355-c7e0ef2fdf4a",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
@@ -1664,7 +2716,7 @@ export const operationExamples: OperationExamples = {
               "erased": false
             },
             {
-              "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+              "id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -1684,7 +2736,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "createdAt": "2026-11-22T12:00:00.000Z"
@@ -1702,7 +2754,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+            "id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -1719,7 +2771,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "id": "3711873f-b729-4ea6-949d-d8ee55e76352",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1742,10 +2794,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "a8793211-6e6b-47ed-a731-8043ca178563",
-              "eventId": "62f4d65b-85a6-488c-8434-00069d1bce2b",
-              "type": "order.paid",
-              "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+              "id": "fa270924-bf6c-466c-b934-3d7187c886f4",
+              "eventId": "bef3dfd3-1d07-47c5-90ee-c5e7d1a0b8ff",
+              "type": "ticket.checked_in",
+              "endpointId": "4ab91431-6094-4e6f-9f44-b31dd43e50ed",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1759,16 +2811,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 316,
+                  "durationMs": 297,
                   "error": null
                 }
               ]
             },
             {
-              "id": "794c5d86-b1f6-4b61-a245-db166897535e",
-              "eventId": "7e34a19c-e490-4250-8e0c-24cbc74c0b7f",
-              "type": "event.published",
-              "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+              "id": "e73b5aea-f419-4392-9dd8-27e5156f64b4",
+              "eventId": "1cf2c177-84f7-424a-be09-2930c3942bc2",
+              "type": "order.paid",
+              "endpointId": "4ab91431-6094-4e6f-9f44-b31dd43e50ed",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1782,7 +2834,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 432,
+                  "durationMs": 600,
                   "error": null
                 }
               ]
@@ -1802,8 +2854,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "4ab91431-6094-4e6f-9f44-b31dd43e50ed",
+              "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1826,8 +2878,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "d9fe698b-68f1-432f-81f9-03190dfed6a3",
+          "eventId": "06221f59-68ef-4d95-8964-b234799198f2",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1836,7 +2888,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "ticketTypeId": "3711873f-b729-4ea6-949d-d8ee55e76352",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1854,7 +2906,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "06221f59-68ef-4d95-8964-b234799198f2",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1864,7 +2916,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1886,10 +2938,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "a8793211-6e6b-47ed-a731-8043ca178563",
-          "eventId": "62f4d65b-85a6-488c-8434-00069d1bce2b",
-          "type": "order.paid",
-          "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+          "id": "fa270924-bf6c-466c-b934-3d7187c886f4",
+          "eventId": "bef3dfd3-1d07-47c5-90ee-c5e7d1a0b8ff",
+          "type": "ticket.checked_in",
+          "endpointId": "4ab91431-6094-4e6f-9f44-b31dd43e50ed",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1903,7 +2955,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 316,
+              "durationMs": 297,
               "error": null
             }
           ]
@@ -1916,8 +2968,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "f8ab9a87-d319-4c51-bcfa-d28ae8344fc7",
-          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "4231889a-5d3c-4d5e-b689-fb30b30108c8",
+          "eventId": "06221f59-68ef-4d95-8964-b234799198f2",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -1926,7 +2978,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "ticketTypeId": "3711873f-b729-4ea6-949d-d8ee55e76352",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -1942,7 +2994,7 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
@@ -1952,36 +3004,11 @@ export const operationExamples: OperationExamples = {
   "replayGovernanceDecision": {
     "request": {
       "record": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -2008,15 +3035,40 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "8afc7c576f19ba1eb26f1ca410e663d0",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "f7a413ee-5ee9-4f99-8e66-13c22b3a409e",
+        "seq": 1,
+        "signature": "SFA-KlkYbovmuyRv906Ki0f4pFsoIajgz5XngQoLpUg6i09j2S39OSgv3IqKpfIt1DfhLdNxiVelPM0okbZmBA"
       }
     },
     "responses": {
@@ -2062,11 +3114,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "47b886d4-538e-4b09-a121-50945105add6",
+        "review_id": "750724a0-dff1-4ad0-a4ad-0467dc714289",
         "verification": {
-          "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+          "id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
           "status": "approved",
-          "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+          "reference": "order-d9fe698b-68f1-432f-81f9-03190dfed6a3",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
@@ -2083,9 +3135,9 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e85bbb93-f571-443f-87e3-c39fc2095421",
+          "id": "0a955cdb-d7a3-4edb-a0aa-51c9b3d2099e",
           "service": "ticketing",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "scopes": [
             "events:read",
@@ -2104,8 +3156,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "221e511f-1e45-4756-a656-cb09f5233574",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
+          "profileId": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2118,7 +3170,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
         "handoff_revoked": true
       }
     }
@@ -2139,8 +3191,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "edbffe08-c322-4a2e-81e8-b2fa19bbd20e",
-        "execution_id": "0ce5c685-4644-4b90-8469-eb6153d5ee25",
+        "record_id": "dfa55c97-feaf-4c26-98e5-ab6fb47eaa54",
+        "execution_id": "6ed10a68-2c98-4257-ab36-a97225c0b48a",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -2162,7 +3214,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
+            "delegation_id": "1672dd10-c531-4842-8aff-fc1127a8ccf9",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -2198,16 +3250,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "76c7e2d5ee540d8a9d8c62696f7bcf11",
+        "nonce": "f452476f126c0816428533791e506aff",
         "seq": 2,
-        "prev_hash": "b7e1cb5a63c333f5c5ae409d7702edfa48aa504e62b41d5fba62ab4c6217c7a3",
+        "prev_hash": "8d6d7927a326cb4a537602495fc3fd5d805c2400069194dc42be4b2a114c2770",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "CWrsCFo8Hs-UqlBlpt_m9lC7Cv28lDVZ3bgK5rOdPTSCQrVTSHZVOVIIfh8kQ6O6wetUe2KekLXVtm3ruuPnCg",
+        "signature": "jqDjFZ0FnJV1YyjpGSOzwme3ZEws9QSxPwaxWEm-BJY_AYSq-RlfU9jhe2AHZqMYOKzDOgqs-rpd98B3dJD9AQ",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "edbffe08-c322-4a2e-81e8-b2fa19bbd20e",
-          "execution_id": "0ce5c685-4644-4b90-8469-eb6153d5ee25",
+          "record_id": "dfa55c97-feaf-4c26-98e5-ab6fb47eaa54",
+          "execution_id": "6ed10a68-2c98-4257-ab36-a97225c0b48a",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2229,7 +3281,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
+              "delegation_id": "1672dd10-c531-4842-8aff-fc1127a8ccf9",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -2265,25 +3317,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "76c7e2d5ee540d8a9d8c62696f7bcf11",
+          "nonce": "f452476f126c0816428533791e506aff",
           "seq": 2,
-          "prev_hash": "b7e1cb5a63c333f5c5ae409d7702edfa48aa504e62b41d5fba62ab4c6217c7a3",
+          "prev_hash": "8d6d7927a326cb4a537602495fc3fd5d805c2400069194dc42be4b2a114c2770",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "CWrsCFo8Hs-UqlBlpt_m9lC7Cv28lDVZ3bgK5rOdPTSCQrVTSHZVOVIIfh8kQ6O6wetUe2KekLXVtm3ruuPnCg"
+          "signature": "jqDjFZ0FnJV1YyjpGSOzwme3ZEws9QSxPwaxWEm-BJY_AYSq-RlfU9jhe2AHZqMYOKzDOgqs-rpd98B3dJD9AQ"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "422d18dc-f2ae-49f0-bfb0-7aeb9b6c40a4"
+      "ticketId": "9c23b5d9-aab4-42fa-bae5-230ffe26e343"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "cdebf5a8-0ee8-471f-9cf7-a8f19699185e",
-          "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+          "id": "1aa3e582-a1ea-49ac-a204-398507afd7fc",
+          "orderId": "d9fe698b-68f1-432f-81f9-03190dfed6a3",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2296,8 +3348,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "044c1326-9914-408a-8adb-58d557ffabfc",
-          "deliveryId": "0254617c-ec19-4df0-9f97-e9c14951fc89"
+          "eventId": "56afe056-1f90-4dfe-a846-ce787c6a733d",
+          "deliveryId": "06b84723-3d64-477a-bc1f-c05d135cf1f8"
         }
       }
     }
@@ -2310,7 +3362,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e2e3a0c9-f870-4848-aa5e-4a0dc88cb82b",
+          "id": "fadbbdff-60d3-4262-b355-c7e0ef2fdf4a",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
@@ -2330,7 +3382,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "06221f59-68ef-4d95-8964-b234799198f2",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2340,7 +3392,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "4dbe7af4-e438-4759-8a6e-c8cd539d5d4d",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2357,7 +3409,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "59ab61ae-880f-4dbb-a90a-f302401426d2",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE"
         }
@@ -2377,12 +3429,12 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "1b18bc19-e8dc-44d2-92e1-816e0a5a41d4",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
           "step": 1,
-          "pose": "right"
+          "pose": "front"
         },
         "uploaded_steps": [
           0
@@ -2393,36 +3445,11 @@ export const operationExamples: OperationExamples = {
   "verifyGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "fe79b90c-1a1c-471b-a097-01ce08986648",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -2449,15 +3476,40 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "876c9e0d-20fb-4a25-85fc-0d9746c14992",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "8afc7c576f19ba1eb26f1ca410e663d0",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "f7a413ee-5ee9-4f99-8e66-13c22b3a409e",
+        "seq": 1,
+        "signature": "SFA-KlkYbovmuyRv906Ki0f4pFsoIajgz5XngQoLpUg6i09j2S39OSgv3IqKpfIt1DfhLdNxiVelPM0okbZmBA"
       }
     },
     "responses": {
