@@ -6,9 +6,10 @@ import { ActionButton, ActionForm, Async, Link, Notice, Shell, ShownOnce } from 
 type Api = ReturnType<typeof client>;
 const useApi = () => useMemo(() => client(adminToken.value), [adminToken.value]);
 
-function OperatorNav() {
+export function OperatorNav() {
   return (
     <>
+      <Link href="/console/operator/overview">Overview</Link>
       <Link href="/console/operator">Profiles</Link>
       <button type="button" class="link" onClick={() => ((adminToken.value = null), navigate('/console/operator'))}>
         Sign out
