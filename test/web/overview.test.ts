@@ -88,10 +88,12 @@ describe.skipIf(!browserAvailable())('operator console Overview in chromium', ()
     const errors = collectPageErrors(page);
     await page.goto(`${server.url}/console/operator/overview`);
     await page.getByRole('region', { name: 'Queue depth' }).waitFor();
-    const widths = await page.locator('svg.chart').evaluateAll((svgs) => svgs.map((s) => s.getBoundingClientRect().width));
+    const widths = await page
+      .locator('svg.chart')
+      .evaluateAll((svgs) => svgs.map((s) => (s as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width));
     expect(widths).toHaveLength(3);
     for (const w of widths) expect(w).toBeLessThanOrEqual(PHONE.width);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'operator-overview-phone');
     expect(errors).toEqual([]);
     await context.close();
