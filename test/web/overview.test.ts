@@ -83,7 +83,7 @@ describe.skipIf(!browserAvailable())('operator console Overview in chromium', ()
 
   it('fits a phone, the charts one under the other', async () => {
     const context = await browser.newContext({ viewport: PHONE, timezoneId: 'UTC' });
-    await context.addInitScript((token) => sessionStorage.setItem('console.adminToken', token), ADMIN_TOKEN);
+    await context.addInitScript((token) => (globalThis as any).sessionStorage.setItem('console.adminToken', token), ADMIN_TOKEN);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     await page.goto(`${server.url}/console/operator/overview`);
