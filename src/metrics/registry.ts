@@ -168,17 +168,23 @@ export function createMetrics(sources: MetricsSources): Metrics {
   });
   jobGauges(registry, sources);
 
+  // One child per (method, route, status), found by a plain string: prom-client would otherwise
+  // sort and hash the label object at every request.
+  const httpChildren = new Map<string, ReturnType<typeof httpDuration.labels>>();
   return {
     registry,
     observeRequest(method, route, status, seconds) {
-      httpDuration.observe(
-        {
+      const key = `${method} ${status} ${route ?? ''}`;
+      let child = httpChildren.get(key);
+      if (!child) {
+        child = httpDuration.labels({
           http_request_method: KNOWN_METHODS.has(method) ? method : '_OTHER',
           http_route: route ?? '',
           http_response_status_code: status,
-        },
-        seconds,
-      );
+        });
+        httpChildren.set(key, child);
+      }
+      child.observe(seconds);
     },
     meter: {
       webhookAttempt(outcome, seconds) {

@@ -86,8 +86,8 @@ export function pipelineHandler(
     if (!v || v.status !== 'processing' || v.erasedAt) return;
     // Run time for the metrics: a monotonic measure, not the clock of the decisions.
     const started = performance.now();
-    const decided = (outcome: { status: string; reason: string | null }) => (written: boolean) => {
-      if (written) meter.identityDecision(outcome.status, outcome.reason, (performance.now() - started) / 1000);
+    const recordCounted = async (...args: Parameters<typeof record>) => {
+      if (await record(...args)) meter.identityDecision(args[1].status, args[1].reason, (performance.now() - started) / 1000);
     };
     try {
       if (v.failNextRun) throw new InjectedPipelineFault();
@@ -107,7 +107,7 @@ export function pipelineHandler(
         const faceOutcome = decideFaces(signals, faces.thresholds);
         if (outcome.status === 'approved' && faceOutcome) outcome = faceOutcome;
       }
-      await record(v.id, outcome, undefined, signals).then(decided(outcome));
+      await recordCounted(v.id, outcome, undefined, signals);
     } catch (err) {
       // A bucket that is down decides nothing: the queue runs the job again later (README, "Object storage").
       if (err instanceof BlobStoreUnavailable) throw err;
@@ -118,8 +118,7 @@ export function pipelineHandler(
           : err instanceof FaceAnalysisTimeout
             ? 'face_analysis_timeout'
             : 'internal_error';
-      const fault = { status: 'manual_review', reason: 'pipeline_error' } as const;
-      await record(v.id, fault, kind).then(decided(fault));
+      await recordCounted(v.id, { status: 'manual_review', reason: 'pipeline_error' }, kind);
     }
   };
 }
