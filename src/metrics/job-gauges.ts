@@ -17,7 +17,8 @@ const laneOf = (queue: string): LaneName => (isJobName(queue) ? JOB_KINDS[queue]
 /**
  * The job table's gauges, one query each when Prometheus scrapes: they count every process's
  * jobs, so any instance answers for all. A query that fails leaves its gauge without series for
- * that scrape (the readiness alert speaks for a database that is down) instead of failing the scrape.
+ * that scrape (NaN for the one without labels; the readiness alert speaks for a database that is
+ * down) instead of failing the scrape.
  */
 export function jobGauges(registry: Registry, { db, clock, logger }: JobGaugeSources): void {
   async function read<T>(gauge: Gauge<string>, metric: string, query: ReturnType<typeof sql>): Promise<T[] | undefined> {
@@ -99,7 +100,8 @@ export function jobGauges(registry: Registry, { db, clock, logger }: JobGaugeSou
         'webhook_endpoints_paused',
         sql`select count(*)::int as n from job_key_pauses where paused_until > ${clock.now().toISOString()}::timestamptz`,
       );
-      if (rows) this.set(Number(rows[0]?.n ?? 0));
+      // A gauge without labels always has a sample: NaN says "unknown" where 0 would say "none paused".
+      this.set(rows ? Number(rows[0]?.n ?? 0) : Number.NaN);
     },
   });
 }
