@@ -32,6 +32,24 @@ describe('the shipped alert rules', () => {
     expect(stdout).toMatch(/SUCCESS: 7 rules found/);
   });
 
+  it("ship a scrape config that promtool accepts (the compose profile's, with its mounted paths pointed here)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prometheus-config-'));
+    try {
+      writeFileSync(join(dir, 'token'), TOKEN);
+      const shipped = readFileSync(join(OPS, 'prometheus/prometheus.yml'), 'utf8');
+      expect(shipped).toContain('/etc/prometheus/alerts.yml');
+      expect(shipped).toContain('/tmp/metrics-token');
+      const config = shipped
+        .replaceAll('/etc/prometheus/alerts.yml', join(OPS, 'prometheus/alerts.yml'))
+        .replaceAll('/tmp/metrics-token', join(dir, 'token'));
+      writeFileSync(join(dir, 'prometheus.yml'), config);
+      const { stdout } = await run(PROMTOOL, ['check', 'config', join(dir, 'prometheus.yml')]);
+      expect(stdout).toMatch(/SUCCESS: 7 rules found/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('pass their promtool unit tests: each fires on what should wake someone (a receiver down among them), and not before', async () => {
     const { stdout } = await run(PROMTOOL, ['test', 'rules', 'alerts.test.yml'], { cwd: join(OPS, 'prometheus') });
     expect(stdout).toMatch(/SUCCESS/);
