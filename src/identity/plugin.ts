@@ -104,7 +104,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
         },
       }
     : undefined;
-  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log, faces }), { lane: 'identity' });
+  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log, faces, meter: app.meter }), { lane: 'identity' });
 
   const verifications = createVerificationService(deps);
   useIdempotency(app, withoutHandoffAtRest(identityIdempotency, verifications, app.config.PUBLIC_URL));

@@ -1,6 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { BlobStoreUnavailable } from '../../blobs/store.js';
 import type { JobHandler } from '../../jobs/queue.js';
+import type { Meter } from '../../metrics/meter.js';
 import { appendAudit } from '../audit.js';
 import * as repo from '../repo.js';
 import type { IdentityDeps } from '../service.js';
@@ -32,9 +34,9 @@ export interface FaceChecks {
  * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
  */
 export function pipelineHandler(
-  deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks },
+  deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks; meter: Meter },
 ): JobHandler<{ verificationId: string }> {
-  const { db, clock, webhooks, logger, blobs, faces } = deps;
+  const { db, clock, webhooks, logger, blobs, faces, meter } = deps;
 
   /** Runs the models in the pool (off this event loop) over the document and the frames; a crash or timeout throws. */
   async function measureFaces(checks: FaceChecks, v: repo.VerificationRow, frames: repo.FrameRow[]): Promise<FaceSignals> {
@@ -52,10 +54,10 @@ export function pipelineHandler(
     outcome: PipelineOutcome | { status: 'manual_review'; reason: 'pipeline_error' },
     error?: string,
     signals?: FaceSignals,
-  ) {
-    await db.transaction(async (tx) => {
+  ): Promise<boolean> {
+    return db.transaction(async (tx) => {
       const v = await repo.lockVerification(tx, verificationId);
-      if (!v || v.status !== 'processing' || v.erasedAt) return;
+      if (!v || v.status !== 'processing' || v.erasedAt) return false;
       const now = clock.now();
       const decided = await repo.updateVerification(tx, v.id, {
         status: outcome.status,
@@ -74,6 +76,7 @@ export function pipelineHandler(
         data: { reason: outcome.reason },
       });
       await sendDecisionWebhook(tx, webhooks, decided, outcome.status);
+      return true;
     });
   }
 
@@ -81,6 +84,11 @@ export function pipelineHandler(
     const { verificationId } = job.payload;
     const v = await repo.getVerification(db, verificationId);
     if (!v || v.status !== 'processing' || v.erasedAt) return;
+    // Run time for the metrics: a monotonic measure, not the clock of the decisions.
+    const started = performance.now();
+    const recordCounted = async (...args: Parameters<typeof record>) => {
+      if (await record(...args)) meter.identityDecision(args[1].status, args[1].reason, (performance.now() - started) / 1000);
+    };
     try {
       if (v.failNextRun) throw new InjectedPipelineFault();
       const frames = await repo.framesOf(db, v.id);
@@ -99,7 +107,7 @@ export function pipelineHandler(
         const faceOutcome = decideFaces(signals, faces.thresholds);
         if (outcome.status === 'approved' && faceOutcome) outcome = faceOutcome;
       }
-      await record(v.id, outcome, undefined, signals);
+      await recordCounted(v.id, outcome, undefined, signals);
     } catch (err) {
       // A bucket that is down decides nothing: the queue runs the job again later (README, "Object storage").
       if (err instanceof BlobStoreUnavailable) throw err;
@@ -110,7 +118,7 @@ export function pipelineHandler(
           : err instanceof FaceAnalysisTimeout
             ? 'face_analysis_timeout'
             : 'internal_error';
-      await record(v.id, { status: 'manual_review', reason: 'pipeline_error' }, kind);
+      await recordCounted(v.id, { status: 'manual_review', reason: 'pipeline_error' }, kind);
     }
   };
 }
