@@ -33,6 +33,7 @@ export const identityErrors = {
   // Verifications
   verificationNotFound: () => fail(404, 'Verification not found'),
   webhookUrlRefused: (reason: string) => fail(422, `webhook_url ${reason}`),
+  returnUrlRefused: (reason: string) => fail(422, `return_url ${reason}`),
   verificationErased: () => fail(409, 'The verification was erased'),
   captureComplete: () => fail(409, 'Capture is complete: no handoff token is needed any more'),
   notInReview: (status: string) => fail(409, `The verification is ${status}, not in manual_review`),

@@ -17,6 +17,7 @@ export function verificationView(v: VerificationRow): z.infer<typeof s.verificat
     status: v.status,
     reference: v.reference,
     webhook_url: v.webhookUrl,
+    return_url: v.returnUrl,
     stage: v.stage,
     decision_reason: v.decisionReason,
     created_at: toIso(v.createdAt),
@@ -41,6 +42,7 @@ export function createdVerificationView(
     status: v.status,
     reference: v.reference,
     webhook_url: v.webhookUrl!,
+    return_url: v.returnUrl,
     handoff_token: handoff.token,
     handoff_expires_at: toIso(handoff.expiresAt),
     created_at: toIso(v.createdAt),
@@ -55,13 +57,15 @@ export function reviewQueueItemView(v: VerificationRow): z.infer<typeof s.review
   return { id: v.id, status: 'manual_review', reason: v.decisionReason, created_at: toIso(v.createdAt), updated_at: toIso(v.updatedAt) };
 }
 
-/** Where the device stands and where it resumes. */
-export function captureStatusView(v: VerificationRow, uploadedSteps: number[]): z.infer<typeof s.captureStatus> {
+/** Where the device stands and where it resumes, who asks, and where the page sends the person back. */
+export function captureStatusView(v: VerificationRow, uploadedSteps: number[], requesterName: string): z.infer<typeof s.captureStatus> {
   return {
     verification_id: v.id,
     stage: v.stage,
     next_step: nextStep(v.stage, storedChallenge(v), uploadedSteps),
     uploaded_steps: uploadedSteps,
+    requester: { name: requesterName },
+    return_url: v.returnUrl,
   };
 }
 

@@ -114,7 +114,11 @@ export const operationExamples: OperationExamples = {
         "next_step": {
           "type": "document"
         },
-        "uploaded_steps": []
+        "uploaded_steps": [],
+        "requester": {
+          "name": "Harbour Live Events B.V."
+        },
+        "return_url": "https://hooks.harbour-live.example/orders/8d5d7faf-d248-47cf-8b5c-e708ce51a2c4/verified"
       }
     }
   },
@@ -565,7 +569,8 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4"
+      "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+      "return_url": "https://hooks.harbour-live.example/orders/8d5d7faf-d248-47cf-8b5c-e708ce51a2c4/verified"
     },
     "responses": {
       "201": {
@@ -573,6 +578,7 @@ export const operationExamples: OperationExamples = {
         "status": "awaiting_capture",
         "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
         "webhook_url": "https://hooks.harbour-live.example/identity",
+        "return_url": "https://hooks.harbour-live.example/orders/8d5d7faf-d248-47cf-8b5c-e708ce51a2c4/verified",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
@@ -1147,6 +1153,7 @@ export const operationExamples: OperationExamples = {
         "status": "approved",
         "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
         "webhook_url": "https://hooks.harbour-live.example/identity",
+        "return_url": "https://hooks.harbour-live.example/orders/8d5d7faf-d248-47cf-8b5c-e708ce51a2c4/verified",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
         "created_at": "2026-12-18T19:24:27.000Z",
@@ -1694,6 +1701,7 @@ export const operationExamples: OperationExamples = {
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
+              "return_url": null,
               "stage": "document",
               "decision_reason": null,
               "created_at": "2026-12-18T19:25:27.000Z",
@@ -2106,6 +2114,7 @@ export const operationExamples: OperationExamples = {
           "status": "approved",
           "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
           "webhook_url": "https://hooks.harbour-live.example/identity",
+          "return_url": "https://hooks.harbour-live.example/orders/8d5d7faf-d248-47cf-8b5c-e708ce51a2c4/verified",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
           "created_at": "2026-12-18T19:24:27.000Z",
@@ -2352,6 +2361,7 @@ export const operationExamples: OperationExamples = {
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
+          "return_url": null,
           "handoff_token": "EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
           "handoff_expires_at": "2026-12-18T19:55:27.000Z",
           "capture_url": "http://localhost:3000/capture#EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
@@ -2424,7 +2434,11 @@ export const operationExamples: OperationExamples = {
         },
         "uploaded_steps": [
           0
-        ]
+        ],
+        "requester": {
+          "name": "Harbour Live Events B.V."
+        },
+        "return_url": "https://hooks.harbour-live.example/orders/8d5d7faf-d248-47cf-8b5c-e708ce51a2c4/verified"
       }
     }
   },

@@ -32,9 +32,14 @@ export async function phonePage(browser: Browser): Promise<{ context: BrowserCon
 export interface CaptureServer extends LiveServer {
   tenant: IdentityTenant;
   /** Creates a verification and answers its id, token and capture_url pointed at this server. */
-  newVerification(): Promise<{ id: string; token: string; url: string }>;
+  newVerification(body?: object): Promise<{ id: string; token: string; url: string }>;
   verification(id: string): Promise<{ status: string; stage: string }>;
-  captureStatus(token: string): Promise<{ next_step: { type: string; step?: number }; uploaded_steps: number[] }>;
+  captureStatus(token: string): Promise<{
+    next_step: { type: string; step?: number };
+    uploaded_steps: number[];
+    requester: { name: string };
+    return_url: string | null;
+  }>;
 }
 
 export async function startCaptureServer(env: Record<string, string> = {}): Promise<CaptureServer> {
@@ -43,8 +48,8 @@ export async function startCaptureServer(env: Record<string, string> = {}): Prom
   const a = api(server);
   return Object.assign(server, {
     tenant,
-    async newVerification() {
-      const v = await a.createVerification(tenant.backend);
+    async newVerification(body?: object) {
+      const v = await a.createVerification(tenant.backend, body);
       const link = new URL(v.capture_url as string);
       expect(link.hash).toBe(`#${v.handoff_token}`);
       return { id: v.id as string, token: v.handoff_token as string, url: `${server.url}${link.pathname}${link.hash}` };
@@ -71,9 +76,17 @@ export async function photoNumber(page: Page): Promise<{ n: number; of: number }
   return m ? { n: Number(m[1]), of: Number(m[2]) } : null;
 }
 
+/** Reads the intro (who asks, what is taken and kept) and presses Continue: the document screen follows. */
+export async function passIntro(page: Page): Promise<void> {
+  await waitForScreen(page, 'intro');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await waitForScreen(page, 'document');
+}
+
 /** Takes the document with the camera and sends it from the preview; `shot` names screenshots. */
 export async function documentWithCamera(page: Page, shot?: (name: string) => Promise<unknown>): Promise<void> {
-  await waitForScreen(page, 'document');
+  await page.locator('main[data-screen="intro"], main[data-screen="document"]').waitFor({ timeout: 30_000 });
+  if ((await screenOf(page)) === 'intro') await passIntro(page);
   const take = page.getByRole('button', { name: 'Take photo' });
   await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
   await shot?.('document-camera');

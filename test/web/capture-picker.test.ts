@@ -2,7 +2,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, screenshot } from './browser.js';
 import { still } from './camera.js';
-import { launchWithCamera, phonePage, photoNumber, startCaptureServer, waitForScreen, type CaptureServer } from './capture-page.js';
+import {
+  launchWithCamera,
+  passIntro,
+  phonePage,
+  photoNumber,
+  startCaptureServer,
+  waitForScreen,
+  type CaptureServer,
+} from './capture-page.js';
 
 describe.skipIf(!browserAvailable())('hosted capture page with the camera refused: the file picker (390×844)', { timeout: 180_000 }, () => {
   let server: CaptureServer;
@@ -22,7 +30,7 @@ describe.skipIf(!browserAvailable())('hosted capture page with the camera refuse
     const shot = (name: string) => screenshot(page, `capture-phone-picker-${name}`);
     try {
       await page.goto(v.url);
-      await waitForScreen(page, 'document');
+      await passIntro(page);
       await page.getByText('The camera is blocked').waitFor({ timeout: 30_000 });
       const documentInput = page.locator('input[type="file"]');
       expect(await documentInput.getAttribute('accept')).toBe('image/*');

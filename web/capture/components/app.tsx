@@ -1,7 +1,7 @@
 import { announcement, screen } from '../flow.js';
 import { ChallengeScreen } from './challenge-screen.js';
 import { DocumentScreen } from './document-screen.js';
-import { Done, Expired, Handoff, Loading, NoLink } from './screens.js';
+import { Done, Expired, Handoff, Intro, Loading, NoLink } from './screens.js';
 
 function Current() {
   const s = screen.value;
@@ -14,6 +14,8 @@ function Current() {
       return <Expired />;
     case 'handoff':
       return <Handoff />;
+    case 'intro':
+      return <Intro />;
     case 'document':
       return <DocumentScreen />;
     case 'challenge':
