@@ -1,4 +1,5 @@
 import { announcement, screen } from '../flow.js';
+import { checkerState } from '../pose/checker.js';
 import { ChallengeScreen } from './challenge-screen.js';
 import { DocumentScreen } from './document-screen.js';
 import { Done, Expired, Handoff, Intro, Loading, NoLink } from './screens.js';
@@ -28,7 +29,7 @@ function Current() {
 export function App() {
   return (
     <>
-      <main data-screen={screen.value.name}>
+      <main data-screen={screen.value.name} data-pose-check={checkerState.value.status}>
         <Current />
       </main>
       <p class="visually-hidden" role="status" aria-live="polite">

@@ -1,4 +1,6 @@
+import { useEffect } from 'preact/hooks';
 import { continueHere, introRead, requester } from '../flow.js';
+import { loadPoseChecker } from '../pose/checker.js';
 import { EXPIRED_TEXT, EXPIRED_TITLE } from '../messages.js';
 import { Heading } from './heading.js';
 import { NoticeBox } from './notice.js';
@@ -38,6 +40,8 @@ export function Handoff() {
  * README, "Identity: the hosted capture page"); nothing starts until the person continues.
  */
 export function Intro() {
+  // The pose check's library and models load while the person reads (after this screen is up).
+  useEffect(() => loadPoseChecker(), []);
   const who = requester.value || 'The website that sent you here';
   const whom = requester.value || 'that website';
   return (
