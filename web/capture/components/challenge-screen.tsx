@@ -199,9 +199,11 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
       <div class="pose-row">
         {pose && <PoseDrawing pose={pose} />}
         <p>
-          {camera
-            ? `Keep your face inside the oval. The photo is taken by itself when your pose is right; or press the button, then hold the pose for ${COUNTDOWN} seconds.`
-            : 'Take a selfie doing this, or choose one, with your whole face in the picture.'}
+          {!camera
+            ? 'Take a selfie doing this, or choose one, with your whole face in the picture.'
+            : checker === 'failed'
+              ? `Keep your face inside the oval. Press the button, then hold the pose: the photo is taken after ${COUNTDOWN} seconds.`
+              : `Keep your face inside the oval. The photo is taken by itself when your pose is right; or press the button, then hold the pose for ${COUNTDOWN} seconds.`}
           {still}
         </p>
       </div>

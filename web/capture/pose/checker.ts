@@ -66,8 +66,13 @@ async function load(): Promise<PoseChecker> {
   if (human.version !== __HUMAN_VERSION__) throw new Error(`face library ${human.version}, built for ${__HUMAN_VERSION__}`);
   await human.load();
   // Human logs a model it could not fetch and carries on; without both there is no check to make.
-  const loaded = human.models.loaded();
-  if (!loaded.includes('blazeface') || !loaded.includes('facemesh')) throw new Error(`models not loaded: ${loaded.join(', ')}`);
+  const loaded = new Set(
+    human.models
+      .stats()
+      .modelStats.filter((m) => m.loaded)
+      .map((m) => m.name),
+  );
+  if (!loaded.has('blazeface') || !loaded.has('facemesh')) throw new Error('the face models did not load');
   return {
     async analyze(picture) {
       const input = downscaled(picture);
