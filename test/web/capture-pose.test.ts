@@ -75,7 +75,14 @@ describe.skipIf(!browserAvailable())(
             .getByRole('alert')
             .filter({ hasText: /^Not sent: / })
             .waitFor({ timeout: 30_000 });
-          if (!refused) await screenshot(page, 'capture-phone-pose-refused');
+          if (!refused) {
+            await screenshot(page, 'capture-phone-pose-refused');
+            // 320 CSS px (a phone at 200 % zoom): nothing sticks out sideways.
+            await page.setViewportSize({ width: 320, height: 640 });
+            expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+            await screenshot(page, 'capture-phone-320-challenge');
+            await page.setViewportSize({ width: 390, height: 844 });
+          }
           expect(selfies.length, 'a refused frame was sent').toBe(before);
           expect((await server.captureStatus(v.token)).uploaded_steps).not.toContain(at);
           refused = true;

@@ -229,6 +229,8 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       const expected = encode(v.url, { ecc: 'M', border: 4 });
       const modules = expected.data.flat().filter(Boolean).length;
       expect(drawn!.match(/M/g)!.length).toBe(modules);
+      // The link points to this computer (127.0.0.1): a phone could not open it, and the page says so.
+      await page.getByRole('alert').filter({ hasText: 'points to this computer' }).waitFor();
       await screenshot(page, 'capture-desktop-handoff');
       await page.getByRole('button', { name: 'Continue on this computer' }).click();
       await passIntro(page);

@@ -17,6 +17,11 @@ export function Loading() {
   );
 }
 
+/** A host only this computer reaches: a phone scanning the code would open its own localhost. */
+export function pointsToThisComputer(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '[::1]' || host === '0.0.0.0';
+}
+
 /** On a computer: the same link as a QR code for the phone, or carry on here with a webcam. */
 export function Handoff() {
   return (
@@ -25,6 +30,12 @@ export function Handoff() {
       <p>Your phone’s camera takes sharper photos of your ID. Scan this code with your phone’s camera app to open this page there.</p>
       <QrCode text={location.href} label="QR code of this page’s address, to open it on your phone" />
       <p class="small">The code holds a private link for you only. Don’t share it.</p>
+      {pointsToThisComputer(location.hostname) && (
+        <p class="notice warn" role="alert">
+          This link points to this computer ({location.hostname}), so a phone cannot open it. Ask the website for a link with a public
+          address (the service’s PUBLIC_URL), or continue on this computer.
+        </p>
+      )}
       <NoticeBox />
       <div class="actions">
         <button type="button" class="button secondary" onClick={continueHere}>
