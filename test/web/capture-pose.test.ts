@@ -79,7 +79,7 @@ describe.skipIf(!browserAvailable())(
             await screenshot(page, 'capture-phone-pose-refused');
             // 320 CSS px (a phone at 200 % zoom): nothing sticks out sideways.
             await page.setViewportSize({ width: 320, height: 640 });
-            expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(320);
+            expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(320);
             await screenshot(page, 'capture-phone-320-challenge');
             await page.setViewportSize({ width: 390, height: 844 });
           }

@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks';
 import { announcement, screen } from '../flow.js';
 import { checkerState } from '../pose/checker.js';
 import { ChallengeScreen } from './challenge-screen.js';
@@ -26,7 +27,16 @@ function Current() {
   }
 }
 
+/** Marks the moment the first screen a person can act on is up (read by `npm run bench:capture`). */
+let marked = false;
+function markInteractive(name: string): void {
+  if (marked || name === 'loading') return;
+  marked = true;
+  performance.mark('capture:interactive');
+}
+
 export function App() {
+  useEffect(() => markInteractive(screen.value.name));
   return (
     <>
       <main data-screen={screen.value.name} data-pose-check={checkerState.value.status}>
