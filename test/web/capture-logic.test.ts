@@ -52,7 +52,11 @@ describe('the capture page’s pose rule: the service’s own, in words', () => 
   });
 
   it('lets a small face through but asks to move closer (the picture is then not taken by itself)', () => {
-    expect(judgeFrame('front', frame(face(0, 80)))).toEqual({ ok: true, closer: true, hint: 'Move closer: your face should fill the oval.' });
+    expect(judgeFrame('front', frame(face(0, 80)))).toEqual({
+      ok: true,
+      closer: true,
+      hint: 'Move closer: your face should fill the oval.',
+    });
     expect(judgeFrame('front', frame(face(0, 200)))).toMatchObject({ ok: true, closer: false });
   });
 });

@@ -1,5 +1,4 @@
-import { poseFollowed, type FaceThresholds } from '../../../src/identity/faces/signals.js';
-import type { Pose } from '../api.js';
+import { poseFollowed, type FaceThresholds, type Pose } from '../../../src/identity/faces/signals.js';
 
 /**
  * What the page checks in a frame before it sends it: the service's own pose rule
