@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+/** The face library's version: the capture page loads its models from /capture/models/<version>/ (src/plugins/web-app.ts). */
+const humanVersion = (JSON.parse(readFileSync(here('../node_modules/@vladmandic/human/package.json'), 'utf8')) as { version: string })
+  .version;
 
 /**
  * The browser app: one multi-page build with an entry per page (the operator and reviewer
@@ -13,6 +17,7 @@ export default defineConfig({
   root: here('.'),
   base: '/',
   publicDir: false,
+  define: { __HUMAN_VERSION__: JSON.stringify(humanVersion) },
   // Preact's automatic JSX runtime (no React, no compat layer).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
@@ -24,6 +29,8 @@ export default defineConfig({
     // Keep small assets as files: data: URIs would need a looser CSP.
     assetsInlineLimit: 0,
     reportCompressedSize: true,
+    // The capture page's face library (about 1.5 MB) is a chunk of its own, loaded only after the page is up.
+    chunkSizeWarningLimit: 2048,
     rolldownOptions: {
       input: {
         console: here('console/index.html'),

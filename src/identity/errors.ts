@@ -34,6 +34,7 @@ export const identityErrors = {
   // Verifications
   verificationNotFound: () => fail(404, 'Verification not found'),
   webhookUrlRefused: (reason: string) => fail(422, `webhook_url ${reason}`),
+  returnUrlRefused: (reason: string) => fail(422, `return_url ${reason}`),
   verificationErased: () => fail(409, 'The verification was erased'),
   alreadyDecidedByThisKey: () =>
     fail(409, 'This reviewer key already decided this case: under four-eyes review a second, different reviewer must decide'),

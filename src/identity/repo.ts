@@ -8,8 +8,8 @@ import {
   identityReviews,
   identityVerifications,
 } from '../db/schema/identity.js';
-import { webhookEvents } from '../db/schema/webhooks.js';
 import { profiles } from '../db/schema/core.js';
+import { webhookEvents } from '../db/schema/webhooks.js';
 import type { ReviewPolicy } from '../profiles/vocabulary.js';
 import type { PriorDecision } from './four-eyes.js';
 import { isUuid } from '../lib/uuid.js';
@@ -25,6 +25,12 @@ export type FrameRow = typeof identityFrames.$inferSelect;
 export async function insertVerification(tx: DbOrTx, values: typeof identityVerifications.$inferInsert): Promise<VerificationRow> {
   const [row] = await tx.insert(identityVerifications).values(values).returning();
   return row!;
+}
+
+/** The display name of a profile (shown to the person on the capture page); '' for an unknown id, which a foreign key rules out. */
+export async function profileName(db: DbOrTx, profileId: string): Promise<string> {
+  const [row] = await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.id, profileId));
+  return row?.name ?? '';
 }
 
 /** A verification of one profile; null for a non-UUID id, an unknown id or another profile's. */

@@ -6,21 +6,33 @@ export { errorBody };
 
 export const idParams = z.object({ id: z.string().describe('Verification id (UUID); anything else answers 404') });
 
-export const httpsUrl = z
-  .string()
-  .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'https:' && u.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'webhook_url must be an HTTPS address');
+/** An HTTPS address in the field `field`; the service then checks its host as webhook endpoints are checked. */
+export const httpsUrlField = (field: string) =>
+  z
+    .string()
+    .max(2048)
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'https:' && u.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    }, `${field} must be an HTTPS address`);
+
+export const httpsUrl = httpsUrlField('webhook_url');
+
+const returnUrlInput = httpsUrlField('return_url')
+  .nullish()
+  .describe(
+    'Optional: where the hosted capture page sends the person back when they are done, the link has expired or the page cannot go on (a button on those screens). Checked like `webhook_url`.',
+  );
+const returnUrl = z.string().nullable().describe('The `return_url` given at creation, or null');
 
 export const createVerificationBody = z.object({
   webhook_url: httpsUrl,
   reference: z.string().min(1).max(200).nullish().describe('Your own reference for this verification; echoed in the webhook'),
+  return_url: returnUrlInput,
 });
 
 const status = z.enum(['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined']);
@@ -37,6 +49,7 @@ export const createdVerification = z.object({
   status,
   reference: z.string().nullable(),
   webhook_url: z.string(),
+  return_url: returnUrl,
   handoff_token: z.string().describe('43 characters, URL-safe base64; pass it unchanged as the device’s Bearer token'),
   handoff_expires_at: z.string(),
   capture_url: captureUrl,
@@ -49,6 +62,7 @@ export const verification = z.union([
     status,
     reference: z.string().nullable(),
     webhook_url: z.string().nullable(),
+    return_url: returnUrl,
     stage,
     decision_reason: z.string().nullable(),
     created_at: z.string(),
@@ -86,6 +100,10 @@ export const captureStatus = z.object({
   stage,
   next_step: nextStep,
   uploaded_steps: z.array(z.number().int()),
+  requester: z
+    .object({ name: z.string().describe('The display name of the profile that asks for the verification') })
+    .describe('Who asks the person to verify, for the capture page’s first screen'),
+  return_url: z.string().nullable().describe('The verification’s `return_url`: where the page sends the person back when it ends, or null'),
 });
 export const stageAnswer = z.object({ stage, next_step: nextStep });
 export const challenge = z.object({

@@ -35,16 +35,11 @@ async function openVerification(
   { db, clock, webhooks }: Pick<IdentityDeps, 'db' | 'clock' | 'webhooks'>,
   profileId: string,
   actor: string,
-  input: { webhook_url?: string | null | undefined; reference?: string | null | undefined },
+  input: OpenInput,
 ): Promise<{ v: VerificationRow; handoff: IssuedHandoff }> {
-  if (input.webhook_url) {
-    try {
-      await webhooks.checkUrl(input.webhook_url);
-    } catch (err) {
-      if (err instanceof WebhookTargetError) throw errors.webhookUrlRefused(err.message);
-      throw err;
-    }
-  }
+  await checkTarget(webhooks, input.webhook_url, errors.webhookUrlRefused);
+  // The return address gets the webhook's checks too, so one rule covers every address a partner gives.
+  await checkTarget(webhooks, input.return_url, errors.returnUrlRefused);
   return db.transaction(async (tx) => {
     const now = clock.now();
     const v = await repo.insertVerification(tx, {
@@ -53,6 +48,7 @@ async function openVerification(
       stage: 'document',
       reference: input.reference ?? null,
       webhookUrl: input.webhook_url ?? null,
+      returnUrl: input.return_url ?? null,
       createdAt: now,
       updatedAt: now,
     });
@@ -66,6 +62,23 @@ async function openVerification(
     });
     return { v, handoff };
   });
+}
+
+type OpenInput = {
+  webhook_url?: string | null | undefined;
+  reference?: string | null | undefined;
+  return_url?: string | null | undefined;
+};
+
+/** Checks an address the partner gave as registered webhook endpoints are checked; `refused` names the field in the 422. */
+async function checkTarget(webhooks: WebhookPlatform, url: string | null | undefined, refused: (reason: string) => Error): Promise<void> {
+  if (!url) return;
+  try {
+    await webhooks.checkUrl(url);
+  } catch (err) {
+    if (err instanceof WebhookTargetError) throw refused(err.message);
+    throw err;
+  }
 }
 
 /** 32 random bytes, URL-safe base64 without padding; only the hash is kept. */
@@ -95,7 +108,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
   }
 
   return {
-    async create(principal: KeyPrincipal, input: { webhook_url: string; reference?: string | null }) {
+    async create(principal: KeyPrincipal, input: OpenInput & { webhook_url: string }) {
       const { v, handoff } = await openVerification({ db, clock, webhooks }, principal.profileId, keyActor(principal), input);
       return createdVerificationView(v, handoff);
     },
@@ -151,6 +164,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
         const erased = await repo.updateVerification(tx, v.id, {
           reference: null,
           webhookUrl: null,
+          returnUrl: null,
           mrz: null,
           documentBlob: null,
           documentSha256: null,

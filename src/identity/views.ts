@@ -18,6 +18,7 @@ export function verificationView(v: VerificationRow): z.infer<typeof s.verificat
     status: v.status,
     reference: v.reference,
     webhook_url: v.webhookUrl,
+    return_url: v.returnUrl,
     stage: v.stage,
     decision_reason: v.decisionReason,
     created_at: toIso(v.createdAt),
@@ -42,6 +43,7 @@ export function createdVerificationView(
     status: v.status,
     reference: v.reference,
     webhook_url: v.webhookUrl!,
+    return_url: v.returnUrl,
     handoff_token: handoff.token,
     handoff_expires_at: toIso(handoff.expiresAt),
     created_at: toIso(v.createdAt),
@@ -63,13 +65,15 @@ export function reviewQueueItemView(v: VerificationRow, prior: PriorDecision[]):
   };
 }
 
-/** Where the device stands and where it resumes. */
-export function captureStatusView(v: VerificationRow, uploadedSteps: number[]): z.infer<typeof s.captureStatus> {
+/** Where the device stands and where it resumes, who asks, and where the page sends the person back. */
+export function captureStatusView(v: VerificationRow, uploadedSteps: number[], requesterName: string): z.infer<typeof s.captureStatus> {
   return {
     verification_id: v.id,
     stage: v.stage,
     next_step: nextStep(v.stage, storedChallenge(v), uploadedSteps),
     uploaded_steps: uploadedSteps,
+    requester: { name: requesterName },
+    return_url: v.returnUrl,
   };
 }
 

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -15,16 +17,38 @@ export function webAppDir(): string | undefined {
 
 /**
  * The capture page's own policy: its scripts, styles and API calls come from this origin only;
- * photos are previewed from blob: URLs, the camera plays as a MediaStream. The page may use the
- * camera, nothing else (README "Identity: the hosted capture page").
+ * photos are previewed from blob: URLs, the camera plays as a MediaStream, and the face models run
+ * as WebAssembly (compiled, never eval'd script). The page may use the camera, nothing else (README "Identity: the hosted capture page").
  */
 export const CAPTURE_PAGE_HEADERS = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self'; " +
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self'; " +
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'permissions-policy': 'camera=(self), microphone=(), geolocation=()',
   'referrer-policy': 'no-referrer',
 };
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The files the capture page's pose check loads (README "Identity: the hosted capture page"): the
+ * face detector and mesh of `@vladmandic/human` and the tfjs WASM binaries it runs on, straight from
+ * their npm packages. Served under the library's version, so they never change at one address and
+ * are cached for good: a phone downloads them once.
+ */
+export function captureModelFiles(): { version: string; files: Map<string, { path: string; type: string }> } {
+  const humanDir = join(dirname(require.resolve('@vladmandic/human')), '..');
+  const version = (JSON.parse(readFileSync(join(humanDir, 'package.json'), 'utf8')) as { version: string }).version;
+  const wasmDir = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
+  const files = new Map<string, { path: string; type: string }>();
+  for (const model of ['blazeface', 'facemesh']) {
+    files.set(`${model}.json`, { path: join(humanDir, 'models', `${model}.json`), type: 'application/json' });
+    files.set(`${model}.bin`, { path: join(humanDir, 'models', `${model}.bin`), type: 'application/octet-stream' });
+  }
+  for (const wasm of ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'])
+    files.set(wasm, { path: join(wasmDir, wasm), type: 'application/wasm' });
+  return { version, files };
+}
 
 const notBuilt = 'The web app is not built: run `npm run build:web` (npm install does it) and restart.\n';
 
@@ -60,6 +84,13 @@ export const webApp = fp(
     app.get('/console/', hide, page('console/index.html'));
     app.get('/console/*', hide, page('console/index.html'));
     app.get('/capture', hide, page('capture/index.html', CAPTURE_PAGE_HEADERS));
+    const models = captureModelFiles();
+    app.get<{ Params: { version: string; file: string } }>('/capture/models/:version/:file', hide, async (req, reply) => {
+      const file = models.files.get(req.params.file);
+      if (req.params.version !== models.version || !file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found\n');
+      reply.header('cache-control', 'public, max-age=31536000, immutable').type(file.type);
+      return reply.send(createReadStream(file.path));
+    });
   },
   { name: 'web-app' },
 );

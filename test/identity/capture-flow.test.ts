@@ -16,9 +16,11 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
       'handoff_token',
       'id',
       'reference',
+      'return_url',
       'status',
       'webhook_url',
     ]);
+    expect(v.return_url).toBeNull();
     expect(v.status).toBe('awaiting_capture');
     expect(v.reference).toBe('order-42');
     expect(v.handoff_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -46,6 +48,8 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
       stage: 'document',
       next_step: { type: 'document' },
       uploaded_steps: [],
+      requester: { name: expect.stringMatching(/^Tenant /) },
+      return_url: null,
     });
 
     // Challenge and selfie before the document: 409, then the status says "document".
@@ -100,6 +104,8 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
       stage: 'selfie',
       next_step: { type: 'selfie', step: 0, pose: challenge.steps[0].pose },
       uploaded_steps: [1],
+      requester: { name: expect.stringMatching(/^Tenant /) },
+      return_url: null,
     });
 
     // The device resumes from next_step until done.

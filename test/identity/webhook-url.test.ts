@@ -60,6 +60,57 @@ describe('webhook_url is checked when the verification is created', () => {
   });
 });
 
+describe('return_url is checked like webhook_url and echoed where the verification is read', () => {
+  const { ctx, tenant } = useTestApp(
+    { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }, webhooks: { resolve } },
+    { tenant: identityTenant },
+  );
+  const hook = 'https://hooks.partner.test/idv';
+
+  const refused: [string, string, RegExp][] = [
+    ['plain http', 'http://hooks.partner.test/done', /return_url: return_url must be an HTTPS address/],
+    ['not a URL', 'back to the shop', /return_url: return_url must be an HTTPS address/],
+    ['a loopback address', 'https://127.0.0.1/done', /^return_url .*127\.0\.0\.1.*public addresses/],
+    ['a name resolving to a private address', 'https://internal.partner.test/done', /^return_url .*10\.0\.0\.5/],
+    ['a host that does not resolve', 'https://nowhere.invalid/done', /^return_url host nowhere\.invalid could not be resolved/],
+    ['credentials', 'https://user:pw@hooks.partner.test/done', /^return_url must not carry credentials/],
+  ];
+  for (const [name, url, detail] of refused) {
+    it(`refuses ${name} with 422 {detail} naming return_url, and creates nothing`, async () => {
+      const before = await verificationCount(ctx, tenant.profileId);
+      const res = await api(ctx).call('POST', '/v1/verifications', tenant.backend, { webhook_url: hook, return_url: url }, 422);
+      expect(Object.keys(res.json())).toEqual(['detail']);
+      expect(res.json().detail).toMatch(detail);
+      expect(await verificationCount(ctx, tenant.profileId)).toBe(before);
+    });
+  }
+
+  it('keeps an https return_url and shows it on creation, on GET, in the capture status; erasure nulls it', async () => {
+    const a = api(ctx);
+    const returnUrl = 'https://hooks.partner.test/orders/42?verified=1';
+    const v = await a.createVerification(tenant.backend, { webhook_url: hook, return_url: returnUrl });
+    expect(v.return_url).toBe(returnUrl);
+    const read = (await a.call('GET', `/v1/verifications/${v.id}`, tenant.backend, undefined, 200)).json();
+    expect(read.return_url).toBe(returnUrl);
+    const status = (await a.status(v.handoff_token)).json();
+    expect(status.return_url).toBe(returnUrl);
+    expect(status.requester.name).toMatch(/^Tenant /);
+
+    await a.call('DELETE', `/v1/verifications/${v.id}`, tenant.backend, undefined, 200);
+    const rows = rowsOf<{ return_url: string | null }>(
+      await ctx.app.db.execute(sql`select return_url from identity_verifications where id = ${v.id}`),
+    );
+    expect(rows[0]!.return_url).toBeNull();
+  });
+
+  it('null or absent: no return_url, and the capture status says null', async () => {
+    const a = api(ctx);
+    const v = await a.createVerification(tenant.backend, { webhook_url: hook, return_url: null });
+    expect(v.return_url).toBeNull();
+    expect((await a.status(v.handoff_token)).json().return_url).toBeNull();
+  });
+});
+
 describe('with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true', () => {
   const { ctx, tenant } = useTestApp(
     { env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, webhooks: { resolve } },

@@ -247,7 +247,11 @@ describe('the examples of the OpenAPI document', () => {
     minutes(30);
     const verification = await call('createVerification', {
       token: backendKey,
-      body: { webhook_url: `https://${RECEIVER_HOST}:${receiver.port}/identity`, reference: `order-${order.id}` },
+      body: {
+        webhook_url: `https://${RECEIVER_HOST}:${receiver.port}/identity`,
+        reference: `order-${order.id}`,
+        return_url: `https://${RECEIVER_HOST}:${receiver.port}/orders/${order.id}/verified`,
+      },
     });
     // A walk-in at the box office: the operator starts one from the console, with no backend.
     // A minute later, so the profile's verification list (newest first) has one order every run.

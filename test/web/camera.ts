@@ -13,9 +13,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import jpeg from 'jpeg-js';
 
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/camera');
+/**
+ * A photo of the same person with the head turned: Human measures its yaw at -0.41 (toward the
+ * image's right edge, the person's own left), -0.42 mirrored the other way (the face checks'
+ * README section; measured with the service's analyzer).
+ */
+export const TURNED = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/faces/person-a-2.jpg');
+
+export type Pose = 'front' | 'left' | 'right';
 export const WIDTH = 640;
 export const HEIGHT = 480;
-const FRAMES_PER_PHOTO = 8;
+/** About 1.3 s per photo at the fake camera's 30 frames per second: long enough for a pose to "hold". */
+const FRAMES_PER_PHOTO = 40;
 
 interface Rgba {
   width: number;
@@ -33,6 +42,26 @@ export function facePhotos(): string[] {
 
 function decode(file: string): Rgba {
   return jpeg.decode(readFileSync(file), { useTArray: true, formatAsRGBA: true });
+}
+
+/** The photo mirrored left to right: a head turned to one side becomes turned to the other. */
+function mirrored(photo: Rgba): Rgba {
+  const data = new Uint8Array(photo.data.length);
+  for (let y = 0; y < photo.height; y++)
+    for (let x = 0; x < photo.width; x++) {
+      const s = (y * photo.width + x) * 4;
+      const t = (y * photo.width + (photo.width - 1 - x)) * 4;
+      data.set(photo.data.subarray(s, s + 4), t);
+    }
+  return { width: photo.width, height: photo.height, data };
+}
+
+/** A photo showing `pose` (the person's own left or right; the turned photo turns to the person's left). */
+function posed(pose: Pose, index = 0): Rgba {
+  if (pose === 'left') return decode(TURNED);
+  if (pose === 'right') return mirrored(decode(TURNED));
+  const photos = facePhotos();
+  return decode(photos[index % photos.length]!);
 }
 
 /** One 640×480 frame: `photo` scaled to 90% of the height (nearest neighbour), centred, moved right by `dx`. */
@@ -71,23 +100,32 @@ export function still(index = 0, dx = 0): Buffer {
   return jpeg.encode({ width: WIDTH, height: HEIGHT, data: frame(photo, dx) }, 85).data;
 }
 
-/** The whole video as one buffer. */
-export function cameraVideo(): Buffer {
+/** A 640×480 JPEG still showing `pose` (for the file-picker path), moved right by `dx`. */
+export function posedStill(pose: Pose, index = 0, dx = 0): Buffer {
+  return jpeg.encode({ width: WIDTH, height: HEIGHT, data: frame(posed(pose, index), dx) }, 85).data;
+}
+
+/**
+ * The whole video as one buffer: by default every pose in turn (front, left, front, right, front),
+ * so each challenge step's pose comes round within seconds; `only` films one pose throughout.
+ */
+export function cameraVideo(only?: Pose): Buffer {
+  const sequence: Rgba[] = only ? [posed(only)] : [posed('front', 0), posed('left'), posed('front', 1), posed('right'), posed('front', 2)];
   const frames: Buffer[] = [];
-  for (const file of facePhotos()) {
-    const photo = decode(file);
+  for (const photo of sequence) {
     for (let i = 0; i < FRAMES_PER_PHOTO; i++) {
-      frames.push(jpeg.encode({ width: WIDTH, height: HEIGHT, data: frame(photo, i * 3 - 12) }, 75).data);
+      frames.push(jpeg.encode({ width: WIDTH, height: HEIGHT, data: frame(photo, (i % 16) * 2 - 16) }, 75).data);
     }
   }
   return Buffer.concat(frames);
 }
 
-/** Writes the video to `file` once (it is the same every time) and answers its absolute path. */
-export function cameraVideoFile(file = resolve('test-results/camera/fake-camera.mjpeg')): string {
+/** Writes the video to a file once per kind (it is the same every time) and answers its absolute path. */
+export function cameraVideoFile(only?: Pose): string {
+  const file = resolve(`test-results/camera/fake-camera-v2-${only ?? 'all'}.mjpeg`);
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, cameraVideo());
+    writeFileSync(file, cameraVideo(only));
   }
   return file;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, OfflineError } from '../../web/capture/errors.js';
 import { classify, tokenFromHash, waitText } from '../../web/capture/messages.js';
+import { judgeFrame } from '../../web/capture/pose/rule.js';
 
 describe('capture page logic', () => {
   it('reads the handoff token from the fragment only when it looks like one', () => {
@@ -27,5 +28,35 @@ describe('capture page logic', () => {
     expect(classify(new TypeError('bug'), 'none')).toMatchObject({ kind: 'broken' });
     expect(waitText(1)).toContain('wait 1 second,');
     expect(waitText(0)).toBe('You can try again now.');
+  });
+});
+
+describe('the capture page’s pose rule: the service’s own, in words', () => {
+  const face = (yaw: number | null, width = 200) => ({ box: [100, 80, width, 260] as [number, number, number, number], yaw });
+  const frame = (...faces: ReturnType<typeof face>[]) => ({ width: 640, faces });
+
+  it('passes the asked turn at the service’s thresholds (left: yaw ≤ -0.15, as the image turns to its right edge)', () => {
+    expect(judgeFrame('left', frame(face(-0.15))).ok).toBe(true);
+    expect(judgeFrame('right', frame(face(0.41))).ok).toBe(true);
+    expect(judgeFrame('front', frame(face(0.25))).ok).toBe(true);
+    expect(judgeFrame(null, frame(face(0.9))).ok).toBe(true);
+  });
+
+  it('refuses the wrong way, too little, no face and two faces, saying what to do', () => {
+    expect(judgeFrame('right', frame(face(-0.41)))).toEqual({ ok: false, hint: 'That is your left. Turn your head to your right.' });
+    expect(judgeFrame('left', frame(face(-0.1)))).toEqual({ ok: false, hint: 'Turn a little more to your left.' });
+    expect(judgeFrame('left', frame(face(null)))).toEqual({ ok: false, hint: 'Turn a little more to your left.' });
+    expect(judgeFrame('front', frame(face(0.3)))).toEqual({ ok: false, hint: 'Look straight at the screen.' });
+    expect(judgeFrame('front', frame()).ok).toBe(false);
+    expect(judgeFrame('front', frame(face(0), face(0, 60)))).toMatchObject({ ok: false, hint: /Only one face/ });
+  });
+
+  it('lets a small face through but asks to move closer (the picture is then not taken by itself)', () => {
+    expect(judgeFrame('front', frame(face(0, 80)))).toEqual({
+      ok: true,
+      closer: true,
+      hint: 'Move closer: your face should fill the oval.',
+    });
+    expect(judgeFrame('front', frame(face(0, 200)))).toMatchObject({ ok: true, closer: false });
   });
 });

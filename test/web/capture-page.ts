@@ -2,15 +2,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../helpers/identity.js';
 import { launchBrowser, PHONE, startServer, type LiveServer } from './browser.js';
-import { cameraVideoFile } from './camera.js';
+import { cameraVideoFile, type Pose } from './camera.js';
 
 /**
  * Chromium with a camera: the fake device plays test/web/camera.ts's video, and the permission
  * prompt is answered "allow" (`camera: 'allow'`) or left to headless Chromium, which refuses it
  * (`camera: 'deny'`: the page must fall back to the file picker).
  */
-export function launchWithCamera(camera: 'allow' | 'deny'): Promise<Browser> {
-  const args = ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${cameraVideoFile()}`];
+export function launchWithCamera(camera: 'allow' | 'deny', only?: Pose): Promise<Browser> {
+  const args = ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${cameraVideoFile(only)}`];
   if (camera === 'allow') args.push('--use-fake-ui-for-media-stream');
   return launchBrowser(args);
 }
@@ -32,9 +32,18 @@ export async function phonePage(browser: Browser): Promise<{ context: BrowserCon
 export interface CaptureServer extends LiveServer {
   tenant: IdentityTenant;
   /** Creates a verification and answers its id, token and capture_url pointed at this server. */
-  newVerification(): Promise<{ id: string; token: string; url: string }>;
+  newVerification(body?: object): Promise<{ id: string; token: string; url: string }>;
   verification(id: string): Promise<{ status: string; stage: string }>;
-  captureStatus(token: string): Promise<{ next_step: { type: string; step?: number }; uploaded_steps: number[] }>;
+  /** The challenge's steps with their poses (the same answer the page gets). */
+  challenge(token: string): Promise<{ step: number; pose: Pose }[]>;
+  /** Sends a frame for `step` past the page, as another device would. */
+  uploadFrame(token: string, step: number, image: Buffer): Promise<void>;
+  captureStatus(token: string): Promise<{
+    next_step: { type: string; step?: number };
+    uploaded_steps: number[];
+    requester: { name: string };
+    return_url: string | null;
+  }>;
 }
 
 export async function startCaptureServer(env: Record<string, string> = {}): Promise<CaptureServer> {
@@ -43,8 +52,8 @@ export async function startCaptureServer(env: Record<string, string> = {}): Prom
   const a = api(server);
   return Object.assign(server, {
     tenant,
-    async newVerification() {
-      const v = await a.createVerification(tenant.backend);
+    async newVerification(body?: object) {
+      const v = await a.createVerification(tenant.backend, body);
       const link = new URL(v.capture_url as string);
       expect(link.hash).toBe(`#${v.handoff_token}`);
       return { id: v.id as string, token: v.handoff_token as string, url: `${server.url}${link.pathname}${link.hash}` };
@@ -52,10 +61,28 @@ export async function startCaptureServer(env: Record<string, string> = {}): Prom
     async verification(id: string) {
       return (await a.call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json();
     },
+    async challenge(token: string) {
+      const res = await a.challenge(token);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().steps;
+    },
+    async uploadFrame(token: string, step: number, image: Buffer) {
+      const res = await a.upload('selfie', token, [
+        { name: 'step', value: String(step) },
+        { name: 'file', filename: 'frame.jpg', data: image },
+      ]);
+      expect(res.statusCode, res.body).toBe(201);
+    },
     async captureStatus(token: string) {
       return (await a.status(token)).json();
     },
   });
+}
+
+/** Waits until the page's pose check has loaded its models (or failed to). */
+export async function poseCheck(page: Page, timeout = 60_000): Promise<string | null> {
+  await page.locator('main[data-pose-check="ready"], main[data-pose-check="failed"]').waitFor({ timeout });
+  return page.locator('main').getAttribute('data-pose-check');
 }
 
 export const screenOf = (page: Page) => page.locator('main').getAttribute('data-screen');
@@ -71,9 +98,17 @@ export async function photoNumber(page: Page): Promise<{ n: number; of: number }
   return m ? { n: Number(m[1]), of: Number(m[2]) } : null;
 }
 
+/** Reads the intro (who asks, what is taken and kept) and presses Continue: the document screen follows. */
+export async function passIntro(page: Page): Promise<void> {
+  await waitForScreen(page, 'intro');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await waitForScreen(page, 'document');
+}
+
 /** Takes the document with the camera and sends it from the preview; `shot` names screenshots. */
 export async function documentWithCamera(page: Page, shot?: (name: string) => Promise<unknown>): Promise<void> {
-  await waitForScreen(page, 'document');
+  await page.locator('main[data-screen="intro"], main[data-screen="document"]').waitFor({ timeout: 30_000 });
+  if ((await screenOf(page)) === 'intro') await passIntro(page);
   const take = page.getByRole('button', { name: 'Take photo' });
   await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
   await shot?.('document-camera');

@@ -1,8 +1,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, screenshot } from './browser.js';
-import { still } from './camera.js';
-import { launchWithCamera, phonePage, photoNumber, startCaptureServer, waitForScreen, type CaptureServer } from './capture-page.js';
+import { posedStill, still } from './camera.js';
+import {
+  launchWithCamera,
+  passIntro,
+  phonePage,
+  photoNumber,
+  poseCheck,
+  startCaptureServer,
+  waitForScreen,
+  type CaptureServer,
+} from './capture-page.js';
 
 describe.skipIf(!browserAvailable())('hosted capture page with the camera refused: the file picker (390×844)', { timeout: 180_000 }, () => {
   let server: CaptureServer;
@@ -22,7 +31,7 @@ describe.skipIf(!browserAvailable())('hosted capture page with the camera refuse
     const shot = (name: string) => screenshot(page, `capture-phone-picker-${name}`);
     try {
       await page.goto(v.url);
-      await waitForScreen(page, 'document');
+      await passIntro(page);
       await page.getByText('The camera is blocked').waitFor({ timeout: 30_000 });
       const documentInput = page.locator('input[type="file"]');
       expect(await documentInput.getAttribute('accept')).toBe('image/*');
@@ -43,12 +52,32 @@ describe.skipIf(!browserAvailable())('hosted capture page with the camera refuse
       await shot('challenge');
 
       const { of: total } = (await photoNumber(page))!;
+      const steps = await server.challenge(v.token);
+      expect(await poseCheck(page)).toBe('ready');
+      const selfies: string[] = [];
+      page.on('request', (r) => r.url().endsWith('/v1/capture/selfie') && selfies.push(r.method()));
+
+      // A photo whose pose contradicts the step is refused in words, with no way to send it.
+      const wrong = steps[0]!.pose === 'left' ? 'right' : 'left';
+      await frameInput.setInputFiles({ name: 'wrong.jpg', mimeType: 'image/jpeg', buffer: posedStill(wrong) });
+      await page.getByRole('alert').filter({ hasText: 'This photo cannot be used' }).waitFor({ timeout: 30_000 });
+      expect(await page.getByRole('button', { name: 'Send this photo' }).count()).toBe(0);
+      await shot('challenge-refused');
+      expect(selfies).toEqual([]);
+
       for (let n = 1; n <= total; n++) {
-        await frameInput.setInputFiles({ name: `selfie-${n}.jpg`, mimeType: 'image/jpeg', buffer: still(n, n * 5) });
+        const { pose } = steps[n - 1]!;
+        await page
+          .locator('input[type="file"]')
+          .setInputFiles({ name: `selfie-${n}.jpg`, mimeType: 'image/jpeg', buffer: posedStill(pose, n, n * 5) });
+        await page.getByRole('img', { name: /photo you chose/ }).waitFor();
+        if (n === 1) await shot('challenge-preview');
+        await page.getByRole('button', { name: 'Send this photo' }).click();
         if (n < total)
           await page.locator('main[data-screen="challenge"] .step', { hasText: `photo ${n + 1} of` }).waitFor({ timeout: 30_000 });
       }
       await waitForScreen(page, 'done');
+      expect(selfies).toHaveLength(total);
       expect((await server.verification(v.id)).status).not.toBe('awaiting_capture');
       expect((await server.captureStatus(v.token)).uploaded_steps).toHaveLength(total);
       // The camera refusal is reported by the browser; nothing else went wrong.

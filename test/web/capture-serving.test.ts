@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { captureGzipBytes } from '../../scripts/bundle-size.js';
+import { captureModelFiles } from '../../src/plugins/web-app.js';
 import { startServer, type LiveServer } from './browser.js';
 
 describe('GET /capture: the hosted capture page as served', () => {
@@ -28,6 +30,9 @@ describe('GET /capture: the hosted capture page as served', () => {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toContain('unsafe-inline');
+    // WebAssembly for the face models may be compiled; script text may never be eval'd.
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(csp).not.toMatch(/'unsafe-eval'/);
     expect(res.headers['permissions-policy']).toBe('camera=(self), microphone=(), geolocation=()');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     // Every script is an external file of this origin; no inline script or style.
@@ -43,10 +48,37 @@ describe('GET /capture: the hosted capture page as served', () => {
     expect(withQuery.body).toBe(plain.body);
   });
 
-  it('keeps the capture bundle (entry, chunks and CSS) within 60 KB gzipped', () => {
+  it('keeps the capture bundle (entry, chunks and CSS) within 60 KB gzipped; the face library is a chunk of its own, loaded later', () => {
     const bytes = captureGzipBytes();
     console.log(`capture page bundle: ${(bytes / 1024).toFixed(1)} KB gzipped`);
     expect(bytes).toBeGreaterThan(5_000);
     expect(bytes).toBeLessThanOrEqual(60 * 1024);
+    const manifest = JSON.parse(readFileSync('dist/web/.vite/manifest.json', 'utf8')) as Record<string, { dynamicImports?: string[] }>;
+    expect(manifest['capture/index.html']?.dynamicImports ?? Object.values(manifest).flatMap((c) => c.dynamicImports ?? [])).toEqual(
+      expect.arrayContaining([expect.stringMatching(/human/)]),
+    );
+  });
+
+  it('serves the pose check’s models and WASM from this server under the library’s version, cached for good; nothing else', async () => {
+    const { version } = captureModelFiles();
+    for (const [file, type] of [
+      ['blazeface.json', 'application/json'],
+      ['facemesh.bin', 'application/octet-stream'],
+      ['tfjs-backend-wasm-simd.wasm', 'application/wasm'],
+    ]) {
+      const res = await server.app.inject({ method: 'GET', url: `/capture/models/${version}/${file}` });
+      expect(res.statusCode, file).toBe(200);
+      expect(res.headers['content-type']).toContain(type);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.rawPayload.length).toBeGreaterThan(100);
+    }
+    for (const url of [
+      `/capture/models/0.0.0/blazeface.json`,
+      `/capture/models/${version}/emotion.json`,
+      `/capture/models/${version}/..%2fpackage.json`,
+      `/capture/models/${version}/%2e%2e%2f%2e%2e%2fpackage.json`,
+    ]) {
+      expect((await server.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    }
   });
 });

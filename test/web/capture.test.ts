@@ -5,7 +5,9 @@ import { browserAvailable, DESKTOP, screenshot } from './browser.js';
 import {
   documentWithCamera,
   launchWithCamera,
+  passIntro,
   phonePage,
+  poseCheck,
   photoNumber,
   startCaptureServer,
   stepWithCamera,
@@ -25,12 +27,20 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
     await server?.close();
   }, 60_000);
 
-  it('goes from the capture_url through the document and every challenge step to "Done", and the verification leaves awaiting_capture', async () => {
-    const v = await server.newVerification();
+  it('goes from the capture_url through the intro, the document and every challenge step to "Done" with a way back, and the verification leaves awaiting_capture', async () => {
+    const back = 'https://127.0.0.1:9/orders/42?verified=1';
+    const v = await server.newVerification({ webhook_url: 'https://127.0.0.1:9/hooks', return_url: back });
     const { context, page, requests, errors } = await phonePage(browser);
     const shot = (name: string) => screenshot(page, `capture-phone-${name}`);
     try {
       await page.goto(v.url);
+      // The intro: who asks (the profile's name), what is taken and what is kept; the camera waits for "Continue".
+      await waitForScreen(page, 'intro');
+      const name = (await server.captureStatus(v.token)).requester.name;
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`${name} asks you to verify your identity`);
+      await expect(page.locator('main').textContent()).resolves.toMatch(/kept until .* erases your verification/);
+      expect(await page.locator('video').count()).toBe(0);
+      await shot('intro');
       await documentWithCamera(page, shot);
       await shot('challenge-step-1');
       const { of: total } = (await photoNumber(page))!;
@@ -52,6 +62,8 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       await waitForScreen(page, 'done');
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Done — you can return to the website');
       await expect(page.getByRole('button').count()).resolves.toBe(0);
+      const link = page.getByRole('link', { name: `Back to ${name}` });
+      expect(await link.getAttribute('href')).toBe(back);
       await shot('done');
 
       const after = await server.verification(v.id);
@@ -113,10 +125,14 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       await expect(page.locator('main').textContent()).resolves.toContain('ask for a new link');
       await screenshot(page, 'capture-phone-expired');
 
-      // Replaced by a fresh handoff while the page was open: the next call says so too.
-      const replaced = await server.newVerification();
+      // An expired link the page never saw working knows no way back.
+      expect(await page.getByRole('link').count()).toBe(0);
+
+      // Replaced by a fresh handoff while the page was open: the next call says so too, with the way back.
+      const back = 'https://127.0.0.1:9/shop/return';
+      const replaced = await server.newVerification({ webhook_url: 'https://127.0.0.1:9/hooks', return_url: back });
       await page.goto(replaced.url);
-      await waitForScreen(page, 'document');
+      await passIntro(page);
       await server.app.inject({
         method: 'POST',
         url: `/v1/verifications/${replaced.id}/handoff`,
@@ -127,6 +143,8 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       await take.click();
       await page.getByRole('button', { name: 'Send this photo' }).click();
       await waitForScreen(page, 'expired');
+      expect(await page.getByRole('link', { name: /^Back to / }).getAttribute('href')).toBe(back);
+      await screenshot(page, 'capture-phone-expired-return');
 
       const missing = new URL(expired.url);
       missing.hash = '';
@@ -147,8 +165,10 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       await page.getByRole('button', { name: 'Send this photo' }).click();
     };
     try {
+      // The face models cannot be fetched: the page goes on without the pose check and says so.
+      await page.route('**/capture/models/**', (route) => route.abort());
       await page.goto(v.url);
-      await waitForScreen(page, 'document');
+      await passIntro(page);
 
       await page.route('**/v1/capture/document', (route) =>
         route.fulfill({ status: 413, contentType: 'application/json', body: '{"detail":"too large"}' }),
@@ -186,6 +206,10 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       await context.setOffline(false);
       await waitForScreen(page, 'challenge');
       expect((await server.captureStatus(v.token)).next_step).toMatchObject({ type: 'selfie', step: 0 });
+      expect(await poseCheck(page)).toBe('failed');
+      await page.getByText('automatic check of your head position could not run').waitFor();
+      await expect.poll(() => page.getByRole('button', { name: 'Take photo' }).isEnabled(), { timeout: 30_000 }).toBe(true);
+      await screenshot(page, 'capture-phone-pose-check-failed');
     } finally {
       await context.close();
     }
@@ -205,9 +229,11 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       const expected = encode(v.url, { ecc: 'M', border: 4 });
       const modules = expected.data.flat().filter(Boolean).length;
       expect(drawn!.match(/M/g)!.length).toBe(modules);
+      // The link points to this computer (127.0.0.1): a phone could not open it, and the page says so.
+      await page.getByRole('alert').filter({ hasText: 'points to this computer' }).waitFor();
       await screenshot(page, 'capture-desktop-handoff');
       await page.getByRole('button', { name: 'Continue on this computer' }).click();
-      await waitForScreen(page, 'document');
+      await passIntro(page);
       const take = page.getByRole('button', { name: 'Take photo' });
       await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
       await screenshot(page, 'capture-desktop-document');

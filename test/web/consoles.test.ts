@@ -114,7 +114,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByRole('table', { name: 'Verifications' }).getByText('walk-in 7').waitFor();
     expect(await page.content()).not.toContain(new URL(href).hash.slice(1));
     const phone = await open(`${new URL(href).pathname}${new URL(href).hash}`, PHONE);
-    await expect.poll(() => phone.page.locator('main').getAttribute('data-screen'), { timeout: 15_000 }).toBe('document');
+    await expect.poll(() => phone.page.locator('main').getAttribute('data-screen'), { timeout: 15_000 }).toBe('intro');
     await screenshot(phone.page, 'operator-verification-capture-page');
 
     // A key revoked in the console stops working at once.

@@ -15,6 +15,10 @@ export interface CaptureStatus {
   stage: 'document' | 'challenge' | 'selfie' | 'complete';
   next_step: NextStep;
   uploaded_steps: number[];
+  /** Who asks (absent from servers older than this page). */
+  requester?: { name: string };
+  /** Where the last screens send the person back, or null. */
+  return_url?: string | null;
 }
 export interface ChallengeStep {
   step: number;

@@ -40,17 +40,51 @@ function scaled(width: number, height: number, maxSide: number) {
   return { width: Math.max(1, Math.round(width * k)), height: Math.max(1, Math.round(height * k)) };
 }
 
-function toJpeg(source: CanvasImageSource, width: number, height: number, maxSide: number): Promise<Blob> {
+function toCanvas(source: CanvasImageSource, width: number, height: number, maxSide: number): HTMLCanvasElement {
   const size = scaled(width, height, maxSide);
   const canvas = document.createElement('canvas');
   canvas.width = size.width;
   canvas.height = size.height;
   const ctx = canvas.getContext('2d');
-  if (!ctx) return Promise.reject(new Error('no 2d canvas'));
+  if (!ctx) throw new Error('no 2d canvas');
   ctx.drawImage(source, 0, 0, size.width, size.height);
+  return canvas;
+}
+
+/** The picture as the JPEG that is sent: the very pixels that were checked. */
+export function canvasToJpeg(canvas: HTMLCanvasElement): Promise<Blob> {
   return new Promise((resolve, reject) =>
     canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('encoding failed'))), 'image/jpeg', QUALITY),
   );
+}
+
+function toJpeg(source: CanvasImageSource, width: number, height: number, maxSide: number): Promise<Blob> {
+  try {
+    return canvasToJpeg(toCanvas(source, width, height, maxSide));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** The video's current frame, unmirrored, on a canvas no larger than `maxSide`. */
+export function snapshot(video: HTMLVideoElement, maxSide = MAX_SIDE): HTMLCanvasElement {
+  if (!video.videoWidth || !video.videoHeight) throw new Error('the camera has no picture yet');
+  return toCanvas(video, video.videoWidth, video.videoHeight, maxSide);
+}
+
+/** A chosen file on a canvas (orientation applied) no larger than `maxSide`; UnreadableImage when it is no picture. */
+export async function fileToCanvas(file: Blob, maxSide = MAX_SIDE): Promise<HTMLCanvasElement> {
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(file);
+  } catch {
+    throw new UnreadableImage('unreadable');
+  }
+  try {
+    return toCanvas(bitmap, bitmap.width, bitmap.height, maxSide);
+  } finally {
+    bitmap.close();
+  }
 }
 
 /** The video's current frame, unmirrored, as a JPEG no larger than MAX_SIDE. */

@@ -12,6 +12,7 @@ export type Screen =
   | { name: 'no-link' }
   | { name: 'expired' }
   | { name: 'handoff' }
+  | { name: 'intro' }
   | { name: 'document' }
   | { name: 'challenge'; challenge: Challenge; step: number }
   | { name: 'done' };
@@ -32,9 +33,17 @@ export const progress = signal<number | null>(null);
 export const waitSeconds = signal(0);
 /** Short status sentences for the aria-live region. */
 export const announcement = signal('');
+/** Who asks for the verification (the profile's display name), once the status said it. */
+export const requester = signal<string | null>(null);
+/** Where the last screens send the person back (the verification's `return_url`), or null. */
+export const returnUrl = signal<string | null>(null);
 
 const HERE_KEY = 'capture.continue-here';
+const INTRO_KEY = 'capture.intro-read';
+const RETURN_KEY = 'capture.return';
 let api: CaptureApi | null = null;
+/** A short piece of the token naming this link in session storage (never the token itself). */
+let linkId = '';
 let offlineRetry: (() => void) | null = null;
 
 /** A desktop (fine pointer, wide window) is offered the phone first: its camera is usually worse. */
@@ -48,6 +57,33 @@ function continueHereChosen(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Remembers, per link, what the page learned from the status, in this tab only: a link that has
+ * since expired answers nothing, but the Expired screen can still offer the way back.
+ */
+function remember(key: string, value: string): void {
+  try {
+    sessionStorage.setItem(key, JSON.stringify({ link: linkId, value }));
+  } catch {
+    // Private mode without storage: remembered until a reload, which is fine.
+  }
+}
+
+function recall(key: string): string | null {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(key) ?? 'null') as { link?: string; value?: string } | null;
+    return stored?.link === linkId && typeof stored.value === 'string' ? stored.value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The person pressed "Continue" on the intro: the camera may open. */
+export function introRead(): void {
+  remember(INTRO_KEY, '1');
+  screen.value = { name: 'document' };
 }
 
 export function continueHere(): void {
@@ -68,6 +104,9 @@ export function start(): void {
     return;
   }
   api = captureApi(token);
+  linkId = token.slice(0, 8);
+  const remembered = recall(RETURN_KEY);
+  if (remembered) returnUrl.value = remembered;
   window.addEventListener('online', () => {
     const retry = offlineRetry;
     offlineRetry = null;
@@ -86,7 +125,8 @@ async function route(next: NextStep, here: boolean): Promise<void> {
     return;
   }
   if (next.type === 'document') {
-    screen.value = !here && looksLikeDesktop() && !continueHereChosen() ? { name: 'handoff' } : { name: 'document' };
+    if (!here && looksLikeDesktop() && !continueHereChosen()) screen.value = { name: 'handoff' };
+    else screen.value = recall(INTRO_KEY) ? { name: 'document' } : { name: 'intro' };
     return;
   }
   // The challenge call answers the same steps every time, so asking again after a reload is safe.
@@ -102,10 +142,25 @@ async function route(next: NextStep, here: boolean): Promise<void> {
 export async function resume(here = screen.value.name !== 'loading'): Promise<void> {
   try {
     const status = await api!.status();
+    if (status.requester) requester.value = status.requester.name;
+    if (status.return_url !== undefined) {
+      returnUrl.value = safeReturnUrl(status.return_url);
+      if (returnUrl.value) remember(RETURN_KEY, returnUrl.value);
+    }
     // A desktop that already started here (or a phone) never sees the QR code again.
     await route(status.next_step, here || status.next_step.type !== 'document');
   } catch (err) {
     fail(err, 'none', () => void resume(here));
+  }
+}
+
+/** Only an https address becomes a link (the service checks it too; a page never links to javascript: or the like). */
+function safeReturnUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).protocol === 'https:' ? url : null;
+  } catch {
+    return null;
   }
 }
 

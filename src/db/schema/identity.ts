@@ -3,7 +3,7 @@ import { apiKeys, profiles, ts } from './core.js';
 
 /**
  * A verification belongs to the profile of the key that created it. Personal fields
- * (reference, webhook_url, mrz, document hash and blob) are nulled on erasure; the row stays
+ * (reference, webhook_url, return_url, mrz, document hash and blob) are nulled on erasure; the row stays
  * so the id answers forever.
  */
 export const identityVerifications = pgTable(
@@ -17,6 +17,8 @@ export const identityVerifications = pgTable(
     stage: text('stage', { enum: ['document', 'challenge', 'selfie', 'complete'] }).notNull(),
     reference: text('reference'),
     webhookUrl: text('webhook_url'),
+    /** Where the hosted capture page's last screens send the person back to; null when none was given. */
+    returnUrl: text('return_url'),
     /** The machine-readable zone as the device sent it (lines joined by \n); null when none was sent. */
     mrz: text('mrz'),
     documentBlob: text('document_blob'),

@@ -31,8 +31,12 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
   const { db, clock, blobs, jobs } = deps;
 
   async function status(v: VerificationRow) {
-    const uploaded = (await repo.framesOf(db, v.id)).map((f) => f.step);
-    return captureStatusView(v, uploaded);
+    const [frames, requester] = await Promise.all([repo.framesOf(db, v.id), repo.profileName(db, v.profileId)]);
+    return captureStatusView(
+      v,
+      frames.map((f) => f.step),
+      requester,
+    );
   }
 
   /** Runs `fn`; deletes the just-stored blob when it refuses, so a refused upload leaves nothing behind. */

@@ -43,7 +43,8 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
         tags,
         security,
         description:
-          'Where the device stands: `stage` (document, challenge, selfie, complete), `next_step` (where to resume) and `uploaded_steps`.',
+          'Where the device stands: `stage` (document, challenge, selfie, complete), `next_step` (where to resume) and `uploaded_steps`; ' +
+          'also `requester.name` (the display name of the profile asking, for a first screen saying who asks) and `return_url` (where to send the person back at the end, or null).',
         response: { 200: s.captureStatus, ...s.errors(401) },
       },
     },

@@ -30,6 +30,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
           'Creates a verification for the calling key’s profile and returns its first handoff token (valid 30 minutes) for the end user’s device, ' +
           'and `capture_url`, the hosted capture page that uses it (send the user there, or build your own capture with the /v1/capture endpoints). ' +
           '`webhook_url` is checked like a registered webhook endpoint: HTTPS, no credentials, a host that resolves, and only public addresses (else 422 saying which rule failed); the decision webhook goes there; its receiver must check that `data.profile_id` is its own profile before trusting a decision. Poll GET /v1/verifications/{id} when no webhook arrives. ' +
+          'Optional `return_url`, checked the same way (422 naming `return_url`): the hosted capture page’s last screens (done, link expired, cannot go on) offer a button back to it. ' +
           'With Idempotency-Key, a retry answers the same verification with a freshly issued `handoff_token`, `handoff_expires_at` and `capture_url` (earlier tokens revoked): no live token is ever stored.',
         body: s.createVerificationBody,
         response: { 201: s.createdVerification, ...s.errors(401, 403, 422) },

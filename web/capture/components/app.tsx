@@ -1,7 +1,9 @@
+import { useEffect } from 'preact/hooks';
 import { announcement, screen } from '../flow.js';
+import { checkerState } from '../pose/checker.js';
 import { ChallengeScreen } from './challenge-screen.js';
 import { DocumentScreen } from './document-screen.js';
-import { Done, Expired, Handoff, Loading, NoLink } from './screens.js';
+import { Done, Expired, Handoff, Intro, Loading, NoLink } from './screens.js';
 
 function Current() {
   const s = screen.value;
@@ -14,6 +16,8 @@ function Current() {
       return <Expired />;
     case 'handoff':
       return <Handoff />;
+    case 'intro':
+      return <Intro />;
     case 'document':
       return <DocumentScreen />;
     case 'challenge':
@@ -23,10 +27,19 @@ function Current() {
   }
 }
 
+/** Marks the moment the first screen a person can act on is up (read by `npm run bench:capture`). */
+let marked = false;
+function markInteractive(name: string): void {
+  if (marked || name === 'loading') return;
+  marked = true;
+  performance.mark('capture:interactive');
+}
+
 export function App() {
+  useEffect(() => markInteractive(screen.value.name));
   return (
     <>
-      <main data-screen={screen.value.name}>
+      <main data-screen={screen.value.name} data-pose-check={checkerState.value.status}>
         <Current />
       </main>
       <p class="visually-hidden" role="status" aria-live="polite">

@@ -77,10 +77,10 @@ export function FaceGuide() {
   );
 }
 
-/** A file picker styled as a button; `capture` asks phones to open the camera app directly. */
+/** A file picker styled as a button; `capture` asks phones to open the camera app directly (without it they offer the library too). */
 export function PhotoPicker(props: {
   label: string;
-  capture: Facing;
+  capture?: Facing | undefined;
   onFile: (file: File) => void;
   primary?: boolean;
   disabled?: boolean;

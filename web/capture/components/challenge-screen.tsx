@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
-import type { Challenge } from '../api.js';
-import { fileToJpeg, grabFrame, UnreadableImage } from '../camera.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Challenge, Pose } from '../api.js';
+import { canvasToJpeg, fileToCanvas, snapshot, UnreadableImage } from '../camera.js';
 import { notice, progress, sendFrame, waitSeconds } from '../flow.js';
+import { checkerState, loadPoseChecker } from '../pose/checker.js';
+import { judgeFrame, type Verdict } from '../pose/rule.js';
 import { CAMERA_PROBLEM, CameraView, FaceGuide, PhotoPicker, useCamera } from './camera-view.js';
 import { Heading } from './heading.js';
 import { NoticeBox, UploadProgress } from './notice.js';
@@ -9,19 +11,120 @@ import { PoseDrawing, poseOf } from './pose.js';
 
 /** Seconds between pressing the button and the picture: time to take the pose with the hands free. */
 const COUNTDOWN = 3;
+/** How long the asked pose must hold before the picture is taken by itself. */
+const HOLD_MS = 600;
+/** Pause between two live checks, so the phone keeps some breath for the preview. */
+const CHECK_PAUSE_MS = 80;
+/** Longest side of a selfie frame as sent. */
+const FRAME_SIDE = 1280;
 
-/** Step 2: the liveness challenge, one instruction at a time, a frame from the front camera for each, sent at once. */
+const CHECK_FAILED =
+  'The automatic check of your head position could not run on this device: follow the instruction carefully before you take the photo.';
+
+/** The check of a picture against the step, or null when the check cannot run (the picture is then sent as it is). */
+async function verdictOf(picture: HTMLCanvasElement, pose: Pose | null): Promise<Verdict | null> {
+  const state = checkerState.value;
+  if (state.status !== 'ready') return null;
+  try {
+    return judgeFrame(pose, await state.checker.analyze(picture));
+  } catch {
+    return null;
+  }
+}
+
+const refusal = (hint: string) => `Not sent: ${hint} Then take the photo again.`;
+
+/** A chosen photo shown before it is sent, with what the check found. */
+interface Picked {
+  canvas: HTMLCanvasElement;
+  url: string;
+  verdict: Verdict | null;
+}
+
+/**
+ * Step 2: the liveness challenge, one instruction at a time. The front camera runs; each frame is
+ * checked in the browser against the step's pose and the picture is taken by itself once the pose
+ * holds; the button stays as a fallback. A picture whose pose contradicts the step is never sent.
+ */
 export function ChallengeScreen({ challenge, step }: { challenge: Challenge; step: number }) {
   const { state, video } = useCamera('user', true);
   const [count, setCount] = useState<number | null>(null);
+  const [hint, setHint] = useState<Verdict | null>(null);
+  const [picked, setPicked] = useState<Picked | null>(null);
+  const busy = useRef(false);
   const current = challenge.steps.find((s) => s.step === step) ?? challenge.steps[0]!;
   const pose = poseOf(current);
   const sending = progress.value !== null || waitSeconds.value > 0;
   const total = challenge.steps.length;
+  const checker = checkerState.value.status;
+  const failed = state.status === 'failed';
+  const camera = !failed;
 
-  // A new step starts without a countdown running.
-  useEffect(() => setCount(null), [step]);
+  useEffect(() => loadPoseChecker(), []);
 
+  // A new step starts without a countdown, a chosen photo or an old hint.
+  useEffect(() => {
+    setCount(null);
+    setHint(null);
+    setPicked(null);
+  }, [step]);
+
+  useEffect(() => () => picked && URL.revokeObjectURL(picked.url), [picked]);
+
+  /** Checks the picture, then sends it, or says what is wrong and sends nothing. */
+  const checkAndSend = async (picture: HTMLCanvasElement, verdict?: Verdict | null) => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      const v = verdict === undefined ? await verdictOf(picture, pose) : verdict;
+      if (v && !v.ok) {
+        notice.value = { kind: 'retake', message: refusal(v.hint) };
+        return;
+      }
+      await sendFrame(step, await canvasToJpeg(picture));
+    } catch {
+      notice.value = { kind: 'retake', message: 'The photo could not be prepared. Try again.' };
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  // The live guide: check the camera's picture again and again; once the pose holds, take it.
+  useEffect(() => {
+    if (!camera || state.status !== 'live' || checker !== 'ready' || sending || count !== null) return;
+    let stopped = false;
+    let heldSince: number | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      const el = video.current;
+      if (stopped || !el || busy.current) return void (timer = setTimeout(tick, 250));
+      let picture: HTMLCanvasElement;
+      try {
+        picture = snapshot(el, FRAME_SIDE);
+      } catch {
+        return void (timer = setTimeout(tick, 250));
+      }
+      const verdict = await verdictOf(picture, pose);
+      if (stopped) return;
+      setHint(verdict);
+      if (verdict?.ok && !verdict.closer) {
+        heldSince ??= performance.now();
+        if (performance.now() - heldSince >= HOLD_MS) {
+          stopped = true;
+          await checkAndSend(picture, verdict);
+          return;
+        }
+      } else heldSince = null;
+      timer = setTimeout(tick, CHECK_PAUSE_MS);
+    };
+    void tick();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [camera, state.status, checker, sending, count, step]);
+
+  // The fallback button's countdown, then the same check as the live guide.
   useEffect(() => {
     if (count === null) return;
     if (count > 0) {
@@ -31,40 +134,81 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
     setCount(null);
     const el = video.current;
     if (!el) return;
-    grabFrame(el, 1280).then(
-      (frame) => sendFrame(step, frame),
-      () => (notice.value = { kind: 'retake', message: 'The camera gave no picture. Press the button again.' }),
-    );
+    let picture: HTMLCanvasElement;
+    try {
+      picture = snapshot(el, FRAME_SIDE);
+    } catch {
+      notice.value = { kind: 'retake', message: 'The camera gave no picture. Press the button again.' };
+      return;
+    }
+    void checkAndSend(picture);
   }, [count]);
 
   const choose = async (file: File) => {
+    notice.value = null;
     try {
-      await sendFrame(step, await fileToJpeg(file, 1280));
+      const canvas = await fileToCanvas(file, FRAME_SIDE);
+      const blob = await canvasToJpeg(canvas);
+      setPicked({ canvas, url: URL.createObjectURL(blob), verdict: await verdictOf(canvas, pose) });
     } catch (err) {
       notice.value = {
         kind: 'retake',
         message:
           err instanceof UnreadableImage
-            ? 'That file is not a photo this browser can open. Take a new photo.'
+            ? 'That file is not a photo this browser can open. Choose another photo.'
             : 'The photo could not be prepared. Try again.',
       };
     }
   };
 
-  const failed = state.status === 'failed';
+  const still = /\bblink/i.test(current.instruction) ? ' This is a still photo: keep your eyes open when it is taken.' : '';
+  // Beside a working camera the picker offers the photo library; without one it may open the camera app.
+  const picker = (label: string, primary = false) => (
+    <PhotoPicker label={label} capture={camera ? undefined : 'user'} primary={primary} onFile={(f) => void choose(f)} disabled={sending} />
+  );
+
+  if (picked) {
+    const v = picked.verdict;
+    return (
+      <>
+        <Heading step={`Step 2 of 2 · photo ${step + 1} of ${total}`}>{current.instruction}</Heading>
+        <img class="preview" src={picked.url} alt="The photo you chose, to check before sending" />
+        {v && !v.ok && (
+          <p class="notice warn" role="alert">
+            This photo cannot be used. {v.hint} Choose or take another one.
+          </p>
+        )}
+        {!v && checker === 'failed' && <p class="notice info">{CHECK_FAILED}</p>}
+        <NoticeBox retry={false} />
+        <UploadProgress />
+        <div class="actions">
+          {(!v || v.ok) && (
+            <button type="button" class="button" disabled={sending} onClick={() => void checkAndSend(picked.canvas, v)}>
+              Send this photo
+            </button>
+          )}
+          {picker('Choose another photo', !!v && !v.ok)}
+        </div>
+      </>
+    );
+  }
+
   return (
     <>
       <Heading step={`Step 2 of 2 · photo ${step + 1} of ${total}`}>{current.instruction}</Heading>
       <div class="pose-row">
         {pose && <PoseDrawing pose={pose} />}
         <p>
-          Keep your face inside the oval.{' '}
-          {failed ? 'Take a selfie doing this.' : `Press the button, then hold the pose: the photo is taken after ${COUNTDOWN} seconds.`}
+          {!camera
+            ? 'Take a selfie doing this, or choose one, with your whole face in the picture.'
+            : checker === 'failed'
+              ? `Keep your face inside the oval. Press the button, then hold the pose: the photo is taken after ${COUNTDOWN} seconds.`
+              : `Keep your face inside the oval. The photo is taken by itself when your pose is right; or press the button, then hold the pose for ${COUNTDOWN} seconds.`}
+          {still}
         </p>
       </div>
-      {failed ? (
-        <p class="notice info">{CAMERA_PROBLEM[state.problem]}</p>
-      ) : (
+      {failed && <p class="notice info">{CAMERA_PROBLEM[state.problem]}</p>}
+      {camera && (
         <CameraView video={video} mirror live={state.status === 'live'} label="Front camera preview">
           <FaceGuide />
           {count !== null && (
@@ -74,12 +218,17 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
           )}
         </CameraView>
       )}
+      {camera && checker === 'ready' && state.status === 'live' && (
+        <p class={`guide-hint${hint?.ok ? ' good' : ''}`} aria-live="polite">
+          {hint?.hint ?? 'Checking your pose…'}
+        </p>
+      )}
+      {camera && checker === 'loading' && <p class="small">Getting the automatic check ready…</p>}
+      {checker === 'failed' && <p class="notice info">{CHECK_FAILED}</p>}
       <NoticeBox />
       <UploadProgress />
       <div class="actions">
-        {failed ? (
-          <PhotoPicker label="Take a selfie" capture="user" primary onFile={choose} disabled={sending} />
-        ) : (
+        {camera && (
           <button
             type="button"
             class="button"
@@ -89,6 +238,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
             {count !== null ? `Hold still… ${count}` : 'Take photo'}
           </button>
         )}
+        {camera ? picker('Choose a photo instead') : picker('Take or choose a selfie', true)}
       </div>
     </>
   );

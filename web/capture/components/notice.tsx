@@ -1,5 +1,6 @@
 import { notice, progress, waitSeconds } from '../flow.js';
 import { OFFLINE_TEXT, waitText } from '../messages.js';
+import { ReturnButton } from './return-button.js';
 
 /**
  * The current problem in plain words, with what to do about it. `retry` false leaves retrying to
@@ -48,6 +49,7 @@ export function NoticeBox({ retry = true }: { retry?: boolean }) {
               Try again
             </button>
           )}
+          <ReturnButton primary={false} />
         </div>
       );
   }

@@ -1,0 +1,47 @@
+import { poseFollowed, type FaceThresholds, type Pose } from '../../../src/identity/faces/signals.js';
+
+/**
+ * What the page checks in a frame before it sends it: the service's own pose rule
+ * (`poseFollowed`, README "Face checks") with its default yaw thresholds (FACE_YAW_TURN,
+ * FACE_YAW_FRONT), so a frame the pipeline would decline as `challenge_not_followed` is refused
+ * here, before it is sent, and the person is told how to fix it.
+ */
+export const YAW_THRESHOLDS: Pick<FaceThresholds, 'yawTurn' | 'yawFront'> = { yawTurn: 0.15, yawFront: 0.25 };
+
+/** A face narrower than this share of the picture is too far for the guide to say "hold it". */
+const MIN_FACE_SHARE = 0.18;
+
+export interface FrameFaces {
+  /** Width of the analysed picture, in the pixels of `box`. */
+  width: number;
+  /** Every face found, largest first: box [x, y, width, height], yaw in radians (negative: toward the image's right edge). */
+  faces: { box: [number, number, number, number]; yaw: number | null }[];
+}
+
+export type Verdict =
+  /** The frame may be sent; `closer` when the face is small (allowed, but not captured automatically). */
+  | { ok: true; closer: boolean; hint: string }
+  /** The frame contradicts the step (or shows no single face): it is never sent. */
+  | { ok: false; hint: string };
+
+const side = (pose: 'left' | 'right') => (pose === 'left' ? 'your left' : 'your right');
+const other = (pose: 'left' | 'right') => (pose === 'left' ? 'your right' : 'your left');
+
+/** Judges one analysed frame against the step's pose, in the words the person reads. */
+export function judgeFrame(pose: Pose | null, frame: FrameFaces): Verdict {
+  const [face, second] = frame.faces;
+  if (!face) return { ok: false, hint: 'We cannot see your face. Look at the screen, in good light, with your whole face in view.' };
+  if (second) return { ok: false, hint: 'Only one face please: make sure nobody else is in the picture.' };
+  const closer = face.box[2] < frame.width * MIN_FACE_SHARE;
+  const t = { ...YAW_THRESHOLDS, matchLow: 0, matchHigh: 0 };
+  if (pose && !poseFollowed(pose, face.yaw, t)) {
+    if (pose === 'front') return { ok: false, hint: 'Look straight at the screen.' };
+    const wrongWay = face.yaw !== null && (pose === 'left' ? face.yaw >= t.yawTurn : face.yaw <= -t.yawTurn);
+    return {
+      ok: false,
+      hint: wrongWay ? `That is ${other(pose)}. Turn your head to ${side(pose)}.` : `Turn a little more to ${side(pose)}.`,
+    };
+  }
+  if (closer) return { ok: true, closer, hint: 'Move closer: your face should fill the oval.' };
+  return { ok: true, closer, hint: 'Hold it…' };
+}
