@@ -12,6 +12,7 @@ import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
 import { jobListener } from './jobs/wake.js';
 import { createFacePool } from './identity/faces/pool.js';
+import { createDocumentReader } from './identity/document/reader.js';
 import { idempotencyKeyPurge } from './idempotency/purge.js';
 import { finishedJobPurge } from './jobs/purge.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -131,6 +132,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
         })
       : null,
   );
+  app.decorate('documents', config.DOCUMENT_READING === 'on' ? createDocumentReader() : null);
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
   const webhooks = createWebhookPlatform({
@@ -162,6 +164,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     if (opts.startJobs !== false) {
       jobs.start();
       app.faces?.start();
+      app.documents?.start();
     }
   });
   app.addHook('preClose', async () => {
@@ -169,6 +172,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   });
   app.addHook('onClose', async () => {
     await app.faces?.close();
+    await app.documents?.close();
     await app.blobs.close?.();
     await redis?.quit().catch(() => {});
     await keyCache.close();

@@ -79,7 +79,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   useIdempotency(app, identityIdempotency);
   await app.register(multipart, {
     // One byte over the limit is enough to know; the inspector answers 413 itself.
-    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
     throwFileSizeLimit: false,
   });
 
@@ -99,7 +99,9 @@ export const identityApi: FastifyPluginAsync = async (app) => {
         },
       }
     : undefined;
-  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log, faces }), { lane: 'identity' });
+  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log, faces, documents: app.documents ?? undefined }), {
+    lane: 'identity',
+  });
 
   const verifications = createVerificationService(deps);
   const capture = createCaptureService({ ...deps, jobs: app.jobs });

@@ -30,31 +30,34 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
     async caseView(principal: KeyPrincipal, id: string) {
       const v = await load(principal, id);
       const [frames, audit] = await Promise.all([repo.framesOf(db, v.id), repo.auditTrail(db, v.id)]);
-      const contentTypes = await contentTypesOf([v.documentBlob, ...frames.map((f) => f.blobKey)]);
+      const contentTypes = await contentTypesOf([v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]);
       return reviewCaseView(v, { frames, audit, contentTypes });
     },
 
-    /** The stored bytes of the document (`step` null) or of one selfie frame; appends `review.image_viewed`. */
-    async image(principal: KeyPrincipal, id: string, step: number | null) {
+    /** The stored bytes of the document, of its back or of one selfie frame (its step); appends `review.image_viewed`. */
+    async image(principal: KeyPrincipal, id: string, which: 'document' | 'document-back' | number) {
       const v = await load(principal, id);
       return db.transaction(async (tx) => {
         const locked = await repo.lockVerification(tx, v.id);
         if (!locked) throw errors.verificationNotFound();
         if (locked.erasedAt) throw errors.imagesErased();
         let key: string | null;
-        if (step === null) {
+        if (which === 'document') {
           key = locked.documentBlob;
           if (!key) throw errors.noDocumentImage();
+        } else if (which === 'document-back') {
+          key = locked.documentBackBlob;
+          if (!key) throw errors.noDocumentBack();
         } else {
-          key = (await repo.framesOf(tx, v.id)).find((f) => f.step === step)?.blobKey ?? null;
-          if (!key) throw errors.noSelfieFrame(step);
+          key = (await repo.framesOf(tx, v.id)).find((f) => f.step === which)?.blobKey ?? null;
+          if (!key) throw errors.noSelfieFrame(which);
         }
         const bytes = await blobs.get(key);
         await appendAudit(tx, clock, {
           verificationId: v.id,
           type: 'review.image_viewed',
           actor: principal.keyId,
-          data: step === null ? { image: 'document' } : { image: 'selfie', step },
+          data: typeof which === 'number' ? { image: 'selfie', step: which } : { image: which },
         });
         return { bytes, contentType: imageContentType(bytes) };
       });

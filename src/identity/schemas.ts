@@ -43,6 +43,18 @@ export const createdVerification = z.object({
   created_at: z.string(),
 });
 
+export const documentSummary = z
+  .object({
+    type: z.enum(['passport', 'id_card']).describe('`passport` for a TD3 zone, `id_card` for TD1 and TD2'),
+    issuing_country: z.string().describe('ISO 3166-1 alpha-3 as in the zone (Germany is `D`)'),
+    expires_on: z.string().nullable().describe('YYYY-MM-DD'),
+    mrz_source: z
+      .enum(['image', 'typed', 'reviewer'])
+      .describe('Where the zone came from: read from the document image, typed by the capturing device, or confirmed by a reviewer'),
+  })
+  .nullable()
+  .describe('The document the verification stands on, or null when no zone is known. Never a name, number or birth date.');
+
 export const verification = z.union([
   z.object({
     id: z.string(),
@@ -51,6 +63,7 @@ export const verification = z.union([
     webhook_url: z.string().nullable(),
     stage,
     decision_reason: z.string().nullable(),
+    document: documentSummary,
     created_at: z.string(),
     updated_at: z.string(),
     decided_at: z.string().nullable(),
@@ -158,7 +171,21 @@ export const reviewCase = z.object({
     content_type: z.string().nullable(),
     width: z.number().int().nullable(),
     height: z.number().int().nullable(),
-    mrz: z.record(z.string(), z.string().nullable()).nullable().describe('The parsed MRZ fields (as printed), or null when none was sent'),
+    back: z
+      .object({
+        image_url: imageUrl,
+        content_type: z.string().nullable(),
+        width: z.number().int().nullable(),
+        height: z.number().int().nullable(),
+      })
+      .nullable()
+      .describe('The other side of an ID card (image at /v1/review/{id}/images/document-back), or null when none was sent'),
+    mrz: z
+      .record(z.string(), z.string().nullable())
+      .nullable()
+      .describe(
+        'The zone: its parsed fields (as printed) when one is known, `source` (`image`, `typed`, `reviewer`, or null when no zone is known) and `lines` (the text the document reading saw, lines joined by \\n; empty when it saw nothing). Null when no zone was typed and nothing was read.',
+      ),
   }),
   steps: z.array(
     z.object({

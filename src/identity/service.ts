@@ -142,16 +142,22 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
         if (v.erasedAt) return verificationView(v);
         const now = clock.now();
         const frames = await repo.framesOf(tx, v.id);
-        for (const key of [v.documentBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
+        for (const key of [v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
         await repo.eraseDependents(tx, v.id, now);
         const erased = await repo.updateVerification(tx, v.id, {
           reference: null,
           webhookUrl: null,
           mrz: null,
+          mrzSource: null,
+          mrzRead: null,
           documentBlob: null,
           documentSha256: null,
           documentWidth: null,
           documentHeight: null,
+          documentBackBlob: null,
+          documentBackSha256: null,
+          documentBackWidth: null,
+          documentBackHeight: null,
           challenge: null,
           signals: {},
           erasedAt: now,

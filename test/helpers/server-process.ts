@@ -19,7 +19,16 @@ export async function startServerProcess(env: Record<string, string>, { listenTi
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'server-proc-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, FACE_CHECKS: 'off', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DATA_DIR: dataDir,
+      FACE_CHECKS: 'off',
+      DOCUMENT_READING: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

@@ -101,7 +101,26 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         response: imageResponse,
       },
     },
-    async (req, reply) => sendImage(reply, await cases.image(principal(req), req.params.id, null)),
+    async (req, reply) => sendImage(reply, await cases.image(principal(req), req.params.id, 'document')),
+  );
+
+  app.get(
+    '/review/:id/images/document-back',
+    {
+      config,
+      schema: {
+        operationId: 'getReviewDocumentBackImage',
+        summary: 'The back of the document of a case',
+        tags,
+        security,
+        description:
+          'The other side of an ID card, when the device sent one (404 otherwise), never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
+        params: s.idParams,
+        binaryResponse,
+        response: imageResponse,
+      },
+    },
+    async (req, reply) => sendImage(reply, await cases.image(principal(req), req.params.id, 'document-back')),
   );
 
   app.get(
