@@ -12,6 +12,7 @@ import { rssOf, sampleRss, startChild, type Child } from './processes.js';
 import { toMarkdown, verdicts, type Results, type Row, type UploadResult } from './report.js';
 import { createStore, seed, type Seeded } from './seed.js';
 import { measureStartup, startupMarkdown, type StartupResult } from './startup.js';
+import { LOG_CONNECTIONS, LOG_RECORDS, seedLog, transparencyLogMarkdown, type SeededLog } from './transparency-log.js';
 import { measureWebhooks, webhooksMarkdown } from './webhooks.js';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -26,15 +27,19 @@ const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const ROUTE_IDS = ['event', 'page20', 'page100', 'createEvent', 'orders100', 'decide', 'verify'];
 /**
  * BENCH_ONLY=<ids>: only these sections, comma-separated: route ids (above; A and B are measured
- * with any of them), `uploads`, `faces`, `startup`, `webhooks`. With BENCH_CPU_PROF, one route
+ * with any of them), `uploads`, `faces`, `startup`, `webhooks`, `log` (the transparency log's proofs
+ * and checkpoint over BENCH_LOG_RECORDS records, bench/transparency-log.ts). With BENCH_CPU_PROF, one route
  * at a time gives that route's profile. Unset: everything.
  */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
 const wants = (id: string) => !only || only.has(id);
 const wantsRoutes = ROUTE_IDS.some(wants);
 
-async function measure(rows: Row[], id: string, label: string, target: LoadTarget, expect: number[] = [200, 201]) {
-  if (!wants(id) && id !== 'A' && id !== 'B') return;
+/** The transparency log's rows: measured with the `log` section. */
+const isLogRow = (id: string) => id.startsWith('log');
+
+async function measure(rows: Row[], id: string, label: string, target: LoadTarget, expect: number[] = [200, 201], conns = connections) {
+  if (!(isLogRow(id) ? wants('log') : wants(id) || id === 'A' || id === 'B')) return;
   try {
     const first = await probe(target);
     if (!expect.includes(first.status)) {
@@ -50,8 +55,8 @@ async function measure(rows: Row[], id: string, label: string, target: LoadTarge
       return;
     }
     log(`${label}: ${durationS} s…`);
-    if (warmupS > 0) await drive(target, warmupS, connections);
-    rows.push({ id, label, status: 'ok', figure: await drive(target, durationS, connections) });
+    if (warmupS > 0) await drive(target, warmupS, conns);
+    rows.push({ id, label, status: 'ok', figure: await drive(target, durationS, conns) });
   } catch (err) {
     rows.push({ id, label, status: 'failed', reason: err instanceof Error ? err.message : String(err) });
   }
@@ -154,6 +159,41 @@ async function measureServer(base: string, s: Seeded, rows: Row[]): Promise<Reco
   return record;
 }
 
+/** Inclusion and consistency proofs at random positions of the seeded log, and its checkpoint. */
+async function measureLog(base: string, l: SeededLog, rows: Row[]) {
+  const headers = { authorization: `Bearer ${l.key}` };
+  const pick = (n: number) => 1 + Math.floor(Math.random() * n);
+  const inclusion = () => `/v1/governance/proofs/inclusion?seq=${pick(l.size)}&tree_size=${l.size}`;
+  await measure(
+    rows,
+    'logInclusion',
+    'GET /v1/governance/proofs/inclusion (random seq, whole tree)',
+    { url: `${base}${inclusion()}`, headers, path: inclusion },
+    [200],
+    LOG_CONNECTIONS,
+  );
+  const consistency = () => {
+    const to = pick(l.size);
+    return `/v1/governance/proofs/consistency?from=${pick(to)}&to=${to}`;
+  };
+  await measure(
+    rows,
+    'logConsistency',
+    'GET /v1/governance/proofs/consistency (random from ≤ to)',
+    { url: `${base}${consistency()}`, headers, path: consistency },
+    [200],
+    LOG_CONNECTIONS,
+  );
+  await measure(
+    rows,
+    'logCheckpoint',
+    'GET /v1/governance/log (signed checkpoint)',
+    { url: `${base}/v1/governance/log`, headers },
+    [200],
+    LOG_CONNECTIONS,
+  );
+}
+
 /**
  * Ten concurrent 15 MB document uploads to the server and to the bare multipart route, in
  * alternating slices (bench/load.ts), and the server's peak RSS above its idle level meanwhile.
@@ -221,6 +261,7 @@ async function main() {
   try {
     log(`seeding (${store.kind})…`);
     const seeded = await seed(store);
+    const seededLog = wants('log') ? await seedLog(store, LOG_RECORDS, log) : undefined;
 
     if (wantsRoutes || wants('uploads')) {
       reference = await startChild('bench/reference-server.ts', store.env, '/hello');
@@ -265,6 +306,7 @@ async function main() {
         });
       }
     }
+    if (seededLog) await measureLog(base, seededLog, rows);
     if (wants('uploads') && reference) {
       uploads = await measureUploads(base, server, seeded, `http://127.0.0.1:${reference.port}`);
       await reference.stop();
@@ -289,7 +331,8 @@ async function main() {
     `${JSON.stringify({ ...results, targets: verdicts(results), startup, faces, facesTargets: facesVerdicts(faces) }, null, 2)}\n`,
   );
   let markdown =
-    (wantsRoutes || wants('uploads') ? toMarkdown(results) : '') +
+    (wantsRoutes || wants('uploads') ? toMarkdown({ ...results, rows: rows.filter((r) => !isLogRow(r.id)) }) : '') +
+    (wants('log') ? transparencyLogMarkdown(rows, LOG_RECORDS, { startedAt, database: store.kind, durationS }) : '') +
     (startup ? startupMarkdown(startup) : '') +
     (wants('faces') ? facesMarkdown(faces) : '');
   if (wants('webhooks') && process.env.BENCH_WEBHOOKS !== '0') {

@@ -2,6 +2,8 @@
 // Offline verification of sealed governance records: no server, no database.
 //
 //   verify-record <file.json> --public-key <base64> [--chain] [--at <RFC 3339 time>]
+//   verify-record <record.json> [--public-key <base64>] --checkpoint <note> --verifier-key <vkey> --proof <inclusion.json> [--ml-dsa-key <base64>]
+//   verify-record --consistency <old note> <new note> --verifier-key <vkey> --proof <consistency.json> [--ml-dsa-key <base64>]
 //
 // A record is valid when its Ed25519 signature (base64url) verifies over the RFC 8785 (JCS)
 // canonical JSON of the record without `signature`, with the given public key (base64 of the
@@ -13,11 +15,21 @@
 // --at: also apply the execution boundary's time checks as of that moment: expiry
 //   (RECEIPT_EXPIRED) and the ±60 s decision window / issued_at in the future
 //   (TIMESTAMP_OUT_OF_WINDOW). Whether a receipt was already admitted needs the server.
+// --checkpoint: the record is a leaf of the profile's transparency log (README, "Transparency
+//   log"): the checkpoint (the signed note, or the whole answer of GET /v1/governance/log) must
+//   carry a valid Ed25519 note signature by --verifier-key, and --proof (the answer of
+//   GET /v1/governance/proofs/inclusion) must lead from the SHA-256 of 0x00 ‖ the record's JCS
+//   bytes to its root (RFC 9162 §2.1.3.2). With --public-key the record's signature is checked too.
+// --consistency: the older checkpoint's tree is a prefix of the newer one's (RFC 9162 §2.1.4.2),
+//   --proof being the answer of GET /v1/governance/proofs/consistency.
+// --ml-dsa-key: also verify the checkpoints' ML-DSA-65 signature (base64 public key from the /log
+//   answer); the checkpoint files must then be whole /log answers, which carry that signature.
 // Exit code 0 valid, 1 invalid, 2 usage error; one line of output.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as ed from '@noble/ed25519';
 import canonicalize from 'canonicalize';
+import { LogInvalid, openCheckpoint, parseVerifierKey, verifyConsistency, verifyInclusion } from './verify-log.js';
 
 ed.hashes.sha512 = (message) => new Uint8Array(createHash('sha512').update(message).digest());
 
@@ -33,15 +45,26 @@ class Invalid extends Error {
 }
 
 function usage(message) {
-  process.stdout.write(`usage error: ${message}. Usage: verify-record <file.json> --public-key <base64> [--chain] [--at <time>]\n`);
+  process.stdout.write(
+    `usage error: ${message}. Usage: verify-record <file.json> --public-key <base64> [--chain] [--at <time>] | ` +
+      `verify-record <record.json> --checkpoint <note> --verifier-key <vkey> --proof <inclusion.json> [--ml-dsa-key <base64>] | ` +
+      `verify-record --consistency <old note> <new note> --verifier-key <vkey> --proof <consistency.json> [--ml-dsa-key <base64>]\n`,
+  );
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const opts = { file: undefined, publicKey: undefined, chain: false, at: undefined };
+  const valued = { '--checkpoint': 'checkpoint', '--verifier-key': 'verifierKey', '--proof': 'proof', '--ml-dsa-key': 'mlDsaKey' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--public-key') opts.publicKey = argv[++i];
+    if (arg in valued) {
+      if (argv[i + 1] === undefined) usage(`${arg} needs a value`);
+      opts[valued[arg]] = argv[++i];
+    } else if (arg === '--consistency') {
+      if (argv[i + 2] === undefined) usage('--consistency needs the old and the new checkpoint files');
+      opts.consistency = [argv[++i], argv[++i]];
+    } else if (arg === '--public-key') opts.publicKey = argv[++i];
     else if (arg.startsWith('--public-key=')) opts.publicKey = arg.slice('--public-key='.length);
     else if (arg === '--chain') opts.chain = true;
     else if (arg === '--at') opts.at = argv[++i];
@@ -50,8 +73,21 @@ function parseArgs(argv) {
     else if (opts.file === undefined) opts.file = arg;
     else usage('only one file can be verified at a time');
   }
+  if (opts.consistency) {
+    if (opts.file || opts.checkpoint || opts.chain || opts.at || opts.publicKey)
+      usage('--consistency takes no record, --checkpoint, --chain, --at or --public-key');
+    if (!opts.verifierKey || !opts.proof) usage('--consistency needs --verifier-key and --proof');
+    return opts;
+  }
   if (!opts.file) usage('a file is required');
-  if (!opts.publicKey) usage('--public-key is required');
+  if (opts.checkpoint) {
+    if (!opts.verifierKey || !opts.proof) usage('--checkpoint needs --verifier-key and --proof');
+    if (opts.chain) usage('--checkpoint verifies one record; drop --chain');
+  } else {
+    if (opts.verifierKey || opts.proof || opts.mlDsaKey)
+      usage('--verifier-key, --proof and --ml-dsa-key go with --checkpoint or --consistency');
+    if (!opts.publicKey) usage('--public-key is required');
+  }
   return opts;
 }
 
@@ -213,17 +249,67 @@ function chainOf(parsed) {
   return records;
 }
 
+function readText(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    usage(`cannot read ${file} (${err.code ?? 'error'})`);
+  }
+}
+
+/** The verifier key and the optional ML-DSA-65 public key of the log flags, or a usage error. */
+function logKeys(opts) {
+  let key;
+  try {
+    key = parseVerifierKey(opts.verifierKey);
+  } catch (err) {
+    usage(err.message);
+  }
+  if (opts.mlDsaKey === undefined) return { key, mlDsaKey: undefined };
+  const mlDsaKey = Buffer.from(opts.mlDsaKey, 'base64');
+  if (mlDsaKey.length !== 1952) usage('--ml-dsa-key must be base64 of the 1,952-byte ML-DSA-65 public key');
+  return { key, mlDsaKey };
+}
+
+/** --consistency and --checkpoint: one line and the exit code. */
+function verifyLog(opts, record) {
+  const { key, mlDsaKey } = logKeys(opts);
+  const pq = mlDsaKey ? ' ml_dsa=verified' : '';
+  try {
+    const proof = strictParse(readText(opts.proof));
+    if (opts.consistency) {
+      const [older, newer] = opts.consistency.map((file) => openCheckpoint(readText(file), key, mlDsaKey));
+      if (older.size === 0) usage('the old checkpoint is of the empty tree: every tree extends it, there is nothing to prove');
+      verifyConsistency(older, newer, proof);
+      return `VALID consistent: tree ${older.size} is a prefix of tree ${newer.size} of ${key.name}${pq}`;
+    }
+    const checkpoint = openCheckpoint(readText(opts.checkpoint), key, mlDsaKey);
+    if (proof?.seq !== record.seq || proof?.leaf_index !== record.seq - 1) {
+      throw new LogInvalid('PROOF_MISMATCH', `the proof is for seq ${proof?.seq}, the record is seq ${record.seq}`);
+    }
+    verifyInclusion(jcs(record), proof, checkpoint);
+    return `VALID included: record_id=${record.record_id} seq=${record.seq} in tree ${checkpoint.size} of ${key.name}${pq}`;
+  } catch (err) {
+    if (err instanceof LogInvalid || err instanceof Invalid) throw err;
+    throw new Invalid('PROOF_MALFORMED', err instanceof Error ? err.message : String(err));
+  }
+}
+
 function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const publicKey = publicKeyBytes(opts.publicKey);
-  const kid = sha256Hex(publicKey).slice(0, 16);
-  if (opts.at !== undefined && !Number.isFinite(Date.parse(opts.at))) usage('--at must be an RFC 3339 time');
-  let text;
-  try {
-    text = readFileSync(opts.file, 'utf8');
-  } catch (err) {
-    usage(`cannot read ${opts.file} (${err.code ?? 'error'})`);
+  if (opts.consistency) {
+    try {
+      process.stdout.write(`${verifyLog(opts)}\n`);
+      process.exit(0);
+    } catch (err) {
+      process.stdout.write(`INVALID ${err.code}: ${err.message}\n`);
+      process.exit(1);
+    }
   }
+  const publicKey = opts.publicKey === undefined ? undefined : publicKeyBytes(opts.publicKey);
+  const kid = publicKey && sha256Hex(publicKey).slice(0, 16);
+  if (opts.at !== undefined && !Number.isFinite(Date.parse(opts.at))) usage('--at must be an RFC 3339 time');
+  const text = readText(opts.file);
   try {
     const parsed = strictParse(text);
     if (opts.chain) {
@@ -249,6 +335,11 @@ function main() {
       const first = chain[0];
       const last = chain[chain.length - 1];
       process.stdout.write(`VALID chain of ${chain.length} records, seq ${first.seq}..${last.seq}, key_id=${kid}\n`);
+    } else if (opts.checkpoint) {
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Invalid('NOT_A_RECORD', 'the file is not one record');
+      if (publicKey) verifySignature(parsed, publicKey, kid);
+      if (opts.at) checkTimes(parsed, opts.at);
+      process.stdout.write(`${verifyLog(opts, parsed)}${publicKey ? ` key_id=${kid}` : ''}\n`);
     } else {
       verifySignature(parsed, publicKey, kid);
       if (opts.at) checkTimes(parsed, opts.at);
@@ -256,7 +347,7 @@ function main() {
     }
     process.exit(0);
   } catch (err) {
-    if (!(err instanceof Invalid)) {
+    if (!(err instanceof Invalid || err instanceof LogInvalid)) {
       process.stdout.write(`INVALID NOT_JSON: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(1);
     }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import { ReconnectLookupConnector } from './plugins/redis-connector.js';
+import { cancelReconnectLookups } from './lib/reconnect-lookup.js';
 import { validatorCompiler } from './plugins/validator.js';
 import { adminApi } from './admin/plugin.js';
 import { startKeyCache } from './auth/api-keys.js';
@@ -33,6 +35,7 @@ import { governanceErrorFormat } from './governance/error-handler.js';
 import { GOVERNANCE_PREFIXES, governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
+import { createAuthBrake } from './plugins/auth-brake.js';
 
 export interface AppOptions {
   clock?: Clock;
@@ -94,7 +97,9 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     await database.close();
     throw err;
   }
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false, Connector: ReconnectLookupConnector })
+    : undefined;
   redis?.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
   const jobs = createJobQueue({
     db: database.db,
@@ -135,6 +140,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('documents', config.DOCUMENT_READING === 'on' ? createDocumentReader() : null);
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
+  app.decorate('authBrake', createAuthBrake({ limit: config.AUTH_FAILURE_LIMIT_PER_MINUTE, clock, redis, log: app.log }));
   const webhooks = createWebhookPlatform({
     db: database.db,
     bookkeeping: database.bookkeeping,
@@ -174,10 +180,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     await app.faces?.close();
     await app.documents?.close();
     await app.blobs.close?.();
-    await redis?.quit().catch(() => {});
+    // Not quit(): with Redis gone it waits behind the offline queue; nothing pending is worth keeping.
+    redis?.disconnect();
     await keyCache.close();
     webhooks.connections.close();
     await database.close();
+    cancelReconnectLookups();
   });
   return app;
 }

@@ -56,6 +56,10 @@ const envSchema = z
     CAPTURE_RATE_LIMIT_PER_MINUTE: positiveInt.default(40),
     IDENTITY_RATE_LIMIT_PER_MINUTE: positiveInt.default(240),
     GOVERNANCE_RATE_LIMIT_PER_MINUTE: positiveInt.default(GOVERNANCE_RATE_LIMIT_PER_MINUTE),
+    /** Per client IP over /admin/v1, counted before the operator token is checked. */
+    ADMIN_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+    /** Failed authentications per client IP and minute, over every API, before it answers 429 (README, Security). */
+    AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt.default(30),
     /** Trust X-Forwarded-For from this many proxy hops (0: the socket address is the client). */
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     JOBS_POLL_INTERVAL_MS: positiveInt.default(500),

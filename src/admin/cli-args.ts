@@ -173,6 +173,10 @@ export function usage(commands: OperatorCommand[]): string {
     '',
     'commands:',
     ...lines,
+    '',
+    'backups of the embedded database (DATA_DIR; the server must be stopped; README, "Backup and restore"):',
+    `  ${'backup <file>'.padEnd(30)} Writes the embedded database and the file blob store to <file> (a new .tar.gz)`,
+    `  ${'restore <file>'.padEnd(30)} Restores <file> into DATA_DIR, which must be new or empty`,
   ].join('\n');
 }
 

@@ -29,8 +29,8 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     operationId: 'updateProfile',
     method: 'PATCH',
     path: '/profiles/{id}',
-    description: "Change a profile's name or plan",
-    flags: ['id!', 'name', 'plan'],
+    description: "Change a profile's name, plan or review policy (single or four_eyes)",
+    flags: ['id!', 'name', 'plan', 'reviewPolicy'],
   },
   {
     operationId: 'createVenue',

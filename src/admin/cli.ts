@@ -33,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage(commands)}\n`);
     return name || help ? 0 : 2;
   }
+  if (name === 'backup' || name === 'restore') return (await import('./backup-cli.js')).runBackupCommand(name, args, help, process.env);
   const command = commands.find((c) => c.name === name);
   if (!command) throw new UsageError(`unknown command "${name}" (npm run admin -- --help lists them)`);
   if (help) {

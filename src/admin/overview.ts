@@ -18,7 +18,11 @@ export function createOperatorOverview(db: Db, clock: Clock) {
   return {
     async profiles(page: repo.Page) {
       const { items, total } = await repo.profilesPage(db, page);
-      return { items: items.map((p) => ({ id: p.id, name: p.name, plan: p.plan, createdAt: toIso(p.createdAt) })), total, ...page };
+      return {
+        items: items.map((p) => ({ id: p.id, name: p.name, plan: p.plan, reviewPolicy: p.reviewPolicy, createdAt: toIso(p.createdAt) })),
+        total,
+        ...page,
+      };
     },
 
     async verifications(profileId: string, status: repo.VerificationStatus | undefined, page: repo.Page) {

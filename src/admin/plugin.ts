@@ -1,9 +1,12 @@
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { bearerToken } from '../auth/api-keys.js';
 import { operatorIdempotency } from '../idempotency/apis.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { safeEqual } from '../lib/crypto.js';
 import { envelopeFormat, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { refuseBraked } from '../plugins/auth-brake.js';
+import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { operatorErrors } from './errors.js';
 import { documentScopeSecurity, securityOf } from '../plugins/openapi-security.js';
 import { governanceAdminRoutes } from './governance.js';
@@ -33,9 +36,24 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   // The onRequest hook below guards every route of this scope with the operator token.
   documentScopeSecurity(app, securityOf.operator);
 
-  app.addHook('onRequest', async (req) => {
+  // Per client IP and before the token is checked, so a flood of guesses is limited too.
+  await app.register(rateLimit, {
+    ...rateLimitOptions(app, {
+      max: app.config.ADMIN_RATE_LIMIT_PER_MINUTE,
+      nameSpace: 'admin-rate-limit:',
+      keyGenerator: (req) => req.ip,
+      errorResponseBuilder: (_req, ctx) => operatorErrors.rateLimited(ctx.after),
+    }),
+    global: false,
+  });
+  app.addHook('onRequest', app.rateLimit());
+  app.addHook('onRequest', async (req, reply) => {
+    await refuseBraked(app.authBrake, req, reply, (sec) => operatorErrors.rateLimited(`${sec} seconds`));
     const given = bearerToken(req.headers.authorization);
-    if (!given || !safeEqual(given, token)) throw operatorErrors.unauthorized();
+    if (!given || !safeEqual(given, token)) {
+      await app.authBrake.failed(req.ip);
+      throw operatorErrors.unauthorized();
+    }
   });
 
   useIdempotency(app, operatorIdempotency);

@@ -42,7 +42,11 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'updateProfile',
-        summary: "Change a profile's name or plan",
+        summary: "Change a profile's name, plan or review policy",
+        description:
+          '`reviewPolicy` `four_eyes`: a reviewer decision on a verification in manual_review is final only when a second reviewer key agrees; ' +
+          'the first decision is recorded (audit `review.first_decision`) and the case stays in the queue marked `awaiting_second_review`; ' +
+          'on disagreement it stays marked `review_disagreement` and the next decision, by a third key, is final. A key never decides one case twice (409). Default `single`.',
         tags: ['operator'],
         params: s.idParams,
         body: s.profilePatch,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createdVerification, httpsUrl } from '../identity/schemas.js';
 import { isTimeZone } from '../lib/time.js';
 import { envelope, errorEnvelope } from '../plugins/envelope-schemas.js';
-import { GOVERNANCE_SCOPES, IDENTITY_ROLES, KEY_SERVICES, PLANS, TICKETING_SCOPES } from '../profiles/vocabulary.js';
+import { GOVERNANCE_SCOPES, IDENTITY_ROLES, KEY_SERVICES, PLANS, REVIEW_POLICIES, TICKETING_SCOPES } from '../profiles/vocabulary.js';
 
 export { envelope, errorEnvelope };
 
@@ -10,12 +10,16 @@ export const idParams = z.object({ id: z.string() });
 
 export const plan = z.enum(PLANS);
 
-export const profile = z.object({ id: z.uuid(), name: z.string(), plan });
+export const reviewPolicy = z
+  .enum(REVIEW_POLICIES)
+  .describe('Manual review: `single` (one reviewer decides) or `four_eyes` (final only when two different reviewer keys agree)');
+
+export const profile = z.object({ id: z.uuid(), name: z.string(), plan, reviewPolicy });
 
 export const profileCreate = z.strictObject({ name: z.string().trim().min(1).max(200), plan });
 export const profilePatch = z
-  .strictObject({ name: z.string().trim().min(1).max(200).optional(), plan: plan.optional() })
-  .refine((v) => v.name !== undefined || v.plan !== undefined, 'name or plan is required');
+  .strictObject({ name: z.string().trim().min(1).max(200).optional(), plan: plan.optional(), reviewPolicy: reviewPolicy.optional() })
+  .refine((v) => v.name !== undefined || v.plan !== undefined || v.reviewPolicy !== undefined, 'name, plan or reviewPolicy is required');
 
 export const venueCreate = z.strictObject({
   name: z.string().trim().min(1).max(200),

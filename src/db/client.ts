@@ -1,3 +1,4 @@
+import { socketWithReconnectLookup } from '../lib/reconnect-lookup.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -60,6 +61,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         max: 10,
         // A dead database must answer quickly (readiness, clean 503s), not hang a request.
         connectionTimeoutMillis: 3_000,
+        // Every client of both pools, the job listener and the key cache: the host found without piling up lookups (see reconnectLookup).
+        stream: socketWithReconnectLookup,
         options,
       });
       // An idle client losing its server must not crash the process; the next query reports it.

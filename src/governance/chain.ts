@@ -5,6 +5,7 @@ import { randomHex, sha256Hex } from '../lib/crypto.js';
 import { createGroupCommit } from '../lib/group-commit.js';
 import type { SigningKey } from '../signing-keys/service.js';
 import { POLICY_VERSION } from './policy.js';
+import { appendLeaf, leafHash } from './merkle.js';
 import * as repo from './repo.js';
 import { sealRecord } from './seal.js';
 import type { DecisionInputs, Disposition, GateResult, SealedRecord } from './types.js';
@@ -48,17 +49,20 @@ export type Recheck = (tx: Tx, profileId: string, batch: Decision[]) => Promise<
  * older than a revocation that had committed when the statement writing its record began, even
  * when it was evaluated from a cached copy. Either way a batch commits whole or fails each of its decisions,
  * so the chain never holds half a batch; and the head row orders the writers of all instances,
- * so the chain stays gapless with no forks (test/governance/postgres.test.ts).
+ * so the chain stays gapless with no forks (test/governance/postgres.test.ts). Each record also
+ * carries the transparency log's tree hashes its leaf completes, computed here from the head's
+ * right edge (merkle.ts): the log is written by the same statement, with no read of the tree.
  */
 export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; clock: Clock; signingKey: SigningKey; recheck: Recheck }) {
   /** The head each profile's chain had after this instance's last batch of it. */
   const heads = new Map<string, repo.ChainHead>();
 
-  /** The batch's records, signed as the links after `head`. */
+  /** The batch's records, signed as the links after `head`, each with the tree hashes its leaf adds. */
   function sealOnto(head: repo.ChainHead, batch: Decision[], issuedAt: Date) {
     let seq = head.seq;
     let prevHash = head.headHash;
-    return batch.map((decision) => {
+    let frontier = head.frontier;
+    const links = batch.map((decision) => {
       seq += 1;
       const { record, canonical } = sealRecord(
         {
@@ -79,17 +83,21 @@ export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; 
         },
         signingKey.privateKey,
       );
-      // The next link's prev_hash is the hash of the very text stored.
-      prevHash = sha256Hex(Buffer.from(canonical, 'utf8'));
-      return { record, canonical, hash: prevHash };
+      // The next link's prev_hash is the hash of the very text stored; the same bytes are the leaf.
+      const bytes = Buffer.from(canonical, 'utf8');
+      prevHash = sha256Hex(bytes);
+      const leaf = appendLeaf(frontier, seq - 1, leafHash(bytes));
+      frontier = leaf.frontier;
+      return { record, canonical, hash: prevHash, treeHashes: Buffer.concat(leaf.stored) };
     });
+    return { links, frontier };
   }
 
   /** Appends the batch after `head`; the records and the new head when written, null when `head` is no longer the chain's or an agent changed. */
   async function append(tx: DbOrTx, profileId: string, head: repo.ChainHead, batch: Decision[], issuedAt: Date) {
     if (batch.length === 0) return { sealed: [], head };
-    const sealed = sealOnto(head, batch, issuedAt);
-    const stored = sealed.map(({ record, canonical, hash }) => ({
+    const { links: sealed, frontier } = sealOnto(head, batch, issuedAt);
+    const stored = sealed.map(({ record, canonical, hash, treeHashes }) => ({
       recordId: record.record_id,
       executionId: record.execution_id,
       agentId: record.agent_id,
@@ -98,12 +106,14 @@ export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; 
       disposition: record.disposition,
       canonical,
       hash,
+      treeHashes,
       expiresAt: new Date(record.expires_at),
     }));
     const agents = new Map(batch.map((d) => [d.agentId, { agentId: d.agentId, version: d.agentVersion }]));
-    if (!(await repo.appendRecords(tx, profileId, head, stored, [...agents.values()], issuedAt))) return null;
     const last = sealed[sealed.length - 1]!;
-    return { sealed, head: { seq: last.record.seq, headHash: last.hash } };
+    const next = { seq: last.record.seq, headHash: last.hash, frontier };
+    if (!(await repo.appendRecords(tx, profileId, head, next, stored, [...agents.values()], issuedAt))) return null;
+    return { sealed, head: next };
   }
 
   async function sealBatch(profileId: string, batch: Decision[]): Promise<(SealedLink | Error)[]> {

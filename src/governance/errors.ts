@@ -38,6 +38,8 @@ export const governanceErrors = {
   agentIdReserved: (agentId: string) =>
     new GovernanceError(400, 'VALIDATION_ERROR', `agentId ${agentId} is reserved for the proof scenario`),
   agentExists: (agentId: string) => new GovernanceError(409, 'CONFLICT', `Agent ${agentId} already exists in this profile`),
+  /** A proof the transparency log cannot give: a size beyond the current tree, or an inverted or empty range. */
+  proofOutOfRange: (message: string) => new GovernanceError(422, 'PROOF_OUT_OF_RANGE', message),
   /** A record the execution boundary refuses, with the status its code has at admit. */
   rejected: (code: RejectionCode, message: string) => new GovernanceError(REJECTION_STATUS[code], code, message),
 };

@@ -3,14 +3,17 @@ import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal } from '../auth/api-keys.js';
 import { governanceIdempotency } from '../idempotency/apis.js';
 import { useIdempotency } from '../idempotency/hooks.js';
+import { liveMlDsaKey } from '../signing-keys/ml-dsa.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { refuseBraked } from '../plugins/auth-brake.js';
 import { createExecutionBoundary } from './boundary.js';
 import { CanonicalJsonError, parseCanonicalJson } from './canonical-json.js';
 import { governanceErrors as errors } from './errors.js';
 import { carrierRoutes, challengeRoutes, cryptoRoutes, governanceRoutes, proofRoutes } from './routes.js';
 import { useGovernanceErrors } from './error-handler.js';
 import { createGovernanceService } from './service.js';
+import { createTransparencyLog } from './transparency-log.js';
 
 /** The governance API's path scopes and their routes; the rest of /v1 is identity's. */
 const PATH_SCOPES = [
@@ -34,6 +37,13 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
   const signingKey = await liveSigningKey(app.db, app.clock, 'governance', seed);
   const service = createGovernanceService({ db: app.db, clock: app.clock, signingKey });
   const boundary = createExecutionBoundary(service);
+  // The log's checkpoints are signed with keys of their own purpose, never the records' key.
+  const log = createTransparencyLog({
+    db: app.db,
+    publicUrl: app.config.PUBLIC_URL,
+    checkpointKey: await liveSigningKey(app.db, app.clock, 'governance-checkpoint'),
+    mlDsaKey: await liveMlDsaKey(app.db, app.clock, 'governance-checkpoint-ml-dsa'),
+  });
 
   useGovernanceErrors(app);
   useIdempotency(app, governanceIdempotency);
@@ -51,12 +61,16 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
   });
 
   app.decorateRequest('governancePrincipal', null);
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const required = req.routeOptions.config?.governanceScope;
     if (!required) return;
+    await refuseBraked(app.authBrake, req, reply, () => errors.rateLimited());
     const token = bearerToken(req.headers.authorization);
     const principal = token ? await findPrincipal(app.db, 'governance', token) : null;
-    if (!principal) throw errors.unauthorized();
+    if (!principal) {
+      await app.authBrake.failed(req.ip);
+      throw errors.unauthorized();
+    }
     if (!principal.scopes.includes(required)) throw errors.insufficientScope(required);
     req.governancePrincipal = principal;
   });
@@ -71,5 +85,5 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  for (const [prefix, routes] of PATH_SCOPES) await app.register(routes, { prefix, service, boundary });
+  for (const [prefix, routes] of PATH_SCOPES) await app.register(routes, { prefix, service, boundary, log });
 };

@@ -13,6 +13,7 @@ import {
 } from '../db/schema/governance.js';
 import { GENESIS_HASH } from '../lib/canonical-json.js';
 import { isUuid } from '../lib/uuid.js';
+import { splitHashes } from './merkle.js';
 
 export type AgentRow = typeof governanceAgents.$inferSelect;
 export type DelegationRow = typeof governanceDelegations.$inferSelect;
@@ -121,10 +122,14 @@ export async function lockAgentTerms(tx: Tx, profileId: string, agentIds: string
   return new Map(rows.map((row) => [row.agent.agentId, agentTermsOf(row)]));
 }
 
-/** Where a profile's chain ends: the last record's seq and hash (seq 0 and the genesis hash before the first). */
+/**
+ * Where a profile's chain ends: the last record's seq and hash (seq 0 and the genesis hash
+ * before the first), and the right edge of its Merkle tree (src/governance/merkle.ts).
+ */
 export interface ChainHead {
   seq: number;
   headHash: string;
+  frontier: Buffer[];
 }
 
 /**
@@ -133,24 +138,25 @@ export interface ChainHead {
  * across instances sharing the database.
  */
 export async function lockChainHead(tx: Tx, profileId: string, at: Date): Promise<ChainHead> {
-  const lock = () =>
-    tx
-      .select({ seq: governanceChainHeads.seq, headHash: governanceChainHeads.headHash })
+  const lock = async () => {
+    const [row] = await tx
+      .select({ seq: governanceChainHeads.seq, headHash: governanceChainHeads.headHash, frontier: governanceChainHeads.treeFrontier })
       .from(governanceChainHeads)
       .where(eq(governanceChainHeads.profileId, profileId))
       .for('update');
+    return row && { ...row, frontier: splitHashes(row.frontier) };
+  };
   // A profile's first decision creates its head; racing first decisions meet at the unique key.
-  const [head] = await lock();
+  const head = await lock();
   if (head) return head;
   await tx.insert(governanceChainHeads).values({ profileId, seq: 0, headHash: GENESIS_HASH, updatedAt: at }).onConflictDoNothing();
-  const [created] = await lock();
-  return created!;
+  return (await lock())!;
 }
 
 /** A sealed record as stored: its exact canonical text and hash, and the columns it is found by. */
 export type StoredRecord = Pick<
   RecordRow,
-  'recordId' | 'executionId' | 'agentId' | 'seq' | 'nonce' | 'disposition' | 'canonical' | 'hash' | 'expiresAt'
+  'recordId' | 'executionId' | 'agentId' | 'seq' | 'nonce' | 'disposition' | 'canonical' | 'hash' | 'treeHashes' | 'expiresAt'
 >;
 
 /** The version of an agent's row that a decision was evaluated from (governance_agents.version). */
@@ -160,9 +166,9 @@ export interface AgentVersion {
 }
 
 /**
- * Appends sealed records to the profile's chain and moves its head to the last of them, in one
- * statement, but only while the head is still `from` and every agent in `agents` is still at
- * the version given: false, with nothing written, when another writer (another instance) moved
+ * Appends sealed records to the profile's chain and moves its head to `to` (the last of them,
+ * with the tree's new right edge), in one statement, but only while the head is still `from`
+ * and every agent in `agents` is still at the version given: false, with nothing written, when another writer (another instance) moved
  * the head meanwhile or an agent or its delegations changed since the records were evaluated.
  * The head row's update decides: a writer holding it is waited for, and its new seq then no
  * longer matches. The records must continue `from` (seq from.seq + 1 on, the first one's
@@ -172,12 +178,12 @@ export async function appendRecords(
   db: DbOrTx,
   profileId: string,
   from: ChainHead,
+  to: ChainHead,
   records: StoredRecord[],
   agents: AgentVersion[],
   issuedAt: Date,
 ): Promise<boolean> {
-  const last = records[records.length - 1];
-  if (!last) return true;
+  if (records.length === 0) return true;
   const at = issuedAt.toISOString();
   const rows = records.map((r) => ({
     record_id: r.recordId,
@@ -188,21 +194,23 @@ export async function appendRecords(
     disposition: r.disposition,
     canonical: r.canonical,
     hash: r.hash,
+    tree_hashes: r.treeHashes.toString('hex'),
     expires_at: r.expiresAt.toISOString(),
   }));
   const versions = agents.map((a) => ({ agent_id: a.agentId, version: a.version }));
   const result = await db.execute(sql`
     with moved as (
-      update ${governanceChainHeads} set seq = ${last.seq}, head_hash = ${last.hash}, updated_at = ${at}::timestamptz
+      update ${governanceChainHeads}
+      set seq = ${to.seq}, head_hash = ${to.headHash}, tree_frontier = decode(${Buffer.concat(to.frontier).toString('hex')}, 'hex'), updated_at = ${at}::timestamptz
       where profile_id = ${profileId} and seq = ${from.seq} and head_hash = ${from.headHash}
         and not exists (
           select from ${recordSet(versions, 'agent_id text, version int', 'v')}
           where not exists (
             select from ${governanceAgents} a where a.profile_id = ${profileId} and a.agent_id = v.agent_id and a.version = v.version))
       returning profile_id)
-    insert into ${governanceRecords} (record_id, profile_id, execution_id, agent_id, seq, nonce, disposition, canonical, hash, issued_at, expires_at)
-    select r.record_id, moved.profile_id, r.execution_id, r.agent_id, r.seq, r.nonce, r.disposition, r.canonical, r.hash, ${at}::timestamptz, r.expires_at
-    from moved, ${recordSet(rows, 'record_id uuid, execution_id uuid, agent_id text, seq int, nonce text, disposition text, canonical text, hash text, expires_at timestamptz')}
+    insert into ${governanceRecords} (record_id, profile_id, execution_id, agent_id, seq, nonce, disposition, canonical, hash, tree_hashes, issued_at, expires_at)
+    select r.record_id, moved.profile_id, r.execution_id, r.agent_id, r.seq, r.nonce, r.disposition, r.canonical, r.hash, decode(r.tree_hashes, 'hex'), ${at}::timestamptz, r.expires_at
+    from moved, ${recordSet(rows, 'record_id uuid, execution_id uuid, agent_id text, seq int, nonce text, disposition text, canonical text, hash text, tree_hashes text, expires_at timestamptz')}
     returning record_id`);
   return rowsOf(result).length === records.length;
 }

@@ -1,31 +1,28 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { securityOf } from '../plugins/openapi-security.js';
 import type { BoundaryService } from './boundary.js';
-import { governanceErrors as errors } from './errors.js';
 import { useGovernanceNotFound } from './error-handler.js';
+import { transparencyLogRoutes } from './log-routes.js';
+import { profileOf } from './principal.js';
 import { GOVERNANCE_RATE_LIMIT_PER_MINUTE } from './scope.js';
 import * as s from './schemas.js';
 import type { GovernanceService } from './service.js';
 import { proofBoundaryStatement } from './statement.js';
+import type { TransparencyLog } from './transparency-log.js';
 
 interface Deps {
   service: GovernanceService;
   boundary: BoundaryService;
+  log: TransparencyLog;
 }
 
 const tags = ['governance'];
 const rateNote = `Rate limit: GOVERNANCE_RATE_LIMIT_PER_MINUTE (default ${GOVERNANCE_RATE_LIMIT_PER_MINUTE}) requests per minute per API key (per client IP on public routes).`;
 const withRejections = { ...s.errors, 409: s.errorBody, 422: s.errorBody };
 
-function profileOf(req: FastifyRequest): string {
-  const principal = req.governancePrincipal;
-  if (!principal) throw errors.unauthorized();
-  return principal.profileId;
-}
-
-export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service, boundary }) => {
+export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service, boundary, log }) => {
   useGovernanceNotFound(app);
+  await app.register(transparencyLogRoutes, { log });
 
   app.post(
     '/decisions',

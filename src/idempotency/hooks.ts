@@ -11,6 +11,8 @@ import {
 import { isKeptAnswer, KEY_HEADER, KEY_LEASE_MS, KEY_TTL_MS, parseIdempotencyKey, REPLAYED_HEADER, requestFingerprint } from './key.js';
 import { keepAnswer, releaseKey, reserveKey, type KeyScope, type StoredAnswer } from './repo.js';
 
+export type { StoredAnswer } from './repo.js';
+
 /** How one API takes part: which of its routes honour the key, whose key it is, its error format. */
 export interface IdempotentApi {
   /** Among the API's POST and PATCH routes (full URL as registered), those that honour the key. */
@@ -21,6 +23,14 @@ export interface IdempotentApi {
   invalidKey(message: string): Error;
   keyReused(): Error;
   keyInUse(): Error;
+  /**
+   * What of a kept answer is stored, and the record it concerns (deleting that record's answers
+   * with `forgetAnswersOf`); the whole body and no record when absent. An answer that carries a
+   * secret shown once must leave the secret out here and give it afresh in `completeReplay`.
+   */
+  keptPart?(req: FastifyRequest, body: Buffer): { body: Buffer; subject: string | null };
+  /** Completes a stored answer before it is replayed (a secret left out is issued anew). */
+  completeReplay?(req: FastifyRequest, answer: StoredAnswer): Promise<StoredAnswer>;
 }
 
 /** Marks an operation for the OpenAPI document (documentIdempotency completes it). */
@@ -71,7 +81,7 @@ export function useIdempotency(scope: FastifyInstance, api: IdempotentApi): void
         held.set(req, { scope: keyScope, owner });
         return Readable.from(body.length > 0 ? [body] : [], { objectMode: false });
       case 'replay':
-        replay(reply, taken.answer);
+        replay(reply, api.completeReplay ? await api.completeReplay(req, taken.answer) : taken.answer);
         // Returning the reply (a thenable) ends the request here: the route never runs.
         return reply;
       case 'reused':
@@ -90,8 +100,9 @@ export function useIdempotency(scope: FastifyInstance, api: IdempotentApi): void
       typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : payload == null ? Buffer.alloc(0) : null;
     try {
       if (body && isKeptAnswer(reply.statusCode)) {
-        const answer: StoredAnswer = { status: reply.statusCode, contentType: contentTypeOf(reply), body };
-        if (!(await keepAnswer(db, holding.scope, holding.owner, answer))) {
+        const kept = api.keptPart ? api.keptPart(req, body) : { body, subject: null };
+        const answer: StoredAnswer = { status: reply.statusCode, contentType: contentTypeOf(reply), body: kept.body };
+        if (!(await keepAnswer(db, holding.scope, holding.owner, answer, kept.subject))) {
           req.log.warn('idempotency key taken over by a later request before this answer was kept');
         }
       } else {

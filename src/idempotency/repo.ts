@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '../db/client.js';
+import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema/idempotency.js';
 
 /** One key of one caller on one operation. */
@@ -63,10 +63,16 @@ export async function reserveKey(
 }
 
 /** Keeps the answer of the run that holds the key; false when the run lost it (its lease ran out and another took over). */
-export async function keepAnswer(db: Db, scope: KeyScope, owner: string, answer: StoredAnswer): Promise<boolean> {
+export async function keepAnswer(
+  db: Db,
+  scope: KeyScope,
+  owner: string,
+  answer: StoredAnswer,
+  subject: string | null = null,
+): Promise<boolean> {
   const kept = await db
     .update(idempotencyKeys)
-    .set({ status: answer.status, contentType: answer.contentType, body: answer.body })
+    .set({ status: answer.status, contentType: answer.contentType, body: answer.body, subject })
     .where(and(scopeIs(scope), eq(idempotencyKeys.owner, owner), isNull(idempotencyKeys.status)))
     .returning({ owner: idempotencyKeys.owner });
   return kept.length > 0;
@@ -75,6 +81,11 @@ export async function keepAnswer(db: Db, scope: KeyScope, owner: string, answer:
 /** Frees the key after an answer it does not keep, so the client's retry runs the request again. */
 export async function releaseKey(db: Db, scope: KeyScope, owner: string): Promise<void> {
   await db.delete(idempotencyKeys).where(and(scopeIs(scope), eq(idempotencyKeys.owner, owner), isNull(idempotencyKeys.status)));
+}
+
+/** Deletes every kept answer concerning `subject` (a record being erased): a retry then runs afresh. */
+export async function forgetAnswersOf(db: DbOrTx, subject: string): Promise<void> {
+  await db.delete(idempotencyKeys).where(eq(idempotencyKeys.subject, subject));
 }
 
 /** Deletes up to `limit` expired keys; returns how many went. */

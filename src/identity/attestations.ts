@@ -56,7 +56,12 @@ function claimValue(claim: ClaimName, mrzText: string | null, source: string | n
   }
 }
 
-export function createAttestationService({ db, clock }: IdentityDeps) {
+/**
+ * `issuer` is `<PUBLIC_URL>/v1`. One platform key signs every profile's attestations, so each
+ * names its issuer (`iss`) and the profile it was issued to (`aud`): a relying party accepts
+ * only its own profile id as audience (README, "Attestations").
+ */
+export function createAttestationService({ db, clock }: IdentityDeps, issuer: string) {
   return {
     /** Attests one claim of an approved verification as an EdDSA compact JWS (kid in the header). */
     async issue(principal: KeyPrincipal, id: string, claim: ClaimName) {
@@ -74,6 +79,8 @@ export function createAttestationService({ db, clock }: IdentityDeps) {
       const jws = await new SignJWT({ claim, value, [claim]: value })
         .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
         .setSubject(v.id)
+        .setIssuer(issuer)
+        .setAudience(v.profileId)
         .setJti(attestationId)
         .setIssuedAt(iat)
         .setExpirationTime(exp)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from './uploads/limits.js';
+import { MAX_IMAGE_MEGAPIXELS, MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from './uploads/limits.js';
 
 /** An identity API error: its status and the one human-readable `detail`. */
 export class IdentityError extends Error {
@@ -29,11 +29,14 @@ export const identityErrors = {
     fail(401, 'The handoff token is missing, expired or revoked: create a new verification or ask the backend for a new token'),
   rateLimited: (max: number, retrySeconds: number) =>
     fail(429, `Rate limit exceeded: ${max} requests per minute; retry in ${retrySeconds} s`),
+  authBraked: (retrySeconds: number) => fail(429, `Too many failed authentications from this address; retry in ${retrySeconds} s`),
 
   // Verifications
   verificationNotFound: () => fail(404, 'Verification not found'),
   webhookUrlRefused: (reason: string) => fail(422, `webhook_url ${reason}`),
   verificationErased: () => fail(409, 'The verification was erased'),
+  alreadyDecidedByThisKey: () =>
+    fail(409, 'This reviewer key already decided this case: under four-eyes review a second, different reviewer must decide'),
   captureComplete: () => fail(409, 'Capture is complete: no handoff token is needed any more'),
   notInReview: (status: string) => fail(409, `The verification is ${status}, not in manual_review`),
   notApproved: (status: string) => fail(409, `The verification is ${status}, not approved`),
@@ -70,6 +73,8 @@ export const identityErrors = {
   fileTooLarge: () => fail(413, `The file is larger than ${MAX_UPLOAD_SIZE}`),
   fileTooSmall: () => fail(422, `The file is smaller than ${MIN_UPLOAD_SIZE}`),
   unsupportedImageType: () => fail(415, 'The file must be a JPEG, PNG or WebP image'),
+  tooManyPixels: (width: number, height: number) =>
+    fail(422, `The image is ${width}×${height} pixels: at most ${MAX_IMAGE_MEGAPIXELS} megapixels are accepted`),
   unreadableImageHeader: () => fail(415, 'The image header could not be read: the file must be a valid JPEG, PNG or WebP image'),
   tooManyFields: () => fail(422, 'Too many form fields'),
   tooManyParts: () => fail(422, 'Too many form parts'),

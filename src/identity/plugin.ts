@@ -6,9 +6,11 @@ import { identityIdempotency } from '../idempotency/apis.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { refuseBraked } from '../plugins/auth-brake.js';
 import { createAttestationService } from './attestations.js';
 import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
 import { useDetailErrors } from './error-handler.js';
+import { withoutHandoffAtRest } from './idempotent-answers.js';
 import { identityErrors as errors } from './errors.js';
 import { pipelineHandler } from './pipeline/run.js';
 import { attestationRoutes } from './routes/attestations.js';
@@ -52,17 +54,21 @@ async function rateLimited(scope: FastifyInstance, max: number, nameSpace: strin
 }
 
 /**
- * The auth hook of backend and reviewer routes: 401 for a missing, malformed or unknown key, 403
- * for a key of the other role. Added after the rate limiter, so it runs after it.
+ * The auth hook of backend and reviewer routes: 429 while the client IP is braked for failed
+ * authentications, 401 for a missing, malformed or unknown key (counted), 403 for a key of the
+ * other role. Added after the rate limiter, so it runs after it.
  */
 function requireRoleKeys(scope: FastifyInstance): void {
-  scope.addHook('onRequest', async (req) => {
+  scope.addHook('onRequest', async (req, reply) => {
     const role = req.routeOptions.config?.identityRole;
     if (!role) return;
+    await refuseBraked(scope.authBrake, req, reply, (sec) => errors.authBraked(sec));
     const token = bearerToken(req.headers.authorization);
-    if (!token) throw errors.apiKeyMissing();
-    const principal = await findPrincipal(scope.db, 'identity', token);
-    if (!principal) throw errors.apiKeyInvalid();
+    const principal = token ? await findPrincipal(scope.db, 'identity', token) : null;
+    if (!principal) {
+      await scope.authBrake.failed(req.ip);
+      throw token ? errors.apiKeyInvalid() : errors.apiKeyMissing();
+    }
     if (principal.role !== role) throw errors.wrongRole(role);
     req.identityPrincipal = principal;
   });
@@ -76,7 +82,6 @@ function requireRoleKeys(scope: FastifyInstance): void {
 export const identityApi: FastifyPluginAsync = async (app) => {
   useDetailErrors(app);
   app.decorateRequest('identityPrincipal', null);
-  useIdempotency(app, identityIdempotency);
   await app.register(multipart, {
     // One byte over the limit is enough to know; the inspector answers 413 itself.
     limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
@@ -104,8 +109,9 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   });
 
   const verifications = createVerificationService(deps);
+  useIdempotency(app, withoutHandoffAtRest(identityIdempotency, verifications, app.config.PUBLIC_URL));
   const capture = createCaptureService({ ...deps, jobs: app.jobs });
-  const attestations = createAttestationService(deps);
+  const attestations = createAttestationService(deps, `${app.config.PUBLIC_URL}/v1`);
   const cases = createReviewCaseService(deps);
 
   await app.register(async (scope) => {

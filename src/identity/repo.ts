@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import {
   identityAttestations,
@@ -9,6 +9,9 @@ import {
   identityVerifications,
 } from '../db/schema/identity.js';
 import { webhookEvents } from '../db/schema/webhooks.js';
+import { profiles } from '../db/schema/core.js';
+import type { ReviewPolicy } from '../profiles/vocabulary.js';
+import type { PriorDecision } from './four-eyes.js';
 import { isUuid } from '../lib/uuid.js';
 
 /**
@@ -92,12 +95,22 @@ export async function insertFrame(tx: DbOrTx, values: typeof identityFrames.$inf
   return rows.length === 1;
 }
 
-/** True when another verification (any profile: a reused document is a fraud signal wherever it was seen) stored the same document image. */
-export async function documentUsedElsewhere(db: DbOrTx, verificationId: string, sha256: string): Promise<boolean> {
+/**
+ * True when another verification of the same profile stored the same document image. Only the
+ * profile's own: a verification of one tenant must not land in review, and so tell that tenant
+ * something, because of an upload under another tenant (README, "Security").
+ */
+export async function documentUsedElsewhere(db: DbOrTx, v: { id: string; profileId: string }, sha256: string): Promise<boolean> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(identityVerifications)
-    .where(and(eq(identityVerifications.documentSha256, sha256), ne(identityVerifications.id, verificationId)));
+    .where(
+      and(
+        eq(identityVerifications.documentSha256, sha256),
+        eq(identityVerifications.profileId, v.profileId),
+        ne(identityVerifications.id, v.id),
+      ),
+    );
   return Number(row?.n ?? 0) > 0;
 }
 
@@ -113,6 +126,29 @@ export async function openReviewQueue(db: DbOrTx, profileId: string): Promise<Ve
       ),
     )
     .orderBy(asc(identityVerifications.updatedAt), asc(identityVerifications.id));
+}
+
+/** The reviewer decisions of each verification, oldest first. */
+export async function decisionsOf(db: DbOrTx, verificationIds: string[]): Promise<Map<string, PriorDecision[]>> {
+  const byVerification = new Map<string, PriorDecision[]>(verificationIds.map((id) => [id, []]));
+  if (verificationIds.length === 0) return byVerification;
+  const rows = await db
+    .select({
+      verificationId: identityReviews.verificationId,
+      reviewerKeyId: identityReviews.reviewerKeyId,
+      decision: identityReviews.decision,
+      createdAt: identityReviews.createdAt,
+    })
+    .from(identityReviews)
+    .where(inArray(identityReviews.verificationId, verificationIds))
+    .orderBy(asc(identityReviews.ordinal));
+  for (const { verificationId, ...decision } of rows) byVerification.get(verificationId)?.push(decision);
+  return byVerification;
+}
+
+export async function reviewPolicyOf(db: DbOrTx, profileId: string): Promise<ReviewPolicy> {
+  const [row] = await db.select({ policy: profiles.reviewPolicy }).from(profiles).where(eq(profiles.id, profileId));
+  return row?.policy ?? 'single';
 }
 
 export async function insertReview(tx: DbOrTx, values: typeof identityReviews.$inferInsert): Promise<string> {

@@ -1,21 +1,40 @@
 import type { KeyPrincipal } from '../auth/api-keys.js';
+import type { DbOrTx } from '../db/client.js';
 import { appendAudit } from './audit.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
-import type { IdentityDeps } from './service.js';
+import { keyActor, type IdentityDeps } from './service.js';
 import { imageContentType, reviewCaseView } from './views.js';
+
+/** How long a case stays open to reviewers after a reviewer decided it (README, "Security"). */
+export const REVIEW_REACH_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether reviewers may open the case now: while it waits in manual_review, and for 24 hours
+ * after a reviewer decided it (to check or explain the decision); never a case the pipeline
+ * decided or one still being captured.
+ */
+export function withinReviewerReach(v: Pick<VerificationRow, 'status' | 'decisionReason' | 'decidedAt'>, now: Date): boolean {
+  if (v.status === 'manual_review') return true;
+  if (!v.decidedAt || !v.decisionReason?.startsWith('reviewer_')) return false;
+  return now.getTime() < v.decidedAt.getTime() + REVIEW_REACH_MS;
+}
 
 /**
  * The reviewer's case view and image access (GET /v1/review/{id} and its images, routes/review.ts).
- * Both are limited to reviewer keys of the verification's profile (404 otherwise); every image
- * served is an audit event, so the chain records who looked at which picture.
+ * Both are limited to reviewer keys of the verification's profile and to cases within reach
+ * (404 otherwise, 410 once erased); every case opened and every image served is an audit event,
+ * so the chain records which reviewer key saw whose personal data.
  */
 export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps, 'db' | 'clock' | 'blobs'>) {
-  async function load(principal: KeyPrincipal, id: string): Promise<VerificationRow> {
-    const v = await repo.findVerification(db, principal.profileId, id);
+  /** The verification locked, if the reviewer may see it now. */
+  async function lockInReach(tx: DbOrTx, principal: KeyPrincipal, id: string): Promise<VerificationRow> {
+    const found = await repo.findVerification(tx, principal.profileId, id);
+    const v = found ? await repo.lockVerification(tx, found.id) : null;
     if (!v) throw errors.verificationNotFound();
     if (v.erasedAt) throw errors.imagesErased();
+    if (!withinReviewerReach(v, clock.now())) throw errors.verificationNotFound();
     return v;
   }
 
@@ -27,26 +46,29 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
   }
 
   return {
+    /** The case as a reviewer judges it; appends `review.case_viewed` (name, birth date and document number were shown). */
     async caseView(principal: KeyPrincipal, id: string) {
-      const v = await load(principal, id);
-      const [frames, audit] = await Promise.all([repo.framesOf(db, v.id), repo.auditTrail(db, v.id)]);
+      const { v, frames, audit, decisions } = await db.transaction(async (tx) => {
+        const v = await lockInReach(tx, principal, id);
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'review.case_viewed', actor: keyActor(principal) });
+        const [frames, audit] = [await repo.framesOf(tx, v.id), await repo.auditTrail(tx, v.id)];
+        const decisions = (await repo.decisionsOf(tx, [v.id])).get(v.id) ?? [];
+        return { v, frames, audit, decisions };
+      });
       const contentTypes = await contentTypesOf([v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]);
-      return reviewCaseView(v, { frames, audit, contentTypes });
+      return reviewCaseView(v, { frames, audit, contentTypes, decisions, viewerKeyId: principal.keyId });
     },
 
     /** The stored bytes of the document, of its back or of one selfie frame (its step); appends `review.image_viewed`. */
     async image(principal: KeyPrincipal, id: string, which: 'document' | 'document-back' | number) {
-      const v = await load(principal, id);
       return db.transaction(async (tx) => {
-        const locked = await repo.lockVerification(tx, v.id);
-        if (!locked) throw errors.verificationNotFound();
-        if (locked.erasedAt) throw errors.imagesErased();
+        const v = await lockInReach(tx, principal, id);
         let key: string | null;
         if (which === 'document') {
-          key = locked.documentBlob;
+          key = v.documentBlob;
           if (!key) throw errors.noDocumentImage();
         } else if (which === 'document-back') {
-          key = locked.documentBackBlob;
+          key = v.documentBackBlob;
           if (!key) throw errors.noDocumentBack();
         } else {
           key = (await repo.framesOf(tx, v.id)).find((f) => f.step === which)?.blobKey ?? null;
@@ -56,7 +78,7 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
         await appendAudit(tx, clock, {
           verificationId: v.id,
           type: 'review.image_viewed',
-          actor: principal.keyId,
+          actor: keyActor(principal),
           data: typeof which === 'number' ? { image: 'selfie', step: which } : { image: which },
         });
         return { bytes, contentType: imageContentType(bytes) };

@@ -114,6 +114,17 @@ export const reviewBody = z.object({
     .describe('Mandatory: why, at least 20 characters after trimming'),
 });
 export const reviewResult = z.object({ review_id: z.string(), verification });
+/** Where a case stands between its reviewers (four-eyes review, README). */
+const reviewStanding = {
+  awaiting_second_review: z.boolean().describe('Under four-eyes review: one reviewer decided; a second, different reviewer key must agree'),
+  review_disagreement: z.boolean().describe('Under four-eyes review: two reviewers disagreed; the next decision, by a third key, is final'),
+  decisions: z
+    .array(
+      z.object({ reviewer: z.string().describe('`reviewer:<key id>`'), decision: z.enum(['approve', 'decline']), decided_at: z.string() }),
+    )
+    .describe('The reviewer decisions recorded so far, oldest first'),
+};
+
 export const reviewQueue = z.object({
   items: z.array(
     z.object({
@@ -122,6 +133,7 @@ export const reviewQueue = z.object({
       reason: z.string().nullable(),
       created_at: z.string(),
       updated_at: z.string(),
+      ...reviewStanding,
     }),
   ),
 });
@@ -202,5 +214,7 @@ export const reviewCase = z.object({
   audit: z
     .array(z.object({ type: z.string(), at: z.string(), actor: z.string() }))
     .describe('The verification’s audit chain, oldest first'),
+  ...reviewStanding,
+  decided_by_you: z.boolean().describe('The calling reviewer key already decided this case (it may not decide it again)'),
 });
 export const selfieParams = idParams.extend({ step: z.coerce.number().int().min(0).max(99).describe('The challenge step (0-based)') });

@@ -2,10 +2,12 @@ import type { BlobStore } from '../blobs/store.js';
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import { forgetAnswersOf } from '../idempotency/repo.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { WebhookTargetError } from '../webhooks/ssrf.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import { appendAudit } from './audit.js';
+import { weighDecision } from './four-eyes.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
@@ -144,6 +146,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
         const frames = await repo.framesOf(tx, v.id);
         for (const key of [v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
         await repo.eraseDependents(tx, v.id, now);
+        // Kept Idempotency-Key answers repeat the reference and webhook URL.
+        await forgetAnswersOf(tx, v.id);
         const erased = await repo.updateVerification(tx, v.id, {
           reference: null,
           webhookUrl: null,
@@ -170,23 +174,47 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 
     async reviewQueue(principal: KeyPrincipal) {
       const rows = await repo.openReviewQueue(db, principal.profileId);
-      return { items: rows.map(reviewQueueItemView) };
+      const decisions = await repo.decisionsOf(
+        db,
+        rows.map((v) => v.id),
+      );
+      return { items: rows.map((v) => reviewQueueItemView(v, decisions.get(v.id) ?? [])) };
     },
 
-    /** A reviewer's decision: compare-and-set on manual_review under the row lock, so of two racing decisions exactly one wins. */
+    /**
+     * A reviewer's decision, under the row lock so racing decisions serialize: compare-and-set on
+     * manual_review, so of two racing final decisions exactly one wins. Under the profile's
+     * `four_eyes` policy a decision is final only when a second key agrees (README, "Four-eyes
+     * review"); until then it is recorded and the verification stays in review. A key never
+     * decides one case twice.
+     */
     async review(principal: KeyPrincipal, id: string, input: { decision: 'approve' | 'decline'; note: string }) {
       return withLocked(principal, id, async (tx, v) => {
         if (v.erasedAt) throw errors.verificationErased();
         if (v.status !== 'manual_review') throw errors.notInReview(v.status);
+        const prior = (await repo.decisionsOf(tx, [v.id])).get(v.id) ?? [];
+        if (prior.some((d) => d.reviewerKeyId === principal.keyId)) throw errors.alreadyDecidedByThisKey();
+        const weight = weighDecision(await repo.reviewPolicyOf(tx, v.profileId), prior, input.decision);
         const now = clock.now();
-        const status = input.decision === 'approve' ? 'approved' : 'declined';
         const reviewId = await repo.insertReview(tx, {
           verificationId: v.id,
           reviewerKeyId: principal.keyId,
           decision: input.decision,
           note: input.note.trim(),
+          ordinal: prior.length + 1,
           createdAt: now,
         });
+        if (weight !== 'final') {
+          const waiting = await repo.updateVerification(tx, v.id, { updatedAt: now });
+          await appendAudit(tx, clock, {
+            verificationId: v.id,
+            type: weight === 'first' ? 'review.first_decision' : 'review.disagreement',
+            actor: keyActor(principal),
+            data: { review_id: reviewId, decision: input.decision },
+          });
+          return { review_id: reviewId, verification: verificationView(waiting) };
+        }
+        const status = input.decision === 'approve' ? 'approved' : 'declined';
         const decided = await repo.updateVerification(tx, v.id, {
           status,
           decisionReason: `reviewer_${input.decision}d`,

@@ -6,6 +6,7 @@ import { nextStep, storedChallenge, type ChallengeStep } from './capture/challen
 import type { FrameRow, VerificationRow } from './repo.js';
 import type * as s from './schemas.js';
 import { sniffImageType } from './uploads/strip-metadata.js';
+import { reviewStanding, type PriorDecision } from './four-eyes.js';
 
 /** How rows become the identity API's answers: one place, shared by the API and the operator console. */
 
@@ -70,8 +71,15 @@ export function handoffView(verificationId: string, handoff: IssuedHandoff): Omi
   return { verification_id: verificationId, handoff_token: handoff.token, handoff_expires_at: toIso(handoff.expiresAt) };
 }
 
-export function reviewQueueItemView(v: VerificationRow): z.infer<typeof s.reviewQueue>['items'][number] {
-  return { id: v.id, status: 'manual_review', reason: v.decisionReason, created_at: toIso(v.createdAt), updated_at: toIso(v.updatedAt) };
+export function reviewQueueItemView(v: VerificationRow, prior: PriorDecision[]): z.infer<typeof s.reviewQueue>['items'][number] {
+  return {
+    id: v.id,
+    status: 'manual_review',
+    reason: v.decisionReason,
+    created_at: toIso(v.createdAt),
+    updated_at: toIso(v.updatedAt),
+    ...reviewStanding(prior),
+  };
 }
 
 /** Where the device stands and where it resumes. */
@@ -149,10 +157,17 @@ export interface CaseMaterial {
   audit: { type: string; actor: string; createdAt: Date }[];
   /** Content type of each stored image by its blob key. */
   contentTypes: Map<string, string>;
+  /** The reviewer decisions recorded on the case, oldest first. */
+  decisions: PriorDecision[];
+  /** The key id of the reviewer looking. */
+  viewerKeyId: string;
 }
 
 /** The case as a reviewer judges it; images are linked under /v1/review/{id}/images, never inlined. */
-export function reviewCaseView(v: VerificationRow, { frames, audit, contentTypes }: CaseMaterial): z.infer<typeof s.reviewCase> {
+export function reviewCaseView(
+  v: VerificationRow,
+  { frames, audit, contentTypes, decisions, viewerKeyId }: CaseMaterial,
+): z.infer<typeof s.reviewCase> {
   const base = `/v1/review/${v.id}/images`;
   const typeOf = (key: string | null | undefined) => (key ? (contentTypes.get(key) ?? null) : null);
   return {
@@ -190,5 +205,10 @@ export function reviewCaseView(v: VerificationRow, { frames, audit, contentTypes
     }),
     signals: (v.signals ?? {}) as Record<string, unknown>,
     audit: audit.map((e) => ({ type: e.type, at: toIso(e.createdAt), actor: e.actor })),
+    // A decided case is no longer waiting on anyone; its decisions stay listed.
+    ...(v.status === 'manual_review'
+      ? reviewStanding(decisions)
+      : { ...reviewStanding(decisions), awaiting_second_review: false, review_disagreement: false }),
+    decided_by_you: decisions.some((d) => d.reviewerKeyId === viewerKeyId),
   };
 }

@@ -28,7 +28,12 @@ export function registerIdentityWebhooks(webhooks: WebhookPlatform, key: Signing
   webhooks.registerPolicy(IDENTITY_POLICY, { delaysMs: [60_000, 600_000], timeoutMs });
 }
 
-/** Queues the decision webhook in the decision's own transaction; it carries no personal data beyond the backend's own reference. */
+/**
+ * Queues the decision webhook in the decision's own transaction; it carries no personal data
+ * beyond the backend's own reference. One platform key signs every profile's decisions, so the
+ * body names the profile: a receiver trusts a decision only for its own `profile_id` (README,
+ * "Receiving webhooks").
+ */
 export async function sendDecisionWebhook(
   tx: DbOrTx,
   webhooks: WebhookPlatform,
@@ -40,7 +45,7 @@ export async function sendDecisionWebhook(
     profileId: v.profileId,
     url: v.webhookUrl,
     type: `verification.${status}`,
-    data: { verification_id: v.id, status, reference: v.reference },
+    data: { verification_id: v.id, status, reference: v.reference, profile_id: v.profileId },
     signer: IDENTITY_SIGNER,
     policy: IDENTITY_POLICY,
   });

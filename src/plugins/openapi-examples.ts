@@ -6,36 +6,11 @@ export const operationExamples: OperationExamples = {
   "admitGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -62,22 +37,47 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "seq": 1,
+        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
+        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -122,36 +122,11 @@ export const operationExamples: OperationExamples = {
     "request": {
       "kind": "modified_payload",
       "record": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -178,15 +153,40 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "seq": 1,
+        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e"
+        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,7 +217,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -229,7 +229,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+      "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,9 +242,9 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e85bbb93-f571-443f-87e3-c39fc2095421",
+          "id": "d44bd995-553d-4251-b0ce-99752b97127f",
           "service": "ticketing",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
           "scopes": [
@@ -265,12 +265,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "881b1e1a-13e2-4f03-b1ff-250c5594224a",
+        "id": "3f7b8f29-2ad3-4047-aebe-e0f18ac3b432",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6Ijg5MGNlOWNhOTY1MTE0NDQiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiIwZDg3ODU0MS1kZTZhLTQ1NWItYmQ0Zi05YjY3YmRkNGRkMDMiLCJqdGkiOiI4ODFiMWUxYS0xM2UyLTRmMDMtYjFmZi0yNTBjNTU5NDIyNGEiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.wZ_tMFZztXM6WmB1gW8OfQvCDfUeUR99mrUAutIqM3DN1W9atBoehX3X74taU-9nqu6uAbhCi-bXBXhN5uyrCw"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImE3ZWMxODMwNjUyZmFkNTQiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJmOTA5MTJjNy1jMDFjLTQ5MTMtOGNiMi1kMmI2YzMzMGZhNjIiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiIwNTE2ZmExOS0xNjkzLTRjYWQtYTgxZi1jN2I5OGU5MDkwMjQiLCJqdGkiOiIzZjdiOGYyOS0yYWQzLTQwNDctYWViZS1lMGYxOGFjM2I0MzIiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.__cLzbME7mj0ID4tpI1KIm63Tp1ofrNCDqXHkgK-PA-oJFIMHKNzpIYEDMGsYLXHrpeMOdvNtToTo6VIUwNYBw"
       }
     }
   },
@@ -285,7 +285,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+      "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -297,7 +297,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -307,7 +307,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -318,7 +318,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+      "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -333,8 +333,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "bd36baaf-408a-49a3-b977-c6346b96659f",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "32765ccb-3ee0-4d92-adf2-464561ead9c0",
+          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -364,36 +364,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -420,21 +395,46 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "seq": 1,
+        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+      "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -443,8 +443,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "221e511f-1e45-4756-a656-cb09f5233574",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -458,7 +458,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+          "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
           "quantity": 2
         }
       ],
@@ -471,8 +471,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -481,7 +481,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -503,9 +503,10 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "name": "Harbour Live Events",
-          "plan": "ENTERPRISE"
+          "plan": "ENTERPRISE",
+          "reviewPolicy": "single"
         }
       }
     }
@@ -522,7 +523,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+          "id": "149d343b-b4f9-429d-b81b-aa714443b418",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -549,8 +550,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -565,13 +566,13 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4"
+      "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172"
     },
     "responses": {
       "201": {
-        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
         "status": "awaiting_capture",
-        "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+        "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
@@ -594,8 +595,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -617,8 +618,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -639,8 +640,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -659,7 +660,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -671,7 +672,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+          "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
           "fail_next_run": true
         }
       }
@@ -680,10 +681,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
+        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
         "record": {
-          "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-          "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
+          "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+          "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -700,7 +701,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
+              "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -742,11 +743,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "db9554e9067e5f5542d60bb0bba9e258",
+          "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+          "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
         },
         "deliveries": [
           {
@@ -760,17 +761,17 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "68147dbc-6cbc-4a55-9585-eb31a6aadbd6",
+        "challenge_id": "58320689-df24-4019-a1bd-ab1539361220",
         "steps": [
           {
             "step": 0,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front"
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
           },
           {
             "step": 1,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right"
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front"
           },
           {
             "step": 2,
@@ -779,7 +780,7 @@ export const operationExamples: OperationExamples = {
           },
           {
             "step": 3,
-            "instruction": "Look straight at the camera",
+            "instruction": "Look straight at the camera and blink slowly",
             "pose": "front"
           }
         ]
@@ -791,7 +792,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -801,11 +802,49 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
           "updatedAt": "2026-11-22T12:30:00.000Z"
+        }
+      }
+    }
+  },
+  "getGovernanceConsistencyProof": {
+    "responses": {
+      "200": {
+        "from": 1,
+        "to": 2,
+        "proof": [
+          "fJHJvjByyfLqRBK4YX0X2IKFdRAkoVcdWdpdfHsr3fs="
+        ]
+      }
+    }
+  },
+  "getGovernanceInclusionProof": {
+    "responses": {
+      "200": {
+        "seq": 1,
+        "leaf_index": 0,
+        "tree_size": 2,
+        "leaf_hash": "HT9KupUg9IlKIO56DiYD3HMd/3EtJubwCx6o+nXBOxI=",
+        "proof": [
+          "fJHJvjByyfLqRBK4YX0X2IKFdRAkoVcdWdpdfHsr3fs="
+        ]
+      }
+    }
+  },
+  "getGovernanceLog": {
+    "responses": {
+      "200": {
+        "origin": "localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571",
+        "tree_size": 2,
+        "checkpoint": "localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571\n2\nzm55lf7ZVOrDSWJ88fes10JvvqYTHdMQAdj50DG32n4=\n\n— localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571 YVZo7iP8N9Dux7JkUquNpDi34XGXPpLcHtcxlg8485ERRSm9a6GKIC+gm9/JSfFnE1NqpTowKTR0PbwoQ0tmKlMmVgA=\n",
+        "verifier_key": "localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571+615668ee+AcEGkEGxa4JNS/rXmpU+PZ5sCv1ehsVSiDqlM9D63Lj/",
+        "ml_dsa": {
+          "public_key": "mPG3iVCNCHimRR8nzrfM8xgICPFV5xCFQg2zck3iKJ3tqQ/fHuRWImWKlXA9T/kxbHgrVifQKhKkeyyC2E/Tlvd1sdByk/JQOkFVab0wi471wykZwdLoOSDOMF2velOsF5TFX57lYKARikzxUstPRvZSnyATFYSc9wsGUZIKXtXedT+G8J854lLy8DCS5CNi+K7kj7J2tEfay3/u/rohcQ+s71OuoqjzJGOcWRJI8Y/AYyN6yribFUgS8gXBgoUtrBnmMCiINSd/OJ3B5yTSO4Fu4p5p2n9EWAGLOT32EH2RtclXwB7l53qmNRnmp6l/UlpP7eYNtlYJjp1ahr+NJJ6xP33nNVTFqO9qNlTig9iHSiGGo7wCBAyDYubxXqu+49PvxwqfNjJ93SUbVKdzrjNmIe5mODB8IkObcg0ZEfxdWQA3jHr0YjKIz6KiBnoBNzhwYTWhvH4omTPJyOjPFp2ASuSNs8+fCyQR0U2fWur5ncwxfS09wdSiclhvqFZ9Os9JDvMAhzSQjKd96wUhv7CWI2tGvusvhFQ5Owl0mXeVMA3bg1NASf+zwVYznumR5T9oUeW0HHBq8eM9hUvgtV0EAFpYdp7fHrFpLa2UgPsFVs7Aq1/ROSwM/SoPh+/xUiFicAQoLSA4Bhjx4pYBetMFcQj5fwiVkIu1b4Ca922nN/3rrTZXz93elxE/vG7rI0gnG9Wo118sORyyLVpFPwouKnCTtoKiNWkP6ZPv2XjsNh/6IhSzh+04i5RO4VfEY6Tvh05GahYVxUSXRMcNR6wXv3nVdpgYJIRroVWPmaI+GUYJdoGAFZDKHggxkcBZNxqzKsSb1hvOLvs3+/7ocao9J4p4zomwGFtuaznh3ZZMcPSr0Z98thQ8/dksXbQpRMAiD1oeBLVlwi8m5DuKUVoe5z7KOb+FsIgByjFzK41kum2WQCF9L0uZnUfbVHOR5P70Wkm2ImIEgEB9DSzoUDOYjyt1LY6vVfV7kHBKa0fId3Y2X6jkqRJYo5y9Vwuy29QVUenSLqKq4llMBTcWTapZ9Y+InKlHcn3EGFDWZtFaG19HBxx2MACjcBUUd7Sb19K5fA/S5ILH3GwNB96SeyDP4jz2dyLK7ZDettJIqQP3yef9t/2kyPWBE+qI2+YLFZloSPcUt1WcZwLbrt3socGf9SDsH/JKLp00madz4vc3e6VmYOdRskJu5936NhBqn5+2WHq0Xqam2OrB5BcpG3MnM12kcxi/2UV8mt1WhuNca153ilyygQeY5OFm9j/MxdjdOxY7Z7N+N3oPpv0haUpnDCGrwf27KQP+vtvo6pdpx906UvZSxszwQGaC2QsCIeEDfzPUy8DCR+gkh3NKlgq98eaLA5bBuK/CxRnmKcoMbc4UL+9+U6Rx5DHLs4bTX3+dKQK7QHbP7qLdQDUc8DncfirxkTmwNVYOnVrOx3h3GE1bfGWZAXnkKb/DmzLy1kiodndmIx9WsUU1S1RVO/TjWpCD1b4a7/dRpWj7tE5e4AQQMNx9ZvcHItxRpyPAVnjMYuaJm+M/clCopboOF8vkFrcWR7lA3t5EVxI/36xT0BrvP/3k2byKIxs7sMhI2cOH/A2tCuNKflu4Rp9/JnSktPdBYbOp+poXgw1Tleeiba5fD1e9penu+YAWq4WQFJP6/m9fbydeVerHz1tlxER1ta+kPWgJogk6i23H3kl4RNnqZGfnIsoPWqCjH92uocAPPGnGhMLRw9NHeXqzN/MCkUIbvMnsop4O3B8wb6H6NFrXi5vhQf298C9tu+7PPSTzHOqSsVkiIbLBruGaGbCL2UKL89hQM79UideRl5yJQX4wqBY6iBtJtlaUVTffBrK8UtC+ikFWdiVGqBOHXe648UZNqNb32HSOUHN53D54vCg6c4w91aKmevWrOTAZc/RcAEj4IYn7nji+u12UmEylbDRQC9Qn6GlX6mLJ7CMcFWx1x+XGaYJggybxNZaaU43sI+sIDNCBylnpkZoS3e1gc4R7I5Ei/PPOShQEEMHliAHNa+o/6AJ8j2j4s/2nzeSDz/IYNDxxWkUiFBp9758uF0AC5Ef8kCcWyoPjkgDY1kELoM1j+fI5PE97rpXiadp5pOAnwQHE2VibrAJuoioSEQoDSxhQDIQqFNf5WANYSq8zSjojjHGKLKePJFBeuci4XBNkk8sTcA2hjVCltM3ThwM4GVP3z0ZUAVpSkfF1muQTwJ/h7ycVeI8b1HXdGkTmnuTS5xrjcKRgys4D3WUo9Wtu0dVXK6GF6y7/vsbmak6hvfnaZLLfRKbL4EzBsLkAo5J+BixZ9vwrDdJtc0rYO3IOuM576dw/Kb7XfY1IJsaZ13TTSJjV4LB73A+T2Y8BuRA/DaNq8+t+lE53+PDfn0xfji3z5TTgt2ZhCIoZkv0viQEvOFfboRmbvWAgaLgP0VZWK1zcC3s0vVsY6wV7+nxaVSJT/jF0893RL0UcKGrKIaSMFdi0yRocEfRDq2Jh+cu5LQwUrCnJFwhjiSDf/mp/tEtgGVvHLKndXOALXPb8yVTHrVuRLg+y8sd5UAlx5eLH8lrUvKYB+3s7aS0vVHb6/FGkH1NV9WQRyiQ=",
+          "signature": "+5F1U2qUydnDpnHVf0lIBehZ4e50Pc57XH302KL0O+A7bcx4aGgeerp90bkWdrkH5KxD9/OUyUUZCGirO0Qci3j9T9Rrqiaz/M0uy6Jnq3n1UboTT3/u5FWpI5h3ehzoLIEJEQ/x3aJ1LybM3c1tKmlPf5hqbqoT/Vgf/kRWd/OpMc3AvIU9Rnsurz20YX1Omt3x71cOpuAw8RKOzogGjRr0MpodM5wseW5SUEKXN/4cS6v3ddn5arbE590I9KWeo6J3ba1oIc5NDbdh4Ycx95ZfRytmINTtrQvCufagwQuhSYOhjywjfTnIwzXYBixISgSGKiSQZevyEp8Vpr4zVHuWu3mmHwb11FlGlbI7oBKdh2DP9yZVUMiTCvHnKcsCDBZ6u13D0e+KqP1XrbIvySQjO4WCNDnhG+3ITJ0uUd5OGYK0RdFR3+F+BSxm7refvM7byLSt0oZg41+Beqlntr81U3UR0OGtLTAuB03wrSvJPsCyphkxYqNBHgUKSbVMTf08m6pqI99U5wvdV02Pn3mqVFzFqdhaW5Uy/PGJRqRdLOyrWGUrvWTH5VhSDyEk8INIiuTJD0PT+FNxPj3Yr8vMm589bXJQd+5oY9B+AT73ZKBoftzgD5YgRNcgUE6qrqWPWEyuXFP1ahgGcsONSUuB5BMkYkJ3299m8yjUqovHpo238es4WXZZonLdvAUO0QLKBqKLf/PwaMrM5BgoFsFQWUPWgl9uxngNQIIRZTTPxazaizYfUUoxabMil293PE1hTrCJXk8EkzgqL+QUC395iyjCd9w276CiWRqBsay2cO5l7VdB9YVE1Kr/MGeHJyrRLALLqA+k5+0TdiP/KUwu95cgincPKuuVyb3hfTQPVkeFKlPsopg1+cPLhp8boCD+ujDoWFjc+cMbn/OQWY9NRJ0XTDgqRxYSuPrnNdsnxMh3K69+FRMQWwLUpZM7hDv7IVN/OMNVVQxN0ztLf0p1Pr7do4mGhL+Pv40lcAIqv2C2053+U0J1DfZyKlC5hP38l5B4sOjnradTw/3d3viD9hpSEWbbi1cTlQQ6tg+0/Ajiqo/8ilwtL0KMQFu8BDn88i/DjVLNSReo4ZP8GMcBUZe0L7cw21M1UgQNFC/J+2RaRJW/Xlwm1XRiui5aDIf0ZR5No4r+uzr2PhhxZxIxGEGhQOjWn1sRc4UbQMjrYe7DwTYlPym3cQ5LrxeaJveeQJ5gRKd86Gqms23s/vkxJoHxa91yaaOABrJyHA/csq76mE2d3+bb2R8UOghcwzv34FsWtramlaRz6eGN2vbUUVzHNPNueU2VXy4WZcei5Ff+HrGo0qvlj9a4o/Xvs5Ags4ExCCBlyIYJgNxu5mM5jBkoPx4XOGn4qSjwDfZjCBMD3WatpzsmIw5CRcnV/rgQgs03038hIL1K3C2mWc2/liyLc9TMU3mda+tYuGMlHF0QReiprABVVvz1BuSIPhhYibom1b516o4ig9B9n+GU7EMWL2/jscfOohPvHR/FEPWcYn4t8Vpj6UH5HVPL8cZC2Gt+1H7QIjQFLMcCQQN00XsSO5snYmSOliKvccxqZ7tYa4E2de7e2XLxu83jruAwee1mp6xJMrMsVQ8ol64q5j2TTqRSmZ0kUP1Ysr9zZk+xAX8/b0STlBID9932l6d0QyQftp9lh6uIgbJLoeRHEjnU/p+QS5YivLY9nilFISla6dfbzBiZI1IwyDAz54tjtS/XIdTMVnAfDchamcYOxQvcwll5rgJvOQHbl1LLUforiP/1gjnaeRoiDiBJBvFE5BaPepi1lZHnJCmZaLR23NVxbq5IlLKOj1zRBEkrMPDjBd+YCIWe7tpswHW3UQWp/McgUMI5jlPTeSnlaDS6Iw3TdDKgnWK/jod6aWTfMSGF2Ae6wQSGYDU3UNK8oZjIJLQjNWk2M+b5mhrCct37LcEgML5eK9wXGRmfrMULLhLbErVOWbZYDnk9bPqAj8iL2tLqCISYEkVzcFhaA6QSTQputk6aDvA2JgYfxKdGIGp0J6tYKMU0YO3ZJ3mYpqT+z+KomNVAZBdPOMD7cwwLzc0vy0cPfCnw/2vNwGl0EJKTSXgpYSUagje2DikWkbwzXoSUQcwNhCaiMAMBW3SI8wDV3dqfLzEuSwnyIiYcf5ZbPDK+5yeU9gOx3WKjcl0ZWSXtLrJJTOiqoCXklujWhtW5LOex7sH/hxcEtv0qdlvRLnP5aFKR1BmD4CpiwC+SLEc3ri47TE0jyn/s1FV3bl+2v9rJF+a3WB4bqv2ZqO/Ifl43JrMmov0Z+JM8rxUeh+bXkGFTM5Bvmaf8ScuEqdeo0QJ6F6NrRjXXBJBEBd7fmrxgy+gWvoKfrLFopeOQAsrKRtGURyV3W28MgX5ouC8wtK2fZhtbuWI3wSowX7tbMACjCCAbCMv3DJMsnRhXSXgWq31p+tS6f2VQv5ZiFCIjpGN7vWvKLZyFWbUc9Qhcv0BrUfmF4f9NiwkezkWu5g8T32lqdlyD7Cbgm9fynZumC4/JVWpa4b7BFaXY2zLH6Fn3kkX2wJZ2ib2cVPKC8vpTy3M6MH8p5C7h6vjL8zjHrqtl1Ce5Tn6e4k+ArTeg6eKgS06ABFIk6zevQhozTYxLLjDKee2p+x/z2VIBShjPop5lLwO2YlCM2NJJF+y4bU+phvv/Nh2U4tSwJpttJHp+LKkyV5NvCFnuPYBym4Po+T5hJ+4RxJS4eXzYXFHvXRwhBKoAevqPSRx9cKowOsMyeKg74FvlTU1TkWTbh1iti1I4NmGNBr812QvBFCPtz/mHtMQWmloI7OyxM8p/MTjcgTEjbFiAqRXxnNx4+NFql+1QPvIh5gZh+R2yMhxker2YS75TUIFyJjGmy+3UMCkekd9MxlYO1ggzZNSj/o6aBtkZEVvTdgNOvv3ogzRysWDWL19MimPK+Ua5D0Pynofv/lYYAc97KPXfV6Bq3rvFSiKrY6GsdYeY6S1NhCnySFqjx3Q39A91V4ICy4ZDAwyMmRBJvibvMKD6v+89uQEKTOLSKZMZUtUhc1kzUIw/S7KjQkmCGYLdqpzC3TCBLlk4JIPEwa2Jkk6ftXViOO9S26x1jfgPcY5zaJ4HFXYxXpSn7kyMrusS+D/PRLfUQLyM19n8xs1aDGTGFLX9/P4okUrJJUHje0jqthGHPiEmc5G2LziiiqkEXnCInfW5PpUNk5Z6QzoopbqOE0+xy7+h8d5hOayoGGc2R+DJ6IQZ8PZRom7AnkrJ+GxZmtYlLWlDqrA8YB4/Z3e/IX7tsQfXlEr6duB5zoOQN37YHftE8hSFyXYK2t6uxDLCvYRVwlK2VksbGGqYRBe1I+k5FbHPIqUromUil0l8h3LO3FfgCK3Cmjcs8lUPJWO5jss4z78FzV2Zh+Fnzv/e/etnH+EQgeEUyNaL8ZqjK4C70n7Zu3v8anJUPjeXUBHnAF2q+lsufDPZBbCNZ9bWDZg4PjdFEpwU0xdPBrwGJHGgrKwznin9p6YuXsKlkyW3KBz+mAEN005pI9QYP2l4dPCEkyELJa8N/ac0bhqlt1d8QoZsm6dQVr6Q+oXIdz7iVJziGFTAGWmhERMf5skaRQ81XQh7CchGcl5oKpro++TVfBuMqbXAZi9FTWZ9o/zewH/EP9mayt/U+fnKe36rrmWraLVOcJ3j8Ndjdsclc5/dC8zJ/tUJNX1R6JmuT2/rg6EJboPcqy5JQiG/C6R/6Tjn6zXMfVN+DgbjWyVRU4mx9hEB2Zy5d+4uJqQiWgxb+Nl3x1EpN/IUdUtZN/f7mqaddfW6YhAYsZq/25P7jGiCEgbQxYEfgj+WSfvH+AFmyfwcv10NpclnHusxp6ObcZFD65K6ZDA3wo+CvWNJLR0cFRqMcFP14BbTXLR1DI/GrGwGhNgvDcd4bmegblZZhMsSgZbUPh9QTqAQRXwn4JZdOt86BKfYZt0ULNnBS+xXjW2eFj0++kVIFiZMSWoqmALMGiI5VMbF+W980w3rI4MVQ2YW4PVl5Hn8Z9LxAsuc4woeVYD8FI4bqd+Q0u1kSocashNa2NAmMcQLgXT2Vo30rHxIH2Q+Ly/kB/hQqiq8yrsyzxCZsvjxWjuYryS7kVQfOSxJZUuo4g5fVY1bWZxHnTAATxR+qbParSQKq1bzVdgtonNBHU2bTBD6afVawDgA0ZqGkeZlcY6Ztd0Mh2sTS/KXPNohZ3Pv6NIzIlNP7mRRdyWQPoJzjcK+QjFM2LPtdpRfHCJmQcfim/iJqpvTJRpep03QJronyOTo83QjA3c2LOWQ8mBjkXq/QTBLoqaYhCPZKVTdXcBMfmxwu2EdRV6k8R5Epjk6SbH8JTGFibcRN0FscZC5wMvm8F1rf7TFzwAAAAAAAAAAAAAAAAAAAAAAAAAABQgNEh0j"
         }
       }
     }
@@ -815,8 +854,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -825,7 +864,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -843,9 +882,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "name": "Harbour Live Events",
-          "plan": "ENTERPRISE"
+          "plan": "ENTERPRISE",
+          "reviewPolicy": "single"
         }
       }
     }
@@ -959,13 +999,13 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+        "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/document",
+          "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
@@ -990,18 +1030,18 @@ export const operationExamples: OperationExamples = {
         "steps": [
           {
             "step": 0,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front",
-            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/0",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/1",
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front",
+            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1010,16 +1050,16 @@ export const operationExamples: OperationExamples = {
             "step": 2,
             "instruction": "Turn your head slightly to your own left",
             "pose": "left",
-            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/2",
+            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 3,
-            "instruction": "Look straight at the camera",
+            "instruction": "Look straight at the camera and blink slowly",
             "pose": "front",
-            "image_url": "/v1/review/0d878541-de6a-455b-bd4f-9b67bdd4dd03/images/selfie/3",
+            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/3",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1030,17 +1070,17 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:67c4a608-b588-4dbb-8b80-f75717cbee3d"
+            "actor": "backend:4d612ae1-6134-4f5f-b8e8-3c1db0cff925"
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:67c4a608-b588-4dbb-8b80-f75717cbee3d"
+            "actor": "backend:4d612ae1-6134-4f5f-b8e8-3c1db0cff925"
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:67c4a608-b588-4dbb-8b80-f75717cbee3d"
+            "actor": "backend:4d612ae1-6134-4f5f-b8e8-3c1db0cff925"
           },
           {
             "type": "capture.document_uploaded",
@@ -1091,8 +1131,17 @@ export const operationExamples: OperationExamples = {
             "type": "verification.manual_review",
             "at": "2026-12-18T19:27:27.000Z",
             "actor": "pipeline"
+          },
+          {
+            "type": "review.case_viewed",
+            "at": "2026-12-18T19:53:27.000Z",
+            "actor": "reviewer:87499f6f-5cf0-48e3-be6e-221f4cca4f82"
           }
-        ]
+        ],
+        "awaiting_second_review": false,
+        "review_disagreement": false,
+        "decisions": [],
+        "decided_by_you": false
       }
     }
   },
@@ -1105,9 +1154,9 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
         "status": "approved",
-        "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+        "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
@@ -1123,10 +1172,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "a8793211-6e6b-47ed-a731-8043ca178563",
-          "eventId": "62f4d65b-85a6-488c-8434-00069d1bce2b",
-          "type": "order.paid",
-          "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+          "id": "59575da7-4e2e-4301-b3d9-a524ed9ff3c5",
+          "eventId": "36b8c0e0-d23f-406e-a0dc-7d4df6611d6c",
+          "type": "event.published",
+          "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -1140,7 +1189,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 316,
+              "durationMs": 91,
               "error": null
             }
           ]
@@ -1162,8 +1211,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "MuLkmTDRqd4Yjk_JMFl3GrfHNpQyMzSl9L1sZXxh_-I",
-            "kid": "890ce9ca96511444",
+            "x": "J6gH4DMiLjPxoAQiEJvXNO0sfzgujojxi_rQfy78kkM",
+            "kid": "a7ec1830652fad54",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1174,8 +1223,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "Nn_Dpkx4yASQIERUSX_4rwEqXEnuGVC-AWQG0HWuD1w",
-            "kid": "2166a1719a4363f7",
+            "x": "mpQ0rXHmQALCzR2FSIIlV1l4lBzBQoON1b518KwjHQU",
+            "kid": "130aada276c4a337",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1194,9 +1243,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e85bbb93-f571-443f-87e3-c39fc2095421",
+              "id": "d44bd995-553d-4251-b0ce-99752b97127f",
               "service": "ticketing",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "scopes": [
                 "events:read",
@@ -1208,25 +1257,25 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "67c4a608-b588-4dbb-8b80-f75717cbee3d",
+              "id": "4d612ae1-6134-4f5f-b8e8-3c1db0cff925",
               "service": "identity",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "42e8eae2-15ed-40b6-a5ba-552bf29ad400",
+              "id": "87499f6f-5cf0-48e3-be6e-221f4cca4f82",
               "service": "identity",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "420f92bb-489f-4019-bcf9-a015c86b366c",
+              "id": "544e5d98-ef83-41cf-ad9c-092f0dee0352",
               "service": "governance",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "scopes": [
                 "governance:decide",
@@ -1279,8 +1328,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "cdebf5a8-0ee8-471f-9cf7-a8f19699185e",
-              "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+              "id": "1d2e031d-ac6e-4e0b-a242-710f9b7bd20d",
+              "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1300,8 +1349,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-              "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+              "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+              "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1310,7 +1359,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+                  "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1335,9 +1384,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "422d18dc-f2ae-49f0-bfb0-7aeb9b6c40a4",
-              "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "id": "b10caae8-fcc4-4956-bb06-d0493db14b15",
+              "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1347,9 +1396,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "83c9f928-f0c7-40f0-8407-b88b12612b1e",
-              "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "id": "dc09c7c2-86ac-473c-8066-a007bdb88268",
+              "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1373,7 +1422,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+              "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1383,7 +1432,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+              "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1419,8 +1468,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-            "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
+            "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+            "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1437,7 +1486,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
+                "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1479,15 +1528,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "db9554e9067e5f5542d60bb0bba9e258",
+            "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+            "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
           },
           {
-            "record_id": "edbffe08-c322-4a2e-81e8-b2fa19bbd20e",
-            "execution_id": "0ce5c685-4644-4b90-8469-eb6153d5ee25",
+            "record_id": "dcc25066-3210-4dc8-9644-48e9a46e56bc",
+            "execution_id": "51725fdc-4437-4632-b272-89ba9d10ebc8",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1504,7 +1553,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
+                "delegation_id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -1545,11 +1594,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "76c7e2d5ee540d8a9d8c62696f7bcf11",
+            "nonce": "2d435b70eca03035180566c610037104",
             "seq": 2,
-            "prev_hash": "b7e1cb5a63c333f5c5ae409d7702edfa48aa504e62b41d5fba62ab4c6217c7a3",
+            "prev_hash": "9ff0679ada2f8c39a3208792cd78e7591219fcacd7d2e490930650d37395e404",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "CWrsCFo8Hs-UqlBlpt_m9lC7Cv28lDVZ3bgK5rOdPTSCQrVTSHZVOVIIfh8kQ6O6wetUe2KekLXVtm3ruuPnCg"
+            "signature": "ccyHCRJNyXXklrdm9UTImvGf5_O6XrEhu8S6pjzY2Lfbh5Ml-MQN6Dt6_SW1f8-m8K0d40ithiSKMoknqfFkBA"
           }
         ],
         "next_after_seq": null
@@ -1563,7 +1612,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+              "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1573,7 +1622,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+              "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1594,8 +1643,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "bd36baaf-408a-49a3-b977-c6346b96659f",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "32765ccb-3ee0-4d92-adf2-464561ead9c0",
+              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1608,8 +1657,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "2bfa9c28-038c-4daf-9b49-a34b9340b7be",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "23a67b67-41d7-45f3-a691-f7d06f2e0467",
+              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1623,8 +1672,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
+              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -1632,8 +1681,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "221e511f-1e45-4756-a656-cb09f5233574",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1652,7 +1701,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e2e3a0c9-f870-4848-aa5e-4a0dc88cb82b",
+              "id": "03fb720d-ea70-4673-b4fe-752611f56d69",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
@@ -1664,7 +1713,7 @@ export const operationExamples: OperationExamples = {
               "erased": false
             },
             {
-              "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+              "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -1684,9 +1733,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
+              "reviewPolicy": "single",
               "createdAt": "2026-11-22T12:00:00.000Z"
             }
           ],
@@ -1702,11 +1752,14 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+            "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
-            "updated_at": "2026-12-18T19:27:27.000Z"
+            "updated_at": "2026-12-18T19:27:27.000Z",
+            "awaiting_second_review": false,
+            "review_disagreement": false,
+            "decisions": []
           }
         ]
       }
@@ -1719,7 +1772,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "id": "149d343b-b4f9-429d-b81b-aa714443b418",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1742,10 +1795,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "a8793211-6e6b-47ed-a731-8043ca178563",
-              "eventId": "62f4d65b-85a6-488c-8434-00069d1bce2b",
-              "type": "order.paid",
-              "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+              "id": "59575da7-4e2e-4301-b3d9-a524ed9ff3c5",
+              "eventId": "36b8c0e0-d23f-406e-a0dc-7d4df6611d6c",
+              "type": "event.published",
+              "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1759,16 +1812,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 316,
+                  "durationMs": 91,
                   "error": null
                 }
               ]
             },
             {
-              "id": "794c5d86-b1f6-4b61-a245-db166897535e",
-              "eventId": "7e34a19c-e490-4250-8e0c-24cbc74c0b7f",
-              "type": "event.published",
-              "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+              "id": "50b86bd0-5779-40a0-86ff-c2751d577abd",
+              "eventId": "85f3fb28-9db3-4c1b-aaee-b981f46d92b8",
+              "type": "order.refunded",
+              "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1782,7 +1835,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 432,
+                  "durationMs": 62,
                   "error": null
                 }
               ]
@@ -1802,8 +1855,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "2a312ea4-b854-469a-95e5-b88e334fcc77",
-              "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+              "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1826,8 +1879,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
-          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1836,7 +1889,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1854,7 +1907,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1864,7 +1917,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1886,10 +1939,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "a8793211-6e6b-47ed-a731-8043ca178563",
-          "eventId": "62f4d65b-85a6-488c-8434-00069d1bce2b",
-          "type": "order.paid",
-          "endpointId": "2a312ea4-b854-469a-95e5-b88e334fcc77",
+          "id": "59575da7-4e2e-4301-b3d9-a524ed9ff3c5",
+          "eventId": "36b8c0e0-d23f-406e-a0dc-7d4df6611d6c",
+          "type": "event.published",
+          "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1903,7 +1956,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 316,
+              "durationMs": 91,
               "error": null
             }
           ]
@@ -1916,8 +1969,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "f8ab9a87-d319-4c51-bcfa-d28ae8344fc7",
-          "eventId": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "ecf026cb-050a-410e-ad12-d7976446080d",
+          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -1926,7 +1979,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "52cf9144-600d-49a2-be3b-b9a4ed96bea2",
+              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -1942,7 +1995,7 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
@@ -1952,36 +2005,11 @@ export const operationExamples: OperationExamples = {
   "replayGovernanceDecision": {
     "request": {
       "record": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -2008,15 +2036,40 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "seq": 1,
+        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
       }
     },
     "responses": {
@@ -2062,11 +2115,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "47b886d4-538e-4b09-a121-50945105add6",
+        "review_id": "6aa8b8d7-baf0-447b-bf20-1f6503fe7df9",
         "verification": {
-          "id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+          "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
           "status": "approved",
-          "reference": "order-8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+          "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
@@ -2083,9 +2136,9 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e85bbb93-f571-443f-87e3-c39fc2095421",
+          "id": "d44bd995-553d-4251-b0ce-99752b97127f",
           "service": "ticketing",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "scopes": [
             "events:read",
@@ -2104,8 +2157,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "221e511f-1e45-4756-a656-cb09f5233574",
-          "profileId": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2118,7 +2171,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
         "handoff_revoked": true
       }
     }
@@ -2139,8 +2192,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "edbffe08-c322-4a2e-81e8-b2fa19bbd20e",
-        "execution_id": "0ce5c685-4644-4b90-8469-eb6153d5ee25",
+        "record_id": "dcc25066-3210-4dc8-9644-48e9a46e56bc",
+        "execution_id": "51725fdc-4437-4632-b272-89ba9d10ebc8",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -2162,7 +2215,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
+            "delegation_id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -2198,16 +2251,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "76c7e2d5ee540d8a9d8c62696f7bcf11",
+        "nonce": "2d435b70eca03035180566c610037104",
         "seq": 2,
-        "prev_hash": "b7e1cb5a63c333f5c5ae409d7702edfa48aa504e62b41d5fba62ab4c6217c7a3",
+        "prev_hash": "9ff0679ada2f8c39a3208792cd78e7591219fcacd7d2e490930650d37395e404",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "CWrsCFo8Hs-UqlBlpt_m9lC7Cv28lDVZ3bgK5rOdPTSCQrVTSHZVOVIIfh8kQ6O6wetUe2KekLXVtm3ruuPnCg",
+        "signature": "ccyHCRJNyXXklrdm9UTImvGf5_O6XrEhu8S6pjzY2Lfbh5Ml-MQN6Dt6_SW1f8-m8K0d40ithiSKMoknqfFkBA",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "edbffe08-c322-4a2e-81e8-b2fa19bbd20e",
-          "execution_id": "0ce5c685-4644-4b90-8469-eb6153d5ee25",
+          "record_id": "dcc25066-3210-4dc8-9644-48e9a46e56bc",
+          "execution_id": "51725fdc-4437-4632-b272-89ba9d10ebc8",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2229,7 +2282,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "9928bd8d-feb8-4340-92c4-bb797b5be740",
+              "delegation_id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -2265,25 +2318,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "76c7e2d5ee540d8a9d8c62696f7bcf11",
+          "nonce": "2d435b70eca03035180566c610037104",
           "seq": 2,
-          "prev_hash": "b7e1cb5a63c333f5c5ae409d7702edfa48aa504e62b41d5fba62ab4c6217c7a3",
+          "prev_hash": "9ff0679ada2f8c39a3208792cd78e7591219fcacd7d2e490930650d37395e404",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "CWrsCFo8Hs-UqlBlpt_m9lC7Cv28lDVZ3bgK5rOdPTSCQrVTSHZVOVIIfh8kQ6O6wetUe2KekLXVtm3ruuPnCg"
+          "signature": "ccyHCRJNyXXklrdm9UTImvGf5_O6XrEhu8S6pjzY2Lfbh5Ml-MQN6Dt6_SW1f8-m8K0d40ithiSKMoknqfFkBA"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "422d18dc-f2ae-49f0-bfb0-7aeb9b6c40a4"
+      "ticketId": "b10caae8-fcc4-4956-bb06-d0493db14b15"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "cdebf5a8-0ee8-471f-9cf7-a8f19699185e",
-          "orderId": "8d5d7faf-d248-47cf-8b5c-e708ce51a2c4",
+          "id": "1d2e031d-ac6e-4e0b-a242-710f9b7bd20d",
+          "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2296,8 +2349,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "044c1326-9914-408a-8adb-58d557ffabfc",
-          "deliveryId": "0254617c-ec19-4df0-9f97-e9c14951fc89"
+          "eventId": "bd1b62ca-c133-4535-acd0-641dd195edf0",
+          "deliveryId": "50113171-b941-45e0-9221-5dbc2b2d06ce"
         }
       }
     }
@@ -2310,7 +2363,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e2e3a0c9-f870-4848-aa5e-4a0dc88cb82b",
+          "id": "03fb720d-ea70-4673-b4fe-752611f56d69",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
@@ -2330,7 +2383,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4ee6f0d4-3467-4d7c-85cb-dfa725ff761d",
+          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2340,7 +2393,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "e3e6adf7-bd9e-4b4f-a830-b6875c23f289",
+          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2357,9 +2410,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "68f4e992-b0f7-4db2-bdaa-d6999339cae9",
+          "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
           "name": "Harbour Live Events B.V.",
-          "plan": "ENTERPRISE"
+          "plan": "ENTERPRISE",
+          "reviewPolicy": "single"
         }
       }
     }
@@ -2377,12 +2431,12 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "0d878541-de6a-455b-bd4f-9b67bdd4dd03",
+        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
           "step": 1,
-          "pose": "right"
+          "pose": "front"
         },
         "uploaded_steps": [
           0
@@ -2393,36 +2447,11 @@ export const operationExamples: OperationExamples = {
   "verifyGovernanceRecord": {
     "request": {
       "record": {
-        "record_id": "09dce747-a2bf-4525-8121-3ffcc0619051",
-        "execution_id": "309a1bc0-b0f8-4607-a555-62f55e35eb3e",
-        "agent_id": "refund-agent",
         "action": "payments.refund",
-        "inputs": {
-          "agent_id": "refund-agent",
-          "action": "payments.refund",
-          "authority_status": "VALID",
-          "human_present": false,
-          "consequence_tier": "LOW",
-          "timestamp": "2026-12-18T21:42:27.000Z",
-          "behavior": {
-            "fingerprint": "refund-agent-v3",
-            "drift": 0.04
-          },
-          "mandate": [
-            "payments.refund",
-            "reports.read"
-          ],
-          "baseline": {
-            "fingerprint": "refund-agent-v3",
-            "max_drift": 0.2
-          },
-          "delegation": {
-            "delegation_id": "221e511f-1e45-4756-a656-cb09f5233574",
-            "granted_by": "finance@harbour-live.example",
-            "expires_at": "2026-12-31T23:00:00.000Z",
-            "revoked_at": null
-          }
-        },
+        "agent_id": "refund-agent",
+        "disposition": "ALLOW",
+        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
             "gate": 1,
@@ -2449,15 +2478,40 @@ export const operationExamples: OperationExamples = {
             "reason": "LOW consequence: no human oversight required"
           }
         ],
-        "disposition": "ALLOW",
-        "policy_version": "governance-gates/1.0",
+        "inputs": {
+          "action": "payments.refund",
+          "agent_id": "refund-agent",
+          "authority_status": "VALID",
+          "baseline": {
+            "fingerprint": "refund-agent-v3",
+            "max_drift": 0.2
+          },
+          "behavior": {
+            "drift": 0.04,
+            "fingerprint": "refund-agent-v3"
+          },
+          "consequence_tier": "LOW",
+          "delegation": {
+            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "expires_at": "2026-12-31T23:00:00.000Z",
+            "granted_by": "finance@harbour-live.example",
+            "revoked_at": null
+          },
+          "human_present": false,
+          "mandate": [
+            "payments.refund",
+            "reports.read"
+          ],
+          "timestamp": "2026-12-18T21:42:27.000Z"
+        },
         "issued_at": "2026-12-18T21:42:27.000Z",
-        "expires_at": "2026-12-18T21:47:27.000Z",
-        "nonce": "db9554e9067e5f5542d60bb0bba9e258",
-        "seq": 1,
-        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "-xeOQOqo6jEEVlc9Axy3Lm5uUBsU0cWdZXDrXW70aDZlJTuoSQFPBXkGvw6dYvkGPgDQh3_wlYuIdoKj4traCw"
+        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "policy_version": "governance-gates/1.0",
+        "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
+        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "seq": 1,
+        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
       }
     },
     "responses": {

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { profileErrors } from './errors.js';
 import * as repo from './repo.js';
-import type { Plan } from './vocabulary.js';
+import type { Plan, ReviewPolicy } from './vocabulary.js';
 import { apiKeyView, profileView, venueView } from './views.js';
 
 export interface VenueInput {
@@ -43,10 +43,11 @@ export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }
       return profileView(await requireProfile(id));
     },
 
-    async update(id: string, changes: { name?: string | undefined; plan?: Plan | undefined }) {
+    async update(id: string, changes: { name?: string | undefined; plan?: Plan | undefined; reviewPolicy?: ReviewPolicy | undefined }) {
       const row = await repo.updateProfile(db, id, {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.plan !== undefined ? { plan: changes.plan } : {}),
+        ...(changes.reviewPolicy !== undefined ? { reviewPolicy: changes.reviewPolicy } : {}),
         updatedAt: clock.now(),
       });
       if (!row) throw profileErrors.profileNotFound();

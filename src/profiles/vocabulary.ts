@@ -22,3 +22,7 @@ export type GovernanceScope = (typeof GOVERNANCE_SCOPES)[number];
 /** An identity key is either a partner backend's or a reviewer's. */
 export const IDENTITY_ROLES = ['backend', 'reviewer'] as const;
 export type IdentityRole = (typeof IDENTITY_ROLES)[number];
+
+/** Who must agree on a manual review decision: one reviewer, or two different reviewer keys (README, "Four-eyes review"). */
+export const REVIEW_POLICIES = ['single', 'four_eyes'] as const;
+export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];

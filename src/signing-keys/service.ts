@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import { keyIdOf, keyPairFromSeed } from '../lib/ed25519.js';
 import * as repo from './repo.js';
 
-export type KeyPurpose = 'governance' | 'attestation' | 'identity-webhook';
+export type KeyPurpose = 'governance' | 'governance-checkpoint' | 'attestation' | 'identity-webhook';
 
 export interface SigningKey {
   kid: string;
@@ -38,25 +38,39 @@ export async function liveSigningKey(db: Db, clock: Clock, purpose: KeyPurpose, 
     });
     return { kid, purpose, ...pair };
   }
+  const { kid, seed } = await settledSeed(db, clock, purpose, 32, (seed) => keyPairFromSeed(seed).publicKey);
+  return { kid, purpose, ...keyPairFromSeed(seed) };
+}
+
+/**
+ * The seed of the live generated key of a purpose: the stored one, or a new one generated once
+ * and persisted with its public key (`publicKeyOf` derives it). Safe when several instances start
+ * at once: the unique live-key index lets exactly one insert win, the others read the winner.
+ */
+export async function settledSeed(
+  db: Db,
+  clock: Clock,
+  purpose: string,
+  seedBytes: number,
+  publicKeyOf: (seed: Buffer) => Uint8Array,
+): Promise<{ kid: string; seed: Buffer }> {
   for (let tries = 0; tries < 3; tries++) {
     const live = await repo.findLiveKey(db, purpose);
-    if (live?.seed) {
-      return { kid: live.kid, purpose, ...keyPairFromSeed(Buffer.from(live.seed, 'base64')) };
-    }
+    if (live?.seed) return { kid: live.kid, seed: Buffer.from(live.seed, 'base64') };
     if (live) {
       throw new Error(`the live ${purpose} key ${live.kid} was configured from the environment; set its seed again`);
     }
-    const seed = randomBytes(32);
-    const pair = keyPairFromSeed(seed);
-    const kid = keyIdOf(pair.publicKey);
+    const seed = randomBytes(seedBytes);
+    const publicKey = publicKeyOf(seed);
+    const kid = keyIdOf(publicKey);
     const won = await repo.insertGeneratedKey(db, {
       kid,
       purpose,
-      publicKey: pair.publicKey.toString('base64'),
+      publicKey: Buffer.from(publicKey).toString('base64'),
       seed: seed.toString('base64'),
       createdAt: clock.now(),
     });
-    if (won) return { kid, purpose, ...pair };
+    if (won) return { kid, seed };
   }
   throw new Error(`could not settle the live ${purpose} key`);
 }

@@ -6,6 +6,7 @@ import { useIdempotency } from '../idempotency/hooks.js';
 import { useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { routeNotFound } from '../plugins/error-handler.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { refuseBraked } from '../plugins/auth-brake.js';
 import { ticketingErrors as errors } from './errors.js';
 import { ticketingRoutes } from './routes.js';
 import type { TicketingScope } from '../profiles/vocabulary.js';
@@ -30,7 +31,7 @@ declare module 'fastify' {
 
 /**
  * The Ticketing Partner API scope (/api/v1). Checks run in the order the contract fixes, one
- * Fastify phase each: key (onRequest, 401) → rate limit per key (route onRequest, 429) → plan
+ * Fastify phase each: failed-authentication brake per IP (429) → key (onRequest, 401) → rate limit per key (route onRequest, 429) → plan
  * and scope (preParsing, 403) → the path's record (route preParsing, 404/409) → body and query
  * (validation, 400).
  */
@@ -47,10 +48,14 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
   app.decorateRequest('ticketingEvent', null);
   app.decorateRequest('ticketingEventJson', null);
 
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
+    await refuseBraked(app.authBrake, req, reply, (sec) => errors.rateLimited(`${sec} seconds`));
     const token = bearerToken(req.headers.authorization);
     const principal = token ? await findPrincipal(app.db, 'ticketing', token) : null;
-    if (!principal) throw errors.unauthorized();
+    if (!principal) {
+      await app.authBrake.failed(req.ip);
+      throw errors.unauthorized();
+    }
     req.ticketingPrincipal = principal;
   });
 

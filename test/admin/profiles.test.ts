@@ -22,7 +22,12 @@ describe('operator API: profiles, venues, API keys', () => {
     const created = await call('POST', '/profiles', { name: 'Night Owl Events', plan: 'ENTERPRISE' });
     expect(created.statusCode).toBe(201);
     const profile = created.json().data;
-    expect(profile).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Night Owl Events', plan: 'ENTERPRISE' });
+    expect(profile).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Night Owl Events',
+      plan: 'ENTERPRISE',
+      reviewPolicy: 'single',
+    });
     const patched = await call('PATCH', `/profiles/${profile.id}`, { plan: 'PRO' });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().data).toEqual({ ...profile, plan: 'PRO' });

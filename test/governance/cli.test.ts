@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { governanceRecords } from '../../src/db/schema/governance.js';
 import { canonicalJson } from '../../src/lib/canonical-json.js';
 import { recordHash } from '../../src/governance/seal.js';
+import { appendLeaf, leafHash } from '../../src/governance/merkle.js';
 import { keyPairFromSeed } from '../../src/lib/ed25519.js';
 import { useTestApp } from '../helpers/suite.js';
 import { createTenant } from '../helpers/tenants.js';
@@ -109,7 +110,10 @@ describe('the server agrees with the CLI', () => {
   it('gives each vector the verdict and boundary code the manifest and the CLI give', async () => {
     // Load the vector chain into a tenant, as if this server had sealed it.
     const tenant = await createTenant(ctx, { service: 'governance', scopes: BOTH_SCOPES });
+    let frontier: Buffer[] = [];
     for (const r of read('chain.json')) {
+      const leaf = appendLeaf(frontier, r.seq - 1, leafHash(Buffer.from(canonicalJson(r), 'utf8')));
+      frontier = leaf.frontier;
       await ctx.app.db.insert(governanceRecords).values({
         recordId: r.record_id,
         profileId: tenant.profileId,
@@ -120,6 +124,7 @@ describe('the server agrees with the CLI', () => {
         disposition: r.disposition,
         canonical: canonicalJson(r),
         hash: recordHash(r),
+        treeHashes: Buffer.concat(leaf.stored),
         issuedAt: new Date(r.issued_at),
         expiresAt: new Date(r.expires_at),
       });

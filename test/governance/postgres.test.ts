@@ -4,6 +4,7 @@ import { canonicalJson, GENESIS_HASH } from '../../src/lib/canonical-json.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
 import { call, goodDecision, governedTenant } from '../helpers/governance.js';
+import { consistency, mth } from './rfc9162.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -51,6 +52,29 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL', () =
     for (let i = 1; i < records.length; i++) expect(records[i].prev_hash).toBe(sha256(canonicalJson(records[i - 1])));
     const last = (await call(two, 'POST', '/v1/crypto/verify', { record: records[29] })).body;
     expect(last).toMatchObject({ valid: true, chain: { seq: 30, recorded: true, prev_hash_matches: true } });
+  });
+
+  it('keep one transparency log under concurrent decisions on both instances: one tree, the same checkpoint on each', async () => {
+    const t = await governedTenant(one);
+    const logs = [];
+    for (let round = 0; round < 3; round++) {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => call(i % 2 ? two : one, 'POST', '/v1/governance/decisions', goodDecision(one), t.key)),
+      );
+      expect(results.every((r) => r.status === 201)).toBe(true);
+      const [a, b] = await Promise.all(
+        [one, two].map(async (ctx) => (await call(ctx, 'GET', '/v1/governance/log', undefined, t.key)).body),
+      );
+      // One key, one tree: the Ed25519 note is the same text on both instances.
+      expect(a.checkpoint).toBe(b.checkpoint);
+      expect(a.tree_size).toBe(20 * (round + 1));
+      logs.push(a);
+    }
+    const exported = (await call(two, 'GET', '/v1/governance/records?limit=1000', undefined, t.key)).body.records;
+    const leaves = exported.map((r: unknown) => Buffer.from(canonicalJson(r), 'utf8'));
+    for (const log of logs) expect(log.checkpoint.split('\n')[2]).toBe(mth(leaves.slice(0, log.tree_size)).toString('base64'));
+    const proof = (await call(one, 'GET', '/v1/governance/proofs/consistency?from=20&to=60', undefined, t.key)).body.proof;
+    expect(proof).toEqual(consistency(20, leaves).map((h) => h.toString('base64')));
   });
 
   it('decide on a revocation made through the other instance, though this one had read the agent before', async () => {

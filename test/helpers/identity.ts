@@ -144,4 +144,8 @@ export async function captureIntoManualReview(ctx: TestContext, key: string, see
 }
 
 /** Limits high enough that a test file's own traffic never trips them (the rate-limit test sets its own). */
-export const HIGH_LIMITS = { CAPTURE_RATE_LIMIT_PER_MINUTE: '100000', IDENTITY_RATE_LIMIT_PER_MINUTE: '100000' };
+export const HIGH_LIMITS = {
+  CAPTURE_RATE_LIMIT_PER_MINUTE: '100000',
+  IDENTITY_RATE_LIMIT_PER_MINUTE: '100000',
+  AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+};

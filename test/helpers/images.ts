@@ -36,6 +36,15 @@ export function png(width: number, height: number, opts: { seed?: number; noisyR
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks]);
 }
 
+/** A small PNG whose header claims width×height (a "decode bomb"): its data is a few kilobytes of a 64×64 image. */
+export function pngClaiming(width: number, height: number): Buffer {
+  const real = png(64, 64, { noisyRows: 64 });
+  const ihdr = Buffer.from(real.subarray(16, 29));
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  return Buffer.concat([real.subarray(0, 8), pngChunk('IHDR', ihdr), real.subarray(33)]);
+}
+
 /** A TIFF/EXIF block with a GPS IFD (latitude reference "N", latitude 52°31'12"). */
 export function exifWithGps(): Buffer {
   const tiff = Buffer.alloc(96);

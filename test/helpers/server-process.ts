@@ -14,10 +14,17 @@ export interface ServerProcess {
 
 const root = join(import.meta.dirname, '../..');
 
-/** Starts `src/server.ts` as a real process (as `npm start` does) and waits until it listens. */
-export async function startServerProcess(env: Record<string, string>, { listenTimeoutMs = 60_000 } = {}): Promise<ServerProcess> {
+/**
+ * Starts `src/server.ts` as a real process (as `npm start` does) and waits until it listens.
+ * `launcher` is a command line the server runs under (it ends by exec'ing its arguments).
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  { listenTimeoutMs = 60_000, launcher = [] as string[] } = {},
+): Promise<ServerProcess> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'server-proc-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const command = [...launcher, process.execPath, '--import', 'tsx', 'src/server.ts'];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

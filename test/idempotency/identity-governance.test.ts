@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityVerifications } from '../../src/db/schema/identity.js';
+import { idempotencyKeys } from '../../src/db/schema/idempotency.js';
 import { buildTestApp, type TestContext } from '../helpers/app.js';
 import { call, goodDecision, governedTenant } from '../helpers/governance.js';
 import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../helpers/identity.js';
@@ -26,27 +27,67 @@ describe('Idempotency-Key on the identity backend', () => {
       .n;
   const body = { webhook_url: 'https://127.0.0.1:9/hooks', reference: 'order-77' };
 
-  it('creates one verification for a retried POST /v1/verifications: same id, same handoff token', async () => {
+  /** Every byte the idempotency store holds for this test's keys, as text. */
+  const storedAnswers = async () =>
+    (await ctx.app.db.select({ body: idempotencyKeys.body, subject: idempotencyKeys.subject }).from(idempotencyKeys)).map((r) => ({
+      body: r.body?.toString('utf8') ?? '',
+      subject: r.subject,
+    }));
+
+  it('creates one verification for a retried POST /v1/verifications; the replay carries a fresh token, none is stored', async () => {
     const before = await verificationCount();
     const key = newKey();
     const first = await backend('/v1/verifications', body, key);
     expect(first.statusCode).toBe(201);
+    const token = first.json().handoff_token as string;
+    expect((await storedAnswers()).some((r) => r.body.includes(token))).toBe(false);
+    ctx.clock.advance(60_000);
     const retry = await backend('/v1/verifications', body, key);
-    expect([retry.statusCode, retry.headers['idempotent-replayed'], retry.body]).toEqual([201, 'true', first.body]);
+    expect([retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    const replayed = retry.json();
+    const { handoff_token: _t, handoff_expires_at: _e, capture_url: _c, ...rest } = first.json();
+    expect(replayed).toMatchObject(rest);
+    expect(Object.keys(replayed)).toEqual(Object.keys(first.json()));
+    expect(replayed.handoff_token).not.toBe(token);
+    expect(replayed.capture_url).toBe(`${ctx.app.config.PUBLIC_URL}/capture#${replayed.handoff_token}`);
+    expect(Date.parse(replayed.handoff_expires_at)).toBe(ctx.clock.now().getTime() + 30 * 60_000);
     expect(await verificationCount()).toBe(before + 1);
-    // The replayed token is the live one.
-    expect((await api(ctx).status(retry.json().handoff_token)).statusCode).toBe(200);
+    // The fresh token is the live one; the first stopped working.
+    expect((await api(ctx).status(replayed.handoff_token)).statusCode).toBe(200);
+    expect((await api(ctx).status(token)).statusCode).toBe(401);
+    expect((await storedAnswers()).some((r) => r.body.includes(replayed.handoff_token))).toBe(false);
   });
 
-  it('issues one fresh handoff token for a retried reissue, so the token the client kept stays valid', async () => {
+  it('answers a retried reissue with another fresh token, revoking the one the first answer gave', async () => {
     const v = await api(ctx).createVerification(tenant.backend);
     const key = newKey();
     const first = await backend(`/v1/verifications/${v.id}/handoff`, undefined, key);
     expect(first.statusCode).toBe(201);
+    expect((await storedAnswers()).some((r) => r.body.includes(first.json().handoff_token))).toBe(false);
     const retry = await backend(`/v1/verifications/${v.id}/handoff`, undefined, key);
-    expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(retry.json().handoff_token).toBe(first.json().handoff_token);
-    expect((await api(ctx).status(first.json().handoff_token)).statusCode).toBe(200);
+    expect([retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(retry.json()).toMatchObject({ verification_id: v.id, handoff_token: expect.any(String) });
+    expect(retry.json().handoff_token).not.toBe(first.json().handoff_token);
+    expect(retry.json().capture_url).toBe(`${ctx.app.config.PUBLIC_URL}/capture#${retry.json().handoff_token}`);
+    expect((await api(ctx).status(first.json().handoff_token)).statusCode).toBe(401);
+    expect((await api(ctx).status(retry.json().handoff_token)).statusCode).toBe(200);
+  });
+
+  it('deletes a verification’s kept answers when it is erased: the reference leaves the store too', async () => {
+    const key = newKey();
+    const reference = `erase-me-${key}`;
+    const created = (await backend('/v1/verifications', { ...body, reference }, key)).json();
+    await backend(`/v1/verifications/${created.id}/handoff`, undefined, newKey());
+    expect((await storedAnswers()).filter((r) => r.subject === created.id)).toHaveLength(2);
+    const erased = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/v1/verifications/${created.id}`,
+      headers: { authorization: `Bearer ${tenant.backend}` },
+    });
+    expect(erased.statusCode).toBe(200);
+    const left = await storedAnswers();
+    expect(left.filter((r) => r.subject === created.id)).toEqual([]);
+    expect(left.some((r) => r.body.includes(reference))).toBe(false);
   });
 
   it('answers a malformed key, a reused key and a key in use as {detail}: 422, 422, 409', async () => {

@@ -106,7 +106,7 @@ describe('identity pipeline: faults go to manual review, jobs survive crashes', 
       id: expect.any(String),
       type: 'verification.approved',
       created: ctx.clock.now().toISOString(),
-      data: { verification_id: v.id, status: 'approved', reference: 'order-42' },
+      data: { verification_id: v.id, status: 'approved', reference: 'order-42', profile_id: tenant.profileId },
     });
     expect(JSON.parse(event!.payload)).toEqual(event!.body);
   });

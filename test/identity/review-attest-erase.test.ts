@@ -117,9 +117,15 @@ describe('identity review, attestations, erasure and the audit chain', () => {
         });
         const header = decodeProtectedHeader(att.jws);
         expect(header).toMatchObject({ alg: 'EdDSA', kid: jwks.keys.find((k: { purpose: string }) => k.purpose === 'attestation').kid });
-        const { payload } = await jwtVerify(att.jws, keySet, { currentDate: ctx.clock.now() });
+        const { payload } = await jwtVerify(att.jws, keySet, {
+          currentDate: ctx.clock.now(),
+          issuer: `${ctx.app.config.PUBLIC_URL}/v1`,
+          audience: tenant.profileId,
+        });
         expect(payload).toMatchObject({
           sub: v.id,
+          iss: `${ctx.app.config.PUBLIC_URL}/v1`,
+          aud: tenant.profileId,
           jti: att.id,
           claim,
           value,
@@ -128,6 +134,10 @@ describe('identity review, attestations, erasure and the audit chain', () => {
         });
         expect(payload.exp).toBeGreaterThan(payload.iat!);
       }
+      // A relying party of another profile refuses it: the audience is the issuing profile.
+      const other = await identityTenant(ctx);
+      const any = (await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'identity_verified' }, 201)).json();
+      await expect(jwtVerify(any.jws, keySet, { currentDate: ctx.clock.now(), audience: other.profileId })).rejects.toThrow(/aud/);
       // A tampered token does not verify.
       const att = (await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'age_over_21' }, 201)).json();
       const [h, p, s] = att.jws.split('.');

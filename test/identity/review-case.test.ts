@@ -4,7 +4,7 @@ import { identityAuditEvents, identityVerifications } from '../../src/db/schema/
 import { verifyAuditChain } from '../../src/identity/audit.js';
 import { useTestApp } from '../helpers/suite.js';
 import { addKey } from '../helpers/tenants.js';
-import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
+import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
 import { png } from '../helpers/images.js';
 
 describe('reviewer case view and images', () => {
@@ -44,7 +44,8 @@ describe('reviewer case view and images', () => {
     }
     const types = view.audit.map((e: { type: string }) => e.type);
     expect(types[0]).toBe('verification.created');
-    expect(types.at(-1)).toBe('verification.manual_review');
+    // Opening the case is itself recorded, last.
+    expect(types.slice(-2)).toEqual(['verification.manual_review', 'review.case_viewed']);
     expect(view.audit[0]).toEqual({
       type: 'verification.created',
       at: expect.stringMatching(/Z$/),
@@ -56,8 +57,10 @@ describe('reviewer case view and images', () => {
     const document = png(640, 480, { seed: 7002 });
     const first = await captureAll(ctx, tenant.backend, { document, mrz: null });
     await settle(ctx, tenant.backend, first.id);
-    const view = (await api(ctx).call('GET', `/v1/review/${first.id}`, tenant.reviewer, undefined, 200)).json();
-    expect(view.status).toBe('approved');
+    const second = await captureAll(ctx, tenant.backend, { document, mrz: null });
+    expect((await settle(ctx, tenant.backend, second.id)).status).toBe('manual_review');
+    const view = (await api(ctx).call('GET', `/v1/review/${second.id}`, tenant.reviewer, undefined, 200)).json();
+    expect(view.status).toBe('manual_review');
     expect(view.document.mrz).toBeNull();
   });
 
@@ -78,14 +81,15 @@ describe('reviewer case view and images', () => {
     const rows = await ctx.app.db.select().from(identityAuditEvents).where(eq(identityAuditEvents.verificationId, id));
     const viewed = rows.filter((r) => r.type === 'review.image_viewed').sort((a, b) => a.seq - b.seq);
     expect(viewed.map((r) => [r.actor, r.data])).toEqual([
-      [reviewerKeyId, { image: 'document' }],
-      [reviewerKeyId, { image: 'selfie', step: last }],
+      [`reviewer:${reviewerKeyId}`, { image: 'document' }],
+      [`reviewer:${reviewerKeyId}`, { image: 'selfie', step: last }],
     ]);
     expect(verifyAuditChain(rows as Parameters<typeof verifyAuditChain>[0])).toBe(true);
     const view = (await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200)).json();
-    expect(view.audit.slice(-2)).toEqual([
-      { type: 'review.image_viewed', at: expect.any(String), actor: reviewerKeyId },
-      { type: 'review.image_viewed', at: expect.any(String), actor: reviewerKeyId },
+    expect(view.audit.slice(-3)).toEqual([
+      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}` },
+      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}` },
+      { type: 'review.case_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}` },
     ]);
   });
 
@@ -104,16 +108,51 @@ describe('reviewer case view and images', () => {
     expect((await a.call('GET', `/v1/review/${id}/images/selfie/x`, tenant.reviewer, undefined, 422)).json()).toHaveProperty('detail');
     // Nothing was shown, so nothing was recorded.
     const rows = await ctx.app.db.select().from(identityAuditEvents).where(eq(identityAuditEvents.verificationId, id));
-    expect(rows.filter((r) => r.type === 'review.image_viewed')).toEqual([]);
+    expect(rows.filter((r) => r.type.startsWith('review.'))).toEqual([]);
   });
 
-  it('answers 404 for an image that was never uploaded', async () => {
+  it('opens a case only in manual_review and for 24 hours after a reviewer decided it; otherwise 404', async () => {
     const a = api(ctx);
-    const v = await a.createVerification(tenant.backend);
-    await a.call('GET', `/v1/review/${v.id}/images/document`, tenant.reviewer, undefined, 404);
-    const view = (await a.call('GET', `/v1/review/${v.id}`, tenant.reviewer, undefined, 200)).json();
-    expect(view.document).toEqual({ image_url: null, content_type: null, width: null, height: null, mrz: null });
-    expect(view.steps).toEqual([]);
+    const urls = (id: string) => [`/v1/review/${id}`, `/v1/review/${id}/images/document`];
+    const reach = async (id: string) => Promise.all(urls(id).map(async (url) => (await a.call('GET', url, tenant.reviewer)).statusCode));
+    // Still being captured, being processed, decided by the pipeline: out of reach.
+    const waiting = await a.createVerification(tenant.backend);
+    expect(await reach(waiting.id)).toEqual([404, 404]);
+    const processing = await captureAll(ctx, tenant.backend);
+    expect(await reach(processing.id)).toEqual([404, 404]);
+    expect((await settle(ctx, tenant.backend, processing.id)).status).toBe('approved');
+    expect(await reach(processing.id)).toEqual([404, 404]);
+    // In review, and for 24 hours after the reviewer's decision.
+    const { id } = await inManualReview(7007);
+    expect(await reach(id)).toEqual([200, 200]);
+    await a.call(
+      'POST',
+      `/v1/review/${id}`,
+      tenant.reviewer,
+      { decision: 'approve', note: 'Checked the hologram and the face by hand.' },
+      200,
+    );
+    expect(await reach(id)).toEqual([200, 200]);
+    ctx.clock.advance(24 * 60 * 60 * 1000 - 1);
+    expect(await reach(id)).toEqual([200, 200]);
+    ctx.clock.advance(1);
+    const gone = await a.call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 404);
+    expect(Object.keys(gone.json())).toEqual(['detail']);
+    expect(await reach(id)).toEqual([404, 404]);
+  });
+
+  it('records every case opened as review.case_viewed with the reviewer key as actor, and nothing for a refusal', async () => {
+    const { id } = await inManualReview(7008);
+    await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200);
+    await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200);
+    const other = await identityTenant(ctx);
+    await api(ctx).call('GET', `/v1/review/${id}`, other.reviewer, undefined, 404);
+    const rows = await ctx.app.db.select().from(identityAuditEvents).where(eq(identityAuditEvents.verificationId, id));
+    expect(rows.filter((r) => r.type === 'review.case_viewed').map((r) => [r.actor, r.data])).toEqual([
+      [`reviewer:${reviewerKeyId}`, {}],
+      [`reviewer:${reviewerKeyId}`, {}],
+    ]);
+    expect(verifyAuditChain(rows as Parameters<typeof verifyAuditChain>[0])).toBe(true);
   });
 
   it('answers 410 once the verification is erased', async () => {
@@ -126,8 +165,7 @@ describe('reviewer case view and images', () => {
   });
 
   it('reads each step’s pose when the challenge carries one', async () => {
-    const document = png(640, 480, { seed: 7006 });
-    const { id } = await captureAll(ctx, tenant.backend, { document, mrz: passportMrz({ number: 'P7006' }) });
+    const { id } = await inManualReview(7006);
     const [v] = await ctx.app.db.select().from(identityVerifications).where(eq(identityVerifications.id, id));
     const posed = (v!.challenge as { step: number; instruction: string }[]).map((s, i) => ({
       ...s,

@@ -10,7 +10,7 @@ import { rowsOf } from '../../src/db/client.js';
 import { metadataStripper } from '../../src/identity/uploads/strip-metadata.js';
 import { useTestApp } from '../helpers/suite.js';
 import { api, file, HIGH_LIMITS, identityTenant, multipart } from '../helpers/identity.js';
-import { jpeg, png, webp } from '../helpers/images.js';
+import { jpeg, png, pngClaiming, webp } from '../helpers/images.js';
 
 function blobFiles(dataDir: string): string[] {
   const root = join(dataDir, 'blobs');
@@ -81,6 +81,32 @@ describe('metadata stripping (streaming, any chunking)', () => {
   }
 });
 
+describe('JPEG data after the end-of-image marker', () => {
+  for (const size of [1, 7, 4096]) {
+    it(`is cut away: a second JPEG with EXIF/GPS appended after EOI does not survive (${size}-byte chunks)`, () => {
+      const first = jpeg(640, 480, { seed: 11 });
+      const trailer = jpeg(320, 240, { exif: true, seed: 12 });
+      const stripped = stripInChunks('jpeg', Buffer.concat([first, trailer]), size);
+      expect(stripped).toEqual(first);
+      expect(stripped.includes('GPSMARKER')).toBe(false);
+      // A motion-photo style trailer of arbitrary bytes goes too.
+      const video = Buffer.concat([Buffer.from('ftypmp42', 'latin1'), Buffer.alloc(3000, 0x42)]);
+      expect(stripInChunks('jpeg', Buffer.concat([first, video]), size)).toEqual(first);
+    });
+  }
+
+  it('keeps stuffed 0xFF00 and restart markers inside the scan, ending only at a real EOI', () => {
+    const image = jpeg(64, 64, { seed: 3 });
+    const eoi = image.length - 2;
+    const withMarkers = Buffer.concat([
+      image.subarray(0, eoi - 10),
+      Buffer.from([0xff, 0x00, 0xff, 0xd0, 0xff, 0xff, 0x00]),
+      image.subarray(eoi - 10),
+    ]);
+    expect(stripInChunks('jpeg', Buffer.concat([withMarkers, Buffer.from('TRAILER')]), 5)).toEqual(withMarkers);
+  });
+});
+
 describe('capture uploads: types, sizes, streaming, stored without metadata', () => {
   const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
 
@@ -122,6 +148,34 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     expect(stored.length).toBeLessThan(original.length);
     expect(imageSize(stored)).toMatchObject({ width: 1024, height: 768 });
     expect(row.document_sha256).toBe(createHash('sha256').update(stored).digest('hex'));
+  });
+
+  it('stores a JPEG without what follows its end-of-image marker', async () => {
+    const v = await fresh();
+    const first = jpeg(1024, 768, { seed: 56 });
+    const res = await api(ctx).upload('document', v.handoff_token, [
+      file(Buffer.concat([first, jpeg(640, 480, { exif: true })]), 'motion.jpg'),
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    const stored = readFileSync(join(ctx.env.DATA_DIR!, 'blobs', (await doc(v.id)).document_blob!));
+    expect(stored).toEqual(first);
+  });
+
+  it('refuses an image over 40 megapixels with 422 {detail} before it is stored (decode bomb)', async () => {
+    const before = blobFiles(ctx.env.DATA_DIR!).length;
+    // Headers that claim 16383×16383 (268 MP) in a few kilobytes.
+    for (const bomb of [pngClaiming(16383, 16383), jpeg(16383, 16383), webp(16383, 16383)]) {
+      const v = await fresh();
+      const res = await api(ctx).upload('document', v.handoff_token, [file(bomb, 'bomb')]);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(Object.keys(res.json())).toEqual(['detail']);
+      expect(res.json().detail).toMatch(/40 megapixels/);
+      expect((await api(ctx).status(v.handoff_token)).json().next_step).toEqual({ type: 'document' });
+    }
+    // 40 MP exactly is still taken.
+    const v = await fresh();
+    expect((await api(ctx).upload('document', v.handoff_token, [file(jpeg(8000, 5000), 'big.jpg')])).statusCode).toBe(201);
+    expect(blobFiles(ctx.env.DATA_DIR!).length).toBe(before + 1);
   });
 
   it('refuses other types with 415, a header that does not parse with 415, and keeps nothing', async () => {

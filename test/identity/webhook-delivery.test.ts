@@ -79,12 +79,12 @@ describe('identity decision webhooks reach a real HTTPS receiver, Standard Webho
       const body = JSON.parse(r.body);
       expect(body.id).toBe(id);
       expect(Object.keys(body).sort()).toEqual(['created', 'data', 'id', 'type']);
-      expect(Object.keys(body.data).sort()).toEqual(['reference', 'status', 'verification_id']);
+      expect(Object.keys(body.data).sort()).toEqual(['profile_id', 'reference', 'status', 'verification_id']);
     }
     const last = (path: string) => JSON.parse(byPath.get(path)!.at(-1)!.body);
     expect(last('/idv/ref-approved')).toMatchObject({
       type: 'verification.approved',
-      data: { verification_id: approved.id, status: 'approved', reference: 'ref-approved' },
+      data: { verification_id: approved.id, status: 'approved', reference: 'ref-approved', profile_id: tenant.profileId },
     });
     expect(last('/idv/ref-declined')).toMatchObject({
       type: 'verification.declined',
@@ -105,5 +105,19 @@ describe('identity decision webhooks reach a real HTTPS receiver, Standard Webho
     await deliver();
     const types = receiver.received.filter((r) => r.path === '/idv/review').map((r) => JSON.parse(r.body).type);
     expect(types).toEqual(['verification.manual_review', 'verification.declined']);
+  });
+
+  it('names the profile in every decision: a receiver tells another tenant’s verification of its own customer apart', async () => {
+    // Tenant A points its verification at B's receiver with the reference of one of B's customers.
+    const a = api(ctx);
+    const tenantA = await identityTenant(ctx);
+    const forged = await a.createVerification(tenantA.backend, { webhook_url: receiver.url('/idv/tenant-b'), reference: 'b-customer-7' });
+    await carry(forged, passportMrz());
+    await deliver();
+    const got = receiver.received.filter((r) => r.path === '/idv/tenant-b').map((r) => JSON.parse(r.body));
+    expect(got.at(-1)).toMatchObject({ type: 'verification.approved', data: { reference: 'b-customer-7' } });
+    // The signed body says whose verification it is: B's receiver compares it with its own profile id and drops it.
+    expect(got.at(-1).data.profile_id).toBe(tenantA.profileId);
+    expect(got.at(-1).data.profile_id).not.toBe(tenant.profileId);
   });
 });

@@ -340,6 +340,9 @@ describe('the examples of the OpenAPI document', () => {
     await call('getProofBoundaries');
     await call('runProofScenario', { token: governanceKey, body: { condition: 'A' } });
     await call('listGovernanceRecords', { token: governanceKey, query: { after_seq: '0', limit: '100' } });
+    await call('getGovernanceLog', { token: governanceKey });
+    await call('getGovernanceInclusionProof', { token: governanceKey, query: { seq: '1', tree_size: '2' } });
+    await call('getGovernanceConsistencyProof', { token: governanceKey, query: { from: '1', to: '2' } });
     await call('listGovernanceKeys');
     await call('revokeGovernanceDelegation', { token: admin, params: { id: delegation.id } });
 

@@ -129,6 +129,8 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     verifyGovernanceRecord: { body: { record } },
     challengeBypass: { body: { kind: 'modified_payload', record } },
     runProofScenario: { body: { condition: 'A' } },
+    getGovernanceInclusionProof: { query: { seq: '1', tree_size: '1' } },
+    getGovernanceConsistencyProof: { query: { from: '1', to: '1' } },
   };
 
   return {

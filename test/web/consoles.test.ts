@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { addKey } from '../helpers/tenants.js';
-import { api, captureAll, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
+import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
 import { png } from '../helpers/images.js';
 import { draftEvent, organizer, ticketType } from '../helpers/ticketing.js';
 import { browserAvailable, collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot, startServer, type LiveServer } from './browser.js';
@@ -250,6 +250,89 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('approved');
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 120_000);
+
+  it('four-eyes review: the operator sets it; two reviewer keys agree on one case and disagree on another, a third decides', async () => {
+    const tenant = await identityTenant(server);
+    const added = [
+      await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer' }),
+      await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer' }),
+    ];
+    const keys = [{ key: tenant.reviewer }, ...added];
+    const reviewerKeys = (await server.admin('GET', `/api-keys?profileId=${tenant.profileId}`)).data.items as {
+      role?: string;
+      id: string;
+    }[];
+    const firstKeyId = reviewerKeys.find((k) => k.role === 'reviewer' && !added.some((a) => a.keyId === k.id))!.id;
+
+    // The operator turns four-eyes review on from the profile screen.
+    const operator = await open('/console/operator');
+    await operator.page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
+    await operator.page.getByRole('button', { name: 'Sign in' }).click();
+    await operator.page.goto(`${server.url}/console/operator/profiles/${tenant.profileId}/keys`);
+    await operator.page.getByLabel('Manual review').selectOption('four_eyes');
+    await operator.page.getByRole('button', { name: 'Change review policy' }).click();
+    await expect.poll(async () => (await server.admin('GET', `/profiles/${tenant.profileId}`)).data.reviewPolicy).toBe('four_eyes');
+    await screenshot(operator.page, 'operator-review-policy');
+
+    const agreed = await captureIntoManualReview(server, tenant.backend, 5101);
+    const disputed = await captureIntoManualReview(server, tenant.backend, 5102);
+    const reviewers = [];
+    for (const { key } of keys) {
+      const r = await open('/console/review');
+      await r.page.getByLabel('Reviewer API key').fill(key);
+      await r.page.getByRole('button', { name: 'Sign in' }).click();
+      await r.page.getByRole('heading', { name: 'Review queue' }).waitFor();
+      reviewers.push(r);
+    }
+    const [one, two, three] = reviewers as [(typeof reviewers)[number], (typeof reviewers)[number], (typeof reviewers)[number]];
+    const NOTE_LABEL = 'Note (why; at least 20 characters; Enter submits, Shift+Enter new line)';
+    async function decide(page: Page, id: string, decision: 'Approve' | 'Decline', expected: string) {
+      await page.goto(`${server.url}/console/review/${id}`);
+      await page.getByLabel(decision).check();
+      await page.getByLabel(NOTE_LABEL).fill('Compared the portrait with every frame by hand.');
+      await page.getByRole('button', { name: 'Submit decision' }).click();
+      await page.getByText(expected).waitFor();
+    }
+    const short = (id: string) => id.slice(0, 8);
+    const status = async (id: string) =>
+      (await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status;
+
+    // Agreement: the first decision waits, the same key cannot decide again, the second key's agreement is final.
+    await decide(one.page, agreed.id, 'Approve', `Case ${short(agreed.id)}: you approved; another reviewer decides next.`);
+    expect(await status(agreed.id)).toBe('manual_review');
+    await one.page.goto(`${server.url}/console/review`);
+    await one.page
+      .getByRole('row', { name: new RegExp(short(agreed.id)) })
+      .getByText('awaiting a second review')
+      .waitFor();
+    await screenshot(one.page, 'reviewer-four-eyes-queue');
+    await one.page.goto(`${server.url}/console/review/${agreed.id}`);
+    await one.page.getByText('You already decided this case').waitFor();
+    expect(await one.page.getByRole('button', { name: 'Submit decision' }).count()).toBe(0);
+    await screenshot(one.page, 'reviewer-four-eyes-decided-by-you');
+    await two.page.goto(`${server.url}/console/review/${agreed.id}`);
+    await two.page.getByTestId('review-standing').getByText('Awaiting a second review').waitFor();
+    await two.page.getByText(`reviewer:${firstKeyId}`).first().waitFor();
+    await screenshot(two.page, 'reviewer-four-eyes-awaiting-second');
+    await decide(two.page, agreed.id, 'Approve', `Case ${short(agreed.id)}: approved.`);
+    expect(await status(agreed.id)).toBe('approved');
+
+    // Disagreement: it stays in the queue, and the third key's decision is final.
+    await decide(one.page, disputed.id, 'Approve', `Case ${short(disputed.id)}: you approved; another reviewer decides next.`);
+    await decide(two.page, disputed.id, 'Decline', `Case ${short(disputed.id)}: you declined; another reviewer decides next.`);
+    expect(await status(disputed.id)).toBe('manual_review');
+    await three.page.goto(`${server.url}/console/review`);
+    await three.page
+      .getByRole('row', { name: new RegExp(short(disputed.id)) })
+      .getByText('reviewers disagree')
+      .waitFor();
+    await three.page.goto(`${server.url}/console/review/${disputed.id}`);
+    await three.page.getByTestId('review-standing').getByText('Reviewers disagree').waitFor();
+    await screenshot(three.page, 'reviewer-four-eyes-disagreement');
+    await decide(three.page, disputed.id, 'Decline', `Case ${short(disputed.id)}: declined.`);
+    expect(await status(disputed.id)).toBe('declined');
+    for (const r of [operator, ...reviewers]) expect(r.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  }, 180_000);
 
   it('reads well on a phone', { timeout: 60_000 }, async () => {
     const { page } = await open('/console/', PHONE);

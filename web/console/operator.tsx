@@ -2,6 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { adminToken, client, localTime, navigate, unwrap, useLoad } from './lib.js';
 import { FilteredList, Pager } from './filtered-list.js';
 import { ActionButton, ActionForm, Async, Link, Notice, Shell, ShownOnce } from './ui.js';
+import { ReviewPolicyForm } from './review-policy.js';
 
 type Api = ReturnType<typeof client>;
 const useApi = () => useMemo(() => client(adminToken.value), [adminToken.value]);
@@ -134,6 +135,7 @@ export function Profile({ id, tab }: { id: string; tab: string }) {
         {({ data: profile }) => (
           <>
             <PlanForm api={api} id={id} name={profile.name} plan={profile.plan} saved={state.reload} />
+            <ReviewPolicyForm api={api} id={id} policy={profile.reviewPolicy} saved={state.reload} />
             <nav class="tabs" aria-label="Profile sections">
               {TABS.map(([t, label]) => (
                 <Link key={t} href={`/console/operator/profiles/${id}/${t}`} aria-current={t === current ? 'page' : undefined}>

@@ -3,6 +3,7 @@ import { signal } from '@preact/signals';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { age, client, imageDataUrl, localTime, navigate, reviewerKey, statusOf, unwrap, useLoad } from './lib.js';
 import { ActionForm, Async, ErrorNote, Link, Notice, Shell, Spinner } from './ui.js';
+import { StandingNotice, standingLabel } from './review-standing.js';
 
 /** The minimum note length, as the server checks it (after trimming). */
 export const MIN_NOTE = 20;
@@ -98,6 +99,7 @@ export function ReviewQueue() {
                 <tr>
                   <th scope="col">Case</th>
                   <th scope="col">Reason</th>
+                  <th scope="col">Review</th>
                   <th scope="col">Waiting</th>
                   <th scope="col">Created</th>
                 </tr>
@@ -111,6 +113,7 @@ export function ReviewQueue() {
                       </Link>
                     </td>
                     <td>{item.reason ?? '—'}</td>
+                    <td>{standingLabel(item)}</td>
                     <td>{age(item.updated_at)}</td>
                     <td>{localTime(item.created_at)}</td>
                   </tr>
@@ -162,8 +165,10 @@ export function ReviewCase({ id }: { id: string }) {
     if (!noteOk) return setError(`The note needs at least ${MIN_NOTE} characters (now ${noteLength}).`);
     setBusy(true);
     try {
-      await unwrap(api.POST('/v1/review/{id}', { params: { path: { id } }, body: { decision, note } }));
-      afterDecision(id, `Case ${id.slice(0, 8)}: ${decision === 'approve' ? 'approved' : 'declined'}.`, 'ok');
+      const result = await unwrap(api.POST('/v1/review/{id}', { params: { path: { id } }, body: { decision, note } }));
+      const final = result.verification.status !== 'manual_review';
+      const done = decision === 'approve' ? 'approved' : 'declined';
+      afterDecision(id, `Case ${id.slice(0, 8)}: ${final ? done : `you ${done}; another reviewer decides next`}.`, 'ok');
     } catch (err) {
       if (statusOf(err) === 409) afterDecision(id, `Case ${id.slice(0, 8)} was already decided: moved on.`, 'warn');
       else setError(err instanceof Error ? err.message : String(err));
@@ -205,6 +210,7 @@ export function ReviewCase({ id }: { id: string }) {
               <dt>Created</dt>
               <dd>{localTime(c.created_at)}</dd>
             </dl>
+            <StandingNotice standing={c} decidedByYou={c.decided_by_you} />
             <section aria-labelledby="images-h">
               <h2 id="images-h">Document and frames</h2>
               <div class="gallery">
@@ -263,7 +269,7 @@ export function ReviewCase({ id }: { id: string }) {
                 </ol>
               </section>
             </div>
-            {c.status === 'manual_review' ? (
+            {c.status === 'manual_review' && !c.decided_by_you ? (
               <form
                 ref={form}
                 class="form decide"
@@ -319,7 +325,7 @@ export function ReviewCase({ id }: { id: string }) {
                 {error && <ErrorNote message={error} />}
               </form>
             ) : (
-              <Notice>This case is {c.status}: there is nothing to decide.</Notice>
+              c.status !== 'manual_review' && <Notice>This case is {c.status}: there is nothing to decide.</Notice>
             )}
           </>
         )}

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid, doublePrecision } from 'drizzle-orm/pg-core';
-import { IDENTITY_ROLES, KEY_SERVICES, PLANS } from '../../profiles/vocabulary.js';
+import { IDENTITY_ROLES, KEY_SERVICES, PLANS, REVIEW_POLICIES } from '../../profiles/vocabulary.js';
 
 export const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
@@ -9,6 +9,8 @@ export const profiles = pgTable('profiles', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
   plan: text('plan', { enum: PLANS }).notNull(),
+  /** `four_eyes`: a manual review decision is final only when two reviewer keys agree. */
+  reviewPolicy: text('review_policy', { enum: REVIEW_POLICIES }).notNull().default('single'),
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
 });

@@ -1,5 +1,11 @@
-import { bigserial, doublePrecision, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigserial, customType, doublePrecision, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { profiles, ts } from './core.js';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
 
 /** An AI agent a profile governs: its declared mandate (action patterns) and approved behavioural baseline. */
 export const governanceAgents = pgTable(
@@ -49,6 +55,14 @@ export const governanceChainHeads = pgTable('governance_chain_heads', {
   seq: integer('seq').notNull(),
   headHash: text('head_hash').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+  /**
+   * The transparency log's right edge at `seq` records: the roots of the perfect subtrees that
+   * make up the Merkle tree, largest first, 32 bytes each (src/governance/merkle.ts). Sealing
+   * extends it with no read of the tree; the root of the current tree is its fold.
+   */
+  treeFrontier: bytea('tree_frontier')
+    .notNull()
+    .default(sql`''::bytea`),
 });
 
 /** Sealed records, stored as their exact JCS bytes so the chain hash is reproducible. */
@@ -66,6 +80,12 @@ export const governanceRecords = pgTable(
     disposition: text('disposition', { enum: ['ALLOW', 'DENY', 'ESCALATE'] }).notNull(),
     canonical: text('canonical').notNull(),
     hash: text('hash').notNull(),
+    /**
+     * The Merkle tree hashes this record's leaf completes (src/governance/merkle.ts): its leaf
+     * hash, then the root of each perfect subtree that ends with it, smallest first, 32 bytes each.
+     * About two hashes per record; any proof reads O(log n) of them by (profile_id, seq).
+     */
+    treeHashes: bytea('tree_hashes').notNull(),
     issuedAt: ts('issued_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
   },

@@ -30,8 +30,14 @@ export const idempotencyKeys = pgTable(
     status: integer('status'),
     contentType: text('content_type'),
     body: bytea('body'),
+    /** The record the kept answer concerns (a verification), so erasing the record deletes it. */
+    subject: text('subject'),
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.caller, t.method, t.path, t.key] }), index('idempotency_keys_expiry_idx').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.caller, t.method, t.path, t.key] }),
+    index('idempotency_keys_expiry_idx').on(t.expiresAt),
+    index('idempotency_keys_subject_idx').on(t.subject),
+  ],
 );

@@ -98,6 +98,8 @@ export const identityReviews = pgTable('identity_reviews', {
     .references(() => apiKeys.id),
   decision: text('decision', { enum: ['approve', 'decline'] }).notNull(),
   note: text('note'),
+  /** 1 for the case's first decision, 2 for the second (four-eyes review): the order even within one millisecond. */
+  ordinal: integer('ordinal').notNull().default(1),
   createdAt: ts('created_at').notNull(),
 });
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import sharp from 'sharp';
+import { decodeForFaces } from './decode.js';
 import type { FaceSignal, ImageAnalysis } from './signals.js';
 
 /**
@@ -96,13 +96,8 @@ export async function loadFaceAnalyzer(): Promise<FaceAnalyzer> {
   await human.load();
   return {
     async analyze(image, maxSide = DEFAULT_MAX_SIDE) {
-      // Decodes JPEG, PNG and WebP, honours EXIF orientation, drops alpha; RGB bytes for the tensor.
-      const { data, info } = await sharp(image)
-        .rotate()
-        .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-        .removeAlpha()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
+      // RGB bytes for the tensor, alpha dropped; bounded in pixels before anything is decoded.
+      const { data, info } = await decodeForFaces(image, maxSide);
       const tensor = human.tf.tensor4d(new Uint8Array(data.buffer, data.byteOffset, data.length), [1, info.height, info.width, 3], 'int32');
       let faces: HumanFace[];
       try {

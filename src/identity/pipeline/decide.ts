@@ -37,7 +37,7 @@ export function normalisedZone(mrz: string): string {
  * 2. the MRZ expiry date is before today → declined `document_expired`;
  * 3. two selfie frames are byte-identical → declined `replayed_frame`;
  * 4. any image smaller than 320×240 → declined `image_too_small`;
- * 5. the same document image (SHA-256) was used by another verification → manual_review `document_reused`;
+ * 5. the same document image (SHA-256) was used by another verification of the same profile → manual_review `document_reused`;
  * 6. otherwise approved. A document without MRZ skips 1 and 2.
  * Document reading (decideReading) and then the face rules (faces/signals.ts) come after these.
  */

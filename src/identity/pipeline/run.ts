@@ -99,7 +99,7 @@ export function pipelineHandler(
         mrz: v.mrz,
         document: { sha256: v.documentSha256!, width: v.documentWidth!, height: v.documentHeight! },
         frames,
-        documentUsedElsewhere: await repo.documentUsedElsewhere(db, v.id, v.documentSha256!),
+        documentUsedElsewhere: await repo.documentUsedElsewhere(db, v, v.documentSha256!),
         now: clock.now(),
       });
       let reading: DocumentReading | undefined;

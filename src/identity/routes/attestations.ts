@@ -33,8 +33,8 @@ export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: Attestatio
         tags,
         security: securityOf.identityBackend,
         description:
-          'Attests one catalogued claim of an approved verification. `jws` is a compact JWS (alg EdDSA, `kid` header) with `sub` = verification id, `jti` = attestation id, `iat`, `exp` (90 days), `claim`, `value` and the claim itself, ' +
-          'verifiable with GET /v1/.well-known/jwks.json. Unknown claim → 422; verification not approved → 409; claim the data cannot support (no MRZ) → 409.',
+          'Attests one catalogued claim of an approved verification. `jws` is a compact JWS (alg EdDSA, `kid` header) with `iss` = `<PUBLIC_URL>/v1`, `aud` = the profile id of the calling key, `sub` = verification id, `jti` = attestation id, `iat`, `exp` (90 days), `claim`, `value` and the claim itself, ' +
+          'verifiable with GET /v1/.well-known/jwks.json; a relying party must check `iss` and that `aud` is its own profile id, since one key signs every profile’s attestations. Unknown claim → 422; verification not approved → 409; claim the data cannot support (no MRZ) → 409.',
         params: s.idParams,
         body: s.attestationBody,
         response: { 201: s.attestation, ...s.errors(401, 403, 404, 409, 422) },
@@ -52,7 +52,7 @@ export const attestationRoutes: FastifyPluginAsyncZod<{ attestations: Attestatio
         tags,
         security: securityOf.none,
         description:
-          'OKP/Ed25519 public keys (live and retired) that verify attestations (`purpose: attestation`) and decision webhooks (`purpose: identity-webhook`).',
+          'OKP/Ed25519 public keys (live and retired) that verify attestations (`purpose: attestation`) and decision webhooks (`purpose: identity-webhook`). One key of each purpose serves every profile: check `aud` (attestations) or `data.profile_id` (webhooks) against your own profile id.',
         response: { 200: s.jwks, ...s.errors() },
       },
     },

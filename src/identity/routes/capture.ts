@@ -4,19 +4,19 @@ import { bearerToken } from '../../auth/api-keys.js';
 import type { CaptureService } from '../capture/service.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
-import { MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from '../uploads/limits.js';
+import { MAX_IMAGE_MEGAPIXELS, MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from '../uploads/limits.js';
 import { readCaptureForm } from '../uploads/multipart.js';
 
 const tags = ['identity: capture'];
 const security = securityOf.captureHandoff;
 const uploadRules =
-  `The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over ${MAX_UPLOAD_SIZE} → 413 (the upload stops there), under ${MIN_UPLOAD_SIZE} → 422. ` +
-  'EXIF/GPS and text metadata are stripped before the image is stored. ';
+  `The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over ${MAX_UPLOAD_SIZE} → 413 (the upload stops there), under ${MIN_UPLOAD_SIZE} → 422, a header claiming over ${MAX_IMAGE_MEGAPIXELS} megapixels → 422 (before it is stored). ` +
+  'EXIF/GPS and text metadata, and anything after a JPEG’s end-of-image marker, are stripped before the image is stored. ';
 const resume = 'After a 409, call GET /v1/capture/status and resume from `next_step`.';
 const imageField = {
   type: 'string',
   format: 'binary',
-  description: `The image: JPEG, PNG or WebP, ${MIN_UPLOAD_SIZE} to ${MAX_UPLOAD_SIZE}`,
+  description: `The image: JPEG, PNG or WebP, ${MIN_UPLOAD_SIZE} to ${MAX_UPLOAD_SIZE}, at most ${MAX_IMAGE_MEGAPIXELS} megapixels`,
 };
 
 export const PIPELINE_DESCRIPTION =

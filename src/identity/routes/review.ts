@@ -65,7 +65,9 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         security,
         description:
           'The case as a reviewer judges it: status and reason, reference, the document (its parsed MRZ fields), every challenge step with its instruction and frame, ' +
-          'the pipeline’s signals and the audit trail. Images are fetched separately from each `image_url`. Another profile’s verification answers 404; an erased one 410.',
+          'the pipeline’s signals and the audit trail. Images are fetched separately from each `image_url`. ' +
+          'Open while the verification is in manual_review and for 24 hours after a reviewer decided it; otherwise (another profile’s, still in capture, decided by the pipeline, or later) 404; erased 410. ' +
+          'Every opening appends `review.case_viewed` to the audit chain with `reviewer:<key id>` as actor.',
         params: s.idParams,
         response: { 200: s.reviewCase, ...s.errors(401, 403, 404, 410) },
       },
@@ -95,7 +97,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         tags,
         security,
         description:
-          'The stored document image, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
+          'The stored document image, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with `reviewer:<key id>` as actor. Same reach as the case: 404 outside it, erased → 410.',
         params: s.idParams,
         binaryResponse,
         response: imageResponse,
@@ -133,7 +135,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         tags,
         security,
         description:
-          'The stored selfie frame of one challenge step, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
+          'The stored selfie frame of one challenge step, never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with `reviewer:<key id>` as actor. Same reach as the case: 404 outside it, erased → 410.',
         params: s.selfieParams,
         binaryResponse,
         response: imageResponse,

@@ -29,7 +29,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
         description:
           'Creates a verification for the calling key’s profile and returns its first handoff token (valid 30 minutes) for the end user’s device, ' +
           'and `capture_url`, the hosted capture page that uses it (send the user there, or build your own capture with the /v1/capture endpoints). ' +
-          '`webhook_url` is checked like a registered webhook endpoint: HTTPS, no credentials, a host that resolves, and only public addresses (else 422 saying which rule failed); the decision webhook goes there. Poll GET /v1/verifications/{id} when no webhook arrives.',
+          '`webhook_url` is checked like a registered webhook endpoint: HTTPS, no credentials, a host that resolves, and only public addresses (else 422 saying which rule failed); the decision webhook goes there; its receiver must check that `data.profile_id` is its own profile before trusting a decision. Poll GET /v1/verifications/{id} when no webhook arrives. ' +
+          'With Idempotency-Key, a retry answers the same verification with a freshly issued `handoff_token`, `handoff_expires_at` and `capture_url` (earlier tokens revoked): no live token is ever stored.',
         body: s.createVerificationBody,
         response: { 201: s.createdVerification, ...s.errors(401, 403, 422) },
       },
@@ -68,7 +69,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
         tags,
         security,
         description:
-          'Issues a fresh handoff token (30 minutes) and its `capture_url`, and revokes every earlier one (an open capture page then asks for a new link). 409 once capture is complete or the verification was erased.',
+          'Issues a fresh handoff token (30 minutes) and its `capture_url`, and revokes every earlier one (an open capture page then asks for a new link). 409 once capture is complete or the verification was erased. ' +
+          'With Idempotency-Key, a retry answers with yet another fresh token (revoking this one): no live token is ever stored.',
         params: s.idParams,
         response: { 201: s.handoff, ...s.errors(401, 403, 404, 409) },
       },

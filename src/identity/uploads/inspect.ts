@@ -4,11 +4,13 @@ import { pipeline } from 'node:stream/promises';
 import { imageSize } from 'image-size';
 import type { BlobStore } from '../../blobs/store.js';
 import { IdentityError, identityErrors as errors } from '../errors.js';
-import { MAX_UPLOAD_BYTES, MIN_UPLOAD_BYTES } from './limits.js';
+import { MAX_IMAGE_PIXELS, MAX_UPLOAD_BYTES, MIN_UPLOAD_BYTES } from './limits.js';
 import { metadataStripper, sniffImageType, type ImageType, type MetadataStripper } from './strip-metadata.js';
 
 /** How much of the cleaned image is kept to read its header; the rest streams straight through. */
 const HEAD_BYTES = 256 * 1024;
+/** The header is tried again each time this much more of it has arrived (not on every tiny chunk). */
+const HEADER_RETRY_BYTES = 1024;
 
 export interface StoredImage {
   blobKey: string;
@@ -35,6 +37,8 @@ class ImageInspector extends Transform {
   private head: Buffer[] = [];
   private headBytes = 0;
   stored = 0;
+  /** Head bytes when the header was last tried; -1 once it was read. */
+  private headerTriedAt = 0;
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.received += chunk.length;
@@ -47,10 +51,27 @@ class ImageInspector extends Transform {
       this.sniff = [];
       if (!this.start(first)) return done(errors.unsupportedImageType());
       this.emit_(this.stripper!.push(first));
-      return done();
+      return done(this.refusedCanvas());
     }
     this.emit_(this.stripper.push(chunk));
-    done();
+    done(this.refusedCanvas());
+  }
+
+  /**
+   * A header that claims more than MAX_IMAGE_PIXELS stops the upload as soon as it can be read,
+   * before the rest is stored: decoding such an image (a "decode bomb") would hold a face worker.
+   */
+  private refusedCanvas(): IdentityError | null {
+    if (this.headerTriedAt < 0 || this.headBytes - this.headerTriedAt < HEADER_RETRY_BYTES) return null;
+    this.headerTriedAt = this.headBytes;
+    const dims = this.dimensions();
+    // Not readable yet: try again with more bytes; with the whole head kept, the end of the upload decides.
+    if (!dims) {
+      if (this.headBytes >= HEAD_BYTES) this.headerTriedAt = -1;
+      return null;
+    }
+    this.headerTriedAt = -1;
+    return tooManyPixels(dims);
   }
 
   override _flush(done: TransformCallback): void {
@@ -100,6 +121,10 @@ class ImageInspector extends Transform {
   }
 }
 
+function tooManyPixels({ width, height }: { width: number; height: number }): IdentityError | null {
+  return width * height > MAX_IMAGE_PIXELS ? errors.tooManyPixels(width, height) : null;
+}
+
 /**
  * Streams one uploaded file into the blob store under `blobKey`, checked and cleaned on the
  * way. On any refusal nothing stays on disk (the store removes its partial file).
@@ -128,9 +153,10 @@ export async function storeImage(blobs: BlobStore, blobKey: string, source: Read
     throw errors.uploadEndedEarly();
   }
   const dims = inspector.dimensions();
-  if (!dims) {
+  const refusal = dims ? tooManyPixels(dims) : errors.unreadableImageHeader();
+  if (!dims || refusal) {
     await blobs.delete(blobKey);
-    throw errors.unreadableImageHeader();
+    throw refusal;
   }
   return { blobKey, type: inspector.type!, ...dims, sha256: inspector.digest(), size: inspector.stored };
 }

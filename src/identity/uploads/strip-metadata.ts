@@ -1,7 +1,8 @@
 /**
  * Streaming metadata strippers: each takes the image bytes chunk by chunk and returns the
  * bytes to keep, so an upload is cleaned without ever being held in memory whole.
- * JPEG: APP1 (EXIF, XMP) and APP13 (IPTC) segments are dropped. PNG: eXIf, tEXt, zTXt and iTXt
+ * JPEG: APP1 (EXIF, XMP) and APP13 (IPTC) segments are dropped, and so is everything after the
+ * end-of-image marker. PNG: eXIf, tEXt, zTXt and iTXt
  * chunks are dropped. WebP: the RIFF size sits in the header, so EXIF and XMP chunks are not
  * removed but overwritten in place (renamed JUNK, contents zeroed) and the VP8X flags cleared.
  */
@@ -40,15 +41,28 @@ function jpegStripper(): MetadataStripper {
   let marker: Need | null = null;
   let pass = 0; // bytes to copy through
   let skip = 0; // bytes to drop
-  let scan = false; // after SOS everything is entropy-coded data: copy verbatim
+  let scan = false; // after SOS everything is entropy-coded data: copied verbatim up to EOI
   let scanAfterPass = false;
+  let afterFF = false; // the scan's last byte so far was 0xFF (a marker may straddle two chunks)
+  let ended = false; // EOI passed: whatever follows (a motion-photo video, a second image with its own EXIF) is dropped
   return {
     push(chunk) {
       const out: Buffer[] = [];
       let i = 0;
-      while (i < chunk.length) {
+      while (i < chunk.length && !ended) {
         if (scan) {
-          out.push(chunk.subarray(i));
+          // In entropy-coded data 0xFF is followed by 0x00 (stuffing), a restart marker or fill
+          // 0xFF; FF D9 is the end of the image.
+          let j = i;
+          for (; j < chunk.length; j++) {
+            const byte = chunk[j]!;
+            if (afterFF && byte === 0xd9) {
+              ended = true;
+              break;
+            }
+            afterFF = byte === 0xff;
+          }
+          out.push(chunk.subarray(i, ended ? j + 1 : j));
           break;
         }
         if (head) {
@@ -88,10 +102,14 @@ function jpegStripper(): MetadataStripper {
         const bytes = need.bytes;
         const code = bytes[1]!;
         if (bytes[0] !== 0xff || JPEG_STANDALONE(code) || code === 0xd9) {
-          // Not a segment structure we understand (or the end): copy the rest unchanged.
+          // The end, or not a segment structure we understand: copy on as scan data, up to EOI.
           out.push(bytes);
           marker = null;
-          scan = true;
+          if (code === 0xd9 && bytes[0] === 0xff) ended = true;
+          else {
+            scan = true;
+            afterFF = bytes[1] === 0xff;
+          }
           continue;
         }
         if (need.n === 2) {

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** The transparency log's query and answer schemas (the OpenAPI document's source). */
+
+/** A tree position; any integer is read, the ranges are judged by the service (422 PROOF_OUT_OF_RANGE). */
+const position = (description: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(-(2 ** 31))
+    .max(2 ** 31 - 1)
+    .describe(description);
+const hash = z.string().describe('A SHA-256 hash, base64');
+
+export const logResponse = z.object({
+  origin: z.string().describe('`<host of PUBLIC_URL>/governance/<profile id>`: the log of the caller’s profile'),
+  tree_size: z.number().int().describe('How many records the tree holds; every record sealed before the request is in it'),
+  checkpoint: z
+    .string()
+    .describe(
+      'C2SP tlog-checkpoint in a C2SP signed note: origin, tree size and base64 root hash lines, a blank line, then `— <origin> <base64(4-byte key hash ‖ Ed25519 signature)>`',
+    ),
+  verifier_key: z.string().describe('The note verifier key `<origin>+<8 hex key hash>+<base64(0x01 ‖ Ed25519 public key)>`'),
+  ml_dsa: z
+    .object({
+      public_key: z.string().describe('ML-DSA-65 public key, base64'),
+      signature: z
+        .string()
+        .describe('ML-DSA-65 (FIPS 204) signature over the checkpoint body (the note text before the blank line), base64'),
+    })
+    .describe('A post-quantum signature over the same checkpoint body'),
+});
+
+export const inclusionQuery = z.object({
+  seq: position('The record’s seq (its leaf index is seq − 1)'),
+  tree_size: position('The size of the tree to prove inclusion in (at most the current tree size)'),
+});
+export const inclusionResponse = z.object({
+  seq: z.number().int(),
+  leaf_index: z.number().int().describe('seq − 1'),
+  tree_size: z.number().int(),
+  leaf_hash: hash.describe('SHA-256(0x00 ‖ the record’s RFC 8785 canonical JSON, signature included), base64'),
+  proof: z.array(hash).describe('The RFC 9162 §2.1.3 inclusion proof, deepest hash first'),
+});
+
+export const consistencyQuery = z.object({
+  from: position('The older tree size (at least 1)'),
+  to: position('The newer tree size (at most the current tree size)'),
+});
+export const consistencyResponse = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  proof: z.array(hash).describe('The RFC 9162 §2.1.4 consistency proof (empty when from = to)'),
+});

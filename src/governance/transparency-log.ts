@@ -1,0 +1,110 @@
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/client.js';
+import type { MlDsaKey } from '../signing-keys/ml-dsa.js';
+import type { SigningKey } from '../signing-keys/service.js';
+import { checkpointBody, noteVerifierKey, signNote } from './checkpoint.js';
+import { governanceErrors as errors } from './errors.js';
+import * as logRepo from './log-repo.js';
+import {
+  consistencyRanges,
+  foldRoots,
+  inclusionRanges,
+  keeperSeq,
+  rangeHashes,
+  subtreesNeeded,
+  type LeafRange,
+  type Subtree,
+} from './merkle.js';
+
+/** Signed checkpoints remembered, one per profile and tree size (a tree of a given size never changes). */
+const REMEMBERED_CHECKPOINTS = 10_000;
+
+export interface LogAnswer {
+  origin: string;
+  tree_size: number;
+  checkpoint: string;
+  verifier_key: string;
+  ml_dsa: { public_key: string; signature: string };
+}
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+/**
+ * The transparency log over each profile's chain (README, "Transparency log"): signed
+ * checkpoints of its Merkle tree and RFC 9162 inclusion and consistency proofs, each read from the
+ * O(log n) tree hashes the records keep (src/governance/merkle.ts).
+ */
+export function createTransparencyLog({
+  db,
+  publicUrl,
+  checkpointKey,
+  mlDsaKey,
+}: {
+  db: Db;
+  publicUrl: string;
+  checkpointKey: SigningKey;
+  mlDsaKey: MlDsaKey;
+}) {
+  const host = new URL(publicUrl).host;
+  const originOf = (profileId: string) => `${host}/governance/${profileId}`;
+  const signed = new LRUCache<string, LogAnswer>({ max: REMEMBERED_CHECKPOINTS });
+  const mlDsaPublicKey = b64(mlDsaKey.publicKey);
+
+  /** The checkpoint of the profile's tree as committed now: every record sealed before the call is in it. */
+  async function checkpoint(profileId: string): Promise<LogAnswer> {
+    const head = await logRepo.treeHead(db, profileId);
+    const cacheKey = `${profileId}/${head.size}`;
+    const cached = signed.get(cacheKey);
+    if (cached) return cached;
+    const origin = originOf(profileId);
+    const body = checkpointBody(origin, head.size, foldRoots(head.frontier));
+    const answer: LogAnswer = {
+      origin,
+      tree_size: head.size,
+      checkpoint: signNote(body, origin, checkpointKey),
+      verifier_key: noteVerifierKey(origin, checkpointKey.publicKey),
+      ml_dsa: { public_key: mlDsaPublicKey, signature: b64(mlDsaKey.sign(Buffer.from(body, 'utf8'))) },
+    };
+    signed.set(cacheKey, answer);
+    return answer;
+  }
+
+  /**
+   * The hashes of `ranges` in a tree of `size` leaves, plus the leaf hash of `seq` when given, in
+   * one read; null when the profile's tree is smaller than `size`.
+   */
+  async function hashesOf(profileId: string, size: number, ranges: LeafRange[], seq?: number) {
+    const needed = subtreesNeeded(ranges);
+    // The record at `size` answers whether the tree is that big: records are gapless.
+    const seqs = new Set([size, ...needed.map(keeperSeq), ...(seq === undefined ? [] : [seq])]);
+    const kept = await logRepo.keptHashes(db, profileId, [...seqs]);
+    if (!kept.has(size)) return null;
+    const rootOf = (s: Subtree) => {
+      const root = kept.get(keeperSeq(s))?.[s.level];
+      // Every record keeps the roots its leaf completes (migration 0012 and the sealer): a gap is corruption.
+      if (!root) throw new Error(`tree hash ${s.level}/${s.index} of profile ${profileId} is missing`);
+      return root;
+    };
+    return { proof: rangeHashes(ranges, rootOf), leaf: seq === undefined ? undefined : kept.get(seq)?.[0] };
+  }
+
+  async function inclusionProof(profileId: string, seq: number, treeSize: number) {
+    if (seq < 1) throw errors.proofOutOfRange(`seq must be at least 1, not ${seq}`);
+    if (seq > treeSize) throw errors.proofOutOfRange(`seq ${seq} is beyond tree_size ${treeSize}`);
+    const hashes = await hashesOf(profileId, treeSize, inclusionRanges(seq - 1, treeSize), seq);
+    if (!hashes?.leaf) throw errors.proofOutOfRange(`tree_size ${treeSize} is beyond the current tree size`);
+    return { seq, leaf_index: seq - 1, tree_size: treeSize, leaf_hash: b64(hashes.leaf), proof: hashes.proof.map(b64) };
+  }
+
+  async function consistencyProof(profileId: string, from: number, to: number) {
+    if (from < 1) throw errors.proofOutOfRange(`from must be at least 1, not ${from}`);
+    if (from > to) throw errors.proofOutOfRange(`from ${from} is beyond to ${to}`);
+    const hashes = await hashesOf(profileId, to, consistencyRanges(from, to));
+    if (!hashes) throw errors.proofOutOfRange(`to ${to} is beyond the current tree size`);
+    return { from, to, proof: hashes.proof.map(b64) };
+  }
+
+  return { checkpoint, inclusionProof, consistencyProof };
+}
+
+export type TransparencyLog = ReturnType<typeof createTransparencyLog>;

@@ -1,0 +1,43 @@
+import { localTime } from './lib.js';
+import { Notice } from './ui.js';
+
+/** How a case stands between its reviewers under four-eyes review (README, "Four-eyes review"). */
+export interface Standing {
+  awaiting_second_review: boolean;
+  review_disagreement: boolean;
+  decisions: { reviewer: string; decision: 'approve' | 'decline'; decided_at: string }[];
+}
+
+const DONE = { approve: 'approved', decline: 'declined' } as const;
+
+/** The queue's short word for a case's standing. */
+export function standingLabel(s: Standing): string {
+  if (s.review_disagreement) return 'reviewers disagree';
+  if (s.awaiting_second_review) return 'awaiting a second review';
+  return '—';
+}
+
+/** Who decided what so far, and what the case waits for; nothing under single review. */
+export function StandingNotice({ standing, decidedByYou }: { standing: Standing; decidedByYou: boolean }) {
+  if (!standing.awaiting_second_review && !standing.review_disagreement) return null;
+  const [first, second] = standing.decisions;
+  return (
+    <Notice kind="warn">
+      <p data-testid="review-standing">
+        <strong>{standing.review_disagreement ? 'Reviewers disagree' : 'Awaiting a second review'}</strong>
+        {standing.review_disagreement ? ': the next decision, by a third reviewer, is final.' : ': a second reviewer must agree.'}
+      </p>
+      <ul>
+        {[first, second].map(
+          (d, i) =>
+            d && (
+              <li key={i}>
+                {i === 0 ? 'First' : 'Second'}: <code>{d.reviewer}</code> {DONE[d.decision]} at {localTime(d.decided_at)}
+              </li>
+            ),
+        )}
+      </ul>
+      {decidedByYou && <p>You already decided this case: another reviewer must decide it.</p>}
+    </Notice>
+  );
+}
