@@ -50,6 +50,8 @@ export const identityErrors = {
   imagesErased: () => fail(410, 'The verification was erased: its images and personal data are gone'),
   noDocumentImage: () => fail(404, 'No document image was uploaded'),
   noDocumentBack: () => fail(404, 'No back of the document was uploaded'),
+  reviewZoneWithDecline: () => fail(422, 'A machine-readable zone can only be confirmed with an approval'),
+  reviewZoneInvalid: () => fail(422, 'The machine-readable zone does not parse as TD1, TD2 or TD3 with every check digit holding'),
   noSelfieFrame: (step: number) => fail(404, `No selfie frame was uploaded for step ${step}`),
 
   // Capture flow

@@ -112,6 +112,13 @@ export const reviewBody = z.object({
     .string()
     .refine((n) => n.trim().length >= 20, 'note must be at least 20 characters after trimming')
     .describe('Mandatory: why, at least 20 characters after trimming'),
+  mrz: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'With `approve` only: the machine-readable zone as the reviewer read or corrected it from the document images, lines joined by \\n. It must parse with every check digit holding (422 otherwise) and becomes the verification’s zone with `mrz_source` `reviewer`, so its claims can be attested.',
+    ),
 });
 export const reviewResult = z.object({ review_id: z.string(), verification });
 /** Where a case stands between its reviewers (four-eyes review, README). */

@@ -45,7 +45,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         security,
         description:
           'Decides a verification in manual_review: `decision` approve or decline, `note` mandatory (at least 20 characters after trimming; else 422). ' +
-          'Compare-and-set: of two racing decisions exactly one wins, the other (and any later one) answers 409. The decision webhook is sent.',
+          'Compare-and-set: of two racing decisions exactly one wins, the other (and any later one) answers 409. The decision webhook is sent. ' +
+          'With `approve`, an optional `mrz` confirms or corrects the machine-readable zone read from the images (audit `review.mrz_confirmed`): it must hold every check digit (422 otherwise) and supports attestations (`mrz_source` `reviewer`).',
         params: s.idParams,
         body: s.reviewBody,
         response: { 200: s.reviewResult, ...s.errors(401, 403, 404, 409, 422) },
