@@ -242,7 +242,7 @@ export async function measureWebhooks(): Promise<WebhookBench> {
         NODE_EXTRA_CA_CERTS: join(certDir, 'ca.pem'),
         // The delivery lane's settings, passed on when set, so that other values can be measured.
         ...Object.fromEntries(
-          ['JOBS_DELIVERY_CONCURRENCY', 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT'].flatMap((k) =>
+          ['JOBS_DELIVERY_CONCURRENCY', 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 'METRICS_TOKEN'].flatMap((k) =>
             process.env[k] ? [[k, process.env[k]!]] : [],
           ),
         ),

@@ -18,6 +18,9 @@ import { createDocumentReader } from './identity/document/reader.js';
 import { idempotencyKeyPurge } from './idempotency/purge.js';
 import { finishedJobPurge } from './jobs/purge.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { silentMeter } from './metrics/meter.js';
+import { createMetrics } from './metrics/registry.js';
+import { metricsRoutes } from './metrics/routes.js';
 import './plugins/decorations.js';
 import { identityApi } from './identity/plugin.js';
 import { identityErrorFormat } from './identity/error-handler.js';
@@ -34,6 +37,7 @@ import { webApp } from './plugins/web-app.js';
 import { governanceErrorFormat } from './governance/error-handler.js';
 import { GOVERNANCE_PREFIXES, governanceApi } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
+import type { Tracing } from './tracing/start.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
 import { createAuthBrake } from './plugins/auth-brake.js';
 
@@ -54,6 +58,8 @@ export interface AppOptions {
   webhooks?: Pick<WebhookPlatformDeps, 'ca' | 'resolve'>;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
+  /** The process's tracing, when OTEL_EXPORTER_OTLP_ENDPOINT turned it on (src/tracing/start.ts); its owner shuts it down. */
+  tracing?: Tracing;
 }
 
 function trustProxyOption(config: Config): FastifyServerOptions['trustProxy'] {
@@ -81,6 +87,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
       { prefixes: ['/v1/'], format: identityErrorFormat },
     ]),
   });
+  // First, so that every route and hook registered after it is traced.
+  if (opts.tracing) await app.register(opts.tracing.plugin);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.addHook('onSend', async (req, reply) => {
@@ -117,6 +125,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
       housekeeping: { concurrency: config.JOBS_HOUSEKEEPING_CONCURRENCY },
     },
     listen: jobListener(database, app.log),
+    tracing: opts.tracing?.jobs,
   });
   const keyCache = await startKeyCache(database, app.log);
 
@@ -141,6 +150,21 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
   app.decorate('authBrake', createAuthBrake({ limit: config.AUTH_FAILURE_LIMIT_PER_MINUTE, clock, redis, log: app.log }));
+  const facePool = app.faces;
+  // Before the APIs register: the request timing hook must reach every scope.
+  const metrics = config.METRICS_TOKEN
+    ? createMetrics({
+        db: database.db,
+        clock,
+        logger: app.log,
+        pools: database.pool && database.bookkeepingPool ? { main: database.pool, bookkeeping: database.bookkeepingPool } : {},
+        pingDatabase: () => database.ping(),
+        redisStatus: redis ? () => redis.status : undefined,
+        faces: facePool ? () => ({ running: facePool.running, waiting: facePool.waiting }) : undefined,
+      })
+    : undefined;
+  if (metrics) metricsRoutes(app, metrics, config.METRICS_TOKEN!);
+  app.decorate('meter', metrics?.meter ?? silentMeter);
   const webhooks = createWebhookPlatform({
     db: database.db,
     bookkeeping: database.bookkeeping,
@@ -148,6 +172,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     jobs,
     logger: app.log,
     config,
+    meter: app.meter,
     ...opts.webhooks,
   });
   app.decorate('webhooks', webhooks);

@@ -41,6 +41,13 @@ const envSchema = z
       .optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+    /** Turns on traces over OTLP/HTTP to this collector (README, "Traces"); the other OTEL_* variables are read by the SDK. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z
+      .string()
+      .regex(/^https?:\/\/[^\s?#]+$/, 'an http(s) URL such as http://otel-collector:4318')
+      .optional(),
+    /** Turns on GET /metrics, read with this bearer token (README, "Metrics"); unset → 404. */
+    METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'redis://…')

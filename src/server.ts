@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { startTracing } from './tracing/start.js';
 import { acquireDataDirLock, DataDirLockedError, lockedMessage, reachableUrl, type DataDirLock } from './db/data-dir-lock.js';
 
 /**
@@ -35,8 +36,12 @@ async function main() {
   // The embedded database takes seconds to start: it opens while the app's modules load.
   const database = openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   database.catch(() => {}); // its failure is reported once, by buildApp below
-  const [{ buildApp }, { startupLines }] = await Promise.all([import('./app.js'), import('./startup-lines.js')]);
-  const app = await buildApp(config, { database });
+  const [{ buildApp }, { startupLines }, tracing] = await Promise.all([
+    import('./app.js'),
+    import('./startup-lines.js'),
+    startTracing(config),
+  ]);
+  const app = await buildApp(config, { database, tracing });
   const grace = config.SHUTDOWN_GRACE_MS;
   let closing = false;
   const shutdown = (signal: string) => {
@@ -55,7 +60,9 @@ async function main() {
     }, grace + 5_000);
     force.unref();
     app.close().then(
-      () => {
+      async () => {
+        // The spans of the last requests and jobs, still buffered, go to the collector first.
+        await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'could not flush the last traces'));
         app.log.info('shut down cleanly');
         process.exit(0);
       },

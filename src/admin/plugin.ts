@@ -12,6 +12,7 @@ import { documentScopeSecurity, securityOf } from '../plugins/openapi-security.j
 import { governanceAdminRoutes } from './governance.js';
 import { identityAdminRoutes } from './identity.js';
 import { overviewRoutes } from './overview-routes.js';
+import { activityRoutes } from './activity-routes.js';
 import { profileRoutes } from './profiles.js';
 import { webhookRoutes } from './webhooks.js';
 import { ticketingOperatorRoutes } from './ticketing.js';
@@ -63,4 +64,5 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   await app.register(webhookRoutes);
   await app.register(ticketingOperatorRoutes);
   await app.register(overviewRoutes);
+  await app.register(activityRoutes);
 };

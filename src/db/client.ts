@@ -34,6 +34,8 @@ export interface Database {
   close(): Promise<void>;
   /** The pg pool when on PostgreSQL (LISTEN/NOTIFY, raw clients); undefined on PGlite. */
   pool?: pg.Pool;
+  /** The pool behind `bookkeeping` on PostgreSQL (its connections are reported in the metrics). */
+  bookkeepingPool?: pg.Pool;
   pglite?: PGlite;
 }
 
@@ -87,6 +89,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       bookkeeping: drizzlePg(bookkeepingPool, { schema }) as unknown as Db,
       kind: 'postgres',
       pool,
+      bookkeepingPool,
       ping: async () => {
         await pool.query('select 1');
       },

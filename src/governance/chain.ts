@@ -3,6 +3,7 @@ import type { Db, DbOrTx, Tx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { randomHex, sha256Hex } from '../lib/crypto.js';
 import { createGroupCommit } from '../lib/group-commit.js';
+import { silentMeter, type Meter } from '../metrics/meter.js';
 import type { SigningKey } from '../signing-keys/service.js';
 import { POLICY_VERSION } from './policy.js';
 import { appendLeaf, leafHash } from './merkle.js';
@@ -53,7 +54,19 @@ export type Recheck = (tx: Tx, profileId: string, batch: Decision[]) => Promise<
  * carries the transparency log's tree hashes its leaf completes, computed here from the head's
  * right edge (merkle.ts): the log is written by the same statement, with no read of the tree.
  */
-export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; clock: Clock; signingKey: SigningKey; recheck: Recheck }) {
+export function createChainSealer({
+  db,
+  clock,
+  signingKey,
+  recheck,
+  meter = silentMeter,
+}: {
+  db: Db;
+  clock: Clock;
+  signingKey: SigningKey;
+  recheck: Recheck;
+  meter?: Meter;
+}) {
   /** The head each profile's chain had after this instance's last batch of it. */
   const heads = new Map<string, repo.ChainHead>();
 
@@ -131,6 +144,7 @@ export function createChainSealer({ db, clock, signingKey, recheck }: { db: Db; 
     });
     if (heads.size >= REMEMBERED_HEADS) heads.clear();
     heads.set(profileId, written.head);
+    meter.governanceBatchSealed(written.sealed.map((link) => link.record.disposition));
     const links = written.sealed.values();
     return outcomes.map((outcome) => {
       if (!isDecision(outcome)) return outcome;

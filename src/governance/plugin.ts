@@ -35,7 +35,7 @@ export const GOVERNANCE_PREFIXES = PATH_SCOPES.map(([prefix]) => `${prefix}/`);
 export const governanceApi: FastifyPluginAsync = async (app) => {
   const seed = app.config.GOVERNANCE_SIGNING_KEY ? Buffer.from(app.config.GOVERNANCE_SIGNING_KEY, 'base64') : undefined;
   const signingKey = await liveSigningKey(app.db, app.clock, 'governance', seed);
-  const service = createGovernanceService({ db: app.db, clock: app.clock, signingKey });
+  const service = createGovernanceService({ db: app.db, clock: app.clock, signingKey, meter: app.meter });
   const boundary = createExecutionBoundary(service);
   // The log's checkpoints are signed with keys of their own purpose, never the records' key.
   const log = createTransparencyLog({

@@ -1,5 +1,6 @@
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import type { Meter } from '../metrics/meter.js';
 import { keyIdOf } from '../lib/ed25519.js';
 import { publishedKeys, type PublishedKey, type SigningKey } from '../signing-keys/service.js';
 import type { ProfileService } from '../profiles/service.js';
@@ -25,14 +26,15 @@ export interface GovernanceDeps {
   db: Db;
   clock: Clock;
   signingKey: SigningKey;
+  meter?: Meter;
 }
 
 export type GovernanceService = ReturnType<typeof createGovernanceService>;
 
-export function createGovernanceService({ db, clock, signingKey }: GovernanceDeps) {
+export function createGovernanceService({ db, clock, signingKey, meter }: GovernanceDeps) {
   let keyCache = new Map<string, Uint8Array>([[signingKey.kid, signingKey.publicKey]]);
   const agents = createAgentTerms(db);
-  const sealer = createChainSealer({ db, clock, signingKey, recheck: agents.recheck });
+  const sealer = createChainSealer({ db, clock, signingKey, recheck: agents.recheck, meter });
 
   /** Every published key by id; reloaded on a miss so keys another instance rotated in are found. */
   async function verificationKeys(kid?: string): Promise<ReadonlyMap<string, Uint8Array>> {

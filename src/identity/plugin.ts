@@ -104,9 +104,11 @@ export const identityApi: FastifyPluginAsync = async (app) => {
         },
       }
     : undefined;
-  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log, faces, documents: app.documents ?? undefined }), {
-    lane: 'identity',
-  });
+  app.jobs.handle(
+    PIPELINE_QUEUE,
+    pipelineHandler({ ...deps, logger: app.log, faces, documents: app.documents ?? undefined, meter: app.meter }),
+    { lane: 'identity' },
+  );
 
   const verifications = createVerificationService(deps);
   useIdempotency(app, withoutHandoffAtRest(identityIdempotency, verifications, app.config.PUBLIC_URL));

@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { isJobName, JOB_KINDS, LANES, type LaneName, type PayloadOf } from './kinds.js';
 import { createGroupCommit } from '../lib/group-commit.js';
+import { untracedJobs, type JobTracing } from '../tracing/jobs.js';
 import {
   claimDue,
   finishJobs,
@@ -84,6 +85,8 @@ export interface JobQueueOptions {
   lanes?: Partial<Record<LaneName, Partial<LaneSettings>>>;
   /** New work wakes the runner at once (LISTEN/NOTIFY); without it only the poll finds it. */
   listen?: JobListener;
+  /** Each job carries the trace of the request that queued it (tracing on); nothing by default. */
+  tracing?: JobTracing;
 }
 
 export interface HandleOptions {
@@ -172,6 +175,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const { db, clock, logger } = opts;
   const books = opts.bookkeeping ?? db;
   const leaseMs = opts.leaseMs ?? 60_000;
+  const tracing = opts.tracing ?? untracedJobs;
   const handlers = new Map<string, JobHandler>();
   const lanes = new Map<LaneName, Lane>(
     LANES.map((name) => [
@@ -275,7 +279,8 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
         await finish(lane, row, { state: 'failed', lastError: payload.error, keyFailed: false, writes: [], now: clock.now() });
         return;
       }
-      const outcome = await handler({ id: row.id, queue: row.queue, payload: payload.value, attempt: row.attempts });
+      const job = { id: row.id, queue: row.queue, payload: payload.value, attempt: row.attempts };
+      const outcome = await tracing.runJob({ ...job, traceParent: row.traceParent }, () => handler(job));
       free();
       await finish(lane, row, endOf(outcome, clock.now()));
     } catch (err) {
@@ -411,7 +416,14 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       // A payload its handler would refuse is refused here, inside the caller's transaction.
       if (isJobName(queue)) JOB_KINDS[queue].payload.parse(payload);
       const now = clock.now();
-      return insertJob(o.tx ?? db, { queue, payload, runAt: o.runAt ?? now, key: o.key ?? null, now });
+      return insertJob(o.tx ?? db, {
+        queue,
+        payload,
+        runAt: o.runAt ?? now,
+        key: o.key ?? null,
+        now,
+        traceParent: tracing.currentTraceParent(),
+      });
     },
     reschedule: (id, runAt, o = {}) => movePendingJob(o.tx ?? db, id, runAt, clock.now()),
     drain,

@@ -23,6 +23,8 @@ export interface ClaimedJob {
   /** Claims so far, this one included. */
   attempts: number;
   key: string | null;
+  /** The W3C traceparent of the span that queued it (tracing on), or null. */
+  traceParent: string | null;
 }
 
 export interface NewJob {
@@ -31,6 +33,7 @@ export interface NewJob {
   runAt: Date;
   key: string | null;
   now: Date;
+  traceParent?: string | null;
 }
 
 export async function insertJob(db: DbOrTx, job: NewJob): Promise<string> {
@@ -42,6 +45,7 @@ export async function insertJob(db: DbOrTx, job: NewJob): Promise<string> {
       state: 'pending',
       runAt: job.runAt,
       concurrencyKey: job.key,
+      traceParent: job.traceParent ?? null,
       createdAt: job.now,
       updatedAt: job.now,
     })
@@ -138,12 +142,27 @@ export async function claimDue(db: Db, r: ClaimRequest): Promise<ClaimedJob[]> {
   const result = await db.execute(
     sql`update jobs set state = 'running', attempts = attempts + 1, locked_until = ${iso(r.lockedUntil)}, updated_at = ${iso(r.now)}
       where id in (${picked})
-      returning id, queue, payload, attempts, concurrency_key, to_char(run_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as due`,
+      returning id, queue, payload, attempts, concurrency_key, trace_parent, to_char(run_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as due`,
   );
   // RETURNING has no order: the runner starts them oldest first, as they were picked.
-  return rowsOf<{ id: string; queue: string; payload: unknown; attempts: number; concurrency_key: string | null; due: string }>(result)
+  return rowsOf<{
+    id: string;
+    queue: string;
+    payload: unknown;
+    attempts: number;
+    concurrency_key: string | null;
+    trace_parent: string | null;
+    due: string;
+  }>(result)
     .sort((a, b) => (a.due < b.due ? -1 : a.due > b.due ? 1 : 0))
-    .map((row) => ({ id: row.id, queue: row.queue, payload: row.payload, attempts: row.attempts, key: row.concurrency_key }));
+    .map((row) => ({
+      id: row.id,
+      queue: row.queue,
+      payload: row.payload,
+      attempts: row.attempts,
+      key: row.concurrency_key,
+      traceParent: row.trace_parent,
+    }));
 }
 
 /**

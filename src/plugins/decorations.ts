@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Database, Db } from '../db/client.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
+import type { Meter } from '../metrics/meter.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import type { FacePool } from '../identity/faces/pool.js';
 import type { DocumentReader } from '../identity/document/reader.js';
@@ -23,5 +24,7 @@ declare module 'fastify' {
     blobs: BlobStore;
     redis: Redis | undefined;
     webhooks: WebhookPlatform;
+    /** Where the APIs report their work for the metrics; silent when METRICS_TOKEN is unset. */
+    meter: Meter;
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Job, JobName, JobOutcome, JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
+import { silentMeter, type Meter } from '../metrics/meter.js';
 import { createGroupCommit } from '../lib/group-commit.js';
 import { DEFAULT_POLICY, effectivePolicy, retryDelayMs, type ScheduleSettings } from './policy.js';
 import * as repo from './repo.js';
@@ -38,6 +39,7 @@ export interface DispatcherDeps {
   /** Keep-alive connections shared by all deliveries of the process; one per dispatcher by default. */
   connections?: ConnectionPool;
   random?: () => number;
+  meter?: Meter;
 }
 
 /**
@@ -61,6 +63,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   const { db, clock, jobs, logger, signers, policies } = deps;
   const books = deps.bookkeeping ?? db;
   const random = deps.random ?? Math.random;
+  const meter = deps.meter ?? silentMeter;
   const connections = deps.connections ?? createConnectionPool({ ca: deps.ca });
 
   /**
@@ -223,6 +226,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       { deliveryId: delivery.id, eventId: delivery.eventId, attempt, statusCode, durationMs: result.durationMs, state },
       'webhook attempt',
     );
+    meter.webhookAttempt(ok ? 'delivered' : nextAttemptAt ? 'failed' : 'gave_up', result.durationMs / 1000);
     // An endpoint that did not answer at all pauses its key after a few in a row (src/jobs/repo.ts).
     const keyFailed = result.unanswered === true;
     if (nextAttemptAt) return { retryAt: nextAttemptAt, error: error ?? undefined, keyFailed, writes };

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
+import type { Meter } from '../metrics/meter.js';
 import { createDispatcher, DELIVERY_QUEUE, FANOUT_QUEUE } from './dispatcher.js';
 import type { ConnectionPool } from './transport.js';
 import { DEFAULT_POLICY, defaultDelaysMs } from './policy.js';
@@ -29,6 +30,8 @@ export interface WebhookPlatformDeps {
   /** DNS for the SSRF guard; the system resolver by default. */
   resolve?: Resolver;
   random?: () => number;
+  /** Where each attempt's outcome and duration are reported (README, "Metrics"). */
+  meter?: Meter;
 }
 
 /**

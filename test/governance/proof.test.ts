@@ -242,6 +242,9 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
     expect(ops.sort()).toEqual([
       'GET /v1/carrier/{execution_id} getCarrier',
       'GET /v1/crypto/keys listGovernanceKeys',
+      'GET /v1/governance/log getGovernanceLog',
+      'GET /v1/governance/proofs/consistency getGovernanceConsistencyProof',
+      'GET /v1/governance/proofs/inclusion getGovernanceInclusionProof',
       'GET /v1/governance/records listGovernanceRecords',
       'GET /v1/proof/boundaries getProofBoundaries',
       'POST /v1/challenge/bypass challengeBypass',

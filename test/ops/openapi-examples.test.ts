@@ -356,6 +356,7 @@ describe('the examples of the OpenAPI document', () => {
     await call('listProfileVerifications', { token: admin, params: { id: profile.id } });
     await call('listProfileEvents', { token: admin, params: { id: profile.id } });
     await call('listProfileGovernance', { token: admin, params: { id: profile.id } });
+    await call('getActivity', { token: admin });
     const keys = (await call('listApiKeys', { token: admin, query: { profileId: profile.id } })).data.items as {
       id: string;
       service: string;

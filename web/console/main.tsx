@@ -2,6 +2,7 @@ import { render } from 'preact';
 import './style.css';
 import { adminToken, reviewerKey, route } from './lib.js';
 import { OperatorSignIn, Profile, Profiles } from './operator.js';
+import { Overview } from './overview.js';
 import { ReviewCase, ReviewerSignIn, ReviewQueue } from './reviewer.js';
 import { Link, Shell } from './ui.js';
 
@@ -47,6 +48,7 @@ function App() {
   if (area === 'operator') {
     if (!adminToken.value) return <OperatorSignIn />;
     if (a === 'profiles' && b) return <Profile id={b} tab={c ?? 'keys'} />;
+    if (a === 'overview') return <Overview />;
     return <Profiles />;
   }
   return <NotFound />;

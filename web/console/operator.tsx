@@ -7,9 +7,10 @@ import { ReviewPolicyForm } from './review-policy.js';
 type Api = ReturnType<typeof client>;
 const useApi = () => useMemo(() => client(adminToken.value), [adminToken.value]);
 
-function OperatorNav() {
+export function OperatorNav() {
   return (
     <>
+      <Link href="/console/operator/overview">Overview</Link>
       <Link href="/console/operator">Profiles</Link>
       <button type="button" class="link" onClick={() => ((adminToken.value = null), navigate('/console/operator'))}>
         Sign out

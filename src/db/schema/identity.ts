@@ -141,5 +141,9 @@ export const identityAuditEvents = pgTable(
     hash: text('hash').notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [uniqueIndex('identity_audit_events_seq_uq').on(t.verificationId, t.seq)],
+  (t) => [
+    uniqueIndex('identity_audit_events_seq_uq').on(t.verificationId, t.seq),
+    // The operator's last hour of decisions (GET /admin/v1/activity); append-only in created_at order, as webhook_attempts.
+    index('identity_audit_events_created_brin').using('brin', t.createdAt),
+  ],
 );

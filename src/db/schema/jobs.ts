@@ -23,6 +23,11 @@ export const jobs = pgTable(
      * one key run at once, and a key that keeps failing is paused (job_key_pauses).
      */
     concurrencyKey: text('concurrency_key'),
+    /**
+     * The W3C traceparent of the span that queued the job, when tracing is on: the job's span is
+     * its child, so the work shows under the request that caused it (README, "Traces").
+     */
+    traceParent: text('trace_parent'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },

@@ -98,5 +98,11 @@ export const webhookAttempts = pgTable(
     statusCode: integer('status_code'),
     error: text('error'),
   },
-  (t) => [uniqueIndex('webhook_attempts_delivery_attempt_uq').on(t.deliveryId, t.attempt)],
+  (t) => [
+    uniqueIndex('webhook_attempts_delivery_attempt_uq').on(t.deliveryId, t.attempt),
+    // The operator's last hour of attempts (GET /admin/v1/activity). Rows arrive in started_at
+    // order, so a BRIN index (a few pages, one summary per range of blocks) finds them without
+    // the cost a b-tree entry would add to every attempt.
+    index('webhook_attempts_started_brin').using('brin', t.startedAt),
+  ],
 );

@@ -13,6 +13,8 @@ export interface FacePool {
   analyze(load: () => Promise<Uint8Array[]>): Promise<FaceTaskResult>;
   /** Analyses running in a worker now (tests wait for one before ending its worker). */
   readonly running: number;
+  /** Analyses waiting for a free worker (the metrics report it). */
+  readonly waiting: number;
   /** The pool's worker threads (tests end one mid-job to check that a crash is a pipeline fault). */
   readonly threads: readonly { terminate(): Promise<number> }[];
   close(): Promise<void>;
@@ -92,6 +94,9 @@ export function createFacePool(opts: { workers: number; timeoutMs: number; maxSi
     },
     get running() {
       return running;
+    },
+    get waiting() {
+      return waiting.length;
     },
     get threads() {
       return pool?.threads ?? [];

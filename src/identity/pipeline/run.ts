@@ -1,6 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { BlobStoreUnavailable } from '../../blobs/store.js';
 import type { JobHandler } from '../../jobs/queue.js';
+import type { Meter } from '../../metrics/meter.js';
 import { appendAudit } from '../audit.js';
 import * as repo from '../repo.js';
 import type { IdentityDeps } from '../service.js';
@@ -33,9 +35,9 @@ export interface FaceChecks {
  * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
  */
 export function pipelineHandler(
-  deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks; documents?: DocumentReader },
+  deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks; documents?: DocumentReader; meter: Meter },
 ): JobHandler<{ verificationId: string }> {
-  const { db, clock, webhooks, logger, blobs, faces, documents } = deps;
+  const { db, clock, webhooks, logger, blobs, faces, documents, meter } = deps;
 
   /** Runs the models in the pool (off this event loop) over the document and the frames; a crash or timeout throws. */
   async function measureFaces(checks: FaceChecks, v: repo.VerificationRow, frames: repo.FrameRow[]): Promise<FaceSignals> {
@@ -60,10 +62,10 @@ export function pipelineHandler(
     error?: string,
     signals?: FaceSignals,
     reading?: DocumentReading,
-  ) {
-    await db.transaction(async (tx) => {
+  ): Promise<boolean> {
+    return db.transaction(async (tx) => {
       const v = await repo.lockVerification(tx, verificationId);
-      if (!v || v.status !== 'processing' || v.erasedAt) return;
+      if (!v || v.status !== 'processing' || v.erasedAt) return false;
       const now = clock.now();
       const decided = await repo.updateVerification(tx, v.id, {
         status: outcome.status,
@@ -85,6 +87,7 @@ export function pipelineHandler(
         data: { reason: outcome.reason },
       });
       await sendDecisionWebhook(tx, webhooks, decided, outcome.status);
+      return true;
     });
   }
 
@@ -92,6 +95,11 @@ export function pipelineHandler(
     const { verificationId } = job.payload;
     const v = await repo.getVerification(db, verificationId);
     if (!v || v.status !== 'processing' || v.erasedAt) return;
+    // Run time for the metrics: a monotonic measure, not the clock of the decisions.
+    const started = performance.now();
+    const recordCounted = async (...args: Parameters<typeof record>) => {
+      if (await record(...args)) meter.identityDecision(args[1].status, args[1].reason, (performance.now() - started) / 1000);
+    };
     try {
       if (v.failNextRun) throw new InjectedPipelineFault();
       const frames = await repo.framesOf(db, v.id);
@@ -115,7 +123,7 @@ export function pipelineHandler(
         const faceOutcome = decideFaces(signals, faces.thresholds);
         if (outcome.status === 'approved' && faceOutcome) outcome = faceOutcome;
       }
-      await record(v.id, outcome, undefined, signals, reading);
+      await recordCounted(v.id, outcome, undefined, signals, reading);
     } catch (err) {
       // A bucket that is down decides nothing: the queue runs the job again later (README, "Object storage").
       if (err instanceof BlobStoreUnavailable) throw err;
@@ -126,7 +134,7 @@ export function pipelineHandler(
           : err instanceof FaceAnalysisTimeout
             ? 'face_analysis_timeout'
             : 'internal_error';
-      await record(v.id, { status: 'manual_review', reason: 'pipeline_error' }, kind);
+      await recordCounted(v.id, { status: 'manual_review', reason: 'pipeline_error' }, kind);
     }
   };
 }
