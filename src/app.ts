@@ -14,6 +14,7 @@ import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
 import { jobListener } from './jobs/wake.js';
 import { createFacePool } from './identity/faces/pool.js';
+import { createDocumentReader } from './identity/document/reader.js';
 import { idempotencyKeyPurge } from './idempotency/purge.js';
 import { finishedJobPurge } from './jobs/purge.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -145,6 +146,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
         })
       : null,
   );
+  app.decorate('documents', config.DOCUMENT_READING === 'on' ? createDocumentReader() : null);
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
   app.decorate('authBrake', createAuthBrake({ limit: config.AUTH_FAILURE_LIMIT_PER_MINUTE, clock, redis, log: app.log }));
@@ -193,6 +195,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     if (opts.startJobs !== false) {
       jobs.start();
       app.faces?.start();
+      app.documents?.start();
     }
   });
   app.addHook('preClose', async () => {
@@ -200,6 +203,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   });
   app.addHook('onClose', async () => {
     await app.faces?.close();
+    await app.documents?.close();
     await app.blobs.close?.();
     // Not quit(): with Redis gone it waits behind the offline queue; nothing pending is worth keeping.
     redis?.disconnect();

@@ -81,6 +81,8 @@ const envSchema = z
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
     /** Face checks in the identity pipeline (README, "Face checks"); `off` keeps only the byte rules and loads no model. */
     FACE_CHECKS: z.enum(['on', 'off']).default('on'),
+    /** Reading the document's machine-readable zone in the pipeline (README, "Document reading"); `off` keeps the typed-zone rules only. */
+    DOCUMENT_READING: z.enum(['on', 'off']).default('on'),
     /** Worker threads running face inference, each with its own copy of the models (~150 MB). */
     FACE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
     /** Linux nice value of the face workers: above 0 the API's event loop wins the CPU when both want it. */

@@ -11,10 +11,19 @@ import { attestationView, jwkView } from './views.js';
 
 export const CLAIMS = {
   identity_verified: { description: 'The verification was approved.', needs_mrz: false },
-  age_over_18: { description: 'The holder is at least 18 years old today (MRZ birth date).', needs_mrz: true },
-  age_over_21: { description: 'The holder is at least 21 years old today (MRZ birth date).', needs_mrz: true },
-  document_unexpired: { description: 'The document has not expired today (MRZ expiry date).', needs_mrz: true },
-  nationality: { description: 'The holder’s nationality, ISO 3166-1 alpha-3 (MRZ).', needs_mrz: true },
+  age_over_18: {
+    description: 'The holder is at least 18 years old today (birth date in the zone read from the document).',
+    needs_mrz: true,
+  },
+  age_over_21: {
+    description: 'The holder is at least 21 years old today (birth date in the zone read from the document).',
+    needs_mrz: true,
+  },
+  document_unexpired: {
+    description: 'The document has not expired today (expiry date in the zone read from the document).',
+    needs_mrz: true,
+  },
+  nationality: { description: 'The holder’s nationality, ISO 3166-1 alpha-3 (the zone read from the document).', needs_mrz: true },
 } as const;
 export type ClaimName = keyof typeof CLAIMS;
 export const CLAIM_NAMES = Object.keys(CLAIMS) as [ClaimName, ...ClaimName[]];
@@ -26,10 +35,14 @@ export function claimCatalogue() {
   return { claims: CLAIM_NAMES.map((name) => ({ name, ...CLAIMS[name] })) };
 }
 
-/** The claim's value from the verification's data, or null when the data cannot support it. */
-function claimValue(claim: ClaimName, mrzText: string | null, now: Date): boolean | string | null {
+/**
+ * The claim's value from the verification's data, or null when the data cannot support it. A
+ * zone only the capturing device typed supports no claim: the person being verified could type
+ * anything; the zone must have been read from the document image or confirmed by a reviewer.
+ */
+function claimValue(claim: ClaimName, mrzText: string | null, source: string | null, now: Date): boolean | string | null {
   if (claim === 'identity_verified') return true;
-  if (!mrzText) return null;
+  if (!mrzText || (source !== 'image' && source !== 'reviewer')) return null;
   const mrz = readMrz(mrzText, now);
   switch (claim) {
     case 'age_over_18':
@@ -57,7 +70,7 @@ export function createAttestationService({ db, clock }: IdentityDeps, issuer: st
       if (v.erasedAt) throw errors.verificationErased();
       if (v.status !== 'approved') throw errors.notApproved(v.status);
       const now = clock.now();
-      const value = claimValue(claim, v.mrz, now);
+      const value = claimValue(claim, v.mrz, v.mrzSource, now);
       if (value === null) throw errors.claimUnsupported(claim);
       const key = await liveSigningKey(db, clock, 'attestation');
       const attestationId = randomUUID();

@@ -41,11 +41,18 @@ export const identityErrors = {
   captureComplete: () => fail(409, 'Capture is complete: no handoff token is needed any more'),
   notInReview: (status: string) => fail(409, `The verification is ${status}, not in manual_review`),
   notApproved: (status: string) => fail(409, `The verification is ${status}, not approved`),
-  claimUnsupported: (claim: string) => fail(409, `This verification's data cannot support the claim ${claim} (no machine-readable zone)`),
+  claimUnsupported: (claim: string) =>
+    fail(
+      409,
+      `This verification's data cannot support the claim ${claim} (no machine-readable zone read from the document or confirmed by a reviewer)`,
+    ),
 
   // Review cases
   imagesErased: () => fail(410, 'The verification was erased: its images and personal data are gone'),
   noDocumentImage: () => fail(404, 'No document image was uploaded'),
+  noDocumentBack: () => fail(404, 'No back of the document was uploaded'),
+  reviewZoneWithDecline: () => fail(422, 'A machine-readable zone can only be confirmed with an approval'),
+  reviewZoneInvalid: () => fail(422, 'The machine-readable zone does not parse as TD1, TD2 or TD3 with every check digit holding'),
   noSelfieFrame: (step: number) => fail(404, `No selfie frame was uploaded for step ${step}`),
 
   // Capture flow
@@ -60,6 +67,8 @@ export const identityErrors = {
   // Multipart bodies and images
   notMultipart: () => fail(415, 'The request must be multipart/form-data'),
   oneFileOnly: () => fail(422, 'Send exactly one file, in the field "file"'),
+  documentFilesOnly: () =>
+    fail(422, 'Send the document in the field "file" and, for an ID card, its other side in the field "back": one file each'),
   fileMissing: () => fail(422, 'The file field "file" is missing'),
   fieldUnstorable: (field: string, reason: string) => fail(422, `body.${field}: ${reason}`),
   multipartMalformed: () => fail(400, 'The multipart body is malformed or ended early'),

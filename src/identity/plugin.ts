@@ -84,7 +84,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   app.decorateRequest('identityPrincipal', null);
   await app.register(multipart, {
     // One byte over the limit is enough to know; the inspector answers 413 itself.
-    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
     throwFileSizeLimit: false,
   });
 
@@ -104,7 +104,11 @@ export const identityApi: FastifyPluginAsync = async (app) => {
         },
       }
     : undefined;
-  app.jobs.handle(PIPELINE_QUEUE, pipelineHandler({ ...deps, logger: app.log, faces, meter: app.meter }), { lane: 'identity' });
+  app.jobs.handle(
+    PIPELINE_QUEUE,
+    pipelineHandler({ ...deps, logger: app.log, faces, documents: app.documents ?? undefined, meter: app.meter }),
+    { lane: 'identity' },
+  );
 
   const verifications = createVerificationService(deps);
   useIdempotency(app, withoutHandoffAtRest(identityIdempotency, verifications, app.config.PUBLIC_URL));

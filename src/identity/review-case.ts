@@ -55,28 +55,31 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
         const decisions = (await repo.decisionsOf(tx, [v.id])).get(v.id) ?? [];
         return { v, frames, audit, decisions };
       });
-      const contentTypes = await contentTypesOf([v.documentBlob, ...frames.map((f) => f.blobKey)]);
+      const contentTypes = await contentTypesOf([v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]);
       return reviewCaseView(v, { frames, audit, contentTypes, decisions, viewerKeyId: principal.keyId });
     },
 
-    /** The stored bytes of the document (`step` null) or of one selfie frame; appends `review.image_viewed`. */
-    async image(principal: KeyPrincipal, id: string, step: number | null) {
+    /** The stored bytes of the document, of its back or of one selfie frame (its step); appends `review.image_viewed`. */
+    async image(principal: KeyPrincipal, id: string, which: 'document' | 'document-back' | number) {
       return db.transaction(async (tx) => {
         const v = await lockInReach(tx, principal, id);
         let key: string | null;
-        if (step === null) {
+        if (which === 'document') {
           key = v.documentBlob;
           if (!key) throw errors.noDocumentImage();
+        } else if (which === 'document-back') {
+          key = v.documentBackBlob;
+          if (!key) throw errors.noDocumentBack();
         } else {
-          key = (await repo.framesOf(tx, v.id)).find((f) => f.step === step)?.blobKey ?? null;
-          if (!key) throw errors.noSelfieFrame(step);
+          key = (await repo.framesOf(tx, v.id)).find((f) => f.step === which)?.blobKey ?? null;
+          if (!key) throw errors.noSelfieFrame(which);
         }
         const bytes = await blobs.get(key);
         await appendAudit(tx, clock, {
           verificationId: v.id,
           type: 'review.image_viewed',
           actor: keyActor(principal),
-          data: step === null ? { image: 'document' } : { image: 'selfie', step },
+          data: typeof which === 'number' ? { image: 'selfie', step: which } : { image: which },
         });
         return { bytes, contentType: imageContentType(bytes) };
       });

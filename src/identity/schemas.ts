@@ -56,6 +56,18 @@ export const createdVerification = z.object({
   created_at: z.string(),
 });
 
+export const documentSummary = z
+  .object({
+    type: z.enum(['passport', 'id_card']).describe('`passport` for a TD3 zone, `id_card` for TD1 and TD2'),
+    issuing_country: z.string().describe('ISO 3166-1 alpha-3 as in the zone (Germany is `D`)'),
+    expires_on: z.string().nullable().describe('YYYY-MM-DD'),
+    mrz_source: z
+      .enum(['image', 'typed', 'reviewer'])
+      .describe('Where the zone came from: read from the document image, typed by the capturing device, or confirmed by a reviewer'),
+  })
+  .nullable()
+  .describe('The document the verification stands on, or null when no zone is known. Never a name, number or birth date.');
+
 export const verification = z.union([
   z.object({
     id: z.string(),
@@ -65,6 +77,7 @@ export const verification = z.union([
     return_url: returnUrl,
     stage,
     decision_reason: z.string().nullable(),
+    document: documentSummary,
     created_at: z.string(),
     updated_at: z.string(),
     decided_at: z.string().nullable(),
@@ -117,6 +130,13 @@ export const reviewBody = z.object({
     .string()
     .refine((n) => n.trim().length >= 20, 'note must be at least 20 characters after trimming')
     .describe('Mandatory: why, at least 20 characters after trimming'),
+  mrz: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'With `approve` only: the machine-readable zone as the reviewer read or corrected it from the document images, lines joined by \\n. It must parse with every check digit holding (422 otherwise) and becomes the verification’s zone with `mrz_source` `reviewer`, so its claims can be attested.',
+    ),
 });
 export const reviewResult = z.object({ review_id: z.string(), verification });
 /** Where a case stands between its reviewers (four-eyes review, README). */
@@ -188,7 +208,21 @@ export const reviewCase = z.object({
     content_type: z.string().nullable(),
     width: z.number().int().nullable(),
     height: z.number().int().nullable(),
-    mrz: z.record(z.string(), z.string().nullable()).nullable().describe('The parsed MRZ fields (as printed), or null when none was sent'),
+    back: z
+      .object({
+        image_url: imageUrl,
+        content_type: z.string().nullable(),
+        width: z.number().int().nullable(),
+        height: z.number().int().nullable(),
+      })
+      .nullable()
+      .describe('The other side of an ID card (image at /v1/review/{id}/images/document-back), or null when none was sent'),
+    mrz: z
+      .record(z.string(), z.string().nullable())
+      .nullable()
+      .describe(
+        'The zone: its parsed fields (as printed) when one is known, `source` (`image`, `typed`, `reviewer`, or null when no zone is known) and `lines` (the text the document reading saw, lines joined by \\n; empty when it saw nothing). Null when no zone was typed and nothing was read.',
+      ),
   }),
   steps: z.array(
     z.object({

@@ -6,9 +6,12 @@ import { forgetAnswersOf } from '../idempotency/repo.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { WebhookTargetError } from '../webhooks/ssrf.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
+import { parse as parseMrz } from 'mrz';
 import { appendAudit } from './audit.js';
 import { weighDecision } from './four-eyes.js';
 import { identityErrors as errors } from './errors.js';
+import { normalisedZone } from './pipeline/decide.js';
+import { readMrz } from './pipeline/mrz.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
 import { createdVerificationView, handoffView, reviewQueueItemView, verificationView, type IssuedHandoff } from './views.js';
@@ -157,7 +160,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
         if (v.erasedAt) return verificationView(v);
         const now = clock.now();
         const frames = await repo.framesOf(tx, v.id);
-        for (const key of [v.documentBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
+        for (const key of [v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
         await repo.eraseDependents(tx, v.id, now);
         // Kept Idempotency-Key answers repeat the reference and webhook URL.
         await forgetAnswersOf(tx, v.id);
@@ -166,10 +169,16 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           webhookUrl: null,
           returnUrl: null,
           mrz: null,
+          mrzSource: null,
+          mrzRead: null,
           documentBlob: null,
           documentSha256: null,
           documentWidth: null,
           documentHeight: null,
+          documentBackBlob: null,
+          documentBackSha256: null,
+          documentBackWidth: null,
+          documentBackHeight: null,
           challenge: null,
           signals: {},
           erasedAt: now,
@@ -196,7 +205,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
      * review"); until then it is recorded and the verification stays in review. A key never
      * decides one case twice.
      */
-    async review(principal: KeyPrincipal, id: string, input: { decision: 'approve' | 'decline'; note: string }) {
+    async review(principal: KeyPrincipal, id: string, input: { decision: 'approve' | 'decline'; note: string; mrz?: string | undefined }) {
+      const zone = input.mrz === undefined ? null : confirmedZone(input.mrz, input.decision, clock.now());
       return withLocked(principal, id, async (tx, v) => {
         if (v.erasedAt) throw errors.verificationErased();
         if (v.status !== 'manual_review') throw errors.notInReview(v.status);
@@ -212,6 +222,15 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           ordinal: prior.length + 1,
           createdAt: now,
         });
+        if (zone) {
+          await repo.updateVerification(tx, v.id, { mrz: zone, mrzSource: 'reviewer', updatedAt: now });
+          await appendAudit(tx, clock, {
+            verificationId: v.id,
+            type: 'review.mrz_confirmed',
+            actor: keyActor(principal),
+            data: { review_id: reviewId },
+          });
+        }
         if (weight !== 'final') {
           const waiting = await repo.updateVerification(tx, v.id, { updatedAt: now });
           await appendAudit(tx, clock, {
@@ -249,6 +268,21 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 }
 
 export type VerificationService = ReturnType<typeof createVerificationService>;
+
+/** A zone a reviewer confirms: with an approval only, parsing as ICAO 9303 with every check digit holding. */
+function confirmedZone(text: string, decision: 'approve' | 'decline', now: Date): string {
+  if (decision !== 'approve') throw errors.reviewZoneWithDecline();
+  const zone = normalisedZone(text);
+  const lines = zone.split('\n');
+  let format: string | undefined;
+  try {
+    format = parseMrz(lines).format;
+  } catch {
+    throw errors.reviewZoneInvalid();
+  }
+  if (!['TD1', 'TD2', 'TD3'].includes(format) || !readMrz(zone, now).valid) throw errors.reviewZoneInvalid();
+  return zone;
+}
 
 /** What the operator API does with verifications of any profile. */
 export function createIdentityOperatorService({ db, clock, webhooks }: Pick<IdentityDeps, 'db' | 'clock' | 'webhooks'>) {

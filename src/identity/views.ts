@@ -21,11 +21,30 @@ export function verificationView(v: VerificationRow): z.infer<typeof s.verificat
     return_url: v.returnUrl,
     stage: v.stage,
     decision_reason: v.decisionReason,
+    document: documentSummaryView(v),
     created_at: toIso(v.createdAt),
     updated_at: toIso(v.updatedAt),
     decided_at: toIsoOrNull(v.decidedAt),
     erased: false,
   };
+}
+
+/** The document's type, country and expiry from the verification's zone; null without one. */
+export function documentSummaryView(v: VerificationRow): z.infer<typeof s.documentSummary> {
+  if (!v.mrz || !v.mrzSource) return null;
+  try {
+    const { format, fields } = parseMrz(v.mrz.split('\n'));
+    const expiry = fields.expirationDate;
+    return {
+      type: format === 'TD3' ? 'passport' : 'id_card',
+      issuing_country: (fields.issuingState ?? '').replace(/<+$/, ''),
+      // ICAO 9303 expiry dates are two-digit years of this century.
+      expires_on: expiry && /^\d{6}$/.test(expiry) ? `20${expiry.slice(0, 2)}-${expiry.slice(2, 4)}-${expiry.slice(4, 6)}` : null,
+      mrz_source: v.mrzSource,
+    };
+  } catch {
+    return null;
+  }
 }
 
 export interface IssuedHandoff {
@@ -130,6 +149,12 @@ export function mrzFields(mrz: string | null): Record<string, string | null> | n
   }
 }
 
+/** The zone as the reviewer sees it: its fields, where it came from, and what the reading saw. */
+function reviewZoneView(v: VerificationRow): Record<string, string | null> | null {
+  if (!v.mrz && v.mrzRead === null) return null;
+  return { ...mrzFields(v.mrz), source: v.mrz ? v.mrzSource : null, lines: v.mrzRead ?? '' };
+}
+
 /** What the reviewer's case view needs besides the row: its frames, audit trail and the stored images' types. */
 export interface CaseMaterial {
   frames: FrameRow[];
@@ -160,7 +185,15 @@ export function reviewCaseView(
       content_type: typeOf(v.documentBlob),
       width: v.documentWidth,
       height: v.documentHeight,
-      mrz: mrzFields(v.mrz),
+      back: v.documentBackBlob
+        ? {
+            image_url: `${base}/document-back`,
+            content_type: typeOf(v.documentBackBlob),
+            width: v.documentBackWidth,
+            height: v.documentBackHeight,
+          }
+        : null,
+      mrz: reviewZoneView(v),
     },
     steps: storedChallenge(v).map((step) => {
       const frame = frames.find((f) => f.step === step.step);

@@ -7,6 +7,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Meter } from '../metrics/meter.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import type { FacePool } from '../identity/faces/pool.js';
+import type { DocumentReader } from '../identity/document/reader.js';
 
 /** What the whole process shares; buildApp decorates the root instance with these. */
 declare module 'fastify' {
@@ -18,6 +19,8 @@ declare module 'fastify' {
     jobs: JobQueue;
     /** The face-inference worker pool; null when FACE_CHECKS=off. */
     faces: FacePool | null;
+    /** The OCR of document zones; null when DOCUMENT_READING=off. */
+    documents: DocumentReader | null;
     blobs: BlobStore;
     redis: Redis | undefined;
     webhooks: WebhookPlatform;

@@ -83,6 +83,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestConte
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       // Most tests upload synthetic noise images: face checks are opted into by the face tests.
       FACE_CHECKS: 'off',
+      DOCUMENT_READING: 'off',
       ...opts.env,
     };
   }

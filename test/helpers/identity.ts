@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TestContext } from './app.js';
 import { addKey, createTenant } from './tenants.js';
@@ -115,6 +116,15 @@ export async function captureAll(
     expect(res.statusCode, res.body).toBe(201);
   }
   return { id: v.id as string, token, challenge, verification: v };
+}
+
+/**
+ * Marks the verification's typed zone as read from the document image, as the pipeline does when
+ * DOCUMENT_READING=on and the OCR read the same zone: for tests of what follows a read zone
+ * (attestations) without running the OCR, which test/identity/document-reading.test.ts covers.
+ */
+export async function zoneReadFromImage(ctx: TestContext, id: string): Promise<void> {
+  await ctx.app.db.execute(sql`update identity_verifications set mrz_source = 'image' where id = ${id} and mrz is not null`);
 }
 
 /** Drains the job queue and reads the verification. */

@@ -26,7 +26,16 @@ export async function startServerProcess(
   const command = [...launcher, process.execPath, '--import', 'tsx', 'src/server.ts'];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, FACE_CHECKS: 'off', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DATA_DIR: dataDir,
+      FACE_CHECKS: 'off',
+      DOCUMENT_READING: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];

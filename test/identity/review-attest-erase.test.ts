@@ -6,7 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { verifyAuditChain } from '../../src/identity/audit.js';
 import { useTestApp } from '../helpers/suite.js';
-import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
+import {
+  api,
+  captureAll,
+  captureIntoManualReview,
+  HIGH_LIMITS,
+  identityTenant,
+  passportMrz,
+  settle,
+  zoneReadFromImage,
+} from '../helpers/identity.js';
 
 const NOTE = 'Document matches the selfie; checked the hologram by hand.';
 
@@ -88,6 +97,7 @@ describe('identity review, attestations, erasure and the audit chain', () => {
       // Born 2006-01-15: 20 years old on 2026-11-22.
       const v = await captureAll(ctx, tenant.backend, { mrz: passportMrz({ birth: '060115', nationality: 'NLD', expiry: '310101' }) });
       expect((await settle(ctx, tenant.backend, v.id)).status).toBe('approved');
+      await zoneReadFromImage(ctx, v.id);
       const jwks = (await a.call('GET', '/v1/.well-known/jwks.json', null, undefined, 200)).json();
       expect(jwks.keys.map((k: { purpose: string }) => k.purpose).sort()).toEqual(['attestation', 'identity-webhook']);
       for (const k of jwks.keys)
@@ -168,6 +178,14 @@ describe('identity review, attestations, erasure and the audit chain', () => {
       for (const claim of ['age_over_18', 'age_over_21', 'document_unexpired', 'nationality']) {
         await a.call('POST', `/v1/attestations/${approvedNoMrz.id}`, tenant.backend, { claim }, 409);
       }
+      // A zone only the device typed supports no claim about the holder.
+      const typedOnly = await captureAll(ctx, tenant.backend, { mrz: passportMrz() });
+      expect(await settle(ctx, tenant.backend, typedOnly.id)).toMatchObject({ status: 'approved', document: { mrz_source: 'typed' } });
+      await a.call('POST', `/v1/attestations/${typedOnly.id}`, tenant.backend, { claim: 'identity_verified' }, 201);
+      for (const claim of ['age_over_18', 'age_over_21', 'document_unexpired', 'nationality']) {
+        const res = await a.call('POST', `/v1/attestations/${typedOnly.id}`, tenant.backend, { claim }, 409);
+        expect(res.json().detail).toContain('read from the document');
+      }
       const waiting = await a.createVerification(tenant.backend);
       await a.call('POST', `/v1/attestations/${waiting.id}`, tenant.backend, { claim: 'identity_verified' }, 409);
       const declined = await captureAll(ctx, tenant.backend, { mrz: passportMrz({ breakCheckDigit: true }) });
@@ -182,6 +200,7 @@ describe('identity review, attestations, erasure and the audit chain', () => {
       const v = await captureAll(ctx, tenant.backend, { mrz: passportMrz({ number: 'ERASE0001' }) });
       const reviewed = await inManualReview(1004);
       await settle(ctx, tenant.backend, v.id);
+      await zoneReadFromImage(ctx, v.id);
       await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'nationality' }, 201);
       await a.call(
         'POST',

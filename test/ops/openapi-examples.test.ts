@@ -263,7 +263,8 @@ describe('the examples of the OpenAPI document', () => {
     await call('uploadDocument', {
       token: handoff,
       form: [
-        { name: 'file', filename: 'passport.png', contentType: 'image/png', data: png(1024, 720, { seed: 7 }) },
+        { name: 'file', filename: 'id-card-front.png', contentType: 'image/png', data: png(1024, 720, { seed: 7 }) },
+        { name: 'back', filename: 'id-card-back.png', contentType: 'image/png', data: png(1024, 720, { seed: 8 }) },
         { name: 'mrz', value: passportMrz() },
       ],
     });
@@ -283,6 +284,7 @@ describe('the examples of the OpenAPI document', () => {
     await call('listReviewQueue', { token: reviewerKey });
     await call('getReviewCase', { token: reviewerKey, params: { id: verification.id } });
     await call('getReviewDocumentImage', { token: reviewerKey, params: { id: verification.id } });
+    await call('getReviewDocumentBackImage', { token: reviewerKey, params: { id: verification.id } });
     await call('getReviewSelfieImage', { token: reviewerKey, params: { id: verification.id, step: '0' } });
     await call('reviewVerification', {
       token: reviewerKey,
@@ -292,7 +294,7 @@ describe('the examples of the OpenAPI document', () => {
     minutes(1);
     await call('getVerification', { token: backendKey, params: { id: verification.id } });
     await call('listAttestationClaims');
-    await call('createAttestation', { token: backendKey, params: { id: verification.id }, body: { claim: 'age_over_18' } });
+    await call('createAttestation', { token: backendKey, params: { id: verification.id }, body: { claim: 'identity_verified' } });
     await call('identityJwks');
     minutes(45);
     await call('revokeHandoffToken', { token: backendKey, params: { id: verification.id } });

@@ -19,12 +19,23 @@ export const identityVerifications = pgTable(
     webhookUrl: text('webhook_url'),
     /** Where the hosted capture page's last screens send the person back to; null when none was given. */
     returnUrl: text('return_url'),
-    /** The machine-readable zone as the device sent it (lines joined by \n); null when none was sent. */
+    /**
+     * The machine-readable zone the verification stands on (lines joined by \n): typed by the
+     * device, read from the document image, or confirmed by a reviewer (`mrz_source`); null when none.
+     */
     mrz: text('mrz'),
+    mrzSource: text('mrz_source', { enum: ['typed', 'image', 'reviewer'] }),
+    /** What the document reading saw where a zone should be, for the reviewer; null until read, '' when nothing. */
+    mrzRead: text('mrz_read'),
     documentBlob: text('document_blob'),
     documentSha256: text('document_sha256'),
     documentWidth: integer('document_width'),
     documentHeight: integer('document_height'),
+    /** The other side of an ID card (the zone's side), when the device sent one. */
+    documentBackBlob: text('document_back_blob'),
+    documentBackSha256: text('document_back_sha256'),
+    documentBackWidth: integer('document_back_width'),
+    documentBackHeight: integer('document_back_height'),
     /** The challenge steps `[{step, instruction, pose}]` once issued. */
     challengeId: uuid('challenge_id'),
     challenge: jsonb('challenge'),

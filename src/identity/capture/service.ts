@@ -39,19 +39,23 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     );
   }
 
-  /** Runs `fn`; deletes the just-stored blob when it refuses, so a refused upload leaves nothing behind. */
-  async function discardOnRefusal<T>(image: StoredImage, fn: () => Promise<T>): Promise<T> {
+  /** Runs `fn`; deletes the just-stored blobs when it refuses, so a refused upload leaves nothing behind. */
+  async function discardOnRefusal<T>(images: StoredImage | (StoredImage | undefined)[], fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
-      await blobs.delete(image.blobKey).catch(() => {});
+      for (const image of Array.isArray(images) ? images : [images]) if (image) await blobs.delete(image.blobKey).catch(() => {});
       throw err;
     }
   }
 
-  /** Runs `fn` with the verification locked; deletes the just-stored blob when `fn` refuses. */
-  async function commitUpload<T>(v: VerificationRow, image: StoredImage, fn: (tx: Tx, locked: VerificationRow) => Promise<T>): Promise<T> {
-    return discardOnRefusal(image, () =>
+  /** Runs `fn` with the verification locked; deletes the just-stored blobs when `fn` refuses. */
+  async function commitUpload<T>(
+    v: VerificationRow,
+    images: StoredImage | (StoredImage | undefined)[],
+    fn: (tx: Tx, locked: VerificationRow) => Promise<T>,
+  ): Promise<T> {
+    return discardOnRefusal(images, () =>
       db.transaction(async (tx) => {
         const locked = await repo.lockVerification(tx, v.id);
         if (!locked || locked.erasedAt) throw errors.handoffTokenInvalid();
@@ -99,8 +103,9 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     assertCanUploadSelfie,
 
     /** Where readCaptureForm streams this verification's upload: into the blob store, under the verification. */
-    uploadSink(v: VerificationRow): UploadSink {
+    uploadSink(v: VerificationRow, opts: { takesBack?: boolean } = {}): UploadSink {
       return {
+        takesBack: opts.takesBack,
         store: (file) => storeImage(blobs, `identity/${v.id}/${randomUUID()}`, file),
         discard: (image) => blobs.delete(image.blobKey),
       };
@@ -112,25 +117,36 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
     },
 
     async uploadDocument(v: VerificationRow, upload: CaptureForm) {
-      const { image } = upload;
-      const mrz = await discardOnRefusal(image, async () => readMrzField(upload.fields.mrz));
-      const updated = await commitUpload(v, image, async (tx, locked) => {
+      const { image, back } = upload;
+      const mrz = await discardOnRefusal([image, back], async () => readMrzField(upload.fields.mrz));
+      const updated = await commitUpload(v, [image, back], async (tx, locked) => {
         assertCanUploadDocument(locked);
         const now = clock.now();
         const row = await repo.updateVerification(tx, v.id, {
           stage: 'challenge',
           mrz,
+          mrzSource: mrz === null ? null : 'typed',
           documentBlob: image.blobKey,
           documentSha256: image.sha256,
           documentWidth: image.width,
           documentHeight: image.height,
+          documentBackBlob: back?.blobKey ?? null,
+          documentBackSha256: back?.sha256 ?? null,
+          documentBackWidth: back?.width ?? null,
+          documentBackHeight: back?.height ?? null,
           updatedAt: now,
         });
         await appendAudit(tx, clock, {
           verificationId: v.id,
           type: 'capture.document_uploaded',
           actor: DEVICE,
-          data: { sha256: image.sha256, width: image.width, height: image.height, mrz: mrz !== null },
+          data: {
+            sha256: image.sha256,
+            width: image.width,
+            height: image.height,
+            ...(back ? { back: { sha256: back.sha256, width: back.width, height: back.height } } : {}),
+            mrz: mrz !== null,
+          },
         });
         return row;
       });

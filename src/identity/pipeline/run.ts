@@ -10,7 +10,8 @@ import { sendDecisionWebhook } from '../webhooks.js';
 import { storedChallenge } from '../capture/challenge.js';
 import { FaceAnalysisTimeout, type FacePool } from '../faces/pool.js';
 import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../faces/signals.js';
-import { decide, type PipelineOutcome } from './decide.js';
+import type { DocumentReader, DocumentReading } from '../document/reader.js';
+import { decide, decideReading, type PipelineOutcome } from './decide.js';
 
 const PIPELINE = 'pipeline';
 
@@ -34,9 +35,9 @@ export interface FaceChecks {
  * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
  */
 export function pipelineHandler(
-  deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks; meter: Meter },
+  deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks; documents?: DocumentReader; meter: Meter },
 ): JobHandler<{ verificationId: string }> {
-  const { db, clock, webhooks, logger, blobs, faces, meter } = deps;
+  const { db, clock, webhooks, logger, blobs, faces, documents, meter } = deps;
 
   /** Runs the models in the pool (off this event loop) over the document and the frames; a crash or timeout throws. */
   async function measureFaces(checks: FaceChecks, v: repo.VerificationRow, frames: repo.FrameRow[]): Promise<FaceSignals> {
@@ -49,11 +50,18 @@ export function pipelineHandler(
     return buildSignals(result.images, result.similarity, poses, checks.thresholds, Date.now() - started);
   }
 
+  /** The zone read from the images, the back of a card first (README, "Document reading"). */
+  async function readDocument(reader: DocumentReader, v: repo.VerificationRow): Promise<DocumentReading> {
+    const keys = [v.documentBackBlob, v.documentBlob].filter((k): k is string => Boolean(k));
+    return reader.read(await Promise.all(keys.map((key) => blobs.get(key))));
+  }
+
   async function record(
     verificationId: string,
     outcome: PipelineOutcome | { status: 'manual_review'; reason: 'pipeline_error' },
     error?: string,
     signals?: FaceSignals,
+    reading?: DocumentReading,
   ): Promise<boolean> {
     return db.transaction(async (tx) => {
       const v = await repo.lockVerification(tx, verificationId);
@@ -65,6 +73,9 @@ export function pipelineHandler(
         decidedAt: outcome.status === 'manual_review' ? null : now,
         updatedAt: now,
         ...(signals ? { signals } : {}),
+        // The zone read becomes the verification's zone; a typed one that differs stays as typed.
+        ...(reading ? { mrzRead: reading.text } : {}),
+        ...(reading?.zone && outcome.reason !== 'mrz_mismatch' ? { mrz: reading.zone.lines.join('\n'), mrzSource: 'image' as const } : {}),
         ...(error ? { failNextRun: false } : {}),
       });
       if (error)
@@ -99,6 +110,11 @@ export function pipelineHandler(
         documentUsedElsewhere: await repo.documentUsedElsewhere(db, v, v.documentSha256!),
         now: clock.now(),
       });
+      let reading: DocumentReading | undefined;
+      if (documents && outcome.status !== 'declined') {
+        reading = await readDocument(documents, v);
+        outcome = decideReading(outcome, v.mrz, reading, clock.now());
+      }
       // The face rules come after the byte rules: measured unless a byte rule already declined
       // (a reviewer of a reused document sees the faces too), deciding only what would be approved.
       let signals: FaceSignals | undefined;
@@ -107,7 +123,7 @@ export function pipelineHandler(
         const faceOutcome = decideFaces(signals, faces.thresholds);
         if (outcome.status === 'approved' && faceOutcome) outcome = faceOutcome;
       }
-      await recordCounted(v.id, outcome, undefined, signals);
+      await recordCounted(v.id, outcome, undefined, signals, reading);
     } catch (err) {
       // A bucket that is down decides nothing: the queue runs the job again later (README, "Object storage").
       if (err instanceof BlobStoreUnavailable) throw err;

@@ -24,10 +24,12 @@ export const PIPELINE_DESCRIPTION =
   'The pipeline decides, in this order: MRZ check digits fail → `declined` (reason `mrz_check_digits_invalid`); MRZ expiry date before today → `declined` (`document_expired`); ' +
   'two byte-identical selfie frames → `declined` (`replayed_frame`); any image smaller than 320×240 → `declined` (`image_too_small`); ' +
   'the same document image (SHA-256 of the stored file) already used by another verification → `manual_review` (`document_reused`). ' +
+  'With document reading on (the default), the machine-readable zone is then read from the images (`back` first, then `file`): none whose check digits all hold → `manual_review` (`document_unreadable`); ' +
+  'a typed `mrz` that differs from the zone read → `declined` (`mrz_mismatch`); the zone read has expired → `declined` (`document_expired`). The zone read becomes the verification’s (`document.mrz_source` `image`). ' +
   'With face checks on (the default), then: no face in the document → `declined` (`no_face_document`); a frame without a face → `declined` (`no_face_selfie`); ' +
   'more than one face in an image → `manual_review` (`multiple_faces`); a frame whose head pose contradicts its step’s `pose` → `declined` (`challenge_not_followed`); ' +
   'the median document↔frame face similarity below the low threshold → `declined` (`face_mismatch`), below the high one → `manual_review` (`face_match_uncertain`). Otherwise `approved`. ' +
-  'A document sent without `mrz` skips the MRZ checks. Any error inside the pipeline moves the verification to `manual_review` (`pipeline_error`) and records the audit event `verification.pipeline_error`.';
+  'A document sent without `mrz` skips the typed-zone checks. Any error inside the pipeline moves the verification to `manual_review` (`pipeline_error`) and records the audit event `verification.pipeline_error`.';
 
 /** The handoff token of a capture request, or null (the capture service answers 401). */
 const handoffTokenOf = (req: FastifyRequest) => bearerToken(req.headers.authorization);
@@ -63,16 +65,26 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
         multipartForm: {
           type: 'object',
           required: ['file'],
-          properties: { file: imageField, mrz: { type: 'string', description: 'The machine-readable zone, its lines joined by \\n' } },
+          properties: {
+            file: {
+              ...imageField,
+              description: `${imageField.description}: the passport's data page, or the side of an ID card with the portrait`,
+            },
+            back: {
+              ...imageField,
+              description: `${imageField.description}: the other side of an ID card (the one with the machine-readable zone); optional`,
+            },
+            mrz: { type: 'string', description: 'The machine-readable zone, its lines joined by \\n' },
+          },
         },
-        description: `Uploads the identity document: multipart, file field \`file\`, optional text field \`mrz\` (the machine-readable zone, lines joined by \\n; an unreadable one → 422). ${uploadRules}409 once past the document stage. ${resume}`,
+        description: `Uploads the identity document: multipart, file field \`file\` (the side with the portrait), optional file field \`back\` (the other side of an ID card, same rules), optional text field \`mrz\` (the machine-readable zone, lines joined by \\n; an unreadable one → 422). ${uploadRules}409 once past the document stage. ${resume}`,
         response: { 201: s.stageAnswer, ...s.errors(401, 409, 413, 415, 422) },
       },
     },
     async (req, reply) => {
       const v = await capture.authenticate(handoffTokenOf(req));
       capture.assertCanUploadDocument(v);
-      const form = await readCaptureForm(req, capture.uploadSink(v));
+      const form = await readCaptureForm(req, capture.uploadSink(v, { takesBack: true }));
       return reply.status(201).send(await capture.uploadDocument(v, form));
     },
   );

@@ -45,7 +45,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         security,
         description:
           'Decides a verification in manual_review: `decision` approve or decline, `note` mandatory (at least 20 characters after trimming; else 422). ' +
-          'Compare-and-set: of two racing decisions exactly one wins, the other (and any later one) answers 409. The decision webhook is sent.',
+          'Compare-and-set: of two racing decisions exactly one wins, the other (and any later one) answers 409. The decision webhook is sent. ' +
+          'With `approve`, an optional `mrz` confirms or corrects the machine-readable zone read from the images (audit `review.mrz_confirmed`): it must hold every check digit (422 otherwise) and supports attestations (`mrz_source` `reviewer`).',
         params: s.idParams,
         body: s.reviewBody,
         response: { 200: s.reviewResult, ...s.errors(401, 403, 404, 409, 422) },
@@ -103,7 +104,26 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         response: imageResponse,
       },
     },
-    async (req, reply) => sendImage(reply, await cases.image(principal(req), req.params.id, null)),
+    async (req, reply) => sendImage(reply, await cases.image(principal(req), req.params.id, 'document')),
+  );
+
+  app.get(
+    '/review/:id/images/document-back',
+    {
+      config,
+      schema: {
+        operationId: 'getReviewDocumentBackImage',
+        summary: 'The back of the document of a case',
+        tags,
+        security,
+        description:
+          'The other side of an ID card, when the device sent one (404 otherwise), never cached (`Cache-Control: no-store`). Every view appends `review.image_viewed` to the audit chain with the reviewer key as actor. Erased → 410.',
+        params: s.idParams,
+        binaryResponse,
+        response: imageResponse,
+      },
+    },
+    async (req, reply) => sendImage(reply, await cases.image(principal(req), req.params.id, 'document-back')),
   );
 
   app.get(

@@ -4,10 +4,12 @@ import { unstorableTextReason } from '../../lib/storable-text.js';
 import { IdentityError, identityErrors as errors, multipartError } from '../errors.js';
 import type { StoredImage } from './inspect.js';
 
-/** One multipart capture request as the service receives it: its text fields and the one stored file. */
+/** One multipart capture request as the service receives it: its text fields and its stored file(s). */
 export interface CaptureForm {
   fields: Record<string, string>;
   image: StoredImage;
+  /** The other side of an ID card (field `back`), where the route takes one. */
+  back?: StoredImage;
 }
 
 /** Where the file of a capture form goes, and how it is removed again when the request is refused. */
@@ -16,28 +18,35 @@ export interface UploadSink {
   discard(image: StoredImage): Promise<void>;
   /** Runs when the file part arrives, with the fields sent before it: refuse early without reading the file. */
   beforeFile?(fields: Record<string, string>): Promise<void>;
+  /** Whether the form may carry a second file in the field `back`. */
+  takesBack?: boolean;
 }
 
 /**
- * Walks a multipart body in whatever order its parts come: text fields are collected, the one
- * file (field `file`) is streamed through `sink.store` as it arrives. If anything fails after the
- * file was stored, the stored blob is discarded before the error goes on.
+ * Walks a multipart body in whatever order its parts come: text fields are collected, the file
+ * (field `file`, and `back` where the sink takes one) is streamed through `sink.store` as it
+ * arrives. If anything fails after a file was stored, the stored blobs are discarded before the
+ * error goes on.
  */
 export async function readCaptureForm(req: FastifyRequest, sink: UploadSink): Promise<CaptureForm> {
   if (!req.isMultipart()) throw errors.notMultipart();
   const fields: Record<string, string> = {};
   let image: StoredImage | undefined;
+  let back: StoredImage | undefined;
   let storing = false;
   try {
     for await (const part of req.parts()) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'file' || image) {
+        const isBack = part.fieldname === 'back' && sink.takesBack === true;
+        if ((part.fieldname !== 'file' && !isBack) || (isBack ? back : image)) {
           part.file.resume();
-          throw errors.oneFileOnly();
+          throw sink.takesBack ? errors.documentFilesOnly() : errors.oneFileOnly();
         }
         await sink.beforeFile?.(fields);
         storing = true;
-        image = await sink.store(part.file);
+        const stored = await sink.store(part.file);
+        if (isBack) back = stored;
+        else image = stored;
         storing = false;
       } else {
         const value = typeof part.value === 'string' ? part.value : String(part.value);
@@ -49,12 +58,15 @@ export async function readCaptureForm(req: FastifyRequest, sink: UploadSink): Pr
       }
     }
   } catch (err) {
-    if (image) await sink.discard(image).catch(() => {});
+    for (const stored of [image, back]) if (stored) await sink.discard(stored).catch(() => {});
     // Refusals and storage failures keep their status, the multipart plugin's limits answer as
     // the catalogue says; anything else broke while parsing the body.
     if (err instanceof IdentityError || storing) throw err;
     throw multipartError(err) ?? errors.multipartMalformed();
   }
-  if (!image) throw errors.fileMissing();
-  return { fields, image };
+  if (!image) {
+    if (back) await sink.discard(back).catch(() => {});
+    throw errors.fileMissing();
+  }
+  return back ? { fields, image, back } : { fields, image };
 }

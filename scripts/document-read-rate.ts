@@ -1,0 +1,64 @@
+/**
+ * Measures the machine-readable-zone read rate on generated documents (README, "Document
+ * reading"): per difficulty, how many zones were read exactly, how many were not read, and how
+ * many were read wrongly (check digits holding over text that differs from the truth), plus
+ * documents printed with a broken check digit, which must never be read.
+ *
+ *   npm run documents:read-rate [-- <documents per difficulty, default 60>]
+ */
+import { createDocumentReader } from '../src/identity/document/reader.js';
+import { documentAt, photoFor, type Difficulty } from './documents/fixture-set.js';
+import { mrzLines } from './documents/mrz-lines.js';
+import { renderDocument, seeded } from './documents/render.js';
+
+/** The zone without the holder's name, which no check digit covers. */
+const withoutNames = (lines: string[]) => (lines.length === 3 ? [lines[0], lines[1]] : [lines[0]!.slice(0, 5), lines[1]]).join('\n');
+
+const perDifficulty = Number(process.argv[2] ?? 60);
+const reader = createDocumentReader();
+const rows: string[] = [];
+const times: number[] = [];
+
+for (const difficulty of ['clean', 'phone photo', 'hard'] as Difficulty[]) {
+  let read = 0;
+  let unread = 0;
+  let wrong = 0;
+  let nameOnly = 0;
+  for (let i = 0; i < perDifficulty; i++) {
+    const spec = documentAt(i, difficulty.length);
+    const photo = photoFor(difficulty, seeded(i + 17 * difficulty.length));
+    const image = await renderDocument(spec, spec.format === 'TD1' ? 'back' : 'front', photo, i + 1);
+    const started = performance.now();
+    const { zone } = await reader.read([image]);
+    times.push(performance.now() - started);
+    const truth = mrzLines(spec.format, spec.holder).join('\n');
+    if (!zone) unread++;
+    else if (zone.lines.join('\n') === truth) read++;
+    else if (withoutNames(zone.lines) === withoutNames(truth.split('\n'))) nameOnly++;
+    else {
+      wrong++;
+      console.error(`wrong reading (${difficulty} #${i}):\n${zone.lines.join('\n')}\ntruth:\n${truth}`);
+    }
+  }
+  rows.push(
+    `| ${difficulty} | ${perDifficulty} | ${read} (${((100 * read) / perDifficulty).toFixed(1)} %) | ${nameOnly} | ${unread} | ${wrong} |`,
+  );
+}
+
+// Broken check digits: a document number whose check digit was printed wrong is never "read".
+let brokenRead = 0;
+const broken = Math.max(10, Math.round(perDifficulty / 3));
+for (let i = 0; i < broken; i++) {
+  const spec = { ...documentAt(1000 + i), breakCheck: true };
+  const image = await renderDocument(spec, spec.format === 'TD1' ? 'back' : 'front', photoFor('phone photo', seeded(i + 99)), i + 1);
+  if ((await reader.read([image])).zone) brokenRead++;
+}
+await reader.close();
+
+times.sort((a, b) => a - b);
+const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(0);
+console.log('| difficulty | documents | read exactly | name differs only | not read | read wrongly |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const row of rows) console.log(row);
+console.log(`| broken check digit (phone photo) | ${broken} | ${brokenRead} accepted (must be 0) | | |`);
+console.log(`\nread time per document: p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(0.999)} ms (${times.length} documents)`);

@@ -1,0 +1,365 @@
+/**
+ * From OCR text to a machine-readable zone (ICAO 9303 TD1, TD2, TD3) that can be trusted. The zone's
+ * lines are found among the recognised lines; each position is repaired by the class of character
+ * ICAO 9303 puts there (a digit where a date is, a letter where a country is); where a second
+ * engine's reading disagrees, or a letter/digit confusion is possible in a field that may hold
+ * both, the check digits choose, preferring the reading with the fewest changes. A reading counts
+ * only when every check digit holds, the composite included, the country codes exist, and no other
+ * reading with as few changes holds too.
+ */
+import { parse } from 'mrz';
+
+export type ZoneFormat = 'TD1' | 'TD2' | 'TD3';
+
+export interface ZoneReading {
+  format: ZoneFormat;
+  lines: string[];
+}
+
+/** d: digit, a: letter, x: letter or digit (document numbers, optional data), n: name, f: sex, c: check digit. */
+type FieldClass = 'd' | 'a' | 'x' | 'n' | 'f' | 'c';
+
+const SHAPES: Record<ZoneFormat, string[]> = {
+  TD3: [
+    'a' + 'a' + 'aaa' + 'n'.repeat(39),
+    'x'.repeat(9) + 'c' + 'aaa' + 'dddddd' + 'c' + 'f' + 'dddddd' + 'c' + 'x'.repeat(14) + 'c' + 'c',
+  ],
+  TD2: ['aa' + 'aaa' + 'n'.repeat(31), 'x'.repeat(9) + 'c' + 'aaa' + 'dddddd' + 'c' + 'f' + 'dddddd' + 'c' + 'x'.repeat(7) + 'c'],
+  TD1: [
+    'aa' + 'aaa' + 'x'.repeat(9) + 'c' + 'x'.repeat(15),
+    'dddddd' + 'c' + 'f' + 'dddddd' + 'c' + 'aaa' + 'x'.repeat(11) + 'c',
+    'n'.repeat(30),
+  ],
+};
+
+// The confusions OCR makes between letters and digits on OCR-B.
+const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8', A: '4' };
+const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '8': 'B' };
+// Letters read for other letters: tried only in country codes, where the list of codes decides.
+const COUNTRY_ALTERNATIVES: Record<string, string[]> = {
+  H: ['W'],
+  N: ['W'],
+  U: ['W', 'V'],
+  V: ['W', 'U'],
+  W: ['H', 'N', 'V'],
+  O: ['D', 'Q'],
+  D: ['O'],
+  Q: ['O'],
+  B: ['S'],
+  '3': ['S', 'B'],
+};
+// What an engine that does not know the filler '<' reads in its place.
+const FILLER_LIKE = new Set(['<', 'K', 'L', 'C', 'S', 'E', 'X']);
+
+/** A reading that needs more changes than this is no reading: each change weakens the check digits. */
+const MAX_CHANGES = 2;
+/** At most this many checked characters may be read against the second engine's reading. */
+const MAX_OVERRULED = 2;
+
+/** The character a class forces (a digit where only digits may stand), or the character itself. */
+function forced(c: string, cls: FieldClass): string {
+  switch (cls) {
+    case 'd':
+    case 'c':
+      return /\d|</.test(c) ? c : (TO_DIGIT[c] ?? c);
+    case 'a':
+    case 'n':
+      return /\d/.test(c) ? (TO_LETTER[c] ?? c) : c;
+    case 'f':
+      return c === 'M' || c === 'F' || c === '<' ? c : c === 'H' || c === 'N' ? 'M' : c === 'E' || c === 'P' ? 'F' : c;
+    case 'x':
+      return c;
+  }
+}
+
+/** The other readings a position allows: the letter/digit twin in mixed fields, a filler check digit as 0. */
+function confusions(c: string, cls: FieldClass): string[] {
+  if (cls === 'x' && c !== '<') {
+    const twin = /\d/.test(c) ? TO_LETTER[c] : TO_DIGIT[c];
+    return twin ? [twin] : [];
+  }
+  if (cls === 'c' && c === '<') return ['0'];
+  return [];
+}
+
+/** The line brought to its width: fillers added or removed where the OCR lost or doubled them. */
+function fitWidth(line: string, width: number): string {
+  let text = line;
+  const longestRun = () => [...text.matchAll(/<+/g)].sort((a, b) => b[0].length - a[0].length)[0];
+  while (text.length > width) {
+    const run = longestRun();
+    if (!run) return text.slice(0, width);
+    text = text.slice(0, run.index) + text.slice(run.index + 1);
+  }
+  if (text.length < width) {
+    const run = longestRun();
+    const missing = '<'.repeat(width - text.length);
+    text = run ? text.slice(0, run.index) + missing + text.slice(run.index) : text + missing;
+  }
+  return text;
+}
+
+/**
+ * For each position of `a`, the character of `b` aligned with it (or undefined), by a global
+ * alignment in which a filler-like character of `b` against a filler of `a` costs little.
+ */
+export function alignTo(a: string, b: string): (string | undefined)[] {
+  const cost = (x: string, y: string) => (x === y ? 0 : x === '<' && FILLER_LIKE.has(y) ? 0.3 : 1);
+  const n = a.length;
+  const m = b.length;
+  const d: number[][] = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= n; i++)
+    for (let j = 1; j <= m; j++) d[i]![j] = Math.min(d[i - 1]![j - 1]! + cost(a[i - 1]!, b[j - 1]!), d[i - 1]![j]! + 1, d[i]![j - 1]! + 1);
+  const out: (string | undefined)[] = new Array(n).fill(undefined);
+  let i = n;
+  let j = m;
+  while (i > 0 && j > 0) {
+    if (d[i]![j] === d[i - 1]![j - 1]! + cost(a[i - 1]!, b[j - 1]!)) {
+      out[i - 1] = b[j - 1];
+      i--;
+      j--;
+    } else if (d[i]![j] === d[i - 1]![j]! + 1) i--;
+    else j--;
+  }
+  return out;
+}
+
+interface Position {
+  /** the field may hold letters and digits (document numbers, optional data) */
+  mixed: boolean;
+  /** in a mixed field, the second engine's character aligned here, or undefined */
+  witness?: string;
+  primary: string;
+  alternatives: string[];
+  /** the second engine's reading where it saw another letter or digit than the first */
+  contested?: string;
+  /** a check digit covers this position (document numbers, dates, optional data, check digits) */
+  checked: boolean;
+}
+
+/** Each position's reading from the first engine, with the second engine's where it saw a different character. */
+function positions(lines: string[], shape: string[], second: string[]): Position[] {
+  return lines.flatMap((line, row) => {
+    const other = second.length ? alignTo(line, bestMatch(line, second)) : [];
+    return [...shape[row]!].map((cls, i): Position => {
+      const c = line[i]!;
+      const klass = cls as FieldClass;
+      const checked = klass === 'x' || klass === 'd' || klass === 'c';
+      const witness = klass === 'x' && seenAt(other, i) ? forced(other[i]!, 'x') : undefined;
+      const primary = forced(c, klass);
+      const seen = other[i];
+      const alternatives = confusions(c, klass);
+      if (seen && c !== '<' && !(seen !== '<' && FILLER_LIKE.has(seen) && c === '<')) {
+        const theirs = forced(seen, klass);
+        // Names carry no check digit: where the engines disagree on a letter, the second engine's
+        // (trained on printed words, better at letters) is taken; elsewhere the check digits choose.
+        if (klass === 'n' && /[A-Z]/.test(theirs) && /[A-Z]/.test(primary) && theirs !== primary)
+          return { primary: theirs, alternatives: [], checked, witness, mixed: false };
+        if (theirs !== primary && theirs !== '<') {
+          if (!alternatives.includes(theirs)) alternatives.unshift(theirs);
+          return { primary, alternatives: checked ? alternatives : [], contested: theirs, checked, witness, mixed: klass === 'x' };
+        }
+      }
+      return { primary, alternatives, checked, witness, mixed: klass === 'x' };
+    });
+  });
+}
+
+const seenAt = (other: (string | undefined)[], i: number) => other[i] !== undefined;
+
+/**
+ * Letter/digit pairs that look alike in OCR-B and that the check digits cannot tell apart (their
+ * values are equal modulo 10: G=16 and 6, L=21 and 1, S=28 and 8, U=30 and 0). In a field that may
+ * hold both, such a character counts only when the second engine saw it too (or a look-alike that
+ * the check digits do tell apart, as O for 0).
+ */
+const UNCHECKABLE: Record<string, string> = { G: '6', '6': 'G', L: '1', '1': 'L', S: '8', '8': 'S', U: '0', '0': 'U' };
+
+function unwitnessed(reading: string[], all: Position[]): boolean {
+  const chars = reading.join('');
+  return all.some((p, i) => {
+    const c = chars[i]!;
+    const twin = UNCHECKABLE[c];
+    if (!p.mixed || twin === undefined) return false;
+    // The second engine must have seen this character, or a look-alike the check digits do tell apart (O for 0).
+    const lookAlike = /\d/.test(c) ? TO_LETTER[c] : TO_DIGIT[c];
+    return p.witness !== c && (p.witness === undefined || p.witness === twin || p.witness !== lookAlike);
+  });
+}
+
+/** The line of `candidates` that aligns best with `line`. */
+function bestMatch(line: string, candidates: string[]): string {
+  let best = { line: '', score: Number.POSITIVE_INFINITY };
+  for (const c of candidates) {
+    const aligned = alignTo(line, c);
+    // Fillers the other engine read as letters do not count against a match: it does not know them.
+    const score = aligned.filter((x, i) => line[i] !== '<' && x !== line[i]).length;
+    if (score < best.score) best = { line: c, score };
+  }
+  return best.score <= line.length / 2 ? best.line : '';
+}
+
+/** The zone's lines with exactly `changes` positions read as one of their alternatives. */
+function* readingsWithChanges(all: Position[], widths: number[], changes: number): Generator<string[]> {
+  const options = all.flatMap((p, i) => p.alternatives.map((c) => ({ i, c })));
+  const build = (chosen: { i: number; c: string }[]): string[] => {
+    const chars = all.map((p) => p.primary);
+    for (const { i, c } of chosen) chars[i] = c;
+    const out: string[] = [];
+    let at = 0;
+    for (const w of widths) {
+      out.push(chars.slice(at, at + w).join(''));
+      at += w;
+    }
+    return out;
+  };
+  function* subsets(from: number, left: number, chosen: { i: number; c: string }[]): Generator<{ i: number; c: string }[]> {
+    if (left === 0) {
+      yield chosen;
+      return;
+    }
+    for (let k = from; k <= options.length - left; k++) {
+      if (chosen.some((o) => o.i === options[k]!.i)) continue;
+      yield* subsets(k + 1, left - 1, [...chosen, options[k]!]);
+    }
+  }
+  for (const chosen of subsets(0, changes, [])) yield build(chosen);
+}
+
+function parsed(lines: string[]) {
+  try {
+    return parse(lines);
+  } catch {
+    return null;
+  }
+}
+
+function checkDigitsHold(lines: string[]): boolean {
+  const checks = parsed(lines)?.details.filter((d) => d.field?.endsWith('CheckDigit')) ?? [];
+  return checks.length > 0 && checks.every((d) => d.valid);
+}
+
+function isKnownCountry(lines: string[], row: number): boolean {
+  const field = row === 0 ? 'issuingState' : 'nationality';
+  return Boolean(parsed(lines)?.details.find((d) => d.field === field)?.valid);
+}
+
+/**
+ * Country codes repaired by the list of codes, as no check digit covers them: a code that is not
+ * known is replaced only when exactly one known code is within the confusions the engines make.
+ */
+function repairCountries(lines: string[], format: ZoneFormat, all: Position[]): string[] | null {
+  const widths = SHAPES[format].map((l) => l.length);
+  const offset = (row: number) => widths.slice(0, row).reduce((sum, w) => sum + w, 0);
+  const places: [number, number][] =
+    format === 'TD1'
+      ? [
+          [0, 2],
+          [1, 15],
+        ]
+      : [
+          [0, 2],
+          [1, 10],
+        ];
+  let current = lines;
+  for (const [row, start] of places) {
+    if (isKnownCountry(current, row)) continue;
+    const withCode = (code: string) => current.map((l, r) => (r === row ? l.slice(0, start) + code + l.slice(start + 3) : l));
+    const letters = [0, 1, 2].map((i) => {
+      const at = all[offset(row) + start + i]!;
+      return [...new Set([at.primary, ...(at.contested ? [at.contested] : []), ...(COUNTRY_ALTERNATIVES[at.primary] ?? [])])];
+    });
+    const known = new Set<string>();
+    for (const x of letters[0]!)
+      for (const y of letters[1]!) for (const z of letters[2]!) if (isKnownCountry(withCode(x + y + z), row)) known.add(x + y + z);
+    if (known.size !== 1) return null;
+    current = withCode([...known][0]!);
+  }
+  return current;
+}
+
+const zoneLike = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\s+/g, '').toUpperCase())
+    .filter((l) => l.length >= 20 && /^[A-Z0-9<]+$/.test(l));
+
+/** Runs of recognised lines of one format's width (± a few characters), brought to that width. */
+function zoneCandidates(lines: string[]): { format: ZoneFormat; lines: string[] }[] {
+  const out: { format: ZoneFormat; lines: string[] }[] = [];
+  for (const format of ['TD3', 'TD2', 'TD1'] as const) {
+    const shape = SHAPES[format];
+    const width = shape[0]!.length;
+    for (let i = 0; i + shape.length <= lines.length; i++) {
+      const group = lines.slice(i, i + shape.length);
+      if (group.every((l) => Math.abs(l.length - width) <= 4) && group.some((l) => l.includes('<<')))
+        out.push({ format, lines: group.map((l) => fitWidth(l, width)) });
+    }
+  }
+  return out;
+}
+
+/**
+ * How many checked positions the reading takes against the second engine. A reading that holds
+ * while the other engine saw different characters in several places is more likely a garbled line
+ * whose check digits hold by chance (one digit in ten) than a true one.
+ */
+function overruled(reading: string[], all: Position[]): number {
+  const chars = reading.join('');
+  return all.filter((p, i) => p.checked && p.contested !== undefined && chars[i] !== p.contested).length;
+}
+
+/**
+ * True when the reading could hold with other choices where the engines disagreed: two engines
+ * reading different characters at two places can both satisfy a check digit (weights 7-3-1 sum
+ * in steps of 10), and then neither reading is trustworthy.
+ */
+function contestedTwin(reading: string[], all: Position[], widths: number[]): boolean {
+  const joined = reading.join('');
+  const places = all.flatMap((p, i) => (p.contested !== undefined && p.checked ? [i] : []));
+  if (places.length > 10) return true;
+  for (let mask = 1; mask < 1 << places.length; mask++) {
+    const chars = [...joined];
+    places.forEach((i, bit) => {
+      if (mask & (1 << bit)) chars[i] = chars[i] === all[i]!.contested ? all[i]!.primary : all[i]!.contested!;
+    });
+    const lines: string[] = [];
+    let at = 0;
+    for (const w of widths) {
+      lines.push(chars.slice(at, at + w).join(''));
+      at += w;
+    }
+    if (checkDigitsHold(lines)) return true;
+  }
+  return false;
+}
+
+/**
+ * The zone read from the text of one engine (`text`, whose fillers are trusted) with a second
+ * engine's text of the same image (`second`, optional) as a second opinion on letters and digits;
+ * null when no reading holds, or when two hold with as few changes (an ambiguous reading is none).
+ */
+export function zoneFromText(text: string, second = ''): ZoneReading | null {
+  const secondLines = zoneLike(second);
+  for (const candidate of zoneCandidates(zoneLike(text))) {
+    const shape = SHAPES[candidate.format];
+    const all = positions(candidate.lines, shape, secondLines);
+    const widths = shape.map((l) => l.length);
+    for (let changes = 0; changes <= MAX_CHANGES; changes++) {
+      const holding: string[][] = [];
+      for (const reading of readingsWithChanges(all, widths, changes)) {
+        if (checkDigitsHold(reading)) holding.push(reading);
+        if (holding.length > 1) break;
+      }
+      if (holding.length === 0) continue;
+      const reading = holding.length === 1 ? holding[0]! : null;
+      const lines =
+        reading && !contestedTwin(reading, all, widths) && overruled(reading, all) <= MAX_OVERRULED && !unwitnessed(reading, all)
+          ? repairCountries(reading, candidate.format, all)
+          : null;
+      if (lines) return { format: candidate.format, lines };
+      break;
+    }
+  }
+  return null;
+}
