@@ -9,7 +9,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -51,7 +51,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -65,19 +65,19 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
+        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,12 +109,16 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
         "stage": "document",
         "next_step": {
           "type": "document"
         },
-        "uploaded_steps": []
+        "uploaded_steps": [],
+        "requester": {
+          "name": "Harbour Live Events B.V."
+        },
+        "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified"
       }
     }
   },
@@ -125,7 +129,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -167,7 +171,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -181,12 +185,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
       }
     },
     "responses": {
@@ -195,7 +199,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364"
+        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171"
       }
     }
   },
@@ -207,7 +211,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,7 +221,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -229,7 +233,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+      "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,9 +246,9 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "d44bd995-553d-4251-b0ce-99752b97127f",
+          "id": "11a55d51-585c-4843-a2e5-e223e7d6bc0e",
           "service": "ticketing",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
           "scopes": [
@@ -261,16 +265,16 @@ export const operationExamples: OperationExamples = {
   },
   "createAttestation": {
     "request": {
-      "claim": "age_over_18"
+      "claim": "identity_verified"
     },
     "responses": {
       "201": {
-        "id": "3f7b8f29-2ad3-4047-aebe-e0f18ac3b432",
-        "claim": "age_over_18",
+        "id": "343b312d-415c-46fe-a38b-4537c1a5a896",
+        "claim": "identity_verified",
         "value": true,
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImE3ZWMxODMwNjUyZmFkNTQiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJmOTA5MTJjNy1jMDFjLTQ5MTMtOGNiMi1kMmI2YzMzMGZhNjIiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiIwNTE2ZmExOS0xNjkzLTRjYWQtYTgxZi1jN2I5OGU5MDkwMjQiLCJqdGkiOiIzZjdiOGYyOS0yYWQzLTQwNDctYWViZS1lMGYxOGFjM2I0MzIiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.__cLzbME7mj0ID4tpI1KIm63Tp1ofrNCDqXHkgK-PA-oJFIMHKNzpIYEDMGsYLXHrpeMOdvNtToTo6VIUwNYBw"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjY3NWVlMDY5NGI1ZmFiODgiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImlkZW50aXR5X3ZlcmlmaWVkIiwidmFsdWUiOnRydWUsImlkZW50aXR5X3ZlcmlmaWVkIjp0cnVlLCJzdWIiOiJjNzlmYmI4OS04MjdkLTQ1NjItYmQxMC1lMmQxZjZhODI5YzYiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiI2NzJjZmZkMy01YTE2LTQwMTktYWM4OS0zZDI3NjY4N2NiNWEiLCJqdGkiOiIzNDNiMzEyZC00MTVjLTQ2ZmUtYTM4Yi00NTM3YzFhNWE4OTYiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.Ye3XXjRl2JsqtzsQdHIsFZcLQoLe4D7Gyhy-I0JUlVmW1JG5H1qwMWXF2nY7oFBl8Nha0PsB2YULiEuMyDLECQ"
       }
     }
   },
@@ -285,7 +289,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+      "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -297,7 +301,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -307,7 +311,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -318,7 +322,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+      "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -333,8 +337,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "32765ccb-3ee0-4d92-adf2-464561ead9c0",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "f8f03053-75ae-4823-ae59-382095787180",
+          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -367,7 +371,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -409,7 +413,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -423,18 +427,18 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+      "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -443,8 +447,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -458,7 +462,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+          "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
           "quantity": 2
         }
       ],
@@ -471,8 +475,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
+          "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -481,7 +485,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -503,7 +507,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -523,7 +527,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "149d343b-b4f9-429d-b81b-aa714443b418",
+          "id": "74681d79-7138-43bb-851c-46ecb6f59a50",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -550,8 +554,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "a09b994b-f603-4e7c-8734-3a997df19168",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -566,14 +570,16 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172"
+      "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
+      "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified"
     },
     "responses": {
       "201": {
-        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
         "status": "awaiting_capture",
-        "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
+        "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
         "webhook_url": "https://hooks.harbour-live.example/identity",
+        "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
@@ -595,8 +601,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
+          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -618,8 +624,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
+          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -640,8 +646,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
+          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -660,7 +666,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -672,8 +678,1041 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+          "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
           "fail_next_run": true
+        }
+      }
+    }
+  },
+  "getActivity": {
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "from": "2026-12-19T00:53:00.000Z",
+          "to": "2026-12-19T01:53:00.000Z",
+          "minutes": [
+            {
+              "at": "2026-12-19T00:53:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:54:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:55:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:56:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:57:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:58:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T00:59:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:00:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:01:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:02:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:03:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:04:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:05:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:06:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:07:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:08:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:09:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:10:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:11:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:12:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:13:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:14:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:15:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:16:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:17:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:18:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:19:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:20:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:21:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:22:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:23:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:24:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:25:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:26:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:27:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:28:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:29:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:30:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:31:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:32:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:33:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:34:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:35:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:36:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:37:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:38:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:39:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:40:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:41:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:42:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:43:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:44:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:45:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:46:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:47:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:48:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:49:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:50:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:51:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 3
+              }
+            },
+            {
+              "at": "2026-12-19T01:52:00.000Z",
+              "deliveries": {
+                "delivered": 0,
+                "failed": 0
+              },
+              "decisions": {
+                "approved": 0,
+                "declined": 0,
+                "manual_review": 0
+              },
+              "queued": {
+                "identity": 0,
+                "deliveries": 0,
+                "housekeeping": 4
+              }
+            }
+          ]
         }
       }
     }
@@ -681,10 +1720,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
         "record": {
-          "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
-          "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+          "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
+          "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -701,7 +1740,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+              "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -743,11 +1782,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+          "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+          "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
         },
         "deliveries": [
           {
@@ -761,12 +1800,12 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "58320689-df24-4019-a1bd-ab1539361220",
+        "challenge_id": "29280c5c-44b3-452e-a888-640e2fecf084",
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right"
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left"
           },
           {
             "step": 1,
@@ -775,12 +1814,12 @@ export const operationExamples: OperationExamples = {
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left"
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
           },
           {
             "step": 3,
-            "instruction": "Look straight at the camera and blink slowly",
+            "instruction": "Look straight at the camera",
             "pose": "front"
           }
         ]
@@ -792,7 +1831,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -802,7 +1841,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -817,7 +1856,7 @@ export const operationExamples: OperationExamples = {
         "from": 1,
         "to": 2,
         "proof": [
-          "fJHJvjByyfLqRBK4YX0X2IKFdRAkoVcdWdpdfHsr3fs="
+          "c6IlB/6T6pw+DaqfKHOLTBa070NVvfEucbsuRaXwJ7Q="
         ]
       }
     }
@@ -828,9 +1867,9 @@ export const operationExamples: OperationExamples = {
         "seq": 1,
         "leaf_index": 0,
         "tree_size": 2,
-        "leaf_hash": "HT9KupUg9IlKIO56DiYD3HMd/3EtJubwCx6o+nXBOxI=",
+        "leaf_hash": "kn+gVoMctEFt1c2Ygt7Hj7pPXgOoZ/Pofv3nTjBNjq4=",
         "proof": [
-          "fJHJvjByyfLqRBK4YX0X2IKFdRAkoVcdWdpdfHsr3fs="
+          "c6IlB/6T6pw+DaqfKHOLTBa070NVvfEucbsuRaXwJ7Q="
         ]
       }
     }
@@ -838,13 +1877,13 @@ export const operationExamples: OperationExamples = {
   "getGovernanceLog": {
     "responses": {
       "200": {
-        "origin": "localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571",
+        "origin": "localhost:3000/governance/672cffd3-5a16-4019-ac89-3d276687cb5a",
         "tree_size": 2,
-        "checkpoint": "localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571\n2\nzm55lf7ZVOrDSWJ88fes10JvvqYTHdMQAdj50DG32n4=\n\n— localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571 YVZo7iP8N9Dux7JkUquNpDi34XGXPpLcHtcxlg8485ERRSm9a6GKIC+gm9/JSfFnE1NqpTowKTR0PbwoQ0tmKlMmVgA=\n",
-        "verifier_key": "localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571+615668ee+AcEGkEGxa4JNS/rXmpU+PZ5sCv1ehsVSiDqlM9D63Lj/",
+        "checkpoint": "localhost:3000/governance/672cffd3-5a16-4019-ac89-3d276687cb5a\n2\nsT4GZRTsunYAhpx9WnZmDlqubZ2+9DEJ3WTbsfEzT58=\n\n— localhost:3000/governance/672cffd3-5a16-4019-ac89-3d276687cb5a 9s3kOI+HmsPIFw9PyO97EJpVhr/5Pe5VzEqwN9Ma1Gtc2O6y+XFqjcpatu4vx8U81kMrF6b+sMHKBvhAYMUL1vrz9Qk=\n",
+        "verifier_key": "localhost:3000/governance/672cffd3-5a16-4019-ac89-3d276687cb5a+f6cde438+ARRubagW2QxgTUOoO8L9KoowaBKnwVrj1LGnr5naQ/Um",
         "ml_dsa": {
-          "public_key": "mPG3iVCNCHimRR8nzrfM8xgICPFV5xCFQg2zck3iKJ3tqQ/fHuRWImWKlXA9T/kxbHgrVifQKhKkeyyC2E/Tlvd1sdByk/JQOkFVab0wi471wykZwdLoOSDOMF2velOsF5TFX57lYKARikzxUstPRvZSnyATFYSc9wsGUZIKXtXedT+G8J854lLy8DCS5CNi+K7kj7J2tEfay3/u/rohcQ+s71OuoqjzJGOcWRJI8Y/AYyN6yribFUgS8gXBgoUtrBnmMCiINSd/OJ3B5yTSO4Fu4p5p2n9EWAGLOT32EH2RtclXwB7l53qmNRnmp6l/UlpP7eYNtlYJjp1ahr+NJJ6xP33nNVTFqO9qNlTig9iHSiGGo7wCBAyDYubxXqu+49PvxwqfNjJ93SUbVKdzrjNmIe5mODB8IkObcg0ZEfxdWQA3jHr0YjKIz6KiBnoBNzhwYTWhvH4omTPJyOjPFp2ASuSNs8+fCyQR0U2fWur5ncwxfS09wdSiclhvqFZ9Os9JDvMAhzSQjKd96wUhv7CWI2tGvusvhFQ5Owl0mXeVMA3bg1NASf+zwVYznumR5T9oUeW0HHBq8eM9hUvgtV0EAFpYdp7fHrFpLa2UgPsFVs7Aq1/ROSwM/SoPh+/xUiFicAQoLSA4Bhjx4pYBetMFcQj5fwiVkIu1b4Ca922nN/3rrTZXz93elxE/vG7rI0gnG9Wo118sORyyLVpFPwouKnCTtoKiNWkP6ZPv2XjsNh/6IhSzh+04i5RO4VfEY6Tvh05GahYVxUSXRMcNR6wXv3nVdpgYJIRroVWPmaI+GUYJdoGAFZDKHggxkcBZNxqzKsSb1hvOLvs3+/7ocao9J4p4zomwGFtuaznh3ZZMcPSr0Z98thQ8/dksXbQpRMAiD1oeBLVlwi8m5DuKUVoe5z7KOb+FsIgByjFzK41kum2WQCF9L0uZnUfbVHOR5P70Wkm2ImIEgEB9DSzoUDOYjyt1LY6vVfV7kHBKa0fId3Y2X6jkqRJYo5y9Vwuy29QVUenSLqKq4llMBTcWTapZ9Y+InKlHcn3EGFDWZtFaG19HBxx2MACjcBUUd7Sb19K5fA/S5ILH3GwNB96SeyDP4jz2dyLK7ZDettJIqQP3yef9t/2kyPWBE+qI2+YLFZloSPcUt1WcZwLbrt3socGf9SDsH/JKLp00madz4vc3e6VmYOdRskJu5936NhBqn5+2WHq0Xqam2OrB5BcpG3MnM12kcxi/2UV8mt1WhuNca153ilyygQeY5OFm9j/MxdjdOxY7Z7N+N3oPpv0haUpnDCGrwf27KQP+vtvo6pdpx906UvZSxszwQGaC2QsCIeEDfzPUy8DCR+gkh3NKlgq98eaLA5bBuK/CxRnmKcoMbc4UL+9+U6Rx5DHLs4bTX3+dKQK7QHbP7qLdQDUc8DncfirxkTmwNVYOnVrOx3h3GE1bfGWZAXnkKb/DmzLy1kiodndmIx9WsUU1S1RVO/TjWpCD1b4a7/dRpWj7tE5e4AQQMNx9ZvcHItxRpyPAVnjMYuaJm+M/clCopboOF8vkFrcWR7lA3t5EVxI/36xT0BrvP/3k2byKIxs7sMhI2cOH/A2tCuNKflu4Rp9/JnSktPdBYbOp+poXgw1Tleeiba5fD1e9penu+YAWq4WQFJP6/m9fbydeVerHz1tlxER1ta+kPWgJogk6i23H3kl4RNnqZGfnIsoPWqCjH92uocAPPGnGhMLRw9NHeXqzN/MCkUIbvMnsop4O3B8wb6H6NFrXi5vhQf298C9tu+7PPSTzHOqSsVkiIbLBruGaGbCL2UKL89hQM79UideRl5yJQX4wqBY6iBtJtlaUVTffBrK8UtC+ikFWdiVGqBOHXe648UZNqNb32HSOUHN53D54vCg6c4w91aKmevWrOTAZc/RcAEj4IYn7nji+u12UmEylbDRQC9Qn6GlX6mLJ7CMcFWx1x+XGaYJggybxNZaaU43sI+sIDNCBylnpkZoS3e1gc4R7I5Ei/PPOShQEEMHliAHNa+o/6AJ8j2j4s/2nzeSDz/IYNDxxWkUiFBp9758uF0AC5Ef8kCcWyoPjkgDY1kELoM1j+fI5PE97rpXiadp5pOAnwQHE2VibrAJuoioSEQoDSxhQDIQqFNf5WANYSq8zSjojjHGKLKePJFBeuci4XBNkk8sTcA2hjVCltM3ThwM4GVP3z0ZUAVpSkfF1muQTwJ/h7ycVeI8b1HXdGkTmnuTS5xrjcKRgys4D3WUo9Wtu0dVXK6GF6y7/vsbmak6hvfnaZLLfRKbL4EzBsLkAo5J+BixZ9vwrDdJtc0rYO3IOuM576dw/Kb7XfY1IJsaZ13TTSJjV4LB73A+T2Y8BuRA/DaNq8+t+lE53+PDfn0xfji3z5TTgt2ZhCIoZkv0viQEvOFfboRmbvWAgaLgP0VZWK1zcC3s0vVsY6wV7+nxaVSJT/jF0893RL0UcKGrKIaSMFdi0yRocEfRDq2Jh+cu5LQwUrCnJFwhjiSDf/mp/tEtgGVvHLKndXOALXPb8yVTHrVuRLg+y8sd5UAlx5eLH8lrUvKYB+3s7aS0vVHb6/FGkH1NV9WQRyiQ=",
-          "signature": "+5F1U2qUydnDpnHVf0lIBehZ4e50Pc57XH302KL0O+A7bcx4aGgeerp90bkWdrkH5KxD9/OUyUUZCGirO0Qci3j9T9Rrqiaz/M0uy6Jnq3n1UboTT3/u5FWpI5h3ehzoLIEJEQ/x3aJ1LybM3c1tKmlPf5hqbqoT/Vgf/kRWd/OpMc3AvIU9Rnsurz20YX1Omt3x71cOpuAw8RKOzogGjRr0MpodM5wseW5SUEKXN/4cS6v3ddn5arbE590I9KWeo6J3ba1oIc5NDbdh4Ycx95ZfRytmINTtrQvCufagwQuhSYOhjywjfTnIwzXYBixISgSGKiSQZevyEp8Vpr4zVHuWu3mmHwb11FlGlbI7oBKdh2DP9yZVUMiTCvHnKcsCDBZ6u13D0e+KqP1XrbIvySQjO4WCNDnhG+3ITJ0uUd5OGYK0RdFR3+F+BSxm7refvM7byLSt0oZg41+Beqlntr81U3UR0OGtLTAuB03wrSvJPsCyphkxYqNBHgUKSbVMTf08m6pqI99U5wvdV02Pn3mqVFzFqdhaW5Uy/PGJRqRdLOyrWGUrvWTH5VhSDyEk8INIiuTJD0PT+FNxPj3Yr8vMm589bXJQd+5oY9B+AT73ZKBoftzgD5YgRNcgUE6qrqWPWEyuXFP1ahgGcsONSUuB5BMkYkJ3299m8yjUqovHpo238es4WXZZonLdvAUO0QLKBqKLf/PwaMrM5BgoFsFQWUPWgl9uxngNQIIRZTTPxazaizYfUUoxabMil293PE1hTrCJXk8EkzgqL+QUC395iyjCd9w276CiWRqBsay2cO5l7VdB9YVE1Kr/MGeHJyrRLALLqA+k5+0TdiP/KUwu95cgincPKuuVyb3hfTQPVkeFKlPsopg1+cPLhp8boCD+ujDoWFjc+cMbn/OQWY9NRJ0XTDgqRxYSuPrnNdsnxMh3K69+FRMQWwLUpZM7hDv7IVN/OMNVVQxN0ztLf0p1Pr7do4mGhL+Pv40lcAIqv2C2053+U0J1DfZyKlC5hP38l5B4sOjnradTw/3d3viD9hpSEWbbi1cTlQQ6tg+0/Ajiqo/8ilwtL0KMQFu8BDn88i/DjVLNSReo4ZP8GMcBUZe0L7cw21M1UgQNFC/J+2RaRJW/Xlwm1XRiui5aDIf0ZR5No4r+uzr2PhhxZxIxGEGhQOjWn1sRc4UbQMjrYe7DwTYlPym3cQ5LrxeaJveeQJ5gRKd86Gqms23s/vkxJoHxa91yaaOABrJyHA/csq76mE2d3+bb2R8UOghcwzv34FsWtramlaRz6eGN2vbUUVzHNPNueU2VXy4WZcei5Ff+HrGo0qvlj9a4o/Xvs5Ags4ExCCBlyIYJgNxu5mM5jBkoPx4XOGn4qSjwDfZjCBMD3WatpzsmIw5CRcnV/rgQgs03038hIL1K3C2mWc2/liyLc9TMU3mda+tYuGMlHF0QReiprABVVvz1BuSIPhhYibom1b516o4ig9B9n+GU7EMWL2/jscfOohPvHR/FEPWcYn4t8Vpj6UH5HVPL8cZC2Gt+1H7QIjQFLMcCQQN00XsSO5snYmSOliKvccxqZ7tYa4E2de7e2XLxu83jruAwee1mp6xJMrMsVQ8ol64q5j2TTqRSmZ0kUP1Ysr9zZk+xAX8/b0STlBID9932l6d0QyQftp9lh6uIgbJLoeRHEjnU/p+QS5YivLY9nilFISla6dfbzBiZI1IwyDAz54tjtS/XIdTMVnAfDchamcYOxQvcwll5rgJvOQHbl1LLUforiP/1gjnaeRoiDiBJBvFE5BaPepi1lZHnJCmZaLR23NVxbq5IlLKOj1zRBEkrMPDjBd+YCIWe7tpswHW3UQWp/McgUMI5jlPTeSnlaDS6Iw3TdDKgnWK/jod6aWTfMSGF2Ae6wQSGYDU3UNK8oZjIJLQjNWk2M+b5mhrCct37LcEgML5eK9wXGRmfrMULLhLbErVOWbZYDnk9bPqAj8iL2tLqCISYEkVzcFhaA6QSTQputk6aDvA2JgYfxKdGIGp0J6tYKMU0YO3ZJ3mYpqT+z+KomNVAZBdPOMD7cwwLzc0vy0cPfCnw/2vNwGl0EJKTSXgpYSUagje2DikWkbwzXoSUQcwNhCaiMAMBW3SI8wDV3dqfLzEuSwnyIiYcf5ZbPDK+5yeU9gOx3WKjcl0ZWSXtLrJJTOiqoCXklujWhtW5LOex7sH/hxcEtv0qdlvRLnP5aFKR1BmD4CpiwC+SLEc3ri47TE0jyn/s1FV3bl+2v9rJF+a3WB4bqv2ZqO/Ifl43JrMmov0Z+JM8rxUeh+bXkGFTM5Bvmaf8ScuEqdeo0QJ6F6NrRjXXBJBEBd7fmrxgy+gWvoKfrLFopeOQAsrKRtGURyV3W28MgX5ouC8wtK2fZhtbuWI3wSowX7tbMACjCCAbCMv3DJMsnRhXSXgWq31p+tS6f2VQv5ZiFCIjpGN7vWvKLZyFWbUc9Qhcv0BrUfmF4f9NiwkezkWu5g8T32lqdlyD7Cbgm9fynZumC4/JVWpa4b7BFaXY2zLH6Fn3kkX2wJZ2ib2cVPKC8vpTy3M6MH8p5C7h6vjL8zjHrqtl1Ce5Tn6e4k+ArTeg6eKgS06ABFIk6zevQhozTYxLLjDKee2p+x/z2VIBShjPop5lLwO2YlCM2NJJF+y4bU+phvv/Nh2U4tSwJpttJHp+LKkyV5NvCFnuPYBym4Po+T5hJ+4RxJS4eXzYXFHvXRwhBKoAevqPSRx9cKowOsMyeKg74FvlTU1TkWTbh1iti1I4NmGNBr812QvBFCPtz/mHtMQWmloI7OyxM8p/MTjcgTEjbFiAqRXxnNx4+NFql+1QPvIh5gZh+R2yMhxker2YS75TUIFyJjGmy+3UMCkekd9MxlYO1ggzZNSj/o6aBtkZEVvTdgNOvv3ogzRysWDWL19MimPK+Ua5D0Pynofv/lYYAc97KPXfV6Bq3rvFSiKrY6GsdYeY6S1NhCnySFqjx3Q39A91V4ICy4ZDAwyMmRBJvibvMKD6v+89uQEKTOLSKZMZUtUhc1kzUIw/S7KjQkmCGYLdqpzC3TCBLlk4JIPEwa2Jkk6ftXViOO9S26x1jfgPcY5zaJ4HFXYxXpSn7kyMrusS+D/PRLfUQLyM19n8xs1aDGTGFLX9/P4okUrJJUHje0jqthGHPiEmc5G2LziiiqkEXnCInfW5PpUNk5Z6QzoopbqOE0+xy7+h8d5hOayoGGc2R+DJ6IQZ8PZRom7AnkrJ+GxZmtYlLWlDqrA8YB4/Z3e/IX7tsQfXlEr6duB5zoOQN37YHftE8hSFyXYK2t6uxDLCvYRVwlK2VksbGGqYRBe1I+k5FbHPIqUromUil0l8h3LO3FfgCK3Cmjcs8lUPJWO5jss4z78FzV2Zh+Fnzv/e/etnH+EQgeEUyNaL8ZqjK4C70n7Zu3v8anJUPjeXUBHnAF2q+lsufDPZBbCNZ9bWDZg4PjdFEpwU0xdPBrwGJHGgrKwznin9p6YuXsKlkyW3KBz+mAEN005pI9QYP2l4dPCEkyELJa8N/ac0bhqlt1d8QoZsm6dQVr6Q+oXIdz7iVJziGFTAGWmhERMf5skaRQ81XQh7CchGcl5oKpro++TVfBuMqbXAZi9FTWZ9o/zewH/EP9mayt/U+fnKe36rrmWraLVOcJ3j8Ndjdsclc5/dC8zJ/tUJNX1R6JmuT2/rg6EJboPcqy5JQiG/C6R/6Tjn6zXMfVN+DgbjWyVRU4mx9hEB2Zy5d+4uJqQiWgxb+Nl3x1EpN/IUdUtZN/f7mqaddfW6YhAYsZq/25P7jGiCEgbQxYEfgj+WSfvH+AFmyfwcv10NpclnHusxp6ObcZFD65K6ZDA3wo+CvWNJLR0cFRqMcFP14BbTXLR1DI/GrGwGhNgvDcd4bmegblZZhMsSgZbUPh9QTqAQRXwn4JZdOt86BKfYZt0ULNnBS+xXjW2eFj0++kVIFiZMSWoqmALMGiI5VMbF+W980w3rI4MVQ2YW4PVl5Hn8Z9LxAsuc4woeVYD8FI4bqd+Q0u1kSocashNa2NAmMcQLgXT2Vo30rHxIH2Q+Ly/kB/hQqiq8yrsyzxCZsvjxWjuYryS7kVQfOSxJZUuo4g5fVY1bWZxHnTAATxR+qbParSQKq1bzVdgtonNBHU2bTBD6afVawDgA0ZqGkeZlcY6Ztd0Mh2sTS/KXPNohZ3Pv6NIzIlNP7mRRdyWQPoJzjcK+QjFM2LPtdpRfHCJmQcfim/iJqpvTJRpep03QJronyOTo83QjA3c2LOWQ8mBjkXq/QTBLoqaYhCPZKVTdXcBMfmxwu2EdRV6k8R5Epjk6SbH8JTGFibcRN0FscZC5wMvm8F1rf7TFzwAAAAAAAAAAAAAAAAAAAAAAAAAABQgNEh0j"
+          "public_key": "OmeWFLGbKUbaYx3c3wNVxtyiYv0lnpaH6EpHgUaa2ZKtbJ/R20oSeNVBGscb86CnR5zRyLPIxZ4B4MVtwP5LG8gYTX0nu2RSUs8zxI+J6Tq5Qb6qqXb0AxoLEiiTEbbGoT9IlNxXV8QU2oKmmHq3EvMH6VgkXVofhsHdsm2rvgHSg9K+SRwxIJupR5LzO4Gtp4ogGqGDi5cILJGwAJTbrvHlUgpjO1ce1SAnC+QZPDaiMmhPK2UoSBQOxmqm4uQTcKxVz6JN65uXrCDWe+ak/Drc6QWBKRq6IFfd0INhUGbuep/59AVW4zBqtZO8cn2BjPKZKCBqvUGXk25Jin4ZW6YjRMgE99Ha2iUm/h3QtxV+o0nwxRphkOOc2kC+DAEn5keHVO014wEqARTTyZWJnxxxGAp2aFdyru9Fk/HhL8r/VW9WgcH6Djh8Mo5th9ylojG2RcyEMJ5TGHOf3pJ5JVCqV6xgFHHzun5JV7NhOqW1S2UKtlf6KXl3hrn25Y/snMyGt2p5oa8G4Ig8XhNMLlwaehhlhyDXxCKgXGAZ98wVOSvEi2l3H2RQau2GQyrN0BbzoK6WbvAclXzhZjv+i9kBx0W5ulr2pDlVDNKs6Gw27fcyu8dbExFC4lWpovtdfdHHjZo2yNPCKPrwCUDdtTtiuQOpNCbIKxmzpdOamE9L3zdw76dQqz0BGZE4IcaaurNcF8Scj9aNR5kGxX/VMYAaJxELPe5cZ0urKzcoHN/bHQejXdMn6zINSvRpso/hq3pI/FvDHLi+pkQEow4saud7dypyd2rZIN+kDkwb+on1enpI0gG/K4geo1yvStVq9PqRzWES0pRbZWpA6NHSCl8fWFomkivlbnR8EwczsZ63m7Y+HZ1Ag1s8eG9gkDpOSUBoPR0BuqtEmpQYGHfJDET7yEbhWibvGPZXbG/XtYqlDMFOChHTie2cA2k8SdHqpeiH/UlLIdcZGL7Keb8TQTQGnHBx2Hu8JvZI3qWfvkw8MIlGwLxRigxvdVLH2Skm09iUlLrTn4HPXy8777bUbRvZrgKSR33DPO+CNo3i9siAfzhpW7P6t24mZhSjUDVLs91CRrDwlCm/o+LymbExhPueASzLK5hYryuU5pcdc7yGGsIuv2pS3FK0ZBJc+U5U3KGy7uWU8385UempSxyPLEKZ/3FKGd7znIXcmd1E/00uvZHgQEPK/7ImeAcPreSZYRrYRQUrXP1ymyVAIkoABNA6YSDCsM1CEl9e+ew0Z8p7jf3hWSrlY6/p1QiEwam3ZCKimCAS9TalrYXNaQjKW28t6vj+B+H6pcMFZp0fLAMrXo3tsKR3mzp8hfJFrfzm45iDog7KcvO1uiHZ7vmFVhXxgLt/YXm/BF/wvCE7cD+ry98YAozjsDpnGQxgN+xe28wmpyaBhBQfjOn4kYIZB3Ka4P9LUYlMDe6MGFbisGA6ij1U0oVtdrxx1Z+U9mtAa/Kv4y6WKOvaoaIgKlQDeYr+HyCKdpk2/3pHO/ZFZpRztfVWNGasfTg+33ppJaLsn1RGhDbrY01Xp+avQSLg7VnUvcTqsv7gwr5bmnr6Xfb2d31JxIZ+xDo2jY4cwHFueHJe4V9ZWvKfsJixZ9UyM5gQO4a0m0EmuE0i03y1YOjJkbIb/aPvVuLX4D4Oi5u37om5oULP+XQG+lEApL81mEzZQ9+iVY2sPYxnxHptzh/Kk8upWvmoBLEJ6aT1ff7UMXeLFWFoEEFGbtlZ8GDYzVLC1xMfLnQB9iCJVdYzc/6MgfPmYOSkkIyBfWX6HKfV3cZ+ObG7oowoXa8ArFAn3u0saXPTeR+zruy6fkA2bCufgziMcB/8MMtitFbNfgaujPTHsAtTdugWcukgBXbNeVyUaTquC4MA+KQ0n51By3pTL9eT9lKuR7YLyyYJoL86YfN7XmK0Ne749H4HC+RCllmtJ1Cf5liKQiSx3UVKvDXLcUAFVoh7XGO1rzBFAxzgARJoS44E3rXhSDXT1tiFFKxXMFRdCk3L0zGo0rY012EecYuUHJgNiyV4CSe9qNQ1dwtlkuoUZHgKJ6aePh+F5QpKYq46+Ehysz2HLXUUNH3ajG0WNK4M3NKU/dWK38vwGM1aewWhUGksfKcl0gmcjAGMko3be+4aHGnSTAwl+ly2H/wkj1CIVybVN20oyM5Xv6Uick3WfFfk8vWc66Re3kvoHhzm9Rf7Tqek+tAjGoE2lnBZTp16JO2rRzTS+OLbS5n78o66VkFTSat3mnuAhK8Vf9GYMC0Fr3yQvEs9stE5RU3N49YlKrUyCQOBUELIGIigSNbLUKqxRzUnrJnR60N4tz7C+jim4HGd5h63A1Nt2ta0eRKklm2MOLGSbii4AWCuNvwN3nU2wGrgZCBAXk4rA3GLnOI9gm76lY3g2Ag6PiSe0gx3lJwUbi9E0DKd3Snp6IeGM9EcAymYOWiiavwExAUYWIuFMGdt4pU21bCGL04SQClpx75fbV6VYtnku10WA34YwiOa+RD4jMXlX7DztjADOTLiXM13milN2AEuJXrZq+LVUuh8lgISgmQXuslLuWO+wZKm2Z4Z0yuBkWauaDEVvhvlISxOqyM6ypE=",
+          "signature": "QfBeR3fxaYDnRlr8eBcRoqRfaowWlvRMc6Orao/4dtCiXQvmbvBjCV3QUkCHWDOfh+PxHqnURTC1mrp/Pdyj7+Rbg7XkKJeasxQ89kYWjrWy1+qBENJU/gaPTsvdzaE8DLCk5ShzheEpaa6NSx37yyXWmGV/5RDNU3QAd9EpbfAtAgoFVMS9OZRRC2mQ1ZXt9YKVv9xBrleEO8XqiXYXM4F9hVEcNxL0hU8C2nBnk1J9KNBv2NWmIvA+8wRslXJeM8Uvzt5KhCvLWjOsRtKhKO08qAGesbjyQFNolZoMnePi9mhUZmIM1Bj6eCIniNwP7LoQ8o+IlQfKNPIz/H3R3j6GnDn0tgUkSTNKpVDPaghmiovJNxtaOEuT4XdRm6eeOMEerCiUgwFS8HB57rrIgl9CUObR0SQDrNE9wStaqXFNHKOaN2o6jGdzlXhb4YQe0SFNVfPWZYfVMC4U5hHqa2TbPOb8Y/rtxmz0b7ObDQglRJ0+/5JZnwHid7AntFWaUtt62wElZZ8ndEdJxCnpT0pqqVaZ1lQAaAQPf++77vAUTdyqO0sHZ6zcbGBT9HQl5HbTJ7J58rySW1+lpYJTRd1ifDf/v6A60MIRLQr87gKTCtmcRBtuIupkhvaX1YDXowbwzfOXuqyPkqmHrUehlIx7B/YEfcCUS/QsOixEaMGpmdvGhaghdnlUikrMgrxaWCQAAPeivWGrhi8dSJgcBtyodyZJquvQ8V4slzGmjJKWN/97DQNB5HiJ54mxxL3eT0zCUlfZo2hmB9JWk+y1aFp5+LIP0E8tuY0bjZDpBflgoBy9Q5uuDCEIRuI+i7uohEXt7e0pSpL2uC65/RTZ+XXSlPePwfY9l1iqL2cBbGeg1Bo9XzEnCgZ5GHJ78jnbOWSfNlFL5G2XG24Kil37urgdKp7gMh+qsEIC8JQtTrQvKgQah+S63ISBNECKoXOoWyjhKkhOGEJOse9oHWo+huC9Vgdhv9PqKLeOO4LZzWLUmRkI9IhBn/d1IrgX+Fh8sxheaK6nqZX6vlFv+mosGguBGNsZMBOrugXVgNfHBJSsNCdZgWRNarJPVPLYbeTPY8VQB69Eoap/J0jhs3jsEjP0K6kbtZK63asLZi7D+P62wB3+IrCYndAdOQE3zj+vF8XHri5uac6Zb2HIo2D5ajq5OBq3h9MGFaU11eMOi3bkcUbkFiaketnnRow1mx6nGUm/H4rtP2CDAPq1bFhOKcWNOqG2x8Zdkon7/Jh66F0HBoy9zaQ2lVOwfcROX/OSldGj8QNfbOWns+F5KoUE0yZ0Rf19arNhxHrYQ3k6CAdkm9HBUjZz2STVe92FkTxWwTlu9TMqZ426qzgAq12LjU0d6U1HVec01an/5q2//p6vaq3wuJdRZN4Zone0eHw0lici97KOhVesI5Z2Dkz2ViVMm6viVXAMWyOdLm/QefuG34hziIW6DAuv6cUL2RzYTQU+pMLFbkcbcYUCNa+EgtEBQdoT2PR2OCJabyLPgvxVQzPXiWAIpYDke8tQ+vwvVOZCLte1KLXYJkCTr57HDDii9cLm8e7H+eQhSKN6n8GYGIB96KRQWk8vbJs2XVYKZeyuY8jr2m0++6lwMIcPTT+8IHMREsg0P9PRKmbUy6b5VKXQ/LnhjdDataJQK+Babx6Q/bLQ3y60vQ9ZkVHTP5Y2Bz6FzqwG0Pr8LzFgSUBp3jDeAKYLio1TWGjBCqkb/sqcVftt64Y98O27As+fQrMmtUQJrkhEha3NKLR6bGHynVl/V0cy8l+DuZP0ENvB0KYHQ7NwNnLcrjXOAueLS4/cQoujYmqIKTq77P/7NF/9Jdykg2Ht9cdorzL8/nRAjDRLV/LtVToOS1RF4FDwcpoL0kgn7Rl2+CNLJWVsY3jIFl+7wRBnpLETGojVZ1JV/ITw121MFX598EB8aOH7KMqarLPiCNlaCnXPg5HJLSsWNQn0VKinc0SXHbaATkeqaKpsDb/bJ5jKlEqEsuqK8qUQ4MRV5gZNx5XSfm1a2ApJaDojOEBCEPFO6G3ZO/w3sHyRL6zdUyPr20nXK1uhvlAXPOQWJ0Cvp7NSYMCixbTX0xodoZ3CBF9G6byFrjQuF/90BdWkB2i1txb06y4nYrOJWDT+HvQk/9hY1juyjqrwekes5T/rjyglC+UwfH/5yQ0x/X6QL/Krz2M07oTE2wbnRuH0pi9tY4nhre6givX3/9LlV66U/5E6l4E+D508pGe6SO2bzqmZ1JUgwFlzFre2ja8jfFrM0dubYsN239HAjccs4H+qFRCOXORVhTeipsSPAizVh8I+BoaSrCeAe736VY+ooqMnaRDy0r+W6tBUfyedyCD49fauzl0FQ9OKBgK3wGzkarhyi/BVfcpiqpPK/w2Jq8P6uVaFC87nPupJehS84HM21vxRGhZWeHXLV+loUJfGUMT6YML4UNFORpw403f9ZacRfF5gURbT3NsOcs1hm1uG1orZN0lpIiWBSKdYwlLiGkbG0JibWCebwVazqGYUshq+F/l4B1jweJVduldrE4vzd74Hpu32lfsCB8AGnQ7o40LnaaisoFCZbK0eSMMbIrmZMM2yGE9/Ln17eTtEF8bswn1tO/VQxydVZjIWa3/EfAk+r6PyiD/szIq7dl0x5jXNJZ5+BGHAzpLAWFgoS7L2N3c0C7ojlkXOx5nkBgRn1qTPgtp1e4f6wpu3oDNhCWqcDKW6e1WCQ17n2j9QL/C2FRSgts6EIFTIet8cC9N3/MxdPTXzgWNK8NwId8g/R2cO5Akyg++UoGHu6g/BCae+VrjHK5lnGVr6i0pHA16Hyp/MfHy2LFKVd2ryCW8oqlmVrsXn3NA6iDZBonAtFQoz8uOkN8CvKjq3uMXTgQqioiJ1zoNt/ItZ2lOKrGU3/NbguvCmFdTwqmw+dygHj6buElFApd280Vs34D+l2yJ51cQKsZywgw68fhXHjPp0AJHCVw0C9bSSvFSErDi1oN7xJC0Pb15qmpBU+wPq7eu6KwWhw6MvngMul2u7TGivI9WY4SRG5GTge8ULEVS8hdDYx3stYpb0gKbgmwk52npagkYol159/VdiEtIpzzrbyd4hATct8HAJFeu/hvxsEX9jDKi0EgDiQxXfBSBSJ3jzKLixEd7X7iWMAuJphjdQHY/Jc/oWt4TIC7b4nro2ugcOC6I0PPN2w7MigPAcR0XEeXTKZ9QYM4Tvqh4mMS/nJboTtg/y8LN68e73ypGKk4EuBaiCzhK2RbPJ4yofNUlQCvJLhFopAqJDuYmmV6vxmSVnMwzQW1dQhF0YFouIA4pjgK6E3euEGqECii9Yo3pFVBI/Y4YZY3aEu3ALtTo/BhvRLg9WHjO3M/bCJ0i1b4GO42d9SrnCwrcY9b1iRsdYD0kfQVQb40Ga9kBLvHyBKGBNfrCjTngpK+W237eSULNR/TuMpYNovGuRBWewWKTcdX4V/msznKFnYySEfDZB3iH9xloW4VwRDkGGZNOHK3EcKpWeUqUKExoMouN1G2f20adE2W6vRbKQb0avjD43VIADudoPfhlwG1LKHFuQDR8HM8rOZJnALT3oQfc9AURUzDcSWi64aLX5j1fdXM9JX/9qbbg/LrPg4r2XxiK8QxsO6PZjwD/HKRjDHv4FoS9MCaAwWfuTXuzQ2eZWuW+wEcLEmiRm3mZ04jnuIVi8Fam/S9E/V5zfjWsInkKBYG+fUPnFnImDnzZvEiPXGsMksWGlIXKim4u9x62DRwkfgwxZNEJydhlVAuQnf2b50DUfdJulykgxFWQsz7oEfF1DO2epI+SxYfIEGz25Al3Bug2s4QroOQXIS7U1ioEi+ssJNCalp5h6sg1hLkA2O4WYeazjoEBdOCoI3lopK+3iROf3urrcNh4JQrRlzAM1qzTTFwnRVhNnF9oinOFABy3rt4UCoNhxxJHHxYzw8/oUS6mijn8o24QJGEWkfhtPZ2/L2nin0Qi1l6ZnbHJrXfz/bTpTAGMqModNvK5FEeAaj+HVVZ+mVZz/J6Dj0P+cjHREDA23UP4esxQiNlQ82ozGrU5xuzk/xeN6vYIwylimWtfWtBW4sGbcpwDFTobdpeX4lXXpnt35WBS0BG43KYQu81zvcMy7L6lWTOpEaiaT1KkP56A1ihVUDMeTwiBJO8LtZiVKLeHU1yHGBpuxo7ecVfZ6F0vuOGYWmIh2CWxwqv3UNLnBfT18oC4cwZ0++31Y+7r2nE4IkPkjMXVyPTtSlIoXKaIxaGc52fL5uGd6Gwfc4W0yUlwWmFemye2+vmSXgUVBYLZeJHiUZk2nVeOlsYFvXSf3wFc4LHVaZIGWrsoELEBTWGai9U1RXmHdHE6AghlOUVl4g4wJLTI0AAAAAAAAAAAAAAAAAAAAAAAAAAAABg4TFx4i"
         }
       }
     }
@@ -854,8 +1893,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
+          "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -864,7 +1903,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -882,7 +1921,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -999,16 +2038,22 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
+        "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/document",
+          "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
+          "back": {
+            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/document-back",
+            "content_type": "image/png",
+            "width": 1024,
+            "height": 720
+          },
           "mrz": {
             "documentCode": "P",
             "issuingState": "NLD",
@@ -1024,15 +2069,17 @@ export const operationExamples: OperationExamples = {
             "expirationDateCheckDigit": "2",
             "personalNumber": "",
             "personalNumberCheckDigit": "0",
-            "compositeCheckDigit": "6"
+            "compositeCheckDigit": "6",
+            "source": "typed",
+            "lines": ""
           }
         },
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/0",
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left",
+            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1041,25 +2088,25 @@ export const operationExamples: OperationExamples = {
             "step": 1,
             "instruction": "Look straight at the camera and smile",
             "pose": "front",
-            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/1",
+            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left",
-            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/2",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 3,
-            "instruction": "Look straight at the camera and blink slowly",
+            "instruction": "Look straight at the camera",
             "pose": "front",
-            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/3",
+            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/selfie/3",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1070,17 +2117,17 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:4d612ae1-6134-4f5f-b8e8-3c1db0cff925"
+            "actor": "backend:af0c3c88-09ca-44d7-8279-4b1c2ff447e0"
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:4d612ae1-6134-4f5f-b8e8-3c1db0cff925"
+            "actor": "backend:af0c3c88-09ca-44d7-8279-4b1c2ff447e0"
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:4d612ae1-6134-4f5f-b8e8-3c1db0cff925"
+            "actor": "backend:af0c3c88-09ca-44d7-8279-4b1c2ff447e0"
           },
           {
             "type": "capture.document_uploaded",
@@ -1135,7 +2182,7 @@ export const operationExamples: OperationExamples = {
           {
             "type": "review.case_viewed",
             "at": "2026-12-18T19:53:27.000Z",
-            "actor": "reviewer:87499f6f-5cf0-48e3-be6e-221f4cca4f82"
+            "actor": "reviewer:3407a631-125d-4ca5-b08d-41b3ffc2bd16"
           }
         ],
         "awaiting_second_review": false,
@@ -1144,6 +2191,9 @@ export const operationExamples: OperationExamples = {
         "decided_by_you": false
       }
     }
+  },
+  "getReviewDocumentBackImage": {
+    "responses": {}
   },
   "getReviewDocumentImage": {
     "responses": {}
@@ -1154,12 +2204,19 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
         "status": "approved",
-        "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
+        "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
         "webhook_url": "https://hooks.harbour-live.example/identity",
+        "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
+        "document": {
+          "type": "passport",
+          "issuing_country": "NLD",
+          "expires_on": "2031-01-01",
+          "mrz_source": "typed"
+        },
         "created_at": "2026-12-18T19:24:27.000Z",
         "updated_at": "2026-12-18T19:53:27.000Z",
         "decided_at": "2026-12-18T19:53:27.000Z",
@@ -1172,10 +2229,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "59575da7-4e2e-4301-b3d9-a524ed9ff3c5",
-          "eventId": "36b8c0e0-d23f-406e-a0dc-7d4df6611d6c",
-          "type": "event.published",
-          "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+          "id": "d1f9afa7-4541-429b-ae6c-839ec5d47ff4",
+          "eventId": "c87b7828-d527-4ec4-ae5f-4363a632cb56",
+          "type": "order.paid",
+          "endpointId": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -1189,7 +2246,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 91,
+              "durationMs": 175,
               "error": null
             }
           ]
@@ -1211,8 +2268,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "J6gH4DMiLjPxoAQiEJvXNO0sfzgujojxi_rQfy78kkM",
-            "kid": "a7ec1830652fad54",
+            "x": "mDHEMLqinqRew2gvNAxGOHUurArZ7QDW9RuJOM-qvgY",
+            "kid": "675ee0694b5fab88",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1223,8 +2280,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "mpQ0rXHmQALCzR2FSIIlV1l4lBzBQoON1b518KwjHQU",
-            "kid": "130aada276c4a337",
+            "x": "aOezClgtot4y1CftG4mkNk2I-LC0PA6oLasmveX5a4A",
+            "kid": "be7ff38eb19178d0",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1243,9 +2300,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "d44bd995-553d-4251-b0ce-99752b97127f",
+              "id": "11a55d51-585c-4843-a2e5-e223e7d6bc0e",
               "service": "ticketing",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "scopes": [
                 "events:read",
@@ -1257,25 +2314,25 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "4d612ae1-6134-4f5f-b8e8-3c1db0cff925",
+              "id": "af0c3c88-09ca-44d7-8279-4b1c2ff447e0",
               "service": "identity",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "87499f6f-5cf0-48e3-be6e-221f4cca4f82",
+              "id": "3407a631-125d-4ca5-b08d-41b3ffc2bd16",
               "service": "identity",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "544e5d98-ef83-41cf-ad9c-092f0dee0352",
+              "id": "2c216774-6394-47f4-80dc-93f0c3718f90",
               "service": "governance",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "scopes": [
                 "governance:decide",
@@ -1299,22 +2356,22 @@ export const operationExamples: OperationExamples = {
           },
           {
             "name": "age_over_18",
-            "description": "The holder is at least 18 years old today (MRZ birth date).",
+            "description": "The holder is at least 18 years old today (birth date in the zone read from the document).",
             "needs_mrz": true
           },
           {
             "name": "age_over_21",
-            "description": "The holder is at least 21 years old today (MRZ birth date).",
+            "description": "The holder is at least 21 years old today (birth date in the zone read from the document).",
             "needs_mrz": true
           },
           {
             "name": "document_unexpired",
-            "description": "The document has not expired today (MRZ expiry date).",
+            "description": "The document has not expired today (expiry date in the zone read from the document).",
             "needs_mrz": true
           },
           {
             "name": "nationality",
-            "description": "The holder’s nationality, ISO 3166-1 alpha-3 (MRZ).",
+            "description": "The holder’s nationality, ISO 3166-1 alpha-3 (the zone read from the document).",
             "needs_mrz": true
           }
         ]
@@ -1328,8 +2385,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "1d2e031d-ac6e-4e0b-a242-710f9b7bd20d",
-              "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+              "id": "6738a9ab-8aee-4c92-be9b-b694b81fe1fd",
+              "orderId": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1349,8 +2406,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-              "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+              "id": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
+              "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1359,7 +2416,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+                  "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1384,9 +2441,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "b10caae8-fcc4-4956-bb06-d0493db14b15",
-              "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "id": "7f109507-0d64-4809-8f0c-320096a25f4d",
+              "orderId": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
+              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1396,9 +2453,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "dc09c7c2-86ac-473c-8066-a007bdb88268",
-              "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "id": "e2932e52-8947-4e26-9e86-b1b7bfc4f9e5",
+              "orderId": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
+              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1422,7 +2479,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+              "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1432,7 +2489,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+              "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1468,8 +2525,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
-            "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+            "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
+            "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1486,7 +2543,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+                "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1528,15 +2585,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+            "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+            "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
           },
           {
-            "record_id": "dcc25066-3210-4dc8-9644-48e9a46e56bc",
-            "execution_id": "51725fdc-4437-4632-b272-89ba9d10ebc8",
+            "record_id": "0dbaf8d3-fc95-4366-a60e-e33e1689ae61",
+            "execution_id": "e10bcc84-5c5b-4155-b74b-aae186a49773",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1553,7 +2610,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
+                "delegation_id": "0b80b45c-d4d3-431f-8e13-ba5134243ef0",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -1594,11 +2651,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "2d435b70eca03035180566c610037104",
+            "nonce": "46cb6af225819197f51578ecf2565cc6",
             "seq": 2,
-            "prev_hash": "9ff0679ada2f8c39a3208792cd78e7591219fcacd7d2e490930650d37395e404",
+            "prev_hash": "59e36788e57fe4e94de18bae6af89f78e97cc8ef799df61a68c1bb6db68add1a",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "ccyHCRJNyXXklrdm9UTImvGf5_O6XrEhu8S6pjzY2Lfbh5Ml-MQN6Dt6_SW1f8-m8K0d40ithiSKMoknqfFkBA"
+            "signature": "QbCOCh8ILrVed19Zp6TQBwacxNuyTqDNRqGMGNzIXsD8LyY9OVcRCqVcWTr18rbyriLm3XAQfwIkrcvihDepAQ"
           }
         ],
         "next_after_seq": null
@@ -1612,7 +2669,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+              "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1622,7 +2679,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+              "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1643,8 +2700,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "32765ccb-3ee0-4d92-adf2-464561ead9c0",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "f8f03053-75ae-4823-ae59-382095787180",
+              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1657,8 +2714,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "23a67b67-41d7-45f3-a691-f7d06f2e0467",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "d148a807-a905-409b-b977-2ec39e32e029",
+              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1672,8 +2729,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "0b80b45c-d4d3-431f-8e13-ba5134243ef0",
+              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -1681,8 +2738,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1701,19 +2758,21 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "03fb720d-ea70-4673-b4fe-752611f56d69",
+              "id": "d7a6d039-3cdc-4f9a-8058-0ecbb64590bc",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
+              "return_url": null,
               "stage": "document",
               "decision_reason": null,
+              "document": null,
               "created_at": "2026-12-18T19:25:27.000Z",
               "updated_at": "2026-12-18T19:25:27.000Z",
               "decided_at": null,
               "erased": false
             },
             {
-              "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+              "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -1733,7 +2792,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "reviewPolicy": "single",
@@ -1752,7 +2811,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+            "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -1772,7 +2831,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "id": "74681d79-7138-43bb-851c-46ecb6f59a50",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1795,10 +2854,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "59575da7-4e2e-4301-b3d9-a524ed9ff3c5",
-              "eventId": "36b8c0e0-d23f-406e-a0dc-7d4df6611d6c",
-              "type": "event.published",
-              "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+              "id": "d1f9afa7-4541-429b-ae6c-839ec5d47ff4",
+              "eventId": "c87b7828-d527-4ec4-ae5f-4363a632cb56",
+              "type": "order.paid",
+              "endpointId": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1812,16 +2871,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 91,
+                  "durationMs": 175,
                   "error": null
                 }
               ]
             },
             {
-              "id": "50b86bd0-5779-40a0-86ff-c2751d577abd",
-              "eventId": "85f3fb28-9db3-4c1b-aaee-b981f46d92b8",
-              "type": "order.refunded",
-              "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+              "id": "ce97f59c-f2c2-438f-bcdf-1f85218a3cde",
+              "eventId": "97c17e09-5dbc-4813-9d5e-a637d0a2490c",
+              "type": "event.published",
+              "endpointId": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1835,7 +2894,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 62,
+                  "durationMs": 123,
                   "error": null
                 }
               ]
@@ -1855,8 +2914,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
+              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1879,8 +2938,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
+          "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1889,7 +2948,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1907,7 +2966,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1917,7 +2976,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1939,10 +2998,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "59575da7-4e2e-4301-b3d9-a524ed9ff3c5",
-          "eventId": "36b8c0e0-d23f-406e-a0dc-7d4df6611d6c",
-          "type": "event.published",
-          "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+          "id": "d1f9afa7-4541-429b-ae6c-839ec5d47ff4",
+          "eventId": "c87b7828-d527-4ec4-ae5f-4363a632cb56",
+          "type": "order.paid",
+          "endpointId": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1956,7 +3015,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 91,
+              "durationMs": 175,
               "error": null
             }
           ]
@@ -1969,8 +3028,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "ecf026cb-050a-410e-ad12-d7976446080d",
-          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "face04b2-dd7c-46fb-af7a-9fd00ffdd505",
+          "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -1979,7 +3038,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -1995,7 +3054,7 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
@@ -2008,7 +3067,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2050,7 +3109,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2064,12 +3123,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
       }
     },
     "responses": {
@@ -2115,14 +3174,21 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "6aa8b8d7-baf0-447b-bf20-1f6503fe7df9",
+        "review_id": "8bc93730-50a0-49e5-b590-89c7c124c0f1",
         "verification": {
-          "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+          "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
           "status": "approved",
-          "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
+          "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
           "webhook_url": "https://hooks.harbour-live.example/identity",
+          "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
+          "document": {
+            "type": "passport",
+            "issuing_country": "NLD",
+            "expires_on": "2031-01-01",
+            "mrz_source": "typed"
+          },
           "created_at": "2026-12-18T19:24:27.000Z",
           "updated_at": "2026-12-18T19:53:27.000Z",
           "decided_at": "2026-12-18T19:53:27.000Z",
@@ -2136,9 +3202,9 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "d44bd995-553d-4251-b0ce-99752b97127f",
+          "id": "11a55d51-585c-4843-a2e5-e223e7d6bc0e",
           "service": "ticketing",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "scopes": [
             "events:read",
@@ -2157,8 +3223,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2171,7 +3237,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
         "handoff_revoked": true
       }
     }
@@ -2192,8 +3258,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "dcc25066-3210-4dc8-9644-48e9a46e56bc",
-        "execution_id": "51725fdc-4437-4632-b272-89ba9d10ebc8",
+        "record_id": "0dbaf8d3-fc95-4366-a60e-e33e1689ae61",
+        "execution_id": "e10bcc84-5c5b-4155-b74b-aae186a49773",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -2215,7 +3281,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
+            "delegation_id": "0b80b45c-d4d3-431f-8e13-ba5134243ef0",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -2251,16 +3317,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "2d435b70eca03035180566c610037104",
+        "nonce": "46cb6af225819197f51578ecf2565cc6",
         "seq": 2,
-        "prev_hash": "9ff0679ada2f8c39a3208792cd78e7591219fcacd7d2e490930650d37395e404",
+        "prev_hash": "59e36788e57fe4e94de18bae6af89f78e97cc8ef799df61a68c1bb6db68add1a",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ccyHCRJNyXXklrdm9UTImvGf5_O6XrEhu8S6pjzY2Lfbh5Ml-MQN6Dt6_SW1f8-m8K0d40ithiSKMoknqfFkBA",
+        "signature": "QbCOCh8ILrVed19Zp6TQBwacxNuyTqDNRqGMGNzIXsD8LyY9OVcRCqVcWTr18rbyriLm3XAQfwIkrcvihDepAQ",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "dcc25066-3210-4dc8-9644-48e9a46e56bc",
-          "execution_id": "51725fdc-4437-4632-b272-89ba9d10ebc8",
+          "record_id": "0dbaf8d3-fc95-4366-a60e-e33e1689ae61",
+          "execution_id": "e10bcc84-5c5b-4155-b74b-aae186a49773",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2282,7 +3348,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
+              "delegation_id": "0b80b45c-d4d3-431f-8e13-ba5134243ef0",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -2318,25 +3384,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "2d435b70eca03035180566c610037104",
+          "nonce": "46cb6af225819197f51578ecf2565cc6",
           "seq": 2,
-          "prev_hash": "9ff0679ada2f8c39a3208792cd78e7591219fcacd7d2e490930650d37395e404",
+          "prev_hash": "59e36788e57fe4e94de18bae6af89f78e97cc8ef799df61a68c1bb6db68add1a",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "ccyHCRJNyXXklrdm9UTImvGf5_O6XrEhu8S6pjzY2Lfbh5Ml-MQN6Dt6_SW1f8-m8K0d40ithiSKMoknqfFkBA"
+          "signature": "QbCOCh8ILrVed19Zp6TQBwacxNuyTqDNRqGMGNzIXsD8LyY9OVcRCqVcWTr18rbyriLm3XAQfwIkrcvihDepAQ"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "b10caae8-fcc4-4956-bb06-d0493db14b15"
+      "ticketId": "7f109507-0d64-4809-8f0c-320096a25f4d"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "1d2e031d-ac6e-4e0b-a242-710f9b7bd20d",
-          "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+          "id": "6738a9ab-8aee-4c92-be9b-b694b81fe1fd",
+          "orderId": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2349,8 +3415,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "bd1b62ca-c133-4535-acd0-641dd195edf0",
-          "deliveryId": "50113171-b941-45e0-9221-5dbc2b2d06ce"
+          "eventId": "db44a2b7-4a7a-4c4e-a625-01324ab7c944",
+          "deliveryId": "77822558-d6cc-4d7a-b1c8-02d9dd5fa1ec"
         }
       }
     }
@@ -2363,10 +3429,11 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "03fb720d-ea70-4673-b4fe-752611f56d69",
+          "id": "d7a6d039-3cdc-4f9a-8058-0ecbb64590bc",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
+          "return_url": null,
           "handoff_token": "EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
           "handoff_expires_at": "2026-12-18T19:55:27.000Z",
           "capture_url": "http://localhost:3000/capture#EXAMPLE5exampleEXAMPLE5exampleEXAMPLE5examp",
@@ -2383,7 +3450,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2393,7 +3460,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2410,7 +3477,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "672cffd3-5a16-4019-ac89-3d276687cb5a",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -2431,7 +3498,7 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
@@ -2440,7 +3507,11 @@ export const operationExamples: OperationExamples = {
         },
         "uploaded_steps": [
           0
-        ]
+        ],
+        "requester": {
+          "name": "Harbour Live Events B.V."
+        },
+        "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified"
       }
     }
   },
@@ -2450,7 +3521,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2492,7 +3563,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2506,12 +3577,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
       }
     },
     "responses": {

@@ -172,8 +172,13 @@ describe('identity pipeline with document reading (DOCUMENT_READING=on, real OCR
       expect((await a.call('POST', `/v1/review/${v.id}`, tenant.reviewer, body, 422)).json()).toEqual({ detail: expect.any(String) });
     }
     await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'age_over_18' }, 409);
-    const decided = (await a.call('POST', `/v1/review/${v.id}`, tenant.reviewer, { decision: 'approve', note, mrz: TD3.join('\n') }, 200)).json();
-    expect(decided.verification).toMatchObject({ status: 'approved', document: { type: 'passport', issuing_country: 'SWE', mrz_source: 'reviewer' } });
+    const decided = (
+      await a.call('POST', `/v1/review/${v.id}`, tenant.reviewer, { decision: 'approve', note, mrz: TD3.join('\n') }, 200)
+    ).json();
+    expect(decided.verification).toMatchObject({
+      status: 'approved',
+      document: { type: 'passport', issuing_country: 'SWE', mrz_source: 'reviewer' },
+    });
     expect((await a.call('POST', `/v1/attestations/${v.id}`, tenant.backend, { claim: 'nationality' }, 201)).json().value).toBe('SWE');
   });
 
