@@ -15,28 +15,41 @@ const PORTRAITS = ['person-a-1', 'person-a-3', 'person-b-1', 'person-b-2', 'pers
 
 export const portraitPath = (name: string) => fileURLToPath(new URL(`../../test/fixtures/faces/${name}.jpg`, import.meta.url));
 
+/** The range each photo setting is drawn from, per difficulty (README, "Document reading"). */
+const RANGES: Record<Exclude<Difficulty, 'clean'>, Record<keyof Photo, [number, number]>> = {
+  'phone photo': {
+    rotation: [-3, 3],
+    perspective: [0, 0.04],
+    blurSigma: [0, 1],
+    jpegQuality: [65, 85],
+    width: [1000, 1400],
+    coverage: [0.75, 0.92],
+    brightness: [0.85, 1.1],
+  },
+  hard: {
+    rotation: [-5, 5],
+    perspective: [0.02, 0.07],
+    blurSigma: [0.8, 1.6],
+    jpegQuality: [45, 65],
+    width: [900, 1200],
+    coverage: [0.6, 0.8],
+    brightness: [0.75, 1.2],
+  },
+};
+
 /** A photo of the given difficulty, varied by `random`. */
 export function photoFor(difficulty: Difficulty, random: () => number): Photo {
-  const between = (a: number, b: number) => a + (b - a) * random();
   if (difficulty === 'clean') return CLEAN;
-  if (difficulty === 'phone photo')
-    return {
-      rotation: between(-3, 3),
-      perspective: between(0, 0.04),
-      blurSigma: between(0, 1),
-      jpegQuality: Math.round(between(65, 85)),
-      width: Math.round(between(1000, 1400)),
-      coverage: between(0.75, 0.92),
-      brightness: between(0.85, 1.1),
-    };
+  const ranges = RANGES[difficulty];
+  const between = ([a, b]: [number, number]) => a + (b - a) * random();
   return {
-    rotation: between(-5, 5),
-    perspective: between(0.02, 0.07),
-    blurSigma: between(0.8, 1.6),
-    jpegQuality: Math.round(between(45, 65)),
-    width: Math.round(between(900, 1200)),
-    coverage: between(0.6, 0.8),
-    brightness: between(0.75, 1.2),
+    rotation: between(ranges.rotation),
+    perspective: between(ranges.perspective),
+    blurSigma: between(ranges.blurSigma),
+    jpegQuality: Math.round(between(ranges.jpegQuality)),
+    width: Math.round(between(ranges.width)),
+    coverage: between(ranges.coverage),
+    brightness: between(ranges.brightness),
   };
 }
 
