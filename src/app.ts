@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { Redis } from 'ioredis';
 import { validatorCompiler } from './plugins/validator.js';
 import { adminApi } from './admin/plugin.js';
-import { startKeyCache } from './auth/api-keys.js';
+import { startKeyCache, startKeyUseRecorder } from './auth/api-keys.js';
 import { openBlobStore } from './blobs/from-config.js';
 import type { BlobStore } from './blobs/store.js';
 import type { Config } from './config.js';
@@ -114,6 +114,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     listen: jobListener(database, app.log),
   });
   const keyCache = await startKeyCache(database, app.log);
+  const keyUse = startKeyUseRecorder(database, clock, app.log);
 
   app.decorate('config', config);
   app.decorate('clock', clock);
@@ -174,6 +175,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     await app.blobs.close?.();
     await redis?.quit().catch(() => {});
     await keyCache.close();
+    await keyUse.close();
     webhooks.connections.close();
     await database.close();
   });

@@ -5,6 +5,8 @@ export interface PriorDecision {
   reviewerKeyId: string;
   decision: 'approve' | 'decline';
   createdAt: Date;
+  /** The operator's name for the reviewer key, if it has one. */
+  reviewerName?: string | null;
 }
 
 /**
@@ -28,6 +30,7 @@ export function reviewStanding(prior: PriorDecision[]) {
     review_disagreement: prior.length >= 2,
     decisions: prior.map((d) => ({
       reviewer: `reviewer:${d.reviewerKeyId}`,
+      reviewer_name: d.reviewerName ?? null,
       decision: d.decision,
       decided_at: d.createdAt.toISOString(),
     })),

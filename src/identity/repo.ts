@@ -9,7 +9,7 @@ import {
   identityVerifications,
 } from '../db/schema/identity.js';
 import { webhookEvents } from '../db/schema/webhooks.js';
-import { profiles } from '../db/schema/core.js';
+import { apiKeys, profiles } from '../db/schema/core.js';
 import type { ReviewPolicy } from '../profiles/vocabulary.js';
 import type { PriorDecision } from './four-eyes.js';
 import { isUuid } from '../lib/uuid.js';
@@ -138,8 +138,10 @@ export async function decisionsOf(db: DbOrTx, verificationIds: string[]): Promis
       reviewerKeyId: identityReviews.reviewerKeyId,
       decision: identityReviews.decision,
       createdAt: identityReviews.createdAt,
+      reviewerName: apiKeys.name,
     })
     .from(identityReviews)
+    .innerJoin(apiKeys, eq(apiKeys.id, identityReviews.reviewerKeyId))
     .where(inArray(identityReviews.verificationId, verificationIds))
     .orderBy(asc(identityReviews.ordinal));
   for (const { verificationId, ...decision } of rows) byVerification.get(verificationId)?.push(decision);

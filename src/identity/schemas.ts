@@ -107,7 +107,12 @@ const reviewStanding = {
   review_disagreement: z.boolean().describe('Under four-eyes review: two reviewers disagreed; the next decision, by a third key, is final'),
   decisions: z
     .array(
-      z.object({ reviewer: z.string().describe('`reviewer:<key id>`'), decision: z.enum(['approve', 'decline']), decided_at: z.string() }),
+      z.object({
+        reviewer: z.string().describe('`reviewer:<key id>`'),
+        reviewer_name: z.string().nullable().describe("The reviewer key's name, when the operator gave it one"),
+        decision: z.enum(['approve', 'decline']),
+        decided_at: z.string(),
+      }),
     )
     .describe('The reviewer decisions recorded so far, oldest first'),
 };
@@ -185,7 +190,17 @@ export const reviewCase = z.object({
   ),
   signals: z.record(z.string(), z.unknown()).describe('The pipeline’s measurements (possibly empty)'),
   audit: z
-    .array(z.object({ type: z.string(), at: z.string(), actor: z.string() }))
+    .array(
+      z.object({
+        type: z.string(),
+        at: z.string(),
+        actor: z.string(),
+        actor_name: z
+          .string()
+          .nullable()
+          .describe("The name of the actor's key (`reviewer:<key id>`, `backend:<key id>`), when it has one"),
+      }),
+    )
     .describe('The verification’s audit chain, oldest first'),
   ...reviewStanding,
   decided_by_you: z.boolean().describe('The calling reviewer key already decided this case (it may not decide it again)'),

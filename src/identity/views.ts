@@ -136,12 +136,20 @@ export interface CaseMaterial {
   decisions: PriorDecision[];
   /** The key id of the reviewer looking. */
   viewerKeyId: string;
+  /** Names of the profile's keys by id, for the actors of the audit trail. */
+  keyNames: Map<string, string>;
+}
+
+/** The key id inside an actor written by keyActor (`reviewer:<id>`, `backend:<id>`), or null for `operator`, `device`… */
+export function actorKeyId(actor: string): string | null {
+  const match = /^(?:reviewer|backend):([0-9a-f-]{36})$/.exec(actor);
+  return match ? match[1]! : null;
 }
 
 /** The case as a reviewer judges it; images are linked under /v1/review/{id}/images, never inlined. */
 export function reviewCaseView(
   v: VerificationRow,
-  { frames, audit, contentTypes, decisions, viewerKeyId }: CaseMaterial,
+  { frames, audit, contentTypes, decisions, viewerKeyId, keyNames }: CaseMaterial,
 ): z.infer<typeof s.reviewCase> {
   const base = `/v1/review/${v.id}/images`;
   const typeOf = (key: string | null | undefined) => (key ? (contentTypes.get(key) ?? null) : null);
@@ -171,7 +179,12 @@ export function reviewCaseView(
       };
     }),
     signals: (v.signals ?? {}) as Record<string, unknown>,
-    audit: audit.map((e) => ({ type: e.type, at: toIso(e.createdAt), actor: e.actor })),
+    audit: audit.map((e) => ({
+      type: e.type,
+      at: toIso(e.createdAt),
+      actor: e.actor,
+      actor_name: keyNames.get(actorKeyId(e.actor) ?? '') ?? null,
+    })),
     // A decided case is no longer waiting on anyone; its decisions stay listed.
     ...(v.status === 'manual_review'
       ? reviewStanding(decisions)

@@ -9,7 +9,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -51,7 +51,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -65,19 +65,19 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
+        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -125,7 +125,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -167,7 +167,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -181,12 +181,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364"
+        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,7 +217,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -229,7 +229,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+      "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,10 +242,14 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "d44bd995-553d-4251-b0ce-99752b97127f",
+          "id": "eca8502e-abe6-4d84-adb4-0d28f653bce3",
           "service": "ticketing",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "name": null,
+          "prefix": "tk_live_6Smy",
+          "last4": "BfHk",
           "createdAt": "2026-11-22T12:00:00.000Z",
+          "lastUsedAt": null,
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
           "scopes": [
             "events:read",
@@ -265,12 +269,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "3f7b8f29-2ad3-4047-aebe-e0f18ac3b432",
+        "id": "ce6724b9-0bac-41b9-bc4b-a4e9af1e6a0f",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImE3ZWMxODMwNjUyZmFkNTQiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJmOTA5MTJjNy1jMDFjLTQ5MTMtOGNiMi1kMmI2YzMzMGZhNjIiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiIwNTE2ZmExOS0xNjkzLTRjYWQtYTgxZi1jN2I5OGU5MDkwMjQiLCJqdGkiOiIzZjdiOGYyOS0yYWQzLTQwNDctYWViZS1lMGYxOGFjM2I0MzIiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.__cLzbME7mj0ID4tpI1KIm63Tp1ofrNCDqXHkgK-PA-oJFIMHKNzpIYEDMGsYLXHrpeMOdvNtToTo6VIUwNYBw"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjBmOGY0YTIxZTkyMTUxZDciLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiI0NWQwOWJiMy03MGJlLTQ5MDItYTQzYS1iNTIxOGIxYTNmNmMiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiJkMzkyYzc2OS05NmE4LTRmMzUtODk0YS1iYWQwZDA0MjYwZjgiLCJqdGkiOiJjZTY3MjRiOS0wYmFjLTQxYjktYmM0Yi1hNGU5YWYxZTZhMGYiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.T6WjZQa-VKEGYaUCyUIUpoEWs-D-zgxlsIIOAAuWG06ZoDnbMZm499hQevtE7hisAM-N2dMSiXwCt38RXEOYCQ"
       }
     }
   },
@@ -285,7 +289,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+      "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -297,7 +301,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -307,7 +311,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -318,7 +322,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+      "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -333,8 +337,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "32765ccb-3ee0-4d92-adf2-464561ead9c0",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "dd46845d-0954-4190-b514-4d978e395db6",
+          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -367,7 +371,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -409,7 +413,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -423,18 +427,18 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+      "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -443,8 +447,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -458,7 +462,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+          "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
           "quantity": 2
         }
       ],
@@ -471,8 +475,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+          "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -481,7 +485,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -503,7 +507,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -523,7 +527,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "149d343b-b4f9-429d-b81b-aa714443b418",
+          "id": "21fec54b-ea6d-4b52-be51-f75240b35f86",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -550,8 +554,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "a09b994b-f603-4e7c-8734-3a997df19168",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -566,13 +570,13 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172"
+      "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7"
     },
     "responses": {
       "201": {
-        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
         "status": "awaiting_capture",
-        "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
+        "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
@@ -595,8 +599,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
+          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -618,8 +622,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
+          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -640,8 +644,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
+          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -660,7 +664,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -672,7 +676,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+          "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
           "fail_next_run": true
         }
       }
@@ -681,10 +685,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
         "record": {
-          "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
-          "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+          "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
+          "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -701,7 +705,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+              "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -743,11 +747,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+          "nonce": "77d9ef5b31fe195d92da3587aed0b445",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+          "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
         },
         "deliveries": [
           {
@@ -761,7 +765,7 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "58320689-df24-4019-a1bd-ab1539361220",
+        "challenge_id": "a5147871-52ea-47ad-9738-ffc39d1a912d",
         "steps": [
           {
             "step": 0,
@@ -775,11 +779,16 @@ export const operationExamples: OperationExamples = {
           },
           {
             "step": 2,
+            "instruction": "Look straight at the camera",
+            "pose": "front"
+          },
+          {
+            "step": 3,
             "instruction": "Turn your head slightly to your own left",
             "pose": "left"
           },
           {
-            "step": 3,
+            "step": 4,
             "instruction": "Look straight at the camera and blink slowly",
             "pose": "front"
           }
@@ -792,7 +801,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -802,7 +811,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -817,7 +826,7 @@ export const operationExamples: OperationExamples = {
         "from": 1,
         "to": 2,
         "proof": [
-          "fJHJvjByyfLqRBK4YX0X2IKFdRAkoVcdWdpdfHsr3fs="
+          "JskE6fbHkyS2A93ykQRcFD2CDhURk/9dZJGHukYVcWw="
         ]
       }
     }
@@ -828,9 +837,9 @@ export const operationExamples: OperationExamples = {
         "seq": 1,
         "leaf_index": 0,
         "tree_size": 2,
-        "leaf_hash": "HT9KupUg9IlKIO56DiYD3HMd/3EtJubwCx6o+nXBOxI=",
+        "leaf_hash": "QmS9wcvYhPkWmK9KwKmwGCsVhXZbZQXAGN/Afg47Tlo=",
         "proof": [
-          "fJHJvjByyfLqRBK4YX0X2IKFdRAkoVcdWdpdfHsr3fs="
+          "JskE6fbHkyS2A93ykQRcFD2CDhURk/9dZJGHukYVcWw="
         ]
       }
     }
@@ -838,13 +847,13 @@ export const operationExamples: OperationExamples = {
   "getGovernanceLog": {
     "responses": {
       "200": {
-        "origin": "localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571",
+        "origin": "localhost:3000/governance/d392c769-96a8-4f35-894a-bad0d04260f8",
         "tree_size": 2,
-        "checkpoint": "localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571\n2\nzm55lf7ZVOrDSWJ88fes10JvvqYTHdMQAdj50DG32n4=\n\n— localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571 YVZo7iP8N9Dux7JkUquNpDi34XGXPpLcHtcxlg8485ERRSm9a6GKIC+gm9/JSfFnE1NqpTowKTR0PbwoQ0tmKlMmVgA=\n",
-        "verifier_key": "localhost:3000/governance/7a17a94a-c2da-4718-9d13-9b0de7047571+615668ee+AcEGkEGxa4JNS/rXmpU+PZ5sCv1ehsVSiDqlM9D63Lj/",
+        "checkpoint": "localhost:3000/governance/d392c769-96a8-4f35-894a-bad0d04260f8\n2\noPI/NP/snQME3WBrQs9vgCEuLb2Xc0RwEvpOakn4/cA=\n\n— localhost:3000/governance/d392c769-96a8-4f35-894a-bad0d04260f8 fVc5p8t8BRbTWnqn9ZYpxODBms7MLz2BClKsRobVIWiBTJtMKy70tr9h5qBRvheYd2QCaYq+Ty/U8m2ZA5n+9QZ+EAo=\n",
+        "verifier_key": "localhost:3000/governance/d392c769-96a8-4f35-894a-bad0d04260f8+7d5739a7+AXqUuk+QKrB0zyuYz8r/3hGMo/C61Xcp/My1ZQE0cHJi",
         "ml_dsa": {
-          "public_key": "mPG3iVCNCHimRR8nzrfM8xgICPFV5xCFQg2zck3iKJ3tqQ/fHuRWImWKlXA9T/kxbHgrVifQKhKkeyyC2E/Tlvd1sdByk/JQOkFVab0wi471wykZwdLoOSDOMF2velOsF5TFX57lYKARikzxUstPRvZSnyATFYSc9wsGUZIKXtXedT+G8J854lLy8DCS5CNi+K7kj7J2tEfay3/u/rohcQ+s71OuoqjzJGOcWRJI8Y/AYyN6yribFUgS8gXBgoUtrBnmMCiINSd/OJ3B5yTSO4Fu4p5p2n9EWAGLOT32EH2RtclXwB7l53qmNRnmp6l/UlpP7eYNtlYJjp1ahr+NJJ6xP33nNVTFqO9qNlTig9iHSiGGo7wCBAyDYubxXqu+49PvxwqfNjJ93SUbVKdzrjNmIe5mODB8IkObcg0ZEfxdWQA3jHr0YjKIz6KiBnoBNzhwYTWhvH4omTPJyOjPFp2ASuSNs8+fCyQR0U2fWur5ncwxfS09wdSiclhvqFZ9Os9JDvMAhzSQjKd96wUhv7CWI2tGvusvhFQ5Owl0mXeVMA3bg1NASf+zwVYznumR5T9oUeW0HHBq8eM9hUvgtV0EAFpYdp7fHrFpLa2UgPsFVs7Aq1/ROSwM/SoPh+/xUiFicAQoLSA4Bhjx4pYBetMFcQj5fwiVkIu1b4Ca922nN/3rrTZXz93elxE/vG7rI0gnG9Wo118sORyyLVpFPwouKnCTtoKiNWkP6ZPv2XjsNh/6IhSzh+04i5RO4VfEY6Tvh05GahYVxUSXRMcNR6wXv3nVdpgYJIRroVWPmaI+GUYJdoGAFZDKHggxkcBZNxqzKsSb1hvOLvs3+/7ocao9J4p4zomwGFtuaznh3ZZMcPSr0Z98thQ8/dksXbQpRMAiD1oeBLVlwi8m5DuKUVoe5z7KOb+FsIgByjFzK41kum2WQCF9L0uZnUfbVHOR5P70Wkm2ImIEgEB9DSzoUDOYjyt1LY6vVfV7kHBKa0fId3Y2X6jkqRJYo5y9Vwuy29QVUenSLqKq4llMBTcWTapZ9Y+InKlHcn3EGFDWZtFaG19HBxx2MACjcBUUd7Sb19K5fA/S5ILH3GwNB96SeyDP4jz2dyLK7ZDettJIqQP3yef9t/2kyPWBE+qI2+YLFZloSPcUt1WcZwLbrt3socGf9SDsH/JKLp00madz4vc3e6VmYOdRskJu5936NhBqn5+2WHq0Xqam2OrB5BcpG3MnM12kcxi/2UV8mt1WhuNca153ilyygQeY5OFm9j/MxdjdOxY7Z7N+N3oPpv0haUpnDCGrwf27KQP+vtvo6pdpx906UvZSxszwQGaC2QsCIeEDfzPUy8DCR+gkh3NKlgq98eaLA5bBuK/CxRnmKcoMbc4UL+9+U6Rx5DHLs4bTX3+dKQK7QHbP7qLdQDUc8DncfirxkTmwNVYOnVrOx3h3GE1bfGWZAXnkKb/DmzLy1kiodndmIx9WsUU1S1RVO/TjWpCD1b4a7/dRpWj7tE5e4AQQMNx9ZvcHItxRpyPAVnjMYuaJm+M/clCopboOF8vkFrcWR7lA3t5EVxI/36xT0BrvP/3k2byKIxs7sMhI2cOH/A2tCuNKflu4Rp9/JnSktPdBYbOp+poXgw1Tleeiba5fD1e9penu+YAWq4WQFJP6/m9fbydeVerHz1tlxER1ta+kPWgJogk6i23H3kl4RNnqZGfnIsoPWqCjH92uocAPPGnGhMLRw9NHeXqzN/MCkUIbvMnsop4O3B8wb6H6NFrXi5vhQf298C9tu+7PPSTzHOqSsVkiIbLBruGaGbCL2UKL89hQM79UideRl5yJQX4wqBY6iBtJtlaUVTffBrK8UtC+ikFWdiVGqBOHXe648UZNqNb32HSOUHN53D54vCg6c4w91aKmevWrOTAZc/RcAEj4IYn7nji+u12UmEylbDRQC9Qn6GlX6mLJ7CMcFWx1x+XGaYJggybxNZaaU43sI+sIDNCBylnpkZoS3e1gc4R7I5Ei/PPOShQEEMHliAHNa+o/6AJ8j2j4s/2nzeSDz/IYNDxxWkUiFBp9758uF0AC5Ef8kCcWyoPjkgDY1kELoM1j+fI5PE97rpXiadp5pOAnwQHE2VibrAJuoioSEQoDSxhQDIQqFNf5WANYSq8zSjojjHGKLKePJFBeuci4XBNkk8sTcA2hjVCltM3ThwM4GVP3z0ZUAVpSkfF1muQTwJ/h7ycVeI8b1HXdGkTmnuTS5xrjcKRgys4D3WUo9Wtu0dVXK6GF6y7/vsbmak6hvfnaZLLfRKbL4EzBsLkAo5J+BixZ9vwrDdJtc0rYO3IOuM576dw/Kb7XfY1IJsaZ13TTSJjV4LB73A+T2Y8BuRA/DaNq8+t+lE53+PDfn0xfji3z5TTgt2ZhCIoZkv0viQEvOFfboRmbvWAgaLgP0VZWK1zcC3s0vVsY6wV7+nxaVSJT/jF0893RL0UcKGrKIaSMFdi0yRocEfRDq2Jh+cu5LQwUrCnJFwhjiSDf/mp/tEtgGVvHLKndXOALXPb8yVTHrVuRLg+y8sd5UAlx5eLH8lrUvKYB+3s7aS0vVHb6/FGkH1NV9WQRyiQ=",
-          "signature": "+5F1U2qUydnDpnHVf0lIBehZ4e50Pc57XH302KL0O+A7bcx4aGgeerp90bkWdrkH5KxD9/OUyUUZCGirO0Qci3j9T9Rrqiaz/M0uy6Jnq3n1UboTT3/u5FWpI5h3ehzoLIEJEQ/x3aJ1LybM3c1tKmlPf5hqbqoT/Vgf/kRWd/OpMc3AvIU9Rnsurz20YX1Omt3x71cOpuAw8RKOzogGjRr0MpodM5wseW5SUEKXN/4cS6v3ddn5arbE590I9KWeo6J3ba1oIc5NDbdh4Ycx95ZfRytmINTtrQvCufagwQuhSYOhjywjfTnIwzXYBixISgSGKiSQZevyEp8Vpr4zVHuWu3mmHwb11FlGlbI7oBKdh2DP9yZVUMiTCvHnKcsCDBZ6u13D0e+KqP1XrbIvySQjO4WCNDnhG+3ITJ0uUd5OGYK0RdFR3+F+BSxm7refvM7byLSt0oZg41+Beqlntr81U3UR0OGtLTAuB03wrSvJPsCyphkxYqNBHgUKSbVMTf08m6pqI99U5wvdV02Pn3mqVFzFqdhaW5Uy/PGJRqRdLOyrWGUrvWTH5VhSDyEk8INIiuTJD0PT+FNxPj3Yr8vMm589bXJQd+5oY9B+AT73ZKBoftzgD5YgRNcgUE6qrqWPWEyuXFP1ahgGcsONSUuB5BMkYkJ3299m8yjUqovHpo238es4WXZZonLdvAUO0QLKBqKLf/PwaMrM5BgoFsFQWUPWgl9uxngNQIIRZTTPxazaizYfUUoxabMil293PE1hTrCJXk8EkzgqL+QUC395iyjCd9w276CiWRqBsay2cO5l7VdB9YVE1Kr/MGeHJyrRLALLqA+k5+0TdiP/KUwu95cgincPKuuVyb3hfTQPVkeFKlPsopg1+cPLhp8boCD+ujDoWFjc+cMbn/OQWY9NRJ0XTDgqRxYSuPrnNdsnxMh3K69+FRMQWwLUpZM7hDv7IVN/OMNVVQxN0ztLf0p1Pr7do4mGhL+Pv40lcAIqv2C2053+U0J1DfZyKlC5hP38l5B4sOjnradTw/3d3viD9hpSEWbbi1cTlQQ6tg+0/Ajiqo/8ilwtL0KMQFu8BDn88i/DjVLNSReo4ZP8GMcBUZe0L7cw21M1UgQNFC/J+2RaRJW/Xlwm1XRiui5aDIf0ZR5No4r+uzr2PhhxZxIxGEGhQOjWn1sRc4UbQMjrYe7DwTYlPym3cQ5LrxeaJveeQJ5gRKd86Gqms23s/vkxJoHxa91yaaOABrJyHA/csq76mE2d3+bb2R8UOghcwzv34FsWtramlaRz6eGN2vbUUVzHNPNueU2VXy4WZcei5Ff+HrGo0qvlj9a4o/Xvs5Ags4ExCCBlyIYJgNxu5mM5jBkoPx4XOGn4qSjwDfZjCBMD3WatpzsmIw5CRcnV/rgQgs03038hIL1K3C2mWc2/liyLc9TMU3mda+tYuGMlHF0QReiprABVVvz1BuSIPhhYibom1b516o4ig9B9n+GU7EMWL2/jscfOohPvHR/FEPWcYn4t8Vpj6UH5HVPL8cZC2Gt+1H7QIjQFLMcCQQN00XsSO5snYmSOliKvccxqZ7tYa4E2de7e2XLxu83jruAwee1mp6xJMrMsVQ8ol64q5j2TTqRSmZ0kUP1Ysr9zZk+xAX8/b0STlBID9932l6d0QyQftp9lh6uIgbJLoeRHEjnU/p+QS5YivLY9nilFISla6dfbzBiZI1IwyDAz54tjtS/XIdTMVnAfDchamcYOxQvcwll5rgJvOQHbl1LLUforiP/1gjnaeRoiDiBJBvFE5BaPepi1lZHnJCmZaLR23NVxbq5IlLKOj1zRBEkrMPDjBd+YCIWe7tpswHW3UQWp/McgUMI5jlPTeSnlaDS6Iw3TdDKgnWK/jod6aWTfMSGF2Ae6wQSGYDU3UNK8oZjIJLQjNWk2M+b5mhrCct37LcEgML5eK9wXGRmfrMULLhLbErVOWbZYDnk9bPqAj8iL2tLqCISYEkVzcFhaA6QSTQputk6aDvA2JgYfxKdGIGp0J6tYKMU0YO3ZJ3mYpqT+z+KomNVAZBdPOMD7cwwLzc0vy0cPfCnw/2vNwGl0EJKTSXgpYSUagje2DikWkbwzXoSUQcwNhCaiMAMBW3SI8wDV3dqfLzEuSwnyIiYcf5ZbPDK+5yeU9gOx3WKjcl0ZWSXtLrJJTOiqoCXklujWhtW5LOex7sH/hxcEtv0qdlvRLnP5aFKR1BmD4CpiwC+SLEc3ri47TE0jyn/s1FV3bl+2v9rJF+a3WB4bqv2ZqO/Ifl43JrMmov0Z+JM8rxUeh+bXkGFTM5Bvmaf8ScuEqdeo0QJ6F6NrRjXXBJBEBd7fmrxgy+gWvoKfrLFopeOQAsrKRtGURyV3W28MgX5ouC8wtK2fZhtbuWI3wSowX7tbMACjCCAbCMv3DJMsnRhXSXgWq31p+tS6f2VQv5ZiFCIjpGN7vWvKLZyFWbUc9Qhcv0BrUfmF4f9NiwkezkWu5g8T32lqdlyD7Cbgm9fynZumC4/JVWpa4b7BFaXY2zLH6Fn3kkX2wJZ2ib2cVPKC8vpTy3M6MH8p5C7h6vjL8zjHrqtl1Ce5Tn6e4k+ArTeg6eKgS06ABFIk6zevQhozTYxLLjDKee2p+x/z2VIBShjPop5lLwO2YlCM2NJJF+y4bU+phvv/Nh2U4tSwJpttJHp+LKkyV5NvCFnuPYBym4Po+T5hJ+4RxJS4eXzYXFHvXRwhBKoAevqPSRx9cKowOsMyeKg74FvlTU1TkWTbh1iti1I4NmGNBr812QvBFCPtz/mHtMQWmloI7OyxM8p/MTjcgTEjbFiAqRXxnNx4+NFql+1QPvIh5gZh+R2yMhxker2YS75TUIFyJjGmy+3UMCkekd9MxlYO1ggzZNSj/o6aBtkZEVvTdgNOvv3ogzRysWDWL19MimPK+Ua5D0Pynofv/lYYAc97KPXfV6Bq3rvFSiKrY6GsdYeY6S1NhCnySFqjx3Q39A91V4ICy4ZDAwyMmRBJvibvMKD6v+89uQEKTOLSKZMZUtUhc1kzUIw/S7KjQkmCGYLdqpzC3TCBLlk4JIPEwa2Jkk6ftXViOO9S26x1jfgPcY5zaJ4HFXYxXpSn7kyMrusS+D/PRLfUQLyM19n8xs1aDGTGFLX9/P4okUrJJUHje0jqthGHPiEmc5G2LziiiqkEXnCInfW5PpUNk5Z6QzoopbqOE0+xy7+h8d5hOayoGGc2R+DJ6IQZ8PZRom7AnkrJ+GxZmtYlLWlDqrA8YB4/Z3e/IX7tsQfXlEr6duB5zoOQN37YHftE8hSFyXYK2t6uxDLCvYRVwlK2VksbGGqYRBe1I+k5FbHPIqUromUil0l8h3LO3FfgCK3Cmjcs8lUPJWO5jss4z78FzV2Zh+Fnzv/e/etnH+EQgeEUyNaL8ZqjK4C70n7Zu3v8anJUPjeXUBHnAF2q+lsufDPZBbCNZ9bWDZg4PjdFEpwU0xdPBrwGJHGgrKwznin9p6YuXsKlkyW3KBz+mAEN005pI9QYP2l4dPCEkyELJa8N/ac0bhqlt1d8QoZsm6dQVr6Q+oXIdz7iVJziGFTAGWmhERMf5skaRQ81XQh7CchGcl5oKpro++TVfBuMqbXAZi9FTWZ9o/zewH/EP9mayt/U+fnKe36rrmWraLVOcJ3j8Ndjdsclc5/dC8zJ/tUJNX1R6JmuT2/rg6EJboPcqy5JQiG/C6R/6Tjn6zXMfVN+DgbjWyVRU4mx9hEB2Zy5d+4uJqQiWgxb+Nl3x1EpN/IUdUtZN/f7mqaddfW6YhAYsZq/25P7jGiCEgbQxYEfgj+WSfvH+AFmyfwcv10NpclnHusxp6ObcZFD65K6ZDA3wo+CvWNJLR0cFRqMcFP14BbTXLR1DI/GrGwGhNgvDcd4bmegblZZhMsSgZbUPh9QTqAQRXwn4JZdOt86BKfYZt0ULNnBS+xXjW2eFj0++kVIFiZMSWoqmALMGiI5VMbF+W980w3rI4MVQ2YW4PVl5Hn8Z9LxAsuc4woeVYD8FI4bqd+Q0u1kSocashNa2NAmMcQLgXT2Vo30rHxIH2Q+Ly/kB/hQqiq8yrsyzxCZsvjxWjuYryS7kVQfOSxJZUuo4g5fVY1bWZxHnTAATxR+qbParSQKq1bzVdgtonNBHU2bTBD6afVawDgA0ZqGkeZlcY6Ztd0Mh2sTS/KXPNohZ3Pv6NIzIlNP7mRRdyWQPoJzjcK+QjFM2LPtdpRfHCJmQcfim/iJqpvTJRpep03QJronyOTo83QjA3c2LOWQ8mBjkXq/QTBLoqaYhCPZKVTdXcBMfmxwu2EdRV6k8R5Epjk6SbH8JTGFibcRN0FscZC5wMvm8F1rf7TFzwAAAAAAAAAAAAAAAAAAAAAAAAAABQgNEh0j"
+          "public_key": "wKNHh9x0Wel890P7R+8kSlJnXWN6YtNR21nBPkZur/L21/VqRdizhpHPiVyA2dIpJYguArOdhJkKY5yzCBg7X0hLLq0YZP0u4M/vPFafNVhVl0BbNeu1yOdR5skYkxXWET7dsllCx71RaZdSOphSFcwrEZFL37dk3XL7sgC60yvm4IDZ9nyG7G3H7yS110D8hInw7AYtkQajawTSkv18bIAAsm//3DoU3K/WFULSnPo71OLeIxVgXCXXRzYG+YDZgqCMikDjYJ8cEWQWSWvrtmZNvWyJOuvXNwmSRTeLHYjPUErrrkzWA8RSSaZ55gdfxz5SsyQAQZdklyHdYRHDwXPaN2GQElI/mDusnKmkmoxVWmfMD7rWUFlaUx0toIVxrfbBXH/U7fbBx7ROGp4OHBsCfjMpURGV2I8rhIWa0ewz3JLvW+7v+UdYGf2iiLm83Z0hnAxi5CK7YqlYaoUSQhJ/Ee0I+xiY5QyrX6OOYEWHZV+2ZkQio6Ohz1p5aElHkJSAiIfMaK6B6yer+rJD0uUI0TwUCdii1krcJB4V4AM+aodK9WMalVo1paSGEZaa2kcNZVwjnCD1CabhYEid+zI3/2P4hOMwxxUVPlc7pvmHhmetuk85usJ2eK/1QxjGqDvt9rsdUOvsc3hpjWBSL2GltKfcnWPQmvlzuXCIDP8+1K0ZpdW3gRhmQKxSAr19I818s/dUBPS3ij9IZdypULBr3g4lsgYKgzUOsaOFXbI/d6Lt1bUByf2Oy/fKg+LHKOig6MEtZRWaWA4EILDQgx+RsSWLfcCh45/hTF+yrl8DixE7XlSuNQXIdhmOTqPu2V5XUc8K3DdrF80eNFOhLakwG5YSgR+flZHOyEDbyKk0KIqu9DVifYdxxlYY4dSuQ7Lr+lUy3bQ/zoECM56/JoYvI5XQvh3g6RY4wulzI4PgM4qlguNeHV76KrUEyKlmZSTpI1VIvYdGR+rkwlsepETYQnB73/nB9rphwiRsLYeWbvn6bxdXvYwKJfC2Lj8gn1/hbpC2EfHZ3Zk6MZnVKPDwBHUFZHv21n5InpcHjaLObobP+dbgcg5XvFFswQa4XsLi8t02c/zdlip5D4Ui+3pps8QKYMaU03OAD8vGqkbMXoDtNDNZ8GvgI88Zy9Nn1SwQHlpciZ7u5WRWqjgsPeJXUfOYz69WxdVZw8OKQTBjZf8irTQO/D8e13vNBfaOLLhZ3dQMfU4Ja+LzAg1a/tD4gnCADuI0DVP6Y3l4Nl2VJF/NHTLZHliauMZm7rlSRGdWTebPIHov8AT0LclNzhU2pWSck1OeCOzmF0Dk0n6jqdA6YR3QDEWMbNsfbJi/Gh3h8NgcgHXDgIWKB5h5m3rxlssmpNSZtiunQ8A0k+I0+mFS5UeEK01Bal2xq1IgRzjHrWrI808lNc1X63BsqBRXOmUTdPjKJIEwkXIltqCSdtPLt8KbvSourIJx3+Xa1fu7QF7vPPlN3RI+OLU+01U5sdF8kkHSWFfggrG+0Flt7mJWqumJYdbcPqYHX31rFOHGkixCv9qksOpIQc8pICtSvTQDiIijXr2pznNn8YTfuOzwJazIIAQAaf8deYprMDjc7n9L6/fu54RTv17Rx1UvEU1l9N7CYtDvpJyYgyNh4VoBVnfezZFFFMlTFRwGGrM18mUCZnKx3Tc6hYADVspdtFH9RbKNl2SbLqr6Ov9B+h8XylEO+lcuNhRRu4oipKgfPnBjLA0Av9cBwWogKWvqpzfTD01Ma33wn5uN5/TtUJIWd/AxkRSsjTQWQyHOndrFqfkrNjab4yEQ27T+NJplpFYAllnBuPslZRjNoPi17yo7wvSE+Yx+Jtm52KFuLltKjcp2qHNITeKWFPy797nCFfxedBH35ezchom2ZcMVJD+aNTWDaSKVi+9upbag6uy19hJYzuUttZ+pGJP2ZLVKuMZw3vcRjbUrK66cvJ2kdOExBIalJoJ++3hLIJmdjOJreqZhkOZd7Kn7oh4+NUWW4pCpMEIzwSAonSfofoAVvFeCFGrR5nxubOzZH9kgdm1GGF4IHq9KUA+cQdwEgTHA2k4JvakcRH0Hp97tYZuOfe0YZaYQ7Lx/PwW9RFHqeIUC17hjjqi/XPP4YvQL4tSqS//vAfTXoZV8Oi2R7kj9FubQoTCC3b9Xxjnd1ajYm92fxCYa3c9uYSswHWwKjWVUlUodagCYaFJHDDMbiMeyabQOlqXmvbZ5E/SU040nF19Es6Hcgb+xi+ecIRAMRNXId4b85ya+NjuhoISKJqPS3TNr4Zvo6jBE+RlEIMLP8eBEcxYt4RN77tYR+wmaVOwSAV9m0imxz45ShM1hd2uVtH7mMOt4b8ZK4h0byVvl54JYqQf6cRlshqMeheVYA/uNpAuJaOZ5WbbcltecokaU5G3Q07Vm5VHSJJwFSVk7/5yf80aw7pPrtryYjhfGmGTDVESwDokdOhxhnGGyvfutCKRWQSI92CuSp2g5tEEehzC4MUflVHnP20Ki8pRhfXw+wVoK1x0uz5UK4qNbs9d7EMk1eokPGlikPnUJopKPBAKlViEfEFw9kURA8mmQcUHOEAwoosg2DPgOJrchOAQ=",
+          "signature": "uFLuBfTHnPLepkEQSiV8ADNT+eKAvIVH2WDkMlBX8asagRMz1D2fqAC17FbbI7gVu3RA8Tviz8JsX2r9VwfyekPM03oplMnP2tQFUu45j/Y4Xukbp+Fb+sQCql/5V5rK3FFNEm70j5dDqzeAp/frWiyTr7/njAzqfbKTKAe/R0wyWArdc+SvsFy3dbG2k0H7e5CwvfS25M+HTYIKrWBD5EuiM6TII5FS7EDxKQcE07YwnypE8LIILFgZT/2LLOzPsJg9IXDYrzco65fhi10zP1vew4uTDyhKpaT2PiWl5VCdnVOaa2GV/zaaIKS/L8S0TjLB03poDLhBFTifPkgovgjNOeAbSb/fskeocpOBWfR0R9dbv2cMO6kDJxc7VcdAPO322xWaagh0Hhep8L8mvqKMY54/ZqKlvZ1ZeDIm3ugdrgxLR+KRKTnWPprZYPAFCCjtjPqZ3Q7VRrq7vHfedluHfJtcr/IbtuHnvB0CkHygsbsdger/4n2Eejtw5NwqneCFZEwNk+nYPccyP8phUtiAuyL84o4SBXuR2KbdH725i0tcQUdX+AYVH50LoScAjO6D8glxCajZFfRRxeNfnzyq1lKuXIhdTk4+gdXmSYDC1va99D7xHq3AbQEvbsafQRoG3peOQeOLogJSnMWvOhbRVdYZWubO7McDVPXVW1EFk/0NE+M7aCUJah87M6zhs5icEI9o+keC8jRLxAkrtLkxFEIEjDEdjQje1cthniPeZ1IJVwRcVWhTuTFRfFKXsmMY+tS/oIOst8AuXrNSdhgM2x0oqFLorjhuiR34Cp+tLfryDyurstK+hlWP9K7FF6lk34oYDrLWwRJ2Xuip5lLBJh29kAwkybzx+lYgvU4iCc8jyMANsXg++IxwF19WmiUbYeN2ylX/jUg0vql35S4yPq/BGFRzYEcPBjVIFUIDckEud33jj4mUfvN+vaf1NPAYC/x+Z8guCx1EaAbpdXFUj1oKkSjoEe0HoqnN7k3CZqxQ3bsQFlUGuX7yQxnWz86jL45HiW2NMctUGk3JMwuliI1e/ckfA6evo8ekg19+BEwfLdseUjHBi5/94YOT3tasuglE3EOqbK7iGW8UR28kKo4TavhDrsliSTnmPxjMEeyoPDMnpuPjJ4+5U4tMozGzbMQa1IVYRjmbRrnpHty2c2UpzJQhcCTF8Sk2B66o2hkWn5/cbHJcBROgCXV496i/2rTQ/pqp/MLg/OB53xV77iW7dTr1P4tm67vX+0cc2/VxYJ546ICmYvmORLXRwKu9vjXkEGZ/0DUflbD7NB4wtyrl+iPLyRZEgdV+CDbiyx0vF0EiM/a/d6GunmCLIL0OqGaBB81iqVglLqQQupZR40Lk9b+1+DGWmyxj42HnXDStAG2OwFrEEe4EcxMweU1eDHHcFuYZsaxqT2dOOffqbkBC0kRudixIiXvtH+MOfGcnoNkKD7QUrR/TQ4x9xBHwk6dx2nQ9QnuV8t9bbBeWA9Z4cotIdZdBAx0NSZr0LKcAj0jsi2YlasDcTiZuIS6WjrOiTmEPeBmjODPRbKuBrN7D4DyGJBkqzIAboc7yupHSxE9Kz9H1Lf2xiKPeGMqV010NsuGDNK+qjiBVnuK9yyzi9nXAeYcYo16AMPPTAraI2X6J4ViIW7wRFuaV/6YzfmHnxFeFvvhD4zy23qnGTiIvnYWkcA72dgda5TxHcwdfNdvyMiClABOEML9eEJBxe8mKbhvM1XRC+zk1vpqaK/Rd1bEakNkVWgnLaPZl5JRR6xNlJN146/HC54kOQutLe4Ca2M6RIdSof4kkmASqU89jV1RcBO42O6S2eH3HUfUlwzWb0dzZE1yFK0U2ZGlR9SWaAt9bdF0HvmxOeE5cMUBXbyNHGVC+aNdfsVw0+rAFgx5GpZTwzxm3/XqR8FjkfgOztRDYpNxnT24ld84RLhN1TiM59XjnoHjeFlNeZpnBHgLOup+Ab6IK7WPbjioSBJFETEp8BjZS+2NeK6b8HDy1df8HtxC64/NrYEI2+Vw2FL/NWaDr/3sn749nBN0hAq5PRCC4wg4B1iiVg2yiQNPDDbtxBHZ+uQiWETAAUNubtX/CUyazC1AR8L2HXs54vQE9EJ2PNTiomPYwnZ4HjEK/DaM5DzOZOgbNXaxKuIAGLoJQy5mrREr1I4LlguYkC/XDd+LpTyYVlnCQXUJjTQntbWoLHyww1ucFfaV3AX0x2yMIuoj34qrOPXs4KAqHJZgKmHuWtAVWmbUyCRzdIxX5cHmMwrGesDwchsrVNYjLj8qqA3e8eWfxbz/+XumIrky/6Ki5qhgf2/20OGh7ldJOuN469bQlJv79SX96Lolvm9I5/kBLtudmB4Au09t5R2d+RglIszG4ui0yyewe5bnSikPc6PCoF1npUJkXQTwfwItPy2ZSiVYJais6eOGzgN4Lp2ogdv192Mv2p67gaDNYVptlBFytPHXkGqihOzD9yX4KMNqjK+/ACgjMXf8YWjbHFMG7ePPncMtzUejkCi5R3zG8cLhA0UPkXxnZVR1lj09ExnYHaAkM9HMdwtrIGqfrfN4p8Uc+trz5x+QWNQyWZxyA2IPEWAyZOwwPZBwr0VFJ+z3YEb/G+DQ1tG1tKlZP/fEwOMrfzYI1nsEAW9M5MxkIRJMsSL6WBJnYXv7T3wK9dZcBX8MO7mURagLpTyD0vHRprGcXzzqZakJy317E4Nq/qHytWQPodMz3XPa4N0r0IHvqqq5Q+ReaaucUdcNBql1I0P1dn3HngvG4RIHj40VviAkobFp5/9LqrGpChvHeU6we+srhDiX0R124nkCuB4UnxclciZDv6o4KkwIiD7N8iCpC597+/D8gwcTVnAksTaqp2qer0g9C7LoPuqH0kuhbk54bHsUbQQA6B9j1slXVVyvzaVpqRLsQ9YPXT7dax8GrFXHZv4DoqlyGOj25XYOab9AcfX5HsBH/iayRv5ft79nxs1PBUr+nX7H/qz7HdkEKh7UERgij4p/XgYXZ19ma2S8nZdXJxx+OUuvc5ooCivRp7z8nGWY3/IcYeEo/6OC0gwOfULzEZSOJz7K61HXSNoq2+zB97rp6hAIrVr/XWQgwZl4FTJULNqhukDLXjk/N1ER0qiuFQcBUPnMX3Oz2JAPVMo4mPRpl7J0xEq4WuJxNtseppldvy05YXtIRJs8DcYCdpI3M4rtVgC6CFYq3UN82AFrQqikFiZHmNMnKjQbUlW7nIlGBlicj6b/bzHEMaciWUd684CuGWwmWNwxTqJlsudYrDh17QXhfOEktnE+lc7+0CmgOGlUtUsCXUChaE0wlcoAOaPq358MFIbhOi7ZIZ1e4SlGt5r4fvPAsxXs6lgTXGLAbZrKa4KyEAHM4hG2AZeKIKCP4VirbSllR1hBEHP3IpCTo3KMYiEl5KlfxQZ3nEyAfC14hQsIkKsuyoUwDFViJVbCWtxGSQjNcCOFHcA6MdKCBpgAuXyUjOeeVG5SLKA/1fMYUpzOhO+KiiQ2xFRXxHoJjid6PgIy1kU+QBnZhfD/7M54dZBmUXT8dnJFJ2ZhB1+N+ugJU+8RkcRgidntZQOj07ZD2A7kJ0U8m4ILDserC2NjJHJBJ2I/2soN4WIDowMqbA/A9AnO0qZMYW/mLGfB+6fOIEuXofU6zmbkm4v3ZlvUJj7Ic7VBMZFoTo9F/y5N4JdWX5FLKWNU5fZtN9uPaNAOLLSX0ZaUPKrQVHBJOV7PpekoKcKSfJzK0tcgZzNIYXSjReqvvaEgXCrSpg8QZH1YIWtEK6dS1HT7i6oKOu1fdQFQfy66unyI7KSdwUOSSbJ9VNRuC3lg0J5Gj3X1gCvFyGBKe/ZB1ZR1kBiaEjZeMuMRa8jaALXyj20oYqNmcd2XOSfAyEMCSZZY6Za2dL+3Eo5CYh78eetJ0Rf33kXFzBuBbi0HTso9df4uLlVjUFCeLRG2khZVlXhZ+5ZPRtoTC8M9vELNi+CJNO5BHL8O6F+osC9b6xrKoEU1tO3j+5wJMNevQSZhQs8JqXHHfD7tGZ8OLDcAz4JmP/mXL2t98xb75XXIeMnzWJsqmHJpei0hoK0Olg6QEaZCMBpwwb3xhnk736j/fMTVd5FRCQt4GnJW3RD63D60vxgL9+H/Mi32SqVZxJOO27ZWGeioW1WXH2kGYOewULjiCqh9cnBMehEidhsEOfTQK3SyRG1msv0Kr/2C9SSiOFV+NfIFpiGmbMboUKEMdce1Ev+Hys/vy+ksOquEAAIP8cngZWdlbeqVSSwHpiXjh3Ii6j1eT2cFTESk095IcXJAiEkk1xk8X4ipS7IotH+D2h8odKjM2SarbGiZJhIay3/oGPkRQ5OszNleEkMnXTaK6wlVtkLnD3QAAAAAAAAAAAAAAAAAAAAAABw8VHCAm"
         }
       }
     }
@@ -854,8 +863,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+          "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -864,7 +873,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -882,7 +891,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -999,13 +1008,13 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
+        "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/document",
+          "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
@@ -1032,7 +1041,7 @@ export const operationExamples: OperationExamples = {
             "step": 0,
             "instruction": "Turn your head slightly to your own right",
             "pose": "right",
-            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/0",
+            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1041,25 +1050,34 @@ export const operationExamples: OperationExamples = {
             "step": 1,
             "instruction": "Look straight at the camera and smile",
             "pose": "front",
-            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/1",
+            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left",
-            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/2",
+            "instruction": "Look straight at the camera",
+            "pose": "front",
+            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 3,
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left",
+            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/3",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 4,
             "instruction": "Look straight at the camera and blink slowly",
             "pose": "front",
-            "image_url": "/v1/review/f90912c7-c01c-4913-8cb2-d2b6c330fa62/images/selfie/3",
+            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/4",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1070,72 +1088,92 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:4d612ae1-6134-4f5f-b8e8-3c1db0cff925"
+            "actor": "backend:68a1196c-148c-473a-8f79-8bc02166e76d",
+            "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:4d612ae1-6134-4f5f-b8e8-3c1db0cff925"
+            "actor": "backend:68a1196c-148c-473a-8f79-8bc02166e76d",
+            "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:4d612ae1-6134-4f5f-b8e8-3c1db0cff925"
+            "actor": "backend:68a1196c-148c-473a-8f79-8bc02166e76d",
+            "actor_name": null
           },
           {
             "type": "capture.document_uploaded",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "capture.challenge_issued",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "operator.fault_injected",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "operator"
+            "actor": "operator",
+            "actor_name": null
           },
           {
             "type": "capture.frame_uploaded",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "capture.frame_uploaded",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "capture.frame_uploaded",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "capture.frame_uploaded",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:27:27.000Z",
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "verification.processing",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "verification.pipeline_error",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "pipeline"
+            "actor": "pipeline",
+            "actor_name": null
           },
           {
             "type": "verification.manual_review",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "pipeline"
+            "actor": "pipeline",
+            "actor_name": null
           },
           {
             "type": "review.case_viewed",
             "at": "2026-12-18T19:53:27.000Z",
-            "actor": "reviewer:87499f6f-5cf0-48e3-be6e-221f4cca4f82"
+            "actor": "reviewer:0bb3113c-ae75-4b11-af2f-eee191a09937",
+            "actor_name": "Dana at the front desk"
           }
         ],
         "awaiting_second_review": false,
@@ -1154,9 +1192,9 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
         "status": "approved",
-        "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
+        "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
@@ -1172,10 +1210,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "59575da7-4e2e-4301-b3d9-a524ed9ff3c5",
-          "eventId": "36b8c0e0-d23f-406e-a0dc-7d4df6611d6c",
+          "id": "f2226d12-1316-4ccc-bd4e-03a4643a632d",
+          "eventId": "b40ac0ef-8d0b-42f2-a334-3fe43212ddc4",
           "type": "event.published",
-          "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+          "endpointId": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -1189,7 +1227,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 91,
+              "durationMs": 238,
               "error": null
             }
           ]
@@ -1211,8 +1249,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "J6gH4DMiLjPxoAQiEJvXNO0sfzgujojxi_rQfy78kkM",
-            "kid": "a7ec1830652fad54",
+            "x": "CHQYCWGZymKm1G3PyrQH9-I-EXyrM9VFhOo1y3oo1Rk",
+            "kid": "0f8f4a21e92151d7",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1223,8 +1261,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "mpQ0rXHmQALCzR2FSIIlV1l4lBzBQoON1b518KwjHQU",
-            "kid": "130aada276c4a337",
+            "x": "tW0fgvgi6pVC7rjQGGPpiUmfQd_mBMRFepCYpHj7BJE",
+            "kid": "08a6b45ce9a202a6",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1243,10 +1281,14 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "d44bd995-553d-4251-b0ce-99752b97127f",
+              "id": "eca8502e-abe6-4d84-adb4-0d28f653bce3",
               "service": "ticketing",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "name": null,
+              "prefix": "tk_live_6Smy",
+              "last4": "BfHk",
               "createdAt": "2026-11-22T12:00:00.000Z",
+              "lastUsedAt": "2026-12-18T18:41:27.000Z",
               "scopes": [
                 "events:read",
                 "events:write",
@@ -1257,26 +1299,38 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "4d612ae1-6134-4f5f-b8e8-3c1db0cff925",
+              "id": "68a1196c-148c-473a-8f79-8bc02166e76d",
               "service": "identity",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "name": null,
+              "prefix": "idv_live_jcy3",
+              "last4": "o1Lg",
               "createdAt": "2026-11-22T12:01:00.000Z",
+              "lastUsedAt": "2026-12-18T20:39:27.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "87499f6f-5cf0-48e3-be6e-221f4cca4f82",
+              "id": "0bb3113c-ae75-4b11-af2f-eee191a09937",
               "service": "identity",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "name": "Dana at the front desk",
+              "prefix": "idv_live_1yHA",
+              "last4": "U6o8",
               "createdAt": "2026-11-22T12:02:00.000Z",
+              "lastUsedAt": "2026-12-18T19:53:27.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "544e5d98-ef83-41cf-ad9c-092f0dee0352",
+              "id": "a1197473-3cf6-4d75-9d09-1159323f7123",
               "service": "governance",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "name": null,
+              "prefix": "gov_live_cVKt",
+              "last4": "3BYA",
               "createdAt": "2026-11-22T12:03:00.000Z",
+              "lastUsedAt": "2026-12-18T21:42:27.000Z",
               "scopes": [
                 "governance:decide",
                 "governance:read"
@@ -1328,8 +1382,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "1d2e031d-ac6e-4e0b-a242-710f9b7bd20d",
-              "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+              "id": "817d0f3d-d02a-4373-8dce-daecb1e6a493",
+              "orderId": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1349,8 +1403,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-              "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+              "id": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+              "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1359,7 +1413,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+                  "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1384,9 +1438,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "b10caae8-fcc4-4956-bb06-d0493db14b15",
-              "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "id": "5f20e210-0978-47e8-b789-3934d14c5e75",
+              "orderId": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1396,9 +1450,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "dc09c7c2-86ac-473c-8066-a007bdb88268",
-              "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "id": "a2ecd2fe-5a90-4b8f-a4ad-b4725704600a",
+              "orderId": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1422,7 +1476,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+              "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1432,7 +1486,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+              "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1468,8 +1522,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
-            "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+            "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
+            "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1486,7 +1540,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+                "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1528,15 +1582,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+            "nonce": "77d9ef5b31fe195d92da3587aed0b445",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+            "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
           },
           {
-            "record_id": "dcc25066-3210-4dc8-9644-48e9a46e56bc",
-            "execution_id": "51725fdc-4437-4632-b272-89ba9d10ebc8",
+            "record_id": "1affdcea-199d-4ce4-91fb-1e05519615bb",
+            "execution_id": "6374f599-5360-48d9-a1ec-1321ee8887f9",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1553,7 +1607,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
+                "delegation_id": "81d046af-f2cf-43a0-a96f-fa225e4780a1",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -1594,11 +1648,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "2d435b70eca03035180566c610037104",
+            "nonce": "96cfbb8ca83dac78b72b64af44feff52",
             "seq": 2,
-            "prev_hash": "9ff0679ada2f8c39a3208792cd78e7591219fcacd7d2e490930650d37395e404",
+            "prev_hash": "f8b2ff78d19ce454f8a5af214f926a96f60d24f6082d557642ffa413ea46a70e",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "ccyHCRJNyXXklrdm9UTImvGf5_O6XrEhu8S6pjzY2Lfbh5Ml-MQN6Dt6_SW1f8-m8K0d40ithiSKMoknqfFkBA"
+            "signature": "eWCh6amtmuwKxtpDlQQA6rqoG-v1POk33MPz4sUvDJeNLcBeRe5Zsyj7U-6AYx0B1tPohR-7n8d_sHBusZDJDQ"
           }
         ],
         "next_after_seq": null
@@ -1612,7 +1666,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+              "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1622,7 +1676,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+              "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1643,8 +1697,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "32765ccb-3ee0-4d92-adf2-464561ead9c0",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "dd46845d-0954-4190-b514-4d978e395db6",
+              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1657,8 +1711,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "23a67b67-41d7-45f3-a691-f7d06f2e0467",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "d4359b09-b7aa-421b-8297-41ae60625d02",
+              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1672,8 +1726,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "81d046af-f2cf-43a0-a96f-fa225e4780a1",
+              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -1681,8 +1735,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1701,7 +1755,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "03fb720d-ea70-4673-b4fe-752611f56d69",
+              "id": "f0246f92-a9a8-4702-afd8-6ff4bb589df2",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
@@ -1713,7 +1767,7 @@ export const operationExamples: OperationExamples = {
               "erased": false
             },
             {
-              "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+              "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -1733,7 +1787,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "d392c769-96a8-4f35-894a-bad0d04260f8",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "reviewPolicy": "single",
@@ -1752,7 +1806,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+            "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -1772,7 +1826,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "id": "21fec54b-ea6d-4b52-be51-f75240b35f86",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1795,10 +1849,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "59575da7-4e2e-4301-b3d9-a524ed9ff3c5",
-              "eventId": "36b8c0e0-d23f-406e-a0dc-7d4df6611d6c",
+              "id": "f2226d12-1316-4ccc-bd4e-03a4643a632d",
+              "eventId": "b40ac0ef-8d0b-42f2-a334-3fe43212ddc4",
               "type": "event.published",
-              "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+              "endpointId": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1812,16 +1866,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 91,
+                  "durationMs": 238,
                   "error": null
                 }
               ]
             },
             {
-              "id": "50b86bd0-5779-40a0-86ff-c2751d577abd",
-              "eventId": "85f3fb28-9db3-4c1b-aaee-b981f46d92b8",
-              "type": "order.refunded",
-              "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+              "id": "989bc9a7-6c71-4530-aaab-54b708240b9d",
+              "eventId": "334072be-88e0-44be-b398-5ed5879e599f",
+              "type": "order.paid",
+              "endpointId": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1835,7 +1889,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 62,
+                  "durationMs": 295,
                   "error": null
                 }
               ]
@@ -1855,8 +1909,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
-              "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+              "id": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
+              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1879,8 +1933,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
-          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+          "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1889,7 +1943,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1907,7 +1961,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1917,7 +1971,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1939,10 +1993,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "59575da7-4e2e-4301-b3d9-a524ed9ff3c5",
-          "eventId": "36b8c0e0-d23f-406e-a0dc-7d4df6611d6c",
+          "id": "f2226d12-1316-4ccc-bd4e-03a4643a632d",
+          "eventId": "b40ac0ef-8d0b-42f2-a334-3fe43212ddc4",
           "type": "event.published",
-          "endpointId": "48fc42c8-8ad8-4ff3-a431-d7e152abc490",
+          "endpointId": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1956,7 +2010,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 91,
+              "durationMs": 238,
               "error": null
             }
           ]
@@ -1969,8 +2023,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "ecf026cb-050a-410e-ad12-d7976446080d",
-          "eventId": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "7f9881d6-8f74-4e27-b04e-e902d6e1e89e",
+          "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -1979,7 +2033,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "149d343b-b4f9-429d-b81b-aa714443b418",
+              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -1995,7 +2049,7 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
@@ -2008,7 +2062,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2050,7 +2104,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2064,12 +2118,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
       }
     },
     "responses": {
@@ -2115,11 +2169,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "6aa8b8d7-baf0-447b-bf20-1f6503fe7df9",
+        "review_id": "fc6f5713-b381-400a-ac76-9124d8bab9a5",
         "verification": {
-          "id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+          "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
           "status": "approved",
-          "reference": "order-63807e43-7b3a-4db7-a16d-1ecebd53e172",
+          "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
@@ -2136,10 +2190,14 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "d44bd995-553d-4251-b0ce-99752b97127f",
+          "id": "eca8502e-abe6-4d84-adb4-0d28f653bce3",
           "service": "ticketing",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "name": null,
+          "prefix": "tk_live_6Smy",
+          "last4": "BfHk",
           "createdAt": "2026-11-22T12:00:00.000Z",
+          "lastUsedAt": "2026-12-18T18:41:27.000Z",
           "scopes": [
             "events:read",
             "events:write",
@@ -2157,8 +2215,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
-          "profileId": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2171,7 +2229,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
         "handoff_revoked": true
       }
     }
@@ -2192,8 +2250,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "dcc25066-3210-4dc8-9644-48e9a46e56bc",
-        "execution_id": "51725fdc-4437-4632-b272-89ba9d10ebc8",
+        "record_id": "1affdcea-199d-4ce4-91fb-1e05519615bb",
+        "execution_id": "6374f599-5360-48d9-a1ec-1321ee8887f9",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -2215,7 +2273,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
+            "delegation_id": "81d046af-f2cf-43a0-a96f-fa225e4780a1",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -2251,16 +2309,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "2d435b70eca03035180566c610037104",
+        "nonce": "96cfbb8ca83dac78b72b64af44feff52",
         "seq": 2,
-        "prev_hash": "9ff0679ada2f8c39a3208792cd78e7591219fcacd7d2e490930650d37395e404",
+        "prev_hash": "f8b2ff78d19ce454f8a5af214f926a96f60d24f6082d557642ffa413ea46a70e",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "ccyHCRJNyXXklrdm9UTImvGf5_O6XrEhu8S6pjzY2Lfbh5Ml-MQN6Dt6_SW1f8-m8K0d40ithiSKMoknqfFkBA",
+        "signature": "eWCh6amtmuwKxtpDlQQA6rqoG-v1POk33MPz4sUvDJeNLcBeRe5Zsyj7U-6AYx0B1tPohR-7n8d_sHBusZDJDQ",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "dcc25066-3210-4dc8-9644-48e9a46e56bc",
-          "execution_id": "51725fdc-4437-4632-b272-89ba9d10ebc8",
+          "record_id": "1affdcea-199d-4ce4-91fb-1e05519615bb",
+          "execution_id": "6374f599-5360-48d9-a1ec-1321ee8887f9",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2282,7 +2340,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "43cfd26c-409d-4277-8e31-dee9d11a1c7c",
+              "delegation_id": "81d046af-f2cf-43a0-a96f-fa225e4780a1",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -2318,25 +2376,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "2d435b70eca03035180566c610037104",
+          "nonce": "96cfbb8ca83dac78b72b64af44feff52",
           "seq": 2,
-          "prev_hash": "9ff0679ada2f8c39a3208792cd78e7591219fcacd7d2e490930650d37395e404",
+          "prev_hash": "f8b2ff78d19ce454f8a5af214f926a96f60d24f6082d557642ffa413ea46a70e",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "ccyHCRJNyXXklrdm9UTImvGf5_O6XrEhu8S6pjzY2Lfbh5Ml-MQN6Dt6_SW1f8-m8K0d40ithiSKMoknqfFkBA"
+          "signature": "eWCh6amtmuwKxtpDlQQA6rqoG-v1POk33MPz4sUvDJeNLcBeRe5Zsyj7U-6AYx0B1tPohR-7n8d_sHBusZDJDQ"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "b10caae8-fcc4-4956-bb06-d0493db14b15"
+      "ticketId": "5f20e210-0978-47e8-b789-3934d14c5e75"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "1d2e031d-ac6e-4e0b-a242-710f9b7bd20d",
-          "orderId": "63807e43-7b3a-4db7-a16d-1ecebd53e172",
+          "id": "817d0f3d-d02a-4373-8dce-daecb1e6a493",
+          "orderId": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2349,8 +2407,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "bd1b62ca-c133-4535-acd0-641dd195edf0",
-          "deliveryId": "50113171-b941-45e0-9221-5dbc2b2d06ce"
+          "eventId": "b1019f60-e3ab-413d-aadc-0375530330df",
+          "deliveryId": "1327354f-b0de-4cf8-8c97-d8a20aa95b61"
         }
       }
     }
@@ -2363,7 +2421,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "03fb720d-ea70-4673-b4fe-752611f56d69",
+          "id": "f0246f92-a9a8-4702-afd8-6ff4bb589df2",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
@@ -2383,7 +2441,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5cbf508e-1d78-4c0a-a420-60c6a29ce876",
+          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2393,7 +2451,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "a09b994b-f603-4e7c-8734-3a997df19168",
+          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2410,7 +2468,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0516fa19-1693-4cad-a81f-c7b98e909024",
+          "id": "d392c769-96a8-4f35-894a-bad0d04260f8",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -2431,7 +2489,7 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "f90912c7-c01c-4913-8cb2-d2b6c330fa62",
+        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
@@ -2450,7 +2508,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "80f36006-3ac7-40b9-a59b-c797f5b78364",
+        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2492,7 +2550,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "34c38c27-6f55-443c-9a83-fd805741d1f6",
+            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2506,12 +2564,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "fc67460c454feb1c2b09528b9dcac0dc",
+        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "8f7b7ffa-8a58-4722-93a4-8766a6b56235",
+        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
         "seq": 1,
-        "signature": "S_Q06OLwhvEfmyJzVrxVgSaVxBaCRpZM8ouMbk58c_qVDXVzc9K26rmB3U7RsFpIdblGy2IIfAvV9wCaiShHDg"
+        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
       }
     },
     "responses": {

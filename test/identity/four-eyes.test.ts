@@ -93,6 +93,27 @@ describe('four-eyes review, per profile', () => {
     ]);
   });
 
+  it("shows a reviewer key's name beside its id in the queue, the case's decisions and its audit trail", async () => {
+    const named = await addKey(ctx, tenant.profileId, { service: 'identity', role: 'reviewer', name: 'Dana Reviewer' });
+    const { id } = await captureIntoManualReview(ctx, tenant.backend, 9103);
+    await decide(named, id, 'decline', 200);
+    expect((await queueItem(id)).decisions).toEqual([
+      { reviewer: `reviewer:${named.keyId}`, reviewer_name: 'Dana Reviewer', decision: 'decline', decided_at: expect.any(String) },
+    ]);
+    await decide(first(), id, 'decline', 200);
+    const view = (await api(ctx).call('GET', `/v1/review/${id}`, second().key, undefined, 200)).json();
+    expect(view.decisions.map((d: { reviewer_name: string | null }) => d.reviewer_name)).toEqual(['Dana Reviewer', null]);
+    const actors = view.audit.filter((e: { actor: string }) => e.actor.startsWith('reviewer:'));
+    // The actor stays the key id (the audit chain is unchanged); the name is beside it.
+    expect(actors).toContainEqual(
+      expect.objectContaining({ type: 'review.first_decision', actor: `reviewer:${named.keyId}`, actor_name: 'Dana Reviewer' }),
+    );
+    expect(actors).toContainEqual(
+      expect.objectContaining({ type: 'review.decided', actor: `reviewer:${first().keyId}`, actor_name: null }),
+    );
+    expect(view.audit.find((e: { type: string }) => e.type === 'verification.created').actor_name).toBeNull();
+  });
+
   it('keeps a disagreement in the queue; neither of the two may decide again, and a third key decides', async () => {
     const { id } = await captureIntoManualReview(ctx, tenant.backend, 9102);
     await decide(first(), id, 'approve', 200);

@@ -50,6 +50,7 @@ describe('reviewer case view and images', () => {
       type: 'verification.created',
       at: expect.stringMatching(/Z$/),
       actor: expect.stringMatching(/^backend:/),
+      actor_name: null,
     });
   });
 
@@ -87,9 +88,9 @@ describe('reviewer case view and images', () => {
     expect(verifyAuditChain(rows as Parameters<typeof verifyAuditChain>[0])).toBe(true);
     const view = (await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200)).json();
     expect(view.audit.slice(-3)).toEqual([
-      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}` },
-      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}` },
-      { type: 'review.case_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}` },
+      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}`, actor_name: null },
+      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}`, actor_name: null },
+      { type: 'review.case_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}`, actor_name: null },
     ]);
   });
 

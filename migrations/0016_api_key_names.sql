@@ -1,0 +1,5 @@
+-- API keys get a name (who holds the key), their last four characters and when they were last
+-- used (README, "API keys"). Keys issued before keep an empty last4: only their hash is stored.
+ALTER TABLE "api_keys" ADD COLUMN "name" text;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD COLUMN "last4" text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD COLUMN "last_used_at" timestamp (3) with time zone;
