@@ -5,7 +5,12 @@ import { Notice } from './ui.js';
 export interface Standing {
   awaiting_second_review: boolean;
   review_disagreement: boolean;
-  decisions: { reviewer: string; decision: 'approve' | 'decline'; decided_at: string }[];
+  decisions: { reviewer: string; reviewer_name: string | null; decision: 'approve' | 'decline'; decided_at: string }[];
+}
+
+/** "Dana approved" or "reviewer:… declined": the key's name when the operator gave it one. */
+export function whoDecided(d: Standing['decisions'][number]): string {
+  return `${d.reviewer_name ?? d.reviewer} ${DONE[d.decision]}`;
 }
 
 const DONE = { approve: 'approved', decline: 'declined' } as const;
@@ -32,7 +37,8 @@ export function StandingNotice({ standing, decidedByYou }: { standing: Standing;
           (d, i) =>
             d && (
               <li key={i}>
-                {i === 0 ? 'First' : 'Second'}: <code>{d.reviewer}</code> {DONE[d.decision]} at {localTime(d.decided_at)}
+                {i === 0 ? 'First' : 'Second'}: {d.reviewer_name && <strong>{d.reviewer_name} </strong>}
+                <code>{d.reviewer}</code> {DONE[d.decision]} at {localTime(d.decided_at)}
               </li>
             ),
         )}
