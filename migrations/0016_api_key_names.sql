@@ -2,4 +2,6 @@
 -- used (README, "API keys"). Keys issued before keep an empty last4: only their hash is stored.
 ALTER TABLE "api_keys" ADD COLUMN "name" text;--> statement-breakpoint
 ALTER TABLE "api_keys" ADD COLUMN "last4" text DEFAULT '' NOT NULL;--> statement-breakpoint
-ALTER TABLE "api_keys" ADD COLUMN "last_used_at" timestamp (3) with time zone;
+ALTER TABLE "api_keys" ADD COLUMN "last_used_at" timestamp (3) with time zone;--> statement-breakpoint
+-- A reviewer's decline names its reasons from a short list (README, "Consoles"), beside the note.
+ALTER TABLE "identity_reviews" ADD COLUMN "decline_reasons" text[] DEFAULT '{}'::text[] NOT NULL;

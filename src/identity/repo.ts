@@ -139,6 +139,7 @@ export async function decisionsOf(db: DbOrTx, verificationIds: string[]): Promis
       decision: identityReviews.decision,
       createdAt: identityReviews.createdAt,
       reviewerName: apiKeys.name,
+      declineReasons: identityReviews.declineReasons,
     })
     .from(identityReviews)
     .innerJoin(apiKeys, eq(apiKeys.id, identityReviews.reviewerKeyId))

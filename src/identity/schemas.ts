@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLAIM_NAMES } from './attestations.js';
 import { errorBody } from './errors.js';
+import { DECLINE_REASONS } from './four-eyes.js';
 
 export { errorBody };
 
@@ -95,6 +96,12 @@ export const challenge = z.object({
 
 export const reviewBody = z.object({
   decision: z.enum(['approve', 'decline']),
+  decline_reasons: z
+    .array(z.enum(DECLINE_REASONS))
+    .max(DECLINE_REASONS.length)
+    .refine((r) => new Set(r).size === r.length, 'each reason at most once')
+    .optional()
+    .describe('With `decline` only: the reasons from the list (the note explains); an approval with reasons is refused (422)'),
   note: z
     .string()
     .refine((n) => n.trim().length >= 20, 'note must be at least 20 characters after trimming')
@@ -111,6 +118,7 @@ const reviewStanding = {
         reviewer: z.string().describe('`reviewer:<key id>`'),
         reviewer_name: z.string().nullable().describe("The reviewer key's name, when the operator gave it one"),
         decision: z.enum(['approve', 'decline']),
+        decline_reasons: z.array(z.enum(DECLINE_REASONS)).describe('The reasons given with a decline; empty for an approval'),
         decided_at: z.string(),
       }),
     )

@@ -182,7 +182,12 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
      * review"); until then it is recorded and the verification stays in review. A key never
      * decides one case twice.
      */
-    async review(principal: KeyPrincipal, id: string, input: { decision: 'approve' | 'decline'; note: string }) {
+    async review(
+      principal: KeyPrincipal,
+      id: string,
+      input: { decision: 'approve' | 'decline'; note: string; decline_reasons?: string[] | undefined },
+    ) {
+      if (input.decision === 'approve' && input.decline_reasons?.length) throw errors.reasonsWithApproval();
       return withLocked(principal, id, async (tx, v) => {
         if (v.erasedAt) throw errors.verificationErased();
         if (v.status !== 'manual_review') throw errors.notInReview(v.status);
@@ -195,6 +200,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           reviewerKeyId: principal.keyId,
           decision: input.decision,
           note: input.note.trim(),
+          declineReasons: input.decision === 'decline' ? (input.decline_reasons ?? []) : [],
           ordinal: prior.length + 1,
           createdAt: now,
         });

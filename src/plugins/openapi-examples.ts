@@ -9,7 +9,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
+        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -51,7 +51,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -65,19 +65,19 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
+        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
+        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
         "seq": 1,
-        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
+        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
-        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
+        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
+        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -125,7 +125,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
+        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -167,7 +167,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -181,12 +181,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
+        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
+        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
         "seq": 1,
-        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
+        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874"
+        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,7 +217,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -229,7 +229,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+      "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,12 +242,12 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "eca8502e-abe6-4d84-adb4-0d28f653bce3",
+          "id": "e913c097-415e-4a94-9a89-5a10bc6b3160",
           "service": "ticketing",
-          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "name": null,
-          "prefix": "tk_live_6Smy",
-          "last4": "BfHk",
+          "prefix": "tk_live_pqt4",
+          "last4": "owro",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": null,
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
@@ -269,12 +269,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "ce6724b9-0bac-41b9-bc4b-a4e9af1e6a0f",
+        "id": "4cace3bf-a891-406d-8439-1f04e3d560a9",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjBmOGY0YTIxZTkyMTUxZDciLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiI0NWQwOWJiMy03MGJlLTQ5MDItYTQzYS1iNTIxOGIxYTNmNmMiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiJkMzkyYzc2OS05NmE4LTRmMzUtODk0YS1iYWQwZDA0MjYwZjgiLCJqdGkiOiJjZTY3MjRiOS0wYmFjLTQxYjktYmM0Yi1hNGU5YWYxZTZhMGYiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.T6WjZQa-VKEGYaUCyUIUpoEWs-D-zgxlsIIOAAuWG06ZoDnbMZm499hQevtE7hisAM-N2dMSiXwCt38RXEOYCQ"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjcwN2Y3ZDFmZmE1ZWFjZjMiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJkY2ZkMzY0NS1kNTBlLTRhOWQtOGQzNi03YzdiMWFjNWU3NDciLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiJlMTc5YzYyNy1mNzkwLTQxY2MtOGM1MS0yZDBmNGFhMTk1Y2YiLCJqdGkiOiI0Y2FjZTNiZi1hODkxLTQwNmQtODQzOS0xZjA0ZTNkNTYwYTkiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.q3u-oz0kiKdCkMLDCr8GdwRfwOmLntVyCZ8VY6vljQdi9MXQUkNraSS1CkLqR9Oa5p4Kpl7uUm4esGGEK8HGCw"
       }
     }
   },
@@ -289,7 +289,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+      "placeId": "86577f73-94e6-4603-83e8-66d710586140",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -301,7 +301,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -311,7 +311,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -322,7 +322,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+      "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -337,8 +337,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "dd46845d-0954-4190-b514-4d978e395db6",
-          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "837df771-b428-4dcd-b5cf-2597bd284ed7",
+          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -371,7 +371,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
+        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -413,7 +413,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -427,18 +427,18 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
+        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
+        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
         "seq": 1,
-        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
+        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+      "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -447,8 +447,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
-          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -462,7 +462,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+          "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
           "quantity": 2
         }
       ],
@@ -475,8 +475,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
-          "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "648461a6-5656-42f5-b572-8ed09fa821e3",
+          "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -485,7 +485,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -507,7 +507,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -527,7 +527,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+          "id": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -554,8 +554,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
-          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "86577f73-94e6-4603-83e8-66d710586140",
+          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -570,13 +570,13 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7"
+      "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3"
     },
     "responses": {
       "201": {
-        "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+        "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
         "status": "awaiting_capture",
-        "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+        "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
@@ -599,8 +599,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
-          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "3adea44d-5892-46f6-a364-d8cbffbb0180",
+          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -622,8 +622,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
-          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "3adea44d-5892-46f6-a364-d8cbffbb0180",
+          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -644,8 +644,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
-          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "3adea44d-5892-46f6-a364-d8cbffbb0180",
+          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -664,7 +664,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+        "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -676,7 +676,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+          "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
           "fail_next_run": true
         }
       }
@@ -685,10 +685,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
+        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
         "record": {
-          "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
-          "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
+          "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
+          "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -705,7 +705,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+              "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -747,11 +747,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "77d9ef5b31fe195d92da3587aed0b445",
+          "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
+          "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
         },
         "deliveries": [
           {
@@ -765,32 +765,22 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "a5147871-52ea-47ad-9738-ffc39d1a912d",
+        "challenge_id": "3425acfe-e480-42d2-8629-dded77b85857",
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right"
-          },
-          {
-            "step": 1,
             "instruction": "Look straight at the camera and smile",
             "pose": "front"
           },
           {
-            "step": 2,
-            "instruction": "Look straight at the camera",
-            "pose": "front"
+            "step": 1,
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
           },
           {
-            "step": 3,
+            "step": 2,
             "instruction": "Turn your head slightly to your own left",
             "pose": "left"
-          },
-          {
-            "step": 4,
-            "instruction": "Look straight at the camera and blink slowly",
-            "pose": "front"
           }
         ]
       }
@@ -801,7 +791,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -811,7 +801,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -826,7 +816,7 @@ export const operationExamples: OperationExamples = {
         "from": 1,
         "to": 2,
         "proof": [
-          "JskE6fbHkyS2A93ykQRcFD2CDhURk/9dZJGHukYVcWw="
+          "GChawabe+yZCnAv7qy5U3siz3qRMC99VvwwsefgomEI="
         ]
       }
     }
@@ -837,9 +827,9 @@ export const operationExamples: OperationExamples = {
         "seq": 1,
         "leaf_index": 0,
         "tree_size": 2,
-        "leaf_hash": "QmS9wcvYhPkWmK9KwKmwGCsVhXZbZQXAGN/Afg47Tlo=",
+        "leaf_hash": "4ufV2KZIUllljyU194u2ZcIF2BvBGYSBIsEEK3fwnlA=",
         "proof": [
-          "JskE6fbHkyS2A93ykQRcFD2CDhURk/9dZJGHukYVcWw="
+          "GChawabe+yZCnAv7qy5U3siz3qRMC99VvwwsefgomEI="
         ]
       }
     }
@@ -847,13 +837,13 @@ export const operationExamples: OperationExamples = {
   "getGovernanceLog": {
     "responses": {
       "200": {
-        "origin": "localhost:3000/governance/d392c769-96a8-4f35-894a-bad0d04260f8",
+        "origin": "localhost:3000/governance/e179c627-f790-41cc-8c51-2d0f4aa195cf",
         "tree_size": 2,
-        "checkpoint": "localhost:3000/governance/d392c769-96a8-4f35-894a-bad0d04260f8\n2\noPI/NP/snQME3WBrQs9vgCEuLb2Xc0RwEvpOakn4/cA=\n\n— localhost:3000/governance/d392c769-96a8-4f35-894a-bad0d04260f8 fVc5p8t8BRbTWnqn9ZYpxODBms7MLz2BClKsRobVIWiBTJtMKy70tr9h5qBRvheYd2QCaYq+Ty/U8m2ZA5n+9QZ+EAo=\n",
-        "verifier_key": "localhost:3000/governance/d392c769-96a8-4f35-894a-bad0d04260f8+7d5739a7+AXqUuk+QKrB0zyuYz8r/3hGMo/C61Xcp/My1ZQE0cHJi",
+        "checkpoint": "localhost:3000/governance/e179c627-f790-41cc-8c51-2d0f4aa195cf\n2\nVXeJZny7DLJHADJXY5UwhtCMRi3OAtKFYB9m42Itg3A=\n\n— localhost:3000/governance/e179c627-f790-41cc-8c51-2d0f4aa195cf hPBxMgimRUx3Yd+vgYmwOx/gd9ZiWQPNB9ZZgh+i5Oxfnrw/LKjgKjG2RHRkmZafJUEiPi5QH2acCsuyikT3d2aSAgo=\n",
+        "verifier_key": "localhost:3000/governance/e179c627-f790-41cc-8c51-2d0f4aa195cf+84f07132+AchYD9KzSvjfrJLbpX1qmwKWdn5sgAT+BivUg7iMvuzb",
         "ml_dsa": {
-          "public_key": "wKNHh9x0Wel890P7R+8kSlJnXWN6YtNR21nBPkZur/L21/VqRdizhpHPiVyA2dIpJYguArOdhJkKY5yzCBg7X0hLLq0YZP0u4M/vPFafNVhVl0BbNeu1yOdR5skYkxXWET7dsllCx71RaZdSOphSFcwrEZFL37dk3XL7sgC60yvm4IDZ9nyG7G3H7yS110D8hInw7AYtkQajawTSkv18bIAAsm//3DoU3K/WFULSnPo71OLeIxVgXCXXRzYG+YDZgqCMikDjYJ8cEWQWSWvrtmZNvWyJOuvXNwmSRTeLHYjPUErrrkzWA8RSSaZ55gdfxz5SsyQAQZdklyHdYRHDwXPaN2GQElI/mDusnKmkmoxVWmfMD7rWUFlaUx0toIVxrfbBXH/U7fbBx7ROGp4OHBsCfjMpURGV2I8rhIWa0ewz3JLvW+7v+UdYGf2iiLm83Z0hnAxi5CK7YqlYaoUSQhJ/Ee0I+xiY5QyrX6OOYEWHZV+2ZkQio6Ohz1p5aElHkJSAiIfMaK6B6yer+rJD0uUI0TwUCdii1krcJB4V4AM+aodK9WMalVo1paSGEZaa2kcNZVwjnCD1CabhYEid+zI3/2P4hOMwxxUVPlc7pvmHhmetuk85usJ2eK/1QxjGqDvt9rsdUOvsc3hpjWBSL2GltKfcnWPQmvlzuXCIDP8+1K0ZpdW3gRhmQKxSAr19I818s/dUBPS3ij9IZdypULBr3g4lsgYKgzUOsaOFXbI/d6Lt1bUByf2Oy/fKg+LHKOig6MEtZRWaWA4EILDQgx+RsSWLfcCh45/hTF+yrl8DixE7XlSuNQXIdhmOTqPu2V5XUc8K3DdrF80eNFOhLakwG5YSgR+flZHOyEDbyKk0KIqu9DVifYdxxlYY4dSuQ7Lr+lUy3bQ/zoECM56/JoYvI5XQvh3g6RY4wulzI4PgM4qlguNeHV76KrUEyKlmZSTpI1VIvYdGR+rkwlsepETYQnB73/nB9rphwiRsLYeWbvn6bxdXvYwKJfC2Lj8gn1/hbpC2EfHZ3Zk6MZnVKPDwBHUFZHv21n5InpcHjaLObobP+dbgcg5XvFFswQa4XsLi8t02c/zdlip5D4Ui+3pps8QKYMaU03OAD8vGqkbMXoDtNDNZ8GvgI88Zy9Nn1SwQHlpciZ7u5WRWqjgsPeJXUfOYz69WxdVZw8OKQTBjZf8irTQO/D8e13vNBfaOLLhZ3dQMfU4Ja+LzAg1a/tD4gnCADuI0DVP6Y3l4Nl2VJF/NHTLZHliauMZm7rlSRGdWTebPIHov8AT0LclNzhU2pWSck1OeCOzmF0Dk0n6jqdA6YR3QDEWMbNsfbJi/Gh3h8NgcgHXDgIWKB5h5m3rxlssmpNSZtiunQ8A0k+I0+mFS5UeEK01Bal2xq1IgRzjHrWrI808lNc1X63BsqBRXOmUTdPjKJIEwkXIltqCSdtPLt8KbvSourIJx3+Xa1fu7QF7vPPlN3RI+OLU+01U5sdF8kkHSWFfggrG+0Flt7mJWqumJYdbcPqYHX31rFOHGkixCv9qksOpIQc8pICtSvTQDiIijXr2pznNn8YTfuOzwJazIIAQAaf8deYprMDjc7n9L6/fu54RTv17Rx1UvEU1l9N7CYtDvpJyYgyNh4VoBVnfezZFFFMlTFRwGGrM18mUCZnKx3Tc6hYADVspdtFH9RbKNl2SbLqr6Ov9B+h8XylEO+lcuNhRRu4oipKgfPnBjLA0Av9cBwWogKWvqpzfTD01Ma33wn5uN5/TtUJIWd/AxkRSsjTQWQyHOndrFqfkrNjab4yEQ27T+NJplpFYAllnBuPslZRjNoPi17yo7wvSE+Yx+Jtm52KFuLltKjcp2qHNITeKWFPy797nCFfxedBH35ezchom2ZcMVJD+aNTWDaSKVi+9upbag6uy19hJYzuUttZ+pGJP2ZLVKuMZw3vcRjbUrK66cvJ2kdOExBIalJoJ++3hLIJmdjOJreqZhkOZd7Kn7oh4+NUWW4pCpMEIzwSAonSfofoAVvFeCFGrR5nxubOzZH9kgdm1GGF4IHq9KUA+cQdwEgTHA2k4JvakcRH0Hp97tYZuOfe0YZaYQ7Lx/PwW9RFHqeIUC17hjjqi/XPP4YvQL4tSqS//vAfTXoZV8Oi2R7kj9FubQoTCC3b9Xxjnd1ajYm92fxCYa3c9uYSswHWwKjWVUlUodagCYaFJHDDMbiMeyabQOlqXmvbZ5E/SU040nF19Es6Hcgb+xi+ecIRAMRNXId4b85ya+NjuhoISKJqPS3TNr4Zvo6jBE+RlEIMLP8eBEcxYt4RN77tYR+wmaVOwSAV9m0imxz45ShM1hd2uVtH7mMOt4b8ZK4h0byVvl54JYqQf6cRlshqMeheVYA/uNpAuJaOZ5WbbcltecokaU5G3Q07Vm5VHSJJwFSVk7/5yf80aw7pPrtryYjhfGmGTDVESwDokdOhxhnGGyvfutCKRWQSI92CuSp2g5tEEehzC4MUflVHnP20Ki8pRhfXw+wVoK1x0uz5UK4qNbs9d7EMk1eokPGlikPnUJopKPBAKlViEfEFw9kURA8mmQcUHOEAwoosg2DPgOJrchOAQ=",
-          "signature": "uFLuBfTHnPLepkEQSiV8ADNT+eKAvIVH2WDkMlBX8asagRMz1D2fqAC17FbbI7gVu3RA8Tviz8JsX2r9VwfyekPM03oplMnP2tQFUu45j/Y4Xukbp+Fb+sQCql/5V5rK3FFNEm70j5dDqzeAp/frWiyTr7/njAzqfbKTKAe/R0wyWArdc+SvsFy3dbG2k0H7e5CwvfS25M+HTYIKrWBD5EuiM6TII5FS7EDxKQcE07YwnypE8LIILFgZT/2LLOzPsJg9IXDYrzco65fhi10zP1vew4uTDyhKpaT2PiWl5VCdnVOaa2GV/zaaIKS/L8S0TjLB03poDLhBFTifPkgovgjNOeAbSb/fskeocpOBWfR0R9dbv2cMO6kDJxc7VcdAPO322xWaagh0Hhep8L8mvqKMY54/ZqKlvZ1ZeDIm3ugdrgxLR+KRKTnWPprZYPAFCCjtjPqZ3Q7VRrq7vHfedluHfJtcr/IbtuHnvB0CkHygsbsdger/4n2Eejtw5NwqneCFZEwNk+nYPccyP8phUtiAuyL84o4SBXuR2KbdH725i0tcQUdX+AYVH50LoScAjO6D8glxCajZFfRRxeNfnzyq1lKuXIhdTk4+gdXmSYDC1va99D7xHq3AbQEvbsafQRoG3peOQeOLogJSnMWvOhbRVdYZWubO7McDVPXVW1EFk/0NE+M7aCUJah87M6zhs5icEI9o+keC8jRLxAkrtLkxFEIEjDEdjQje1cthniPeZ1IJVwRcVWhTuTFRfFKXsmMY+tS/oIOst8AuXrNSdhgM2x0oqFLorjhuiR34Cp+tLfryDyurstK+hlWP9K7FF6lk34oYDrLWwRJ2Xuip5lLBJh29kAwkybzx+lYgvU4iCc8jyMANsXg++IxwF19WmiUbYeN2ylX/jUg0vql35S4yPq/BGFRzYEcPBjVIFUIDckEud33jj4mUfvN+vaf1NPAYC/x+Z8guCx1EaAbpdXFUj1oKkSjoEe0HoqnN7k3CZqxQ3bsQFlUGuX7yQxnWz86jL45HiW2NMctUGk3JMwuliI1e/ckfA6evo8ekg19+BEwfLdseUjHBi5/94YOT3tasuglE3EOqbK7iGW8UR28kKo4TavhDrsliSTnmPxjMEeyoPDMnpuPjJ4+5U4tMozGzbMQa1IVYRjmbRrnpHty2c2UpzJQhcCTF8Sk2B66o2hkWn5/cbHJcBROgCXV496i/2rTQ/pqp/MLg/OB53xV77iW7dTr1P4tm67vX+0cc2/VxYJ546ICmYvmORLXRwKu9vjXkEGZ/0DUflbD7NB4wtyrl+iPLyRZEgdV+CDbiyx0vF0EiM/a/d6GunmCLIL0OqGaBB81iqVglLqQQupZR40Lk9b+1+DGWmyxj42HnXDStAG2OwFrEEe4EcxMweU1eDHHcFuYZsaxqT2dOOffqbkBC0kRudixIiXvtH+MOfGcnoNkKD7QUrR/TQ4x9xBHwk6dx2nQ9QnuV8t9bbBeWA9Z4cotIdZdBAx0NSZr0LKcAj0jsi2YlasDcTiZuIS6WjrOiTmEPeBmjODPRbKuBrN7D4DyGJBkqzIAboc7yupHSxE9Kz9H1Lf2xiKPeGMqV010NsuGDNK+qjiBVnuK9yyzi9nXAeYcYo16AMPPTAraI2X6J4ViIW7wRFuaV/6YzfmHnxFeFvvhD4zy23qnGTiIvnYWkcA72dgda5TxHcwdfNdvyMiClABOEML9eEJBxe8mKbhvM1XRC+zk1vpqaK/Rd1bEakNkVWgnLaPZl5JRR6xNlJN146/HC54kOQutLe4Ca2M6RIdSof4kkmASqU89jV1RcBO42O6S2eH3HUfUlwzWb0dzZE1yFK0U2ZGlR9SWaAt9bdF0HvmxOeE5cMUBXbyNHGVC+aNdfsVw0+rAFgx5GpZTwzxm3/XqR8FjkfgOztRDYpNxnT24ld84RLhN1TiM59XjnoHjeFlNeZpnBHgLOup+Ab6IK7WPbjioSBJFETEp8BjZS+2NeK6b8HDy1df8HtxC64/NrYEI2+Vw2FL/NWaDr/3sn749nBN0hAq5PRCC4wg4B1iiVg2yiQNPDDbtxBHZ+uQiWETAAUNubtX/CUyazC1AR8L2HXs54vQE9EJ2PNTiomPYwnZ4HjEK/DaM5DzOZOgbNXaxKuIAGLoJQy5mrREr1I4LlguYkC/XDd+LpTyYVlnCQXUJjTQntbWoLHyww1ucFfaV3AX0x2yMIuoj34qrOPXs4KAqHJZgKmHuWtAVWmbUyCRzdIxX5cHmMwrGesDwchsrVNYjLj8qqA3e8eWfxbz/+XumIrky/6Ki5qhgf2/20OGh7ldJOuN469bQlJv79SX96Lolvm9I5/kBLtudmB4Au09t5R2d+RglIszG4ui0yyewe5bnSikPc6PCoF1npUJkXQTwfwItPy2ZSiVYJais6eOGzgN4Lp2ogdv192Mv2p67gaDNYVptlBFytPHXkGqihOzD9yX4KMNqjK+/ACgjMXf8YWjbHFMG7ePPncMtzUejkCi5R3zG8cLhA0UPkXxnZVR1lj09ExnYHaAkM9HMdwtrIGqfrfN4p8Uc+trz5x+QWNQyWZxyA2IPEWAyZOwwPZBwr0VFJ+z3YEb/G+DQ1tG1tKlZP/fEwOMrfzYI1nsEAW9M5MxkIRJMsSL6WBJnYXv7T3wK9dZcBX8MO7mURagLpTyD0vHRprGcXzzqZakJy317E4Nq/qHytWQPodMz3XPa4N0r0IHvqqq5Q+ReaaucUdcNBql1I0P1dn3HngvG4RIHj40VviAkobFp5/9LqrGpChvHeU6we+srhDiX0R124nkCuB4UnxclciZDv6o4KkwIiD7N8iCpC597+/D8gwcTVnAksTaqp2qer0g9C7LoPuqH0kuhbk54bHsUbQQA6B9j1slXVVyvzaVpqRLsQ9YPXT7dax8GrFXHZv4DoqlyGOj25XYOab9AcfX5HsBH/iayRv5ft79nxs1PBUr+nX7H/qz7HdkEKh7UERgij4p/XgYXZ19ma2S8nZdXJxx+OUuvc5ooCivRp7z8nGWY3/IcYeEo/6OC0gwOfULzEZSOJz7K61HXSNoq2+zB97rp6hAIrVr/XWQgwZl4FTJULNqhukDLXjk/N1ER0qiuFQcBUPnMX3Oz2JAPVMo4mPRpl7J0xEq4WuJxNtseppldvy05YXtIRJs8DcYCdpI3M4rtVgC6CFYq3UN82AFrQqikFiZHmNMnKjQbUlW7nIlGBlicj6b/bzHEMaciWUd684CuGWwmWNwxTqJlsudYrDh17QXhfOEktnE+lc7+0CmgOGlUtUsCXUChaE0wlcoAOaPq358MFIbhOi7ZIZ1e4SlGt5r4fvPAsxXs6lgTXGLAbZrKa4KyEAHM4hG2AZeKIKCP4VirbSllR1hBEHP3IpCTo3KMYiEl5KlfxQZ3nEyAfC14hQsIkKsuyoUwDFViJVbCWtxGSQjNcCOFHcA6MdKCBpgAuXyUjOeeVG5SLKA/1fMYUpzOhO+KiiQ2xFRXxHoJjid6PgIy1kU+QBnZhfD/7M54dZBmUXT8dnJFJ2ZhB1+N+ugJU+8RkcRgidntZQOj07ZD2A7kJ0U8m4ILDserC2NjJHJBJ2I/2soN4WIDowMqbA/A9AnO0qZMYW/mLGfB+6fOIEuXofU6zmbkm4v3ZlvUJj7Ic7VBMZFoTo9F/y5N4JdWX5FLKWNU5fZtN9uPaNAOLLSX0ZaUPKrQVHBJOV7PpekoKcKSfJzK0tcgZzNIYXSjReqvvaEgXCrSpg8QZH1YIWtEK6dS1HT7i6oKOu1fdQFQfy66unyI7KSdwUOSSbJ9VNRuC3lg0J5Gj3X1gCvFyGBKe/ZB1ZR1kBiaEjZeMuMRa8jaALXyj20oYqNmcd2XOSfAyEMCSZZY6Za2dL+3Eo5CYh78eetJ0Rf33kXFzBuBbi0HTso9df4uLlVjUFCeLRG2khZVlXhZ+5ZPRtoTC8M9vELNi+CJNO5BHL8O6F+osC9b6xrKoEU1tO3j+5wJMNevQSZhQs8JqXHHfD7tGZ8OLDcAz4JmP/mXL2t98xb75XXIeMnzWJsqmHJpei0hoK0Olg6QEaZCMBpwwb3xhnk736j/fMTVd5FRCQt4GnJW3RD63D60vxgL9+H/Mi32SqVZxJOO27ZWGeioW1WXH2kGYOewULjiCqh9cnBMehEidhsEOfTQK3SyRG1msv0Kr/2C9SSiOFV+NfIFpiGmbMboUKEMdce1Ev+Hys/vy+ksOquEAAIP8cngZWdlbeqVSSwHpiXjh3Ii6j1eT2cFTESk095IcXJAiEkk1xk8X4ipS7IotH+D2h8odKjM2SarbGiZJhIay3/oGPkRQ5OszNleEkMnXTaK6wlVtkLnD3QAAAAAAAAAAAAAAAAAAAAAABw8VHCAm"
+          "public_key": "DXwACaZ1VoHNnHcplbQQPRJdqPRBJqpKf2IaEFloQB/P4GEmtIFbu85R4updY7Nwa3YsAiGYnbB/lXcimd4zl40EBSnarW4O3E4GpB+llwSaNIsooFv2MLYo42keBKjx+KISkCoTtb5/Hw+mEckfcSPOlBKlV7VQuYka2Ostc9agFveU0s1ADgegtKxCVL+j4xHoiZk20xuj2IfGZ9fv+8xd7kyQYkntuv3HCtQm/HcwYlwh7hQw/eCfA20mwHjgFUlunvH604qPh3XWjUuvRK3V+2Pe+Ja2dTqAliXdl1oecufOJPp8PhLy3mQM3TfnxUra69IUMxQVRYZbx0SChBwyjY9E59crMMg47GjUOT+6sKJAP/hxcdRA5qBCvg6HEB5pq/Fn7SnGaO8yKV0iE5xsT+fdkqLQ34g6Ro+1AjTubpC3SEtmm9fy1kGaAHZ2Ch73BcVlwfj7+vXHNQtZK4A+TbxELGTx1M6jIgsuh4Qk2hAuZsAuYWVeFwaxS0P96BhVf4KU1tj3jvUXCZICP23u6th4A3RGCeCmvJE0qsVhrDmFbbQg3dFV0ETk3JKnc1H+Wy8v7dX+0o0lkHXnd5wTYIabQWVbygcjJA5B8iTVB0HmHJ0qYpNkmOI6hliYJR954CKmJlDGCsID+ZAsd61UliThcRf0Aoz3+w0GxR+0dpTymfORVET7YR0KghqWG4WIi7VH2Zw/tQ3XLG1Lm+BJuickZ4lioiMHNyAS9RhCmonkSbKEJMv+hUpZK8mb0oxOyhp+tKXZAFi4IiZsFnJzaPu6nwybOiuqQyR5MC3B5fLeWTxafEcdK3viW58kioXOGFu7BRZhoqj7bvDf5eSH6IyeaH3r0cRx01acpp4wHhibKiF05loz3XduPpDPT2YszipfeeG3AZJDOjM4SKiXYYoxtREEeh8NhasSshdawMqOnnesp2jhRrQTI63GeEmIvCyRH/6B+JDa21+cMIF95U6oI3T3z7mWAfd8DvwdpqW/QAhq8GneN34ycWTy4rf0hXH+rvXUs+4bU/5lZcz+Q34bHQEa1upmvwbiP5Trgu65tUUeY91NeEJ9Exoo/Eu9WUvWrB9nzniAm8a3GO3sfRDKSye3DD9W8nQ0JN9A6LRiSo39DReAPtUSufvk1h+Maagent8RcPyoMJqKs+DOkxV69cGw+Ip6BmbUtoow1ol8noRhdKhxSPCESkZqj9CRiHlWvOOr3SUIw/4VfeP+Sq/oI/OnEI+8BvHM62I/fQBbPKgxxKt7YWaePu+2A9VkfFJaN7bCr3EdU0K2vku5XCvpRvmDnSkRdpFNPtK6HUoSQPxISw8V/j4A2TpDgHNnrNJgWi9ql/YtVIwOfM6aDlynDAcoee2tF/31BxbDkpAWKMTI+7DyQt7yGEVA4kTBz9IAxG0Ki1goxPDTzIjp1qtwCdtspUIng/mrw6AirYXAO8h7rJRx4/H13KT30Ad63UCGWSXLiASQBLx0Vm7TN8pnlLQjErwcnBi/7cZs1nJWSYdKGEXXEmx9m3irdzeV3QDQwhZk5WJrpJTU8XiUGX6tQ+wJletAZ2Qqu2as30DDPEL+Psi/8QCcz/SssNMg5UDo6H5e/zBi+ZUJtBA4uoOSGQN4dIJo2jjcytg4IXF9fdL4hig8yccpHgjLHlh/LxjwzRa/rroMIjzYIUWO02kbv2uD6geHmzH9H+NWD2rQnDcrMA+NEDIvFrey0no1f7ESArCFgP16l5IEwBazUouq4FJMsuIQwFs1ztVrebI6qy3LeNlEHBnyNvNCPRwTJ3XvIGUi+Ck1gNNpAyQKxa3BGqNOc/u55QrMCiFdImCFi0htRk1CAbPskq9l344gYR7cR1zx6u1w9hE+41x+xD1uYdbyTZ6jkk8gc5Nars147U70AzT5W+9lD5N/LBrugfRPvAf8JfeZy+9XGzGsp8temrA+hWPXqPUFvAWU3eIezq8BGLpw0/bi29322pAL+AZtAvWa9y77rpDzNTQoTtPSFH1QdzQXKQaViPsDMeITUTULuL7gurV8q9MGCzd6vXIjtnHcNuZRhd269VKtrOZb+lvrd8+QqHLK8EZBFEvC+j+7Adx2rxvURMXawDo2qaW76QMK+sy19nHd4Hel0pvdRwXlKwUbIk53p0/JNMEAwfzJUpU8Y+F6klQlbVAypcUpAUaQb/aXWyv8U8BpHoCq+DO3O1gykSO/Cwsogt5CmgyE2DKY6YkIApgRo9MABmWsp2+qZssB8PG6x49D7hDfsNz9cdTSFa9P4kfwVcUKo61qY50DX1tRFPQfNjCjgvCRCewBUNnog7P594fOglu/Gca0tydGTW9yOZ3IF21mkPTZRsLq5AAhTQQFUqDeZodl1qWpr2yiHEa3mHnCo+vY6/AKhuUQHWsTVJVSynabf9SYJR+IIh9rnW/lAWfJiH1WK15EHKJrnVrOBURuFB8VY4XxUPs8VG9vmct0k5tGjXAHgILBhzSy2ZmXG+7PtuK2DgtiupbOubs+Qg+Fysz+teDNRQqhDMmqX76D+TPDo8dN7dfvhiVk1ulCRAlbjRqBUz3tB5nMnV1Rv7KmDgTi337EFEUdeOoHkvI=",
+          "signature": "1idmWqBtQFIVlKk9QuAuQnLnBAlzsYRrrsA0y09ebOYG4kzjbt0/GelMUyJvuE6E7iPMRCGh3U2qmZVRjijwIrizQCECplVAMX02loCORROHs4cS+X2eYhAxVvVEQ1MFBEyuYeGqZlFY5BWtdIIAS4FiNItjaPh+9Zo+ACa1RXQmwTSPtwMBC3sD5+TRFRRDzgWY8QCeP6wVlp7uZutX21htMcH18V/zlUnwLj5rzc0ieKBZAV9U6O460lEeDymHaHrUK03SnSrF4LKXswsF4wfX99tTv05wawsSOBSPqMfeTF0L569st5AK1THtzTiprqGIkJqz1JN4U2N4eDZlyliTpoIvdvpv+LhkI2jZt+6QjpNqPuUptj1TR411Kq+DaRudYWL5aGSsHfFSVtREa8C6o3TmmfjsTHiCmFhk16JvzdWD3FZmnZX7qANlnPs5ZdAg7yub4oayHUMgwEdkOYMEA2+B9dKO4dxHvRzg7JF17x9GY+MFoUSy2apWLI2Q4yp7cY9o9MSNOGDhyV/vntYw8gQMkZDjTpAAqnVsOda0lYjJwBi6669cPKfQNLlPPjw//ajintKgU/bHG/e3z3zsRQ0PSUA/nYXsechnmP00CC51cftFdmkoL1Da1hooONLOgUkwMe6c32Yx7J7RjbW5fQU4s2jijNWJpXlaZpw3IjxOKwD8vfk1qAJXrKlN8Ac45HZO5TLIoNDBmN/rf66pgdUH5UkZmiGjsspA/mMCdL835mxO/6alaIbr1lfWRXmYQ7k5gqiyrd6KmBWwmySFxE8COt490tPi16JhAi3H4a/nsC5tcvpOrjBFByCuQ213ha5tN4YCCwv/Zmb3rGyH2pGGTDCx0RrtQrLB+p4fGUE7lJiLYT09EpSr6rC9qpQ/cbs/mdnrg0My9cg8oMi1ZhzkWFF2L8fL7P+1v32uSG5iXBIyetifiA02de1BvxN14SQmccAaDLubbCOIq+mDPKEwoymj+/8RngxweLiO6TNgUsWmAbWamjWiIQ3IMJJrlnf/cgmh52Rbp9TL2h8PSLO1HTEwpWDzQw3/2kxXw1wWBAYBpDEFKEJsQg+Maxp/QdWRox9gdyyyvmlN6daUG/IFtKqtt8pX4il+zqR1FuyG//HlhqhqNVCZQnS8RqE2+OQVhsV+dynkPlqOUNX29GwZlJZ+2ddVbbpYJpkA5Qxfza5tR+XWfPGa+d+A3/vHpNp57w2CvhCCKDpfSU6/gW1fbU4xZngHq7+hzogbhgQ8PYMAMz1sDYBBUTOK+cRSNGdVCiJpeaepUisU9jyxS0oiuEt74Vwrb2mxeM+G6Y549cgzRCU2GDuBhjqXwuQIgtIWu1akIhI5IeZO6FD67o7/hpKPpOLM6WV9WDNGatANHqRY521FZLabexEu1tvm1DlDt3l3YZWuI1izqLg+9IDPGqSZhsKcX6DVfUmA3fzRFnCmJ/Y4SwIFYwvKT5Zwbc6lVbp+T3mpPAUaa6RSjIMK4GEaN1p6A97+Qtw9BjCwWskpIlXoiZWZZa3M7i2ul5qLi4piKanMQnnw5zU8NSUzTRu76konNHc5f3CfO/+wwvt/0pSFZdm4fpxMZk5I/lBEDAM4uJYWzw7nwcKEWRefHGqIRgPoLSxD3SCpHv20lbo1ITHyaEuQHv4Do6TKCl5Pn6RmWYiRkmbkNrqngGKzaV1YxW0b32kOO/+GZJ9Ux8ln1lBazk4GTpjfUOgdHhs/T43pKBkEHFp6kFGW4r5Fh2B9d8MnoHoVaZFI5sneWUjoR05csXvSmdua55oyh+gstvd8Zxl9l7hmET6eMF4wT4dcQRWnFK12a2SCUlXUeAiNMV2pSI5UANcvMonCF8Fb/3uZ62zjCbUAr0Z3u7xzUIOZB/6ZI93sghfGIqes33s49vjSe+KNR8GK9Ta0rjsOvk0v85Rg9a+pGD05B4M9SH6px92+D/G9DZvu6jxmphO+1KiscYg5545u4q/muk92g3ldDP2oUkbDrNgToynC8sBOMNj4B85rx6D7wOAO+XXFrZuf79Jj+n9G025wVoqAZph6mY/XjwFDLN5bUlBOzN95XKOkHaOKrVjpgtsDQLDc83y0UA4o84MBeVFbcnMxJKE1Y3K7qUiNSaSVJ2JqnoVNQSWbYzF0FCa1NDjHaWj8q5rEpOO/q7XMeDEzSzj1cj2/5Dq4dir1O7fK9bM56gvsPON0pWgNmr+bWsaxL83gt2pf3InGrgDfnovlrtoXDxO7eVrhm1DgCUmqRxkp5Lv+k/R5+/Z2NndhNPzzhbXx5L8GEk4nJBgP59ARF9TQwTEdWlVxJOvGz7bQ9EgP27u2VRTsp7M8wvz+ScikkRsUOHBa6rml87hxDWEQVU7//Savd/5gPZ1/V5yUlF2Y9fbCR5bNKJ0BjOYn2/PJQHoP97754cXVoCxFbg+SwkuovaR4fFqlKJwsWaxHX5x0+obmQMe3NDg9ivXeeBBIRxvYuuDZT8Xcrdt9WqOv7vhjBUFKmPuF3O0Btz+56q14sntVEyJkLfkRZiKV5s5xBu9W78CBh5o1t3vZQVxnf71G6Oe+8SH2cQ5iJtUWjB6s1lzcvfVnl+S4At8Hft+OifiWuwxYiHbo248y6DLIxohnJ2GMipnSczdO8KoaIhWRzsD4qEgC/TTz3VuchMInt5ccnwBbAyp/vYLWXnKtiGidjs8rwRHMYHzirc70A8Q0AlsOYxyaEEfDmEn43naB+9QW5kEMcqnUZq0qNmXI8uJ0CAgxR3VkcL4YiA1MKkyZB16fv/jEllEH6DSnbj22IinaUcVGNYkIJyTbcz9W1RAU+3HN67HzdcrfUCD7BouyUfmBmqlVde8YObGsBSIt0fVBST0obR78BFGIDUGAJ+d8rgL1bZP0sh2kTid7Q5L0pvv/chNKkxK5loTKG2cjw3GDFeqUu9UqeEyE8KNIG0IqYeb21VBrSRPooN9LXHGmaRJz8kicwaOBKEelrMdwzyGHS5zxPE+I+Ef+Xk4Wmd00i51U94r77HYqiEFfSIj/n5+NBv9T705fvi9kzOWroctQxLJFVIIwwWOPHNJqr9E2rAcTg/rvflMrHmf17X4sa5ElIGSoRtqaQFxMXnEFV+TdFmw1xNz8jPK6K323r0PCdDIHA6wrHzA6mQYUMZyVH1KDjA10HHHulgwrsZ7RTFKu/lGfhi9A132sM3hsGrMEBPXWABO0qeN8qlAhag6snFxim4zZbUkbOg7sB9P8U3F0Uf52uhnCsd90dm4s7dVnIfHXSoH/V0XNEWMrj8LA+QdYEf4d667MPPw9fmoV2jQh1Og9WwdVPJIcxiq2g3STI1alwRcCZn5le/Ja4XlsWzG7PzmAM0AWWTmRn+71TU9ym9G+k2GDKRTJbhhPdi6uJNasS955w77nnnFuibOnSCtlDe0jcGRURvYWo05rDymP6GLKA3/HHSy2i4p1BgtaySJ1tRKVbGgtZXyjo34y4ixIOwFk/N400M3CTJ48krxN77NxRQWN3WCQSwQIEUdkciW29basO/RBDPRrplve0oB9vouPx0vxeXSPHXBM6wO+wTJ3lS/gDYe4VqdeRIMrJ64iarb/yS0yNdDcYw5jp8PkWO61OxwVLogPmG9mWZsFk2zLieukJIE3JzAb5hX/S3yosZb6VuCknQ+IYJOqeKeRs/ayHit+3uwrTJnhBU3voOeXn0EWFU58xYPwTMCQuO1UXeQxzmIcAiSN3eI4Q+egnBuQHw2OOkf6fN3g0E04Q0PysvGYbVFhI++RpvUvSq3qXWi3FPcqhfVpC5RdwAgCJVgMDsTd68P0FnXzEOsclFlPXXZo9A7qUd4pHg/7UKJVPjFA8qLH9PoAD6UVginY4WRl5uoDSoMuz0HSU0cZEgwzgfdeEyNd9GFvJBHJhFJPOa5Eg0IYBbdvscu93lGQs0qM69ugTOWGYP2y+hJfU+Z6QZ3Ax2aGkPge6afiCqgdCsAdWezs7LW3t6MjdmeIphuj4nuC+Cg42FzV3Il6PORKXE8yGzCx/1yO/8cYvpyb4cvgyvgcWw8iqXQIEoGFTILCXULxhMCD+NWDd5YrVMXshDGuPpmr+AMeDU5o189Qmu1nL5ZL0y+iObg7zBTqOxSD2eZ3atmnXY854497JCCJhGx0BLeOKpWkfmn64WefRaQY2yNYMrohWoZm7HOKhsdsJJIXhJyU+HYmfHPMGaM5FQfUJOc3w75+8GGvgnWmf28nGtMr4TOPsYkRA5tW9zstxnG5YxAlMGBAJ7TJM3r1fOUEEc0tI16TJNrHNWNpXCQOZdDOVK77ifJrs5zLBAL0pw+dcaoEaNQdNFW//CYypKa2zRdKdoie19v5Bh5CWWl8gZupwUeAmJ/T8QAAAAAAAAAAAAAAAAAAAAAAAwgOFiAm"
         }
       }
     }
@@ -863,8 +853,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
-          "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "648461a6-5656-42f5-b572-8ed09fa821e3",
+          "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -873,7 +863,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -891,7 +881,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -1008,13 +998,13 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+        "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+        "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/document",
+          "image_url": "/v1/review/dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
@@ -1039,45 +1029,27 @@ export const operationExamples: OperationExamples = {
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/0",
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front",
+            "image_url": "/v1/review/dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front",
-            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/1",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 2,
-            "instruction": "Look straight at the camera",
-            "pose": "front",
-            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/2",
-            "content_type": "image/png",
-            "width": 640,
-            "height": 480
-          },
-          {
-            "step": 3,
             "instruction": "Turn your head slightly to your own left",
             "pose": "left",
-            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/3",
-            "content_type": "image/png",
-            "width": 640,
-            "height": 480
-          },
-          {
-            "step": 4,
-            "instruction": "Look straight at the camera and blink slowly",
-            "pose": "front",
-            "image_url": "/v1/review/45d09bb3-70be-4902-a43a-b5218b1a3f6c/images/selfie/4",
+            "image_url": "/v1/review/dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1088,19 +1060,19 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:68a1196c-148c-473a-8f79-8bc02166e76d",
+            "actor": "backend:b4b2d0a8-c2e8-4524-af0f-995f424927e8",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:68a1196c-148c-473a-8f79-8bc02166e76d",
+            "actor": "backend:b4b2d0a8-c2e8-4524-af0f-995f424927e8",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:68a1196c-148c-473a-8f79-8bc02166e76d",
+            "actor": "backend:b4b2d0a8-c2e8-4524-af0f-995f424927e8",
             "actor_name": null
           },
           {
@@ -1119,18 +1091,6 @@ export const operationExamples: OperationExamples = {
             "type": "operator.fault_injected",
             "at": "2026-12-18T19:27:27.000Z",
             "actor": "operator",
-            "actor_name": null
-          },
-          {
-            "type": "capture.frame_uploaded",
-            "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device",
-            "actor_name": null
-          },
-          {
-            "type": "capture.frame_uploaded",
-            "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device",
             "actor_name": null
           },
           {
@@ -1172,7 +1132,7 @@ export const operationExamples: OperationExamples = {
           {
             "type": "review.case_viewed",
             "at": "2026-12-18T19:53:27.000Z",
-            "actor": "reviewer:0bb3113c-ae75-4b11-af2f-eee191a09937",
+            "actor": "reviewer:36eff17f-0c44-4436-b164-c7eb868e481b",
             "actor_name": "Dana at the front desk"
           }
         ],
@@ -1192,9 +1152,9 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+        "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
         "status": "approved",
-        "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+        "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
@@ -1210,10 +1170,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "f2226d12-1316-4ccc-bd4e-03a4643a632d",
-          "eventId": "b40ac0ef-8d0b-42f2-a334-3fe43212ddc4",
+          "id": "cc2c655a-8094-4653-b9a4-f9fbeb474372",
+          "eventId": "c2d6feea-46ee-494f-a279-23f5c61b133a",
           "type": "event.published",
-          "endpointId": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
+          "endpointId": "3adea44d-5892-46f6-a364-d8cbffbb0180",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -1227,7 +1187,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 238,
+              "durationMs": 223,
               "error": null
             }
           ]
@@ -1249,8 +1209,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "CHQYCWGZymKm1G3PyrQH9-I-EXyrM9VFhOo1y3oo1Rk",
-            "kid": "0f8f4a21e92151d7",
+            "x": "r_19YrtRPVayOFupvQLNyO4JxLNmIvl0qLawAu0AuC8",
+            "kid": "707f7d1ffa5eacf3",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1261,8 +1221,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "tW0fgvgi6pVC7rjQGGPpiUmfQd_mBMRFepCYpHj7BJE",
-            "kid": "08a6b45ce9a202a6",
+            "x": "JcH6hmc8UCKetV78n8v6ql5QbtrQ27g7lzjJnwGLfDY",
+            "kid": "249535f0bbedf010",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1281,12 +1241,12 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "eca8502e-abe6-4d84-adb4-0d28f653bce3",
+              "id": "e913c097-415e-4a94-9a89-5a10bc6b3160",
               "service": "ticketing",
-              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "name": null,
-              "prefix": "tk_live_6Smy",
-              "last4": "BfHk",
+              "prefix": "tk_live_pqt4",
+              "last4": "owro",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "lastUsedAt": "2026-12-18T18:41:27.000Z",
               "scopes": [
@@ -1299,36 +1259,36 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "68a1196c-148c-473a-8f79-8bc02166e76d",
+              "id": "b4b2d0a8-c2e8-4524-af0f-995f424927e8",
               "service": "identity",
-              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "name": null,
-              "prefix": "idv_live_jcy3",
-              "last4": "o1Lg",
+              "prefix": "idv_live_CBwU",
+              "last4": "qnys",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "lastUsedAt": "2026-12-18T20:39:27.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "0bb3113c-ae75-4b11-af2f-eee191a09937",
+              "id": "36eff17f-0c44-4436-b164-c7eb868e481b",
               "service": "identity",
-              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "name": "Dana at the front desk",
-              "prefix": "idv_live_1yHA",
-              "last4": "U6o8",
+              "prefix": "idv_live_Z_j2",
+              "last4": "bQW4",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "lastUsedAt": "2026-12-18T19:53:27.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "a1197473-3cf6-4d75-9d09-1159323f7123",
+              "id": "3b27fca4-6d94-4513-90f5-7ca96dd42308",
               "service": "governance",
-              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "name": null,
-              "prefix": "gov_live_cVKt",
-              "last4": "3BYA",
+              "prefix": "gov_live_Vmgi",
+              "last4": "711g",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "lastUsedAt": "2026-12-18T21:42:27.000Z",
               "scopes": [
@@ -1382,8 +1342,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "817d0f3d-d02a-4373-8dce-daecb1e6a493",
-              "orderId": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+              "id": "0e42716d-1a2b-4c9e-9bef-0a6a9f45c27d",
+              "orderId": "648461a6-5656-42f5-b572-8ed09fa821e3",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1403,8 +1363,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
-              "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
+              "id": "648461a6-5656-42f5-b572-8ed09fa821e3",
+              "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1413,7 +1373,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+                  "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1438,9 +1398,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "5f20e210-0978-47e8-b789-3934d14c5e75",
-              "orderId": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
-              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+              "id": "48c02c1d-327e-49fd-b0f3-d610a23f07cc",
+              "orderId": "648461a6-5656-42f5-b572-8ed09fa821e3",
+              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1450,9 +1410,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "a2ecd2fe-5a90-4b8f-a4ad-b4725704600a",
-              "orderId": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
-              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+              "id": "d2a671e6-b42c-4a33-8070-cf6839d4f2bd",
+              "orderId": "648461a6-5656-42f5-b572-8ed09fa821e3",
+              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1476,7 +1436,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
+              "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1486,7 +1446,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+              "placeId": "86577f73-94e6-4603-83e8-66d710586140",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1522,8 +1482,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
-            "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
+            "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
+            "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1540,7 +1500,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+                "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1582,15 +1542,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "77d9ef5b31fe195d92da3587aed0b445",
+            "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
+            "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
           },
           {
-            "record_id": "1affdcea-199d-4ce4-91fb-1e05519615bb",
-            "execution_id": "6374f599-5360-48d9-a1ec-1321ee8887f9",
+            "record_id": "6d5d7082-2665-4845-93bb-74f1ad502f8c",
+            "execution_id": "db6b7659-b8c6-4bc0-83d4-a2c8717537ea",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1607,7 +1567,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "81d046af-f2cf-43a0-a96f-fa225e4780a1",
+                "delegation_id": "b8e5b7f8-b35b-4a8c-88b3-6f4e6b02f6db",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -1648,11 +1608,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "96cfbb8ca83dac78b72b64af44feff52",
+            "nonce": "f499ff8f803747c2628924292cd378ec",
             "seq": 2,
-            "prev_hash": "f8b2ff78d19ce454f8a5af214f926a96f60d24f6082d557642ffa413ea46a70e",
+            "prev_hash": "3a0049c5087e46480b845fc19a1fb89d67ab7822fba30f5d4abe5734e0d82080",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "eWCh6amtmuwKxtpDlQQA6rqoG-v1POk33MPz4sUvDJeNLcBeRe5Zsyj7U-6AYx0B1tPohR-7n8d_sHBusZDJDQ"
+            "signature": "wXenJQyj0zbGz7ovclj4ffgrHwXPe_unO5tciLuXlYsruv-Xohye8QdU9SW0l7X9xeBU8S-owmTr0EIrsNR4BQ"
           }
         ],
         "next_after_seq": null
@@ -1666,7 +1626,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
+              "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1676,7 +1636,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+              "placeId": "86577f73-94e6-4603-83e8-66d710586140",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1697,8 +1657,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "dd46845d-0954-4190-b514-4d978e395db6",
-              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "id": "837df771-b428-4dcd-b5cf-2597bd284ed7",
+              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1711,8 +1671,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "d4359b09-b7aa-421b-8297-41ae60625d02",
-              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "id": "ce47c7e0-2205-4539-8d16-1e28c1966bf0",
+              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1726,8 +1686,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "81d046af-f2cf-43a0-a96f-fa225e4780a1",
-              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "id": "b8e5b7f8-b35b-4a8c-88b3-6f4e6b02f6db",
+              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -1735,8 +1695,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
-              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1755,7 +1715,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "f0246f92-a9a8-4702-afd8-6ff4bb589df2",
+              "id": "42d53322-781c-4daa-b5e8-abc5ad525238",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
@@ -1767,7 +1727,7 @@ export const operationExamples: OperationExamples = {
               "erased": false
             },
             {
-              "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+              "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -1787,7 +1747,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "id": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "reviewPolicy": "single",
@@ -1806,7 +1766,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+            "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -1826,7 +1786,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+              "id": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1849,10 +1809,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "f2226d12-1316-4ccc-bd4e-03a4643a632d",
-              "eventId": "b40ac0ef-8d0b-42f2-a334-3fe43212ddc4",
+              "id": "cc2c655a-8094-4653-b9a4-f9fbeb474372",
+              "eventId": "c2d6feea-46ee-494f-a279-23f5c61b133a",
               "type": "event.published",
-              "endpointId": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
+              "endpointId": "3adea44d-5892-46f6-a364-d8cbffbb0180",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1866,16 +1826,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 238,
+                  "durationMs": 223,
                   "error": null
                 }
               ]
             },
             {
-              "id": "989bc9a7-6c71-4530-aaab-54b708240b9d",
-              "eventId": "334072be-88e0-44be-b398-5ed5879e599f",
-              "type": "order.paid",
-              "endpointId": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
+              "id": "bd952e80-93ad-45a9-b1f8-51496e7bef98",
+              "eventId": "ee06d0f8-a844-4356-8572-9a7ad561cd18",
+              "type": "ticket.checked_in",
+              "endpointId": "3adea44d-5892-46f6-a364-d8cbffbb0180",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1889,7 +1849,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 295,
+                  "durationMs": 203,
                   "error": null
                 }
               ]
@@ -1909,8 +1869,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
-              "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+              "id": "3adea44d-5892-46f6-a364-d8cbffbb0180",
+              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1933,8 +1893,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
-          "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "648461a6-5656-42f5-b572-8ed09fa821e3",
+          "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1943,7 +1903,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1961,7 +1921,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1971,7 +1931,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1993,10 +1953,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "f2226d12-1316-4ccc-bd4e-03a4643a632d",
-          "eventId": "b40ac0ef-8d0b-42f2-a334-3fe43212ddc4",
+          "id": "cc2c655a-8094-4653-b9a4-f9fbeb474372",
+          "eventId": "c2d6feea-46ee-494f-a279-23f5c61b133a",
           "type": "event.published",
-          "endpointId": "067468ba-8d0e-4281-9cbb-febf5c578ce0",
+          "endpointId": "3adea44d-5892-46f6-a364-d8cbffbb0180",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -2010,7 +1970,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 238,
+              "durationMs": 223,
               "error": null
             }
           ]
@@ -2023,8 +1983,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "7f9881d6-8f74-4e27-b04e-e902d6e1e89e",
-          "eventId": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "942dc543-4893-4746-a178-9159503a8c46",
+          "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -2033,7 +1993,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "21fec54b-ea6d-4b52-be51-f75240b35f86",
+              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -2049,7 +2009,7 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
@@ -2062,7 +2022,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
+        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2104,7 +2064,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2118,12 +2078,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
+        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
+        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
         "seq": 1,
-        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
+        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
       }
     },
     "responses": {
@@ -2169,11 +2129,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "fc6f5713-b381-400a-ac76-9124d8bab9a5",
+        "review_id": "dd4b80e2-61c4-436b-8939-9011a7e8665a",
         "verification": {
-          "id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+          "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
           "status": "approved",
-          "reference": "order-e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+          "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
@@ -2190,12 +2150,12 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "eca8502e-abe6-4d84-adb4-0d28f653bce3",
+          "id": "e913c097-415e-4a94-9a89-5a10bc6b3160",
           "service": "ticketing",
-          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "name": null,
-          "prefix": "tk_live_6Smy",
-          "last4": "BfHk",
+          "prefix": "tk_live_pqt4",
+          "last4": "owro",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": "2026-12-18T18:41:27.000Z",
           "scopes": [
@@ -2215,8 +2175,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
-          "profileId": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2229,7 +2189,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
         "handoff_revoked": true
       }
     }
@@ -2250,8 +2210,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "1affdcea-199d-4ce4-91fb-1e05519615bb",
-        "execution_id": "6374f599-5360-48d9-a1ec-1321ee8887f9",
+        "record_id": "6d5d7082-2665-4845-93bb-74f1ad502f8c",
+        "execution_id": "db6b7659-b8c6-4bc0-83d4-a2c8717537ea",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -2273,7 +2233,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "81d046af-f2cf-43a0-a96f-fa225e4780a1",
+            "delegation_id": "b8e5b7f8-b35b-4a8c-88b3-6f4e6b02f6db",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -2309,16 +2269,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "96cfbb8ca83dac78b72b64af44feff52",
+        "nonce": "f499ff8f803747c2628924292cd378ec",
         "seq": 2,
-        "prev_hash": "f8b2ff78d19ce454f8a5af214f926a96f60d24f6082d557642ffa413ea46a70e",
+        "prev_hash": "3a0049c5087e46480b845fc19a1fb89d67ab7822fba30f5d4abe5734e0d82080",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "eWCh6amtmuwKxtpDlQQA6rqoG-v1POk33MPz4sUvDJeNLcBeRe5Zsyj7U-6AYx0B1tPohR-7n8d_sHBusZDJDQ",
+        "signature": "wXenJQyj0zbGz7ovclj4ffgrHwXPe_unO5tciLuXlYsruv-Xohye8QdU9SW0l7X9xeBU8S-owmTr0EIrsNR4BQ",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "1affdcea-199d-4ce4-91fb-1e05519615bb",
-          "execution_id": "6374f599-5360-48d9-a1ec-1321ee8887f9",
+          "record_id": "6d5d7082-2665-4845-93bb-74f1ad502f8c",
+          "execution_id": "db6b7659-b8c6-4bc0-83d4-a2c8717537ea",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2340,7 +2300,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "81d046af-f2cf-43a0-a96f-fa225e4780a1",
+              "delegation_id": "b8e5b7f8-b35b-4a8c-88b3-6f4e6b02f6db",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -2376,25 +2336,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "96cfbb8ca83dac78b72b64af44feff52",
+          "nonce": "f499ff8f803747c2628924292cd378ec",
           "seq": 2,
-          "prev_hash": "f8b2ff78d19ce454f8a5af214f926a96f60d24f6082d557642ffa413ea46a70e",
+          "prev_hash": "3a0049c5087e46480b845fc19a1fb89d67ab7822fba30f5d4abe5734e0d82080",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "eWCh6amtmuwKxtpDlQQA6rqoG-v1POk33MPz4sUvDJeNLcBeRe5Zsyj7U-6AYx0B1tPohR-7n8d_sHBusZDJDQ"
+          "signature": "wXenJQyj0zbGz7ovclj4ffgrHwXPe_unO5tciLuXlYsruv-Xohye8QdU9SW0l7X9xeBU8S-owmTr0EIrsNR4BQ"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "5f20e210-0978-47e8-b789-3934d14c5e75"
+      "ticketId": "48c02c1d-327e-49fd-b0f3-d610a23f07cc"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "817d0f3d-d02a-4373-8dce-daecb1e6a493",
-          "orderId": "e3b0336c-20bd-4119-aa1b-3134ce8ec8f7",
+          "id": "0e42716d-1a2b-4c9e-9bef-0a6a9f45c27d",
+          "orderId": "648461a6-5656-42f5-b572-8ed09fa821e3",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2407,8 +2367,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "b1019f60-e3ab-413d-aadc-0375530330df",
-          "deliveryId": "1327354f-b0de-4cf8-8c97-d8a20aa95b61"
+          "eventId": "73c0bb84-9b4c-4a38-8d89-3e8dc63518c5",
+          "deliveryId": "823895f7-9984-49b6-8b65-44b71ab4ace1"
         }
       }
     }
@@ -2421,7 +2381,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "f0246f92-a9a8-4702-afd8-6ff4bb589df2",
+          "id": "42d53322-781c-4daa-b5e8-abc5ad525238",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
@@ -2441,7 +2401,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "42a20014-8ef8-45e7-8382-adecbb390d85",
+          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2451,7 +2411,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "96894a38-4dd0-4f7a-8d69-42ca01efa60c",
+          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2468,7 +2428,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "d392c769-96a8-4f35-894a-bad0d04260f8",
+          "id": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -2489,12 +2449,12 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "45d09bb3-70be-4902-a43a-b5218b1a3f6c",
+        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
           "step": 1,
-          "pose": "front"
+          "pose": "right"
         },
         "uploaded_steps": [
           0
@@ -2508,7 +2468,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "af1707df-9ed8-47f6-b900-21b8f7c63874",
+        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2550,7 +2510,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "3c623cd3-00ac-436c-9fca-db44dcaa84b5",
+            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2564,12 +2524,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "77d9ef5b31fe195d92da3587aed0b445",
+        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "9f76d107-b833-494e-8623-72f3a2d20530",
+        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
         "seq": 1,
-        "signature": "zbvgUaMkzAKzlAk3nJGPKwUFocsRvuhDrzLfHjXo49fJV8TIvcjugPS2x3Uo6CjDGLcy8Bojd8LNrN-EtNGsBA"
+        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
       }
     },
     "responses": {

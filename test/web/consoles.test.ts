@@ -452,6 +452,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     async function decide(page: Page, id: string, decision: 'Approve' | 'Decline', expected: string) {
       await page.goto(`${server.url}/console/review/${id}`);
       await page.getByLabel(decision).check();
+      if (decision === 'Decline') await page.getByLabel('Face does not match the document').check();
       await page.getByLabel(NOTE_LABEL).fill('Compared the portrait with every frame by hand.');
       await page.getByRole('button', { name: 'Submit decision' }).click();
       await page.getByText(expected).waitFor();
@@ -491,6 +492,8 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       .waitFor();
     await three.page.goto(`${server.url}/console/review/${disputed.id}`);
     await three.page.getByTestId('review-standing').getByText('Reviewers disagree').waitFor();
+    // The decline's reason is shown with it, in words.
+    await three.page.getByText(/declined at .* — Face does not match the document/).waitFor();
     await look(three.page, 'reviewer-four-eyes-disagreement');
     await decide(three.page, disputed.id, 'Decline', `Case ${short(disputed.id)}: declined.`);
     expect(await status(disputed.id)).toBe('declined');

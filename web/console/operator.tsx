@@ -228,98 +228,102 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
         />
       </ActionForm>
       <Async state={endpoints}>
-        {({ data }) => (
-          <table class="list stacked" aria-label="Webhook endpoints">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((e) => (
-                <tr key={e.id}>
-                  <td data-label="URL">
-                    <code>{e.url}</code>
-                  </td>
-                  <td data-label="Events">{e.events.length ? e.events.join(', ') : 'all'}</td>
-                  <td data-label="State">{e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}</td>
-                  <td class="actions">
-                    {/* A disabled endpoint receives nothing (the server refuses a test event to it). */}
-                    {e.enabled && (
-                      <ActionButton
-                        label={`Send test event to ${e.url}`}
-                        action={async () => (
-                          await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', { params: { path: { id: e.id } } })),
-                          deliveries.reload()
-                        )}
-                      >
-                        Send test event
-                      </ActionButton>
-                    )}
-                    <ConfirmButton
-                      label={`Rotate secret of ${e.url}`}
-                      consequence={{
-                        title: 'Rotate the signing secret?',
-                        body: (
-                          <p>
-                            A new secret for <code>{e.url}</code> is made and shown once. Deliveries are signed with it from now on; the
-                            receiver must be given the new secret or it will reject them.
-                          </p>
-                        ),
-                        confirm: 'Rotate secret',
-                      }}
-                      action={async () =>
-                        setShown({
-                          label: 'New signing secret',
-                          value: (
-                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: e.id } } }))
-                          ).data.secret,
-                        })
-                      }
-                    >
-                      Rotate secret
-                    </ConfirmButton>
-                    {e.enabled ? (
+        {({ data }) =>
+          data.items.length === 0 ? (
+            <Notice>No webhook endpoints yet. Register one above to receive this profile's events.</Notice>
+          ) : (
+            <table class="list stacked" aria-label="Webhook endpoints">
+              <thead>
+                <tr>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((e) => (
+                  <tr key={e.id}>
+                    <td data-label="URL">
+                      <code>{e.url}</code>
+                    </td>
+                    <td data-label="Events">{e.events.length ? e.events.join(', ') : 'all'}</td>
+                    <td data-label="State">{e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}</td>
+                    <td class="actions">
+                      {/* A disabled endpoint receives nothing (the server refuses a test event to it). */}
+                      {e.enabled && (
+                        <ActionButton
+                          label={`Send test event to ${e.url}`}
+                          action={async () => (
+                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', { params: { path: { id: e.id } } })),
+                            deliveries.reload()
+                          )}
+                        >
+                          Send test event
+                        </ActionButton>
+                      )}
                       <ConfirmButton
-                        label={`Disable ${e.url}`}
+                        label={`Rotate secret of ${e.url}`}
                         consequence={{
-                          title: 'Disable this endpoint?',
+                          title: 'Rotate the signing secret?',
                           body: (
                             <p>
-                              Nothing is sent to <code>{e.url}</code> until it is enabled again; deliveries due meanwhile are not made.
+                              A new secret for <code>{e.url}</code> is made and shown once. Deliveries are signed with it from now on; the
+                              receiver must be given the new secret or it will reject them.
                             </p>
                           ),
-                          confirm: 'Disable endpoint',
+                          confirm: 'Rotate secret',
                         }}
-                        action={async () => (
-                          await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/disable', { params: { path: { id: e.id } } })),
-                          refresh()
-                        )}
+                        action={async () =>
+                          setShown({
+                            label: 'New signing secret',
+                            value: (
+                              await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: e.id } } }))
+                            ).data.secret,
+                          })
+                        }
                       >
-                        Disable
+                        Rotate secret
                       </ConfirmButton>
-                    ) : (
-                      <ActionButton
-                        label={`Enable ${e.url}`}
-                        action={async () => (
-                          await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/enable', { params: { path: { id: e.id } } })),
-                          refresh()
-                        )}
-                      >
-                        Enable
-                      </ActionButton>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+                      {e.enabled ? (
+                        <ConfirmButton
+                          label={`Disable ${e.url}`}
+                          consequence={{
+                            title: 'Disable this endpoint?',
+                            body: (
+                              <p>
+                                Nothing is sent to <code>{e.url}</code> until it is enabled again; deliveries due meanwhile are not made.
+                              </p>
+                            ),
+                            confirm: 'Disable endpoint',
+                          }}
+                          action={async () => (
+                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/disable', { params: { path: { id: e.id } } })),
+                            refresh()
+                          )}
+                        >
+                          Disable
+                        </ConfirmButton>
+                      ) : (
+                        <ActionButton
+                          label={`Enable ${e.url}`}
+                          action={async () => (
+                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/enable', { params: { path: { id: e.id } } })),
+                            refresh()
+                          )}
+                        >
+                          Enable
+                        </ActionButton>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
       </Async>
       <h2 id="deliveries-h">Delivery log</h2>
       <button type="button" onClick={deliveries.reload}>

@@ -6,6 +6,7 @@ import { ActionForm, Async, ErrorNote, focusPageHeading, Link, Notice, Shell } f
 import { StandingNotice, standingLabel, whoDecided } from './review-standing.js';
 import { Evidence } from './review-evidence.js';
 import { describeSignals } from './review-signals.js';
+import { DECLINE_REASON_WORDS, DECLINE_REASONS, type DeclineReason } from './decline-reasons.js';
 
 /** The minimum note length, as the server checks it (after trimming). */
 export const MIN_NOTE = 20;
@@ -149,6 +150,7 @@ export function ReviewCase({ id }: { id: string }) {
   const state = useLoad(() => unwrap(api.GET('/v1/review/{id}', { params: { path: { id } } })), [id]);
   const [decision, setDecision] = useState<'approve' | 'decline' | null>(null);
   const [note, setNote] = useState('');
+  const [reasons, setReasons] = useState<DeclineReason[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -157,6 +159,7 @@ export function ReviewCase({ id }: { id: string }) {
   useEffect(() => {
     setDecision(null);
     setNote('');
+    setReasons([]);
     setError(null);
     // Focus leaves the note box for this case's heading, so the next keys are commands, not text.
     if (flash.value?.on === id) focusPageHeading();
@@ -168,7 +171,12 @@ export function ReviewCase({ id }: { id: string }) {
     if (!noteOk) return setError(`The note needs at least ${MIN_NOTE} characters (now ${noteLength}).`);
     setBusy(true);
     try {
-      const result = await unwrap(api.POST('/v1/review/{id}', { params: { path: { id } }, body: { decision, note } }));
+      const result = await unwrap(
+        api.POST('/v1/review/{id}', {
+          params: { path: { id } },
+          body: { decision, note, ...(decision === 'decline' && reasons.length ? { decline_reasons: reasons } : {}) },
+        }),
+      );
       const final = result.verification.status !== 'manual_review';
       const done = decision === 'approve' ? 'approved' : 'declined';
       afterDecision(id, `Case ${id.slice(0, 8)}: ${final ? done : `you ${done}; another reviewer decides next`}.`, 'ok');
@@ -312,6 +320,21 @@ export function ReviewCase({ id }: { id: string }) {
                       Decline
                     </label>
                   </fieldset>
+                  {decision === 'decline' && (
+                    <fieldset class="reasons">
+                      <legend>Reasons (optional; the note explains)</legend>
+                      {DECLINE_REASONS.map((r) => (
+                        <label key={r}>
+                          <input
+                            type="checkbox"
+                            checked={reasons.includes(r)}
+                            onChange={(e) => setReasons(e.currentTarget.checked ? [...reasons, r] : reasons.filter((x) => x !== r))}
+                          />{' '}
+                          {DECLINE_REASON_WORDS[r]}
+                        </label>
+                      ))}
+                    </fieldset>
+                  )}
                   <label for="note">
                     Note (why; at least {MIN_NOTE} characters; <kbd>Enter</kbd> submits, <kbd>Shift</kbd>+<kbd>Enter</kbd> new line)
                   </label>

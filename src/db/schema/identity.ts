@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { apiKeys, profiles, ts } from './core.js';
 
@@ -87,6 +88,11 @@ export const identityReviews = pgTable('identity_reviews', {
     .references(() => apiKeys.id),
   decision: text('decision', { enum: ['approve', 'decline'] }).notNull(),
   note: text('note'),
+  /** A decline's reasons from DECLINE_REASONS (identity/schemas.ts); empty for an approval. */
+  declineReasons: text('decline_reasons')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   /** 1 for the case's first decision, 2 for the second (four-eyes review): the order even within one millisecond. */
   ordinal: integer('ordinal').notNull().default(1),
   createdAt: ts('created_at').notNull(),

@@ -45,6 +45,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         security,
         description:
           'Decides a verification in manual_review: `decision` approve or decline, `note` mandatory (at least 20 characters after trimming; else 422). ' +
+          'A decline may name its `decline_reasons` from a short list (shown with the decision in the queue and the case); an approval with reasons is refused (422). ' +
           'Compare-and-set: of two racing decisions exactly one wins, the other (and any later one) answers 409. The decision webhook is sent.',
         params: s.idParams,
         body: s.reviewBody,
