@@ -1,5 +1,6 @@
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import { keyNames } from '../auth/repo.js';
+import { claimViews } from './review-claims.js';
 import type { DbOrTx } from '../db/client.js';
 import { appendAudit } from './audit.js';
 import { identityErrors as errors } from './errors.js';
@@ -49,7 +50,7 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
   return {
     /** The case as a reviewer judges it; appends `review.case_viewed` (name, birth date and document number were shown). */
     async caseView(principal: KeyPrincipal, id: string) {
-      const { v, frames, audit, decisions, names } = await db.transaction(async (tx) => {
+      const { v, frames, audit, decisions, names, claim } = await db.transaction(async (tx) => {
         const v = await lockInReach(tx, principal, id);
         await appendAudit(tx, clock, { verificationId: v.id, type: 'review.case_viewed', actor: keyActor(principal) });
         const [frames, audit] = [await repo.framesOf(tx, v.id), await repo.auditTrail(tx, v.id)];
@@ -59,10 +60,11 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
           principal.profileId,
           audit.map((e) => actorKeyId(e.actor) ?? ''),
         );
-        return { v, frames, audit, decisions, names };
+        const claim = (await claimViews(tx, principal.profileId, [v], clock.now())).get(v.id) ?? null;
+        return { v, frames, audit, decisions, names, claim };
       });
       const contentTypes = await contentTypesOf([v.documentBlob, ...frames.map((f) => f.blobKey)]);
-      return reviewCaseView(v, { frames, audit, contentTypes, decisions, viewerKeyId: principal.keyId, keyNames: names });
+      return reviewCaseView(v, { frames, audit, contentTypes, decisions, viewerKeyId: principal.keyId, keyNames: names, claim });
     },
 
     /** The stored bytes of the document (`step` null) or of one selfie frame; appends `review.image_viewed`. */

@@ -125,6 +125,16 @@ const reviewStanding = {
     .describe('The reviewer decisions recorded so far, oldest first'),
 };
 
+export const reviewClaim = z
+  .object({
+    reviewer: z.string().describe('`reviewer:<key id>` of the key holding the case'),
+    reviewer_name: z.string().nullable().describe("That key's name, when it has one"),
+    until: z.string().describe('When the claim lapses by itself unless renewed'),
+  })
+  .nullable()
+  .describe('Who is working on the case now (a claim); null when nobody is or the claim lapsed');
+export const reviewClaimResult = z.object({ claim: reviewClaim });
+
 export const reviewQueue = z.object({
   items: z.array(
     z.object({
@@ -134,6 +144,7 @@ export const reviewQueue = z.object({
       created_at: z.string(),
       updated_at: z.string(),
       ...reviewStanding,
+      claim: reviewClaim,
     }),
   ),
 });
@@ -212,5 +223,6 @@ export const reviewCase = z.object({
     .describe('The verification’s audit chain, oldest first'),
   ...reviewStanding,
   decided_by_you: z.boolean().describe('The calling reviewer key already decided this case (it may not decide it again)'),
+  claim: reviewClaim,
 });
 export const selfieParams = idParams.extend({ step: z.coerce.number().int().min(0).max(99).describe('The challenge step (0-based)') });

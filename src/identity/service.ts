@@ -8,6 +8,7 @@ import { WebhookTargetError } from '../webhooks/ssrf.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import { appendAudit } from './audit.js';
 import { weighDecision } from './four-eyes.js';
+import { claimViews } from './review-claims.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
@@ -172,7 +173,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
         db,
         rows.map((v) => v.id),
       );
-      return { items: rows.map((v) => reviewQueueItemView(v, decisions.get(v.id) ?? [])) };
+      const claims = await claimViews(db, principal.profileId, rows, clock.now());
+      return { items: rows.map((v) => reviewQueueItemView(v, decisions.get(v.id) ?? [], claims.get(v.id) ?? null)) };
     },
 
     /**
@@ -205,7 +207,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           createdAt: now,
         });
         if (weight !== 'final') {
-          const waiting = await repo.updateVerification(tx, v.id, { updatedAt: now });
+          // The decision ends any claim: the case waits for another reviewer.
+          const waiting = await repo.updateVerification(tx, v.id, { updatedAt: now, claimedByKeyId: null, claimedUntil: null });
           await appendAudit(tx, clock, {
             verificationId: v.id,
             type: weight === 'first' ? 'review.first_decision' : 'review.disagreement',
@@ -220,6 +223,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           decisionReason: `reviewer_${input.decision}d`,
           decidedAt: now,
           updatedAt: now,
+          claimedByKeyId: null,
+          claimedUntil: null,
         });
         await appendAudit(tx, clock, {
           verificationId: v.id,

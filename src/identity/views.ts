@@ -52,7 +52,11 @@ export function handoffView(verificationId: string, handoff: IssuedHandoff): Omi
   return { verification_id: verificationId, handoff_token: handoff.token, handoff_expires_at: toIso(handoff.expiresAt) };
 }
 
-export function reviewQueueItemView(v: VerificationRow, prior: PriorDecision[]): z.infer<typeof s.reviewQueue>['items'][number] {
+export function reviewQueueItemView(
+  v: VerificationRow,
+  prior: PriorDecision[],
+  claim: z.infer<typeof s.reviewClaim>,
+): z.infer<typeof s.reviewQueue>['items'][number] {
   return {
     id: v.id,
     status: 'manual_review',
@@ -60,6 +64,7 @@ export function reviewQueueItemView(v: VerificationRow, prior: PriorDecision[]):
     created_at: toIso(v.createdAt),
     updated_at: toIso(v.updatedAt),
     ...reviewStanding(prior),
+    claim,
   };
 }
 
@@ -138,6 +143,8 @@ export interface CaseMaterial {
   viewerKeyId: string;
   /** Names of the profile's keys by id, for the actors of the audit trail. */
   keyNames: Map<string, string>;
+  /** Who holds the case now. */
+  claim: z.infer<typeof s.reviewClaim>;
 }
 
 /** The key id inside an actor written by keyActor (`reviewer:<id>`, `backend:<id>`), or null for `operator`, `device`… */
@@ -149,7 +156,7 @@ export function actorKeyId(actor: string): string | null {
 /** The case as a reviewer judges it; images are linked under /v1/review/{id}/images, never inlined. */
 export function reviewCaseView(
   v: VerificationRow,
-  { frames, audit, contentTypes, decisions, viewerKeyId, keyNames }: CaseMaterial,
+  { frames, audit, contentTypes, decisions, viewerKeyId, keyNames, claim }: CaseMaterial,
 ): z.infer<typeof s.reviewCase> {
   const base = `/v1/review/${v.id}/images`;
   const typeOf = (key: string | null | undefined) => (key ? (contentTypes.get(key) ?? null) : null);
@@ -190,5 +197,6 @@ export function reviewCaseView(
       ? reviewStanding(decisions)
       : { ...reviewStanding(decisions), awaiting_second_review: false, review_disagreement: false }),
     decided_by_you: decisions.some((d) => d.reviewerKeyId === viewerKeyId),
+    claim: v.status === 'manual_review' ? claim : null,
   };
 }

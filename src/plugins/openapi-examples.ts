@@ -9,7 +9,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
+        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -51,7 +51,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -65,19 +65,19 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
+        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
+        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
         "seq": 1,
-        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
+        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
-        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
+        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
+        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
+          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -125,7 +125,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
+        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -167,7 +167,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -181,12 +181,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
+        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
+        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
         "seq": 1,
-        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
+        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971"
+        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,7 +217,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
+          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -226,10 +226,21 @@ export const operationExamples: OperationExamples = {
       }
     }
   },
+  "claimReviewCase": {
+    "responses": {
+      "200": {
+        "claim": {
+          "reviewer": "reviewer:ded51404-8c58-44d6-ae06-a88c40b50b3b",
+          "reviewer_name": "Dana at the front desk",
+          "until": "2026-12-18T20:08:27.000Z"
+        }
+      }
+    }
+  },
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+      "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
       "scopes": [
         "events:read",
         "events:write",
@@ -242,12 +253,12 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e913c097-415e-4a94-9a89-5a10bc6b3160",
+          "id": "e8bc2109-74ef-4579-855f-037c52b2ea9b",
           "service": "ticketing",
-          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "name": null,
-          "prefix": "tk_live_pqt4",
-          "last4": "owro",
+          "prefix": "tk_live_k25K",
+          "last4": "FZ68",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": null,
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
@@ -269,12 +280,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "4cace3bf-a891-406d-8439-1f04e3d560a9",
+        "id": "b93be320-f662-4a96-81da-992468b29e7d",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjcwN2Y3ZDFmZmE1ZWFjZjMiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJkY2ZkMzY0NS1kNTBlLTRhOWQtOGQzNi03YzdiMWFjNWU3NDciLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiJlMTc5YzYyNy1mNzkwLTQxY2MtOGM1MS0yZDBmNGFhMTk1Y2YiLCJqdGkiOiI0Y2FjZTNiZi1hODkxLTQwNmQtODQzOS0xZjA0ZTNkNTYwYTkiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.q3u-oz0kiKdCkMLDCr8GdwRfwOmLntVyCZ8VY6vljQdi9MXQUkNraSS1CkLqR9Oa5p4Kpl7uUm4esGGEK8HGCw"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImJjMzAzOTllN2IyNzAzNjAiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJkZGZiNjY1NC1kYmQ0LTQ1NmItOTU1NC1mOWMyNWM5NDkwNTUiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiIwYjE0NmNhYy04NDAzLTQ0NTItYmRkOS1kMjg1ZjQ4ZDU2YTQiLCJqdGkiOiJiOTNiZTMyMC1mNjYyLTRhOTYtODFkYS05OTI0NjhiMjllN2QiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.c-R7dVkhqdDyQJAdZgNKV_UJSyevvGlDVbYPRC70Jj78SSKlGOVZ1gWvJ4OP7LH2cu0nxM5LG-nCEV2u5kt2Aw"
       }
     }
   },
@@ -289,7 +300,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "86577f73-94e6-4603-83e8-66d710586140",
+      "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -301,7 +312,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -311,7 +322,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
+          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -322,7 +333,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+      "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -337,8 +348,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "837df771-b428-4dcd-b5cf-2597bd284ed7",
-          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "669c694a-b7cf-4166-8704-a6b9eed2ee25",
+          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -371,7 +382,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
+        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -413,7 +424,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -427,18 +438,18 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
+        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
+        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
         "seq": 1,
-        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
+        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+      "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -447,8 +458,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
-          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -462,7 +473,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+          "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
           "quantity": 2
         }
       ],
@@ -475,8 +486,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "648461a6-5656-42f5-b572-8ed09fa821e3",
-          "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "06690711-c33b-47fd-b7f0-6bec5b381d29",
+          "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -485,7 +496,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -507,7 +518,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -527,7 +538,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+          "id": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -554,8 +565,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "86577f73-94e6-4603-83e8-66d710586140",
-          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -570,13 +581,13 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3"
+      "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29"
     },
     "responses": {
       "201": {
-        "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+        "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
         "status": "awaiting_capture",
-        "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3",
+        "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
@@ -599,8 +610,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "3adea44d-5892-46f6-a364-d8cbffbb0180",
-          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "daf830ac-4a17-4045-be65-28852a810066",
+          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -622,8 +633,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "3adea44d-5892-46f6-a364-d8cbffbb0180",
-          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "daf830ac-4a17-4045-be65-28852a810066",
+          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -644,8 +655,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "3adea44d-5892-46f6-a364-d8cbffbb0180",
-          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "daf830ac-4a17-4045-be65-28852a810066",
+          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -664,7 +675,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+        "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -676,7 +687,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+          "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
           "fail_next_run": true
         }
       }
@@ -685,10 +696,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
+        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
         "record": {
-          "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
-          "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
+          "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
+          "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -705,7 +716,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+              "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -747,11 +758,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
+          "nonce": "95406ee2de6a14df2c45a700ff0ff167",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
+          "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
         },
         "deliveries": [
           {
@@ -765,17 +776,17 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "3425acfe-e480-42d2-8629-dded77b85857",
+        "challenge_id": "0063ece9-937b-4aad-bcea-8d9f4e3d4488",
         "steps": [
           {
             "step": 0,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front"
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
           },
           {
             "step": 1,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right"
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front"
           },
           {
             "step": 2,
@@ -791,7 +802,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -801,7 +812,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
+          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -816,7 +827,7 @@ export const operationExamples: OperationExamples = {
         "from": 1,
         "to": 2,
         "proof": [
-          "GChawabe+yZCnAv7qy5U3siz3qRMC99VvwwsefgomEI="
+          "0d0MYP4bIqiX7mlJwsesqjeYSzgzdigEjAUkg29+Z/M="
         ]
       }
     }
@@ -827,9 +838,9 @@ export const operationExamples: OperationExamples = {
         "seq": 1,
         "leaf_index": 0,
         "tree_size": 2,
-        "leaf_hash": "4ufV2KZIUllljyU194u2ZcIF2BvBGYSBIsEEK3fwnlA=",
+        "leaf_hash": "vGgOOz6rR+9i02VFhp5/7NehiuxijCrffl5X0xDGjtI=",
         "proof": [
-          "GChawabe+yZCnAv7qy5U3siz3qRMC99VvwwsefgomEI="
+          "0d0MYP4bIqiX7mlJwsesqjeYSzgzdigEjAUkg29+Z/M="
         ]
       }
     }
@@ -837,13 +848,13 @@ export const operationExamples: OperationExamples = {
   "getGovernanceLog": {
     "responses": {
       "200": {
-        "origin": "localhost:3000/governance/e179c627-f790-41cc-8c51-2d0f4aa195cf",
+        "origin": "localhost:3000/governance/0b146cac-8403-4452-bdd9-d285f48d56a4",
         "tree_size": 2,
-        "checkpoint": "localhost:3000/governance/e179c627-f790-41cc-8c51-2d0f4aa195cf\n2\nVXeJZny7DLJHADJXY5UwhtCMRi3OAtKFYB9m42Itg3A=\n\n— localhost:3000/governance/e179c627-f790-41cc-8c51-2d0f4aa195cf hPBxMgimRUx3Yd+vgYmwOx/gd9ZiWQPNB9ZZgh+i5Oxfnrw/LKjgKjG2RHRkmZafJUEiPi5QH2acCsuyikT3d2aSAgo=\n",
-        "verifier_key": "localhost:3000/governance/e179c627-f790-41cc-8c51-2d0f4aa195cf+84f07132+AchYD9KzSvjfrJLbpX1qmwKWdn5sgAT+BivUg7iMvuzb",
+        "checkpoint": "localhost:3000/governance/0b146cac-8403-4452-bdd9-d285f48d56a4\n2\nJFrtv0aFAWmQHrheTF+F24KDCWv0P2AuABy1FBtVm7M=\n\n— localhost:3000/governance/0b146cac-8403-4452-bdd9-d285f48d56a4 qAzuR8hBVbPPIlj1laTEMWVWc3hwsctSnf6KcXMeF9KIDthoR06MwC4TK1GJlBgHTMaYK1eSgiw4oEklkopsddv0lQA=\n",
+        "verifier_key": "localhost:3000/governance/0b146cac-8403-4452-bdd9-d285f48d56a4+a80cee47+AbcyF7AohL+3Sy0TCst6x5kWy4jWN4DIhU6QNRus1UfI",
         "ml_dsa": {
-          "public_key": "DXwACaZ1VoHNnHcplbQQPRJdqPRBJqpKf2IaEFloQB/P4GEmtIFbu85R4updY7Nwa3YsAiGYnbB/lXcimd4zl40EBSnarW4O3E4GpB+llwSaNIsooFv2MLYo42keBKjx+KISkCoTtb5/Hw+mEckfcSPOlBKlV7VQuYka2Ostc9agFveU0s1ADgegtKxCVL+j4xHoiZk20xuj2IfGZ9fv+8xd7kyQYkntuv3HCtQm/HcwYlwh7hQw/eCfA20mwHjgFUlunvH604qPh3XWjUuvRK3V+2Pe+Ja2dTqAliXdl1oecufOJPp8PhLy3mQM3TfnxUra69IUMxQVRYZbx0SChBwyjY9E59crMMg47GjUOT+6sKJAP/hxcdRA5qBCvg6HEB5pq/Fn7SnGaO8yKV0iE5xsT+fdkqLQ34g6Ro+1AjTubpC3SEtmm9fy1kGaAHZ2Ch73BcVlwfj7+vXHNQtZK4A+TbxELGTx1M6jIgsuh4Qk2hAuZsAuYWVeFwaxS0P96BhVf4KU1tj3jvUXCZICP23u6th4A3RGCeCmvJE0qsVhrDmFbbQg3dFV0ETk3JKnc1H+Wy8v7dX+0o0lkHXnd5wTYIabQWVbygcjJA5B8iTVB0HmHJ0qYpNkmOI6hliYJR954CKmJlDGCsID+ZAsd61UliThcRf0Aoz3+w0GxR+0dpTymfORVET7YR0KghqWG4WIi7VH2Zw/tQ3XLG1Lm+BJuickZ4lioiMHNyAS9RhCmonkSbKEJMv+hUpZK8mb0oxOyhp+tKXZAFi4IiZsFnJzaPu6nwybOiuqQyR5MC3B5fLeWTxafEcdK3viW58kioXOGFu7BRZhoqj7bvDf5eSH6IyeaH3r0cRx01acpp4wHhibKiF05loz3XduPpDPT2YszipfeeG3AZJDOjM4SKiXYYoxtREEeh8NhasSshdawMqOnnesp2jhRrQTI63GeEmIvCyRH/6B+JDa21+cMIF95U6oI3T3z7mWAfd8DvwdpqW/QAhq8GneN34ycWTy4rf0hXH+rvXUs+4bU/5lZcz+Q34bHQEa1upmvwbiP5Trgu65tUUeY91NeEJ9Exoo/Eu9WUvWrB9nzniAm8a3GO3sfRDKSye3DD9W8nQ0JN9A6LRiSo39DReAPtUSufvk1h+Maagent8RcPyoMJqKs+DOkxV69cGw+Ip6BmbUtoow1ol8noRhdKhxSPCESkZqj9CRiHlWvOOr3SUIw/4VfeP+Sq/oI/OnEI+8BvHM62I/fQBbPKgxxKt7YWaePu+2A9VkfFJaN7bCr3EdU0K2vku5XCvpRvmDnSkRdpFNPtK6HUoSQPxISw8V/j4A2TpDgHNnrNJgWi9ql/YtVIwOfM6aDlynDAcoee2tF/31BxbDkpAWKMTI+7DyQt7yGEVA4kTBz9IAxG0Ki1goxPDTzIjp1qtwCdtspUIng/mrw6AirYXAO8h7rJRx4/H13KT30Ad63UCGWSXLiASQBLx0Vm7TN8pnlLQjErwcnBi/7cZs1nJWSYdKGEXXEmx9m3irdzeV3QDQwhZk5WJrpJTU8XiUGX6tQ+wJletAZ2Qqu2as30DDPEL+Psi/8QCcz/SssNMg5UDo6H5e/zBi+ZUJtBA4uoOSGQN4dIJo2jjcytg4IXF9fdL4hig8yccpHgjLHlh/LxjwzRa/rroMIjzYIUWO02kbv2uD6geHmzH9H+NWD2rQnDcrMA+NEDIvFrey0no1f7ESArCFgP16l5IEwBazUouq4FJMsuIQwFs1ztVrebI6qy3LeNlEHBnyNvNCPRwTJ3XvIGUi+Ck1gNNpAyQKxa3BGqNOc/u55QrMCiFdImCFi0htRk1CAbPskq9l344gYR7cR1zx6u1w9hE+41x+xD1uYdbyTZ6jkk8gc5Nars147U70AzT5W+9lD5N/LBrugfRPvAf8JfeZy+9XGzGsp8temrA+hWPXqPUFvAWU3eIezq8BGLpw0/bi29322pAL+AZtAvWa9y77rpDzNTQoTtPSFH1QdzQXKQaViPsDMeITUTULuL7gurV8q9MGCzd6vXIjtnHcNuZRhd269VKtrOZb+lvrd8+QqHLK8EZBFEvC+j+7Adx2rxvURMXawDo2qaW76QMK+sy19nHd4Hel0pvdRwXlKwUbIk53p0/JNMEAwfzJUpU8Y+F6klQlbVAypcUpAUaQb/aXWyv8U8BpHoCq+DO3O1gykSO/Cwsogt5CmgyE2DKY6YkIApgRo9MABmWsp2+qZssB8PG6x49D7hDfsNz9cdTSFa9P4kfwVcUKo61qY50DX1tRFPQfNjCjgvCRCewBUNnog7P594fOglu/Gca0tydGTW9yOZ3IF21mkPTZRsLq5AAhTQQFUqDeZodl1qWpr2yiHEa3mHnCo+vY6/AKhuUQHWsTVJVSynabf9SYJR+IIh9rnW/lAWfJiH1WK15EHKJrnVrOBURuFB8VY4XxUPs8VG9vmct0k5tGjXAHgILBhzSy2ZmXG+7PtuK2DgtiupbOubs+Qg+Fysz+teDNRQqhDMmqX76D+TPDo8dN7dfvhiVk1ulCRAlbjRqBUz3tB5nMnV1Rv7KmDgTi337EFEUdeOoHkvI=",
-          "signature": "1idmWqBtQFIVlKk9QuAuQnLnBAlzsYRrrsA0y09ebOYG4kzjbt0/GelMUyJvuE6E7iPMRCGh3U2qmZVRjijwIrizQCECplVAMX02loCORROHs4cS+X2eYhAxVvVEQ1MFBEyuYeGqZlFY5BWtdIIAS4FiNItjaPh+9Zo+ACa1RXQmwTSPtwMBC3sD5+TRFRRDzgWY8QCeP6wVlp7uZutX21htMcH18V/zlUnwLj5rzc0ieKBZAV9U6O460lEeDymHaHrUK03SnSrF4LKXswsF4wfX99tTv05wawsSOBSPqMfeTF0L569st5AK1THtzTiprqGIkJqz1JN4U2N4eDZlyliTpoIvdvpv+LhkI2jZt+6QjpNqPuUptj1TR411Kq+DaRudYWL5aGSsHfFSVtREa8C6o3TmmfjsTHiCmFhk16JvzdWD3FZmnZX7qANlnPs5ZdAg7yub4oayHUMgwEdkOYMEA2+B9dKO4dxHvRzg7JF17x9GY+MFoUSy2apWLI2Q4yp7cY9o9MSNOGDhyV/vntYw8gQMkZDjTpAAqnVsOda0lYjJwBi6669cPKfQNLlPPjw//ajintKgU/bHG/e3z3zsRQ0PSUA/nYXsechnmP00CC51cftFdmkoL1Da1hooONLOgUkwMe6c32Yx7J7RjbW5fQU4s2jijNWJpXlaZpw3IjxOKwD8vfk1qAJXrKlN8Ac45HZO5TLIoNDBmN/rf66pgdUH5UkZmiGjsspA/mMCdL835mxO/6alaIbr1lfWRXmYQ7k5gqiyrd6KmBWwmySFxE8COt490tPi16JhAi3H4a/nsC5tcvpOrjBFByCuQ213ha5tN4YCCwv/Zmb3rGyH2pGGTDCx0RrtQrLB+p4fGUE7lJiLYT09EpSr6rC9qpQ/cbs/mdnrg0My9cg8oMi1ZhzkWFF2L8fL7P+1v32uSG5iXBIyetifiA02de1BvxN14SQmccAaDLubbCOIq+mDPKEwoymj+/8RngxweLiO6TNgUsWmAbWamjWiIQ3IMJJrlnf/cgmh52Rbp9TL2h8PSLO1HTEwpWDzQw3/2kxXw1wWBAYBpDEFKEJsQg+Maxp/QdWRox9gdyyyvmlN6daUG/IFtKqtt8pX4il+zqR1FuyG//HlhqhqNVCZQnS8RqE2+OQVhsV+dynkPlqOUNX29GwZlJZ+2ddVbbpYJpkA5Qxfza5tR+XWfPGa+d+A3/vHpNp57w2CvhCCKDpfSU6/gW1fbU4xZngHq7+hzogbhgQ8PYMAMz1sDYBBUTOK+cRSNGdVCiJpeaepUisU9jyxS0oiuEt74Vwrb2mxeM+G6Y549cgzRCU2GDuBhjqXwuQIgtIWu1akIhI5IeZO6FD67o7/hpKPpOLM6WV9WDNGatANHqRY521FZLabexEu1tvm1DlDt3l3YZWuI1izqLg+9IDPGqSZhsKcX6DVfUmA3fzRFnCmJ/Y4SwIFYwvKT5Zwbc6lVbp+T3mpPAUaa6RSjIMK4GEaN1p6A97+Qtw9BjCwWskpIlXoiZWZZa3M7i2ul5qLi4piKanMQnnw5zU8NSUzTRu76konNHc5f3CfO/+wwvt/0pSFZdm4fpxMZk5I/lBEDAM4uJYWzw7nwcKEWRefHGqIRgPoLSxD3SCpHv20lbo1ITHyaEuQHv4Do6TKCl5Pn6RmWYiRkmbkNrqngGKzaV1YxW0b32kOO/+GZJ9Ux8ln1lBazk4GTpjfUOgdHhs/T43pKBkEHFp6kFGW4r5Fh2B9d8MnoHoVaZFI5sneWUjoR05csXvSmdua55oyh+gstvd8Zxl9l7hmET6eMF4wT4dcQRWnFK12a2SCUlXUeAiNMV2pSI5UANcvMonCF8Fb/3uZ62zjCbUAr0Z3u7xzUIOZB/6ZI93sghfGIqes33s49vjSe+KNR8GK9Ta0rjsOvk0v85Rg9a+pGD05B4M9SH6px92+D/G9DZvu6jxmphO+1KiscYg5545u4q/muk92g3ldDP2oUkbDrNgToynC8sBOMNj4B85rx6D7wOAO+XXFrZuf79Jj+n9G025wVoqAZph6mY/XjwFDLN5bUlBOzN95XKOkHaOKrVjpgtsDQLDc83y0UA4o84MBeVFbcnMxJKE1Y3K7qUiNSaSVJ2JqnoVNQSWbYzF0FCa1NDjHaWj8q5rEpOO/q7XMeDEzSzj1cj2/5Dq4dir1O7fK9bM56gvsPON0pWgNmr+bWsaxL83gt2pf3InGrgDfnovlrtoXDxO7eVrhm1DgCUmqRxkp5Lv+k/R5+/Z2NndhNPzzhbXx5L8GEk4nJBgP59ARF9TQwTEdWlVxJOvGz7bQ9EgP27u2VRTsp7M8wvz+ScikkRsUOHBa6rml87hxDWEQVU7//Savd/5gPZ1/V5yUlF2Y9fbCR5bNKJ0BjOYn2/PJQHoP97754cXVoCxFbg+SwkuovaR4fFqlKJwsWaxHX5x0+obmQMe3NDg9ivXeeBBIRxvYuuDZT8Xcrdt9WqOv7vhjBUFKmPuF3O0Btz+56q14sntVEyJkLfkRZiKV5s5xBu9W78CBh5o1t3vZQVxnf71G6Oe+8SH2cQ5iJtUWjB6s1lzcvfVnl+S4At8Hft+OifiWuwxYiHbo248y6DLIxohnJ2GMipnSczdO8KoaIhWRzsD4qEgC/TTz3VuchMInt5ccnwBbAyp/vYLWXnKtiGidjs8rwRHMYHzirc70A8Q0AlsOYxyaEEfDmEn43naB+9QW5kEMcqnUZq0qNmXI8uJ0CAgxR3VkcL4YiA1MKkyZB16fv/jEllEH6DSnbj22IinaUcVGNYkIJyTbcz9W1RAU+3HN67HzdcrfUCD7BouyUfmBmqlVde8YObGsBSIt0fVBST0obR78BFGIDUGAJ+d8rgL1bZP0sh2kTid7Q5L0pvv/chNKkxK5loTKG2cjw3GDFeqUu9UqeEyE8KNIG0IqYeb21VBrSRPooN9LXHGmaRJz8kicwaOBKEelrMdwzyGHS5zxPE+I+Ef+Xk4Wmd00i51U94r77HYqiEFfSIj/n5+NBv9T705fvi9kzOWroctQxLJFVIIwwWOPHNJqr9E2rAcTg/rvflMrHmf17X4sa5ElIGSoRtqaQFxMXnEFV+TdFmw1xNz8jPK6K323r0PCdDIHA6wrHzA6mQYUMZyVH1KDjA10HHHulgwrsZ7RTFKu/lGfhi9A132sM3hsGrMEBPXWABO0qeN8qlAhag6snFxim4zZbUkbOg7sB9P8U3F0Uf52uhnCsd90dm4s7dVnIfHXSoH/V0XNEWMrj8LA+QdYEf4d667MPPw9fmoV2jQh1Og9WwdVPJIcxiq2g3STI1alwRcCZn5le/Ja4XlsWzG7PzmAM0AWWTmRn+71TU9ym9G+k2GDKRTJbhhPdi6uJNasS955w77nnnFuibOnSCtlDe0jcGRURvYWo05rDymP6GLKA3/HHSy2i4p1BgtaySJ1tRKVbGgtZXyjo34y4ixIOwFk/N400M3CTJ48krxN77NxRQWN3WCQSwQIEUdkciW29basO/RBDPRrplve0oB9vouPx0vxeXSPHXBM6wO+wTJ3lS/gDYe4VqdeRIMrJ64iarb/yS0yNdDcYw5jp8PkWO61OxwVLogPmG9mWZsFk2zLieukJIE3JzAb5hX/S3yosZb6VuCknQ+IYJOqeKeRs/ayHit+3uwrTJnhBU3voOeXn0EWFU58xYPwTMCQuO1UXeQxzmIcAiSN3eI4Q+egnBuQHw2OOkf6fN3g0E04Q0PysvGYbVFhI++RpvUvSq3qXWi3FPcqhfVpC5RdwAgCJVgMDsTd68P0FnXzEOsclFlPXXZo9A7qUd4pHg/7UKJVPjFA8qLH9PoAD6UVginY4WRl5uoDSoMuz0HSU0cZEgwzgfdeEyNd9GFvJBHJhFJPOa5Eg0IYBbdvscu93lGQs0qM69ugTOWGYP2y+hJfU+Z6QZ3Ax2aGkPge6afiCqgdCsAdWezs7LW3t6MjdmeIphuj4nuC+Cg42FzV3Il6PORKXE8yGzCx/1yO/8cYvpyb4cvgyvgcWw8iqXQIEoGFTILCXULxhMCD+NWDd5YrVMXshDGuPpmr+AMeDU5o189Qmu1nL5ZL0y+iObg7zBTqOxSD2eZ3atmnXY854497JCCJhGx0BLeOKpWkfmn64WefRaQY2yNYMrohWoZm7HOKhsdsJJIXhJyU+HYmfHPMGaM5FQfUJOc3w75+8GGvgnWmf28nGtMr4TOPsYkRA5tW9zstxnG5YxAlMGBAJ7TJM3r1fOUEEc0tI16TJNrHNWNpXCQOZdDOVK77ifJrs5zLBAL0pw+dcaoEaNQdNFW//CYypKa2zRdKdoie19v5Bh5CWWl8gZupwUeAmJ/T8QAAAAAAAAAAAAAAAAAAAAAAAwgOFiAm"
+          "public_key": "wLq+ve821kA0pkuKYJh+szDzYjs13G3Pd7KXeH4Az5UQhZZEEAw1/slRYIA7LWVdy+G7fyTZ19ZrMfk0d7zCu1MToeiroGVN/lpCvbW4KRxdoQGnzNJ8CjZZYzwbyJSb5swnQu0dSMa+Iu0czEN4YPw+5e0WKgvyE2+1U+wuvk/7IbsZEf+dh5zfC85gvE6gpjApDYixs/LiNP5x+SNpfRp6uS2ZcpWhvp+Fmk5Pp5bFwIoeSwjhwD9iSfjSM3Xx3vfVPxGw9SdZJ3g4aRIM6XHOIJp7I8WIbOMuNggToE29z6tsXejxty0G26E2jC4Fktb1aSzOFNbKAWHjBdDO76VHM39dAEoSbc1yBjt+u0iOfVO5/Mu2NY/ggcScMPKzEpG78500GIxMJOHR71coEvKvet/LQD/IL8H6ZmUCC7u0QZ2nTZPAfGC2tPPZuVYXv46d9Jk3bUYzsrMrWRQ+oVFssD2/yXayiazdyVhnK7k6DcmL4boOH5UAVwlZnNVWkQ2fxIqQWg1zL+PkaO2H+bKJnLWf22oiKAhGtRvBLDso6O6vISzZwGnEORR22qi7/eyJhojhV6dmbiZIqlyQcUe3NJQxKE25WmCSOHI1BYOtg+1N9jecyIQOli2zJzx+qyromhX4Ic0HAccVbePYrmnS0jPgGQ0+eC2eIXf4s24RYec+88MOOgVcubSaDpYfGMHyMy4Y25jmyY7Zb3Bb1V7+7BkHoGxlI5g1EphPO31++634OlgkPVFFWmQ5INaFMni3p0WDAsmp901rydRpRrRufBxr44Z2PhB5DzFzvj0IlWo0NaPCUzzWUWGGuU57GTmlRK6CJvpu0cxekHv/QtIiZSVEezL7RzuIkc2I182IdFCdUFc8VLDpPL5ojH3QD4XVFyc2hC55FKDDBm2pwN0nWfy9FGoFju5X6r2v75TJi4yzrOcf1Bs0PTmbh1bnPSY/U7DWoQUDulJw/FSmwuSwXu/+6egMgwnq/5FdPl1RR8XHP5iTZyLLRFDBhXp88a0DLi1iMXat7SWIBqg104PX8MpkaT0r2vESYfehRqlwxVIcnopYmsh6fWu2rb8+rFm5D6XVViZQn6XDtO+AtU4WiM1VTGg+vZm0AUAKzOoC8GtAmhYDUDaakNvaYGF/mf0yAeeHQq57kzhUoZIg91H2ais/b2de1eEVOHx0C5s5QLBpRZ9eu11CS7VPJsWEev027QfXuTuRy1r59YLK871vlPI9l4TQWuGivxldbFcCfvXn9Q6qCw/mYl/DKhD5jHz3ri3WVh8AzHWMbdkO7MfvaC/0/maCuqLEb2MvAJdW/yO63w0hTXyyXO7+L78/tZI/7ZG6rd9zAc7XAufSCcbptGIybsi9sIYK6NoJOIxMd0+HivFHWbN7kNMz0ZtETM0HzacJPzgfBGuA9Zh+e9PZ1E8qGComNo11l3nG0FPr5/HBM72xIhqIa84l8SesZDfe1x9ofgwUaOYWssTfU41KhZ4jrPXexnDn9V98DJlEBIo6OZXgGQnHyRL93qQy8PQzHGjo/ruv7iFsTFzhlwn5KEmMI7mMZw3YfJsrv9wq+WiTPBalxII/cQbSX1yaiMwxDfijBSbo5dLOQKn/JRpjcSX4WVFW9GASzc8T+T53+ZIyYqfSGviSnJI4u/gx6iom9+1qJoJPVazOGlTkmS8GP7j4xkNLPczpkoGBO6xpknWE8m2dhsf4oUm17+jnFyau8AaFlL5Q5wzHXmHpuIkekXoQe1soGEThJ2XJRJB2FoblpVdF55m4ds56TswOtEVrIynv3up1g7wyoheQwzmWWKqOvD0knwx6LJa4V+jXBXKBHah5IBUv6RKaLHJUeDptxVN5XaxP2KP7cujw/t5MhS7wffiGI2WWC37gxIgVzammWNvFMK+Sim3IoKlGdEm4eESKChtfkhHwObGYNImjcXnNba3SGARF9XuTy5P9F59vrQoResoyrAW3z3b+NxGO/EgxTgZHg+X6wHdYqIWfg6mXIhgYGp6X8sLE/8ok8w8kF4HnHI1NYaAxfdKOPOg3ljZH0mu6KUnvqusuESyUz85V7aef1Xh0wB0YYSALeEhKyZ5YPRK3uiW/Ita5mxGEl5FI6iJqkgHAT+wkPFIPG27FEhHdmmo6ULR6lT9RcF6kU7MynAfEyCEZ7rRhI0F5xZGbFquiFDLNmfdHu9OTLWbNQl5SJVm4hf/jwp5QHrK52bTxektIRY7T1vdfP/7nLqNTKS4LUy51tVt0yRiLjFEldTwE3oh62H0A9sXeDs2y9jBm6togUj4AGk9FgJ7dZyLTO+MnyWeJ5s/xXbarRLlayuHFhzl1um8Ey29/UaU7mL4ZpPmVf7HLKGT41j7HB+6HIZqUgcEcYzBwf1mn8Q65yZPRVjp16ax/wRc48Svf/OrPKtWQmOSZ5Hzwzlnvh+F0+79m0XGOdK6s4h/Mlei/fibKzosuaNa+z88CcENbDz6hr2uvCT2zIYK10KWeC2JoO3FfQqPKqgmjgTy3NDkkRdGFYwWqvNtFVwwiQKtDEiyGOrLNG0owHg1tg7MWaCk9k1pslDCkKpJF3Qaj/4xJpiugz7kY5ewE8dA=",
+          "signature": "5XaEK3X7IKUDeHTfT5UQi67GKS57N6VOnE2FaRNF0m9wsx9aWLK4oLKKMlaiXM7PDjsgRaTvO6Q89TlixVo6dHYQi0hjE27zv1M+4c6xLzu31zkd8nkt5By9bdEBvmFGOysXTHaJomwmeNgv8zDB9rQhm68dOCZCydTwk4TCvtV1m7TotJ/ljr6KK9g40ooPqvXve3J66d+wLyXeC5V1jzS2agL9FgBqxMfKUJ5sbVXqcOPlWP0UzFDQn8XR/JdHHz9I3S9LxmDC+vvhtK2Av1+10Y4Ke692bDlHhDyJ42YCY+5hl9ofsIsmY6kZUoAJK4PkMd3Yjngmzqfqg85udlIyDAaD7r3M2ZBvOUcZumCrdRiHDayw8yM2U5HAPThP/AR1y1jd7+qOo0SPwARUA8t1wxxfapN89fkImJZFSvKk/rC73bPi6mC8/wA4feB0X3aWzCKvsjrf/4CscBP0VQF6QnQMi0T87cVPI3V+Z5OO/2RzywWBHs33d+ObQ8Yr9RSbU3o1YjspWmyiV9gW7JyamDvGx0CbLS+wu9wedOF47QjR4S8MII0FT1TJIca1lMAP6Gn+1P6J+iHO4F7kJHqIRrJYOxApNyJ6X67rOfcdGnB+weacYl9NFlz6j7KxATiJQTsrTaYVPa5NVdCff2LMg/Dm8eM/lQPOPq/xJapAYZ5m99/DZLIemMMjYBlz7AXeSfsHmwlJHepiGlFYXK4GV9cclG96WyRwUaAUC+UsnCK+6+1yqKRPopJRBarGHKroWvKe/38XVhchb2vlHjvUQCu9zxF+FVFj0fLtCXfFntfShTBjOj2JFU77Jq1mhLD8x73cIPsTwzEYVdaEj5q2WML3Ki6fQi62zdAHYSuF0ymrLElIJQLTtq6t3ZLZhL++o6NCVsGCWJaCJI7sgkLbuZmRVsULuvaLRYudKPdYlmHZHRVEi+SRcpyu2swof0bl9IfKABq7NnTOwECOEB/NBP2RApe5S2TFeSGnM2Dd+w3OdndbZoWCggllRcJq9dfar8zg8DSGIjiQuky4LefN5XnduDJof0k4ZI7c5MaCVTygAf9zlqFMh2UJPysZvSn0aRYF7O1u8LWWDD0c1c38kgHU+3cGbri7k7TAHrBHEt0GmmrDqaXTUG+eIcgZlNo4xsN+RmLWqAkNB9GQhjbmZdZ8dRoJ0gESWo6iribePTTSlNJ2Fyw3JIIB9czWZhYYNyNUMa9Tjzx1A1Um+ghrnnRf3k9uqS6KWImEi1dueQ1K3dThSd5TNOLRN8g/BQpPgICmmk1ouDmpJQQoeizERgg+WwDjhzIoigLsnPdnppluboF+VAnq7Aposd3HAdOwek3DuAjh1BgOMGQJDyq6RIIBSYnmZszDV18yHHNGYLHw+nTQ5kMnNlTWyX6tL579SD52GueWvC1ZF1XmyspLj441iLY4tBTc1jFQIA3pelUen976M+f78H2MTyQ1JR8049WHT7xX25rUSkm+OdhJac8E6qrnBOo/HFALySVcj34zMX4rU/zppMU1D3TInObOHzY7iWDKkPi0dTHzJxeB9a0/WupPJBQyGdWS9uBsC51Dw2l1RC99hhLxOjkx4a16LPsnq+RMOQQn77Da+Y3r4O6BNQM26cmPjrxlVlOUsNvXO6a8gD06rIm903g1Tz20cnZUtMQh6ZJfuvtz3ox200bZ3Wxfyv+T+gPMfLx5+dJ/SqEIAnzhMMAr0UyQ63Y8/cn7m0yGlBfSbCghicbP3NCp2pkoSUZU8UZ9rlb08kQtABIbhUvf+x1hpoWyEMUf7r6uptL1iENSyDYKsQY1MhRSFPMMqeV2UAILqtfY3Ufor+jSqeibWmg8FJqzppUczfaAdLLgh6Tw35C2hliFUdtmvlBr+zp2NclnRLPJxniEaXIzOTAyWP/rATFYbBxbR/0gKeNYhD+w1bDFt3RRFgQmolO6ac+CWUf5H8zb8Oqlpqg0uywu4AsIU5aCphMElCpXK794gzkRs8JNsRZhiOZdyCPpcjakHJRkfaOy/WZ4FPD89c2YDAGu3g0hpACYHAYadGYUgaXDFPTFjIQt5VZgTd2UkvfnhoJmrekuE8QIs0cYUwJ5FDFWrotEglX6AalFOPTrKanbgvYsTYVpZyQJy49csQv6B8qKTlSRlyhqiu3ZmgQO0hyuS6ORNcelne00AOtNNtK80DPFlJ0G2N+0POryVRw7rbee+IGnZmASkJqHwwpp8PXlto4mKGu71BBA+ZiyXe6CZ0soZnQUyjk9ZDXu8FOc2RWG3CRUs8Y9eMnL7jrXgRvzQVT5XQtpuUgwuB6zuc/qi0HA+s9ns+aS63V+ek/tJodjQscsjrmcxyWGILzjOs04SrMeJzOW8cNSHS6JsI0avyJCyKgx6KuBJ4VdGjBlbyfIMfiOqPdr/yqk/IFu3bwQovNUR8ZKnRD40N4P/9LzmENHM24EfQLNNkf2mLHD7YoWXfYpnHWNTW29xCs2+EE56lBGFGbTnIwvsYmBCjVFv1Zll3P/J85riCxZ0vsnKgKaSk87LQVarEcSsoCPapom4OQLjWGq0qo5ggZrSA6/pbeXbUgfPx3Nz5feyHuRrYa9AlU2CfaiEJwjQtTNuicvOHawe1wEaQ/XHgckKaIg1DWu6SnzQts5EbHHC3jmnj7rY+hAIlfePznfD05AkdB8Zb0yXv6k/70kwkIFRPocNkYnnI3dmC+d/msBKmYSIojKsXWHdgRmpT1mjToKpLaxaLc74G129dw+q6oS3f5aMpP63pmFIketEkj9s9lDU4p2H99OT6TuM2V4MeZWE/fm9Hb6EEkN+K9F++MfgsMOlkC/hOPkEerccYltUIdHBImm/CsIDh+shgbsVjVDwULXKByTG3CpAMXT0NIibGTFKE4YnOWbKDPa79DXWPk33JMdbgTLXA9OtYwRv1BsSIMYypmUDb3E+QqDX+AB2U+s5+e1k5yBvgmYMthCmPsu/yVStHQ6tftNqwtRCD/NM+2kl6xRlmlMsUN0gwJ+Skm8Wy9WhVnCvQWuGq6oXVerlsEkNx92MC4M/abjL4isBIxl2u/PfzztEGZBg+3nJ5q4CphTGDSspl8vXdWj14026Yq9p8FQS0iGMzvgx5s0eLBj61DMHwwUw0z9H0swThCC16VQ182belxM29kNC43p/bnDVj4uKWIJpA8OjgYvtFYfiSM0Ooe7spuXOXnyAN3MT463Ejy0p4Vbi66m4rjDwJW26NH/WphRnhlMbsFp9MD13Tra30SoCLDh5zxJ2oXBIIA9spt1qzstwuGt2X0j9pXMLgiJauioQdQlykm1W4tT4cb+NTN5dEtHrtPX58Vg3NKlJefzparQxghhGmrAvGqY5pam0/2m628m9HUZ5ICbPrE5vIQCWhObQXUyOz2hEQy/AJdXS+Pp4hn/BXcvTHHttsjoClq62A1RM84pUSsFtVJAFOsV9L2V8rQ1tonsNyF7siqpDewTf4qzXWuN1viw8pajsGo7xSs+cKeo3+gPmP7SycInveCWcIAYXzF94iuuLk7MVhozd9tT+kxY89aqp/ncq3v4B8ZUqamHEZ+FNu1sslJHPoRPSrR3y9rsVTd6m3yTv1ioAHZKUo8Y1EVefl7OqargbK1zpQnug+UzHUwv458klKIWm7+av6Xuj+HZO1xCSKU74YRlriRhL0ygdDRd4VgZ9e2cY+hfuzwsQF5MzHtrJGhN0ijvmGqO7w9NRIAVftp1bW8L5RZTWYsmzbYMWvOvDSVhhHx8Rt1fFvObFYW6sfSBJGFz3JefTN3kflMc/XtUimmR+yfVBZHMuMHsEiEIW79l0gW6+XsLq7u5GXJy47KmoiDAEgDfRQaDGqsl5z97DXyr6rQ/PmDhmhcXCNaD0/lemdFQWIzRiM+0ohFMPcV3DDv5excUEhPRCHGIgMN8MEVhPcFlyDUdtdYHwNXL4FW4fQ2+frky2RRpCyEz2PkF4S03jRv4LYeVSXVlGZwPFopRZ+jUH12Fbp6HhJ5B2joIo8b/tddCyXAjjm2+LWjhKq9AO5zUHWXRtGPBEgGMeRnwUY6MUAvmUeH4uyqJI6qH9n8OZJPLvq0sHPvnxKkI+yRrRqqaUWNqCcL0b9BbLshocIPAJpymZbkSyekc/Wnx72PAVaaKQqtouqF/otbOV7x7pnGKtmmTQaOjS5uErzw8KuDd4oOSoVvaiVzqULkkBK0rmcLGlgxPPF2R9vKuwKDRrLL3hAs+ryTgvtokO3RirGKP9+AtctKoTsh+ix2hBKU2wcVIpcAvaiimVco/G9cYLwp933qZNRVWC1YCaQqTORcIhDXGU/xhboMPFhhofsnh5pVwstAKHWFlp+v1AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAwcLDA8W"
         }
       }
     }
@@ -853,8 +864,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "648461a6-5656-42f5-b572-8ed09fa821e3",
-          "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "06690711-c33b-47fd-b7f0-6bec5b381d29",
+          "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -863,7 +874,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -881,7 +892,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -998,13 +1009,13 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+        "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3",
+        "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747/images/document",
+          "image_url": "/v1/review/ddfb6654-dbd4-456b-9554-f9c25c949055/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
@@ -1029,18 +1040,18 @@ export const operationExamples: OperationExamples = {
         "steps": [
           {
             "step": 0,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front",
-            "image_url": "/v1/review/dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747/images/selfie/0",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/ddfb6654-dbd4-456b-9554-f9c25c949055/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747/images/selfie/1",
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front",
+            "image_url": "/v1/review/ddfb6654-dbd4-456b-9554-f9c25c949055/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1049,7 +1060,7 @@ export const operationExamples: OperationExamples = {
             "step": 2,
             "instruction": "Turn your head slightly to your own left",
             "pose": "left",
-            "image_url": "/v1/review/dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747/images/selfie/2",
+            "image_url": "/v1/review/ddfb6654-dbd4-456b-9554-f9c25c949055/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1060,19 +1071,19 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:b4b2d0a8-c2e8-4524-af0f-995f424927e8",
+            "actor": "backend:2ec0e3df-1a0f-4fd7-aca7-30c574eff554",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:b4b2d0a8-c2e8-4524-af0f-995f424927e8",
+            "actor": "backend:2ec0e3df-1a0f-4fd7-aca7-30c574eff554",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:b4b2d0a8-c2e8-4524-af0f-995f424927e8",
+            "actor": "backend:2ec0e3df-1a0f-4fd7-aca7-30c574eff554",
             "actor_name": null
           },
           {
@@ -1132,14 +1143,19 @@ export const operationExamples: OperationExamples = {
           {
             "type": "review.case_viewed",
             "at": "2026-12-18T19:53:27.000Z",
-            "actor": "reviewer:36eff17f-0c44-4436-b164-c7eb868e481b",
+            "actor": "reviewer:ded51404-8c58-44d6-ae06-a88c40b50b3b",
             "actor_name": "Dana at the front desk"
           }
         ],
         "awaiting_second_review": false,
         "review_disagreement": false,
         "decisions": [],
-        "decided_by_you": false
+        "decided_by_you": false,
+        "claim": {
+          "reviewer": "reviewer:ded51404-8c58-44d6-ae06-a88c40b50b3b",
+          "reviewer_name": "Dana at the front desk",
+          "until": "2026-12-18T20:08:27.000Z"
+        }
       }
     }
   },
@@ -1152,9 +1168,9 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+        "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
         "status": "approved",
-        "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3",
+        "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
@@ -1170,10 +1186,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "cc2c655a-8094-4653-b9a4-f9fbeb474372",
-          "eventId": "c2d6feea-46ee-494f-a279-23f5c61b133a",
-          "type": "event.published",
-          "endpointId": "3adea44d-5892-46f6-a364-d8cbffbb0180",
+          "id": "ac14c64b-7cfd-4895-bee5-d9e31adbcdb9",
+          "eventId": "ac39b631-2ccc-4bc8-bd8f-1a700314fe62",
+          "type": "ticket.checked_in",
+          "endpointId": "daf830ac-4a17-4045-be65-28852a810066",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -1187,7 +1203,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 223,
+              "durationMs": 63,
               "error": null
             }
           ]
@@ -1209,8 +1225,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "r_19YrtRPVayOFupvQLNyO4JxLNmIvl0qLawAu0AuC8",
-            "kid": "707f7d1ffa5eacf3",
+            "x": "sjMdAzYeB3eytSe4AMzjIQfEixBEYLnfJD10g8ByAuI",
+            "kid": "bc30399e7b270360",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1221,8 +1237,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "JcH6hmc8UCKetV78n8v6ql5QbtrQ27g7lzjJnwGLfDY",
-            "kid": "249535f0bbedf010",
+            "x": "iPWdyPdhpELuxp1JLs7dRyGUBoJI_jUJ-6s8m04eKpQ",
+            "kid": "7a50ce3ac2d52fc9",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1241,12 +1257,12 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e913c097-415e-4a94-9a89-5a10bc6b3160",
+              "id": "e8bc2109-74ef-4579-855f-037c52b2ea9b",
               "service": "ticketing",
-              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "name": null,
-              "prefix": "tk_live_pqt4",
-              "last4": "owro",
+              "prefix": "tk_live_k25K",
+              "last4": "FZ68",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "lastUsedAt": "2026-12-18T18:41:27.000Z",
               "scopes": [
@@ -1259,36 +1275,36 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "b4b2d0a8-c2e8-4524-af0f-995f424927e8",
+              "id": "2ec0e3df-1a0f-4fd7-aca7-30c574eff554",
               "service": "identity",
-              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "name": null,
-              "prefix": "idv_live_CBwU",
-              "last4": "qnys",
+              "prefix": "idv_live_eeP4",
+              "last4": "o0wc",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "lastUsedAt": "2026-12-18T20:39:27.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "36eff17f-0c44-4436-b164-c7eb868e481b",
+              "id": "ded51404-8c58-44d6-ae06-a88c40b50b3b",
               "service": "identity",
-              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "name": "Dana at the front desk",
-              "prefix": "idv_live_Z_j2",
-              "last4": "bQW4",
+              "prefix": "idv_live_zp3j",
+              "last4": "XE1s",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "lastUsedAt": "2026-12-18T19:53:27.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "3b27fca4-6d94-4513-90f5-7ca96dd42308",
+              "id": "d0f6ae50-c4e3-45c9-aa7c-a134fb25eed2",
               "service": "governance",
-              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "name": null,
-              "prefix": "gov_live_Vmgi",
-              "last4": "711g",
+              "prefix": "gov_live_vw63",
+              "last4": "v7OY",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "lastUsedAt": "2026-12-18T21:42:27.000Z",
               "scopes": [
@@ -1342,8 +1358,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "0e42716d-1a2b-4c9e-9bef-0a6a9f45c27d",
-              "orderId": "648461a6-5656-42f5-b572-8ed09fa821e3",
+              "id": "3653c33a-975c-4848-b9a8-ae7e548962b7",
+              "orderId": "06690711-c33b-47fd-b7f0-6bec5b381d29",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1363,8 +1379,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "648461a6-5656-42f5-b572-8ed09fa821e3",
-              "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+              "id": "06690711-c33b-47fd-b7f0-6bec5b381d29",
+              "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1373,7 +1389,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+                  "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1398,9 +1414,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "48c02c1d-327e-49fd-b0f3-d610a23f07cc",
-              "orderId": "648461a6-5656-42f5-b572-8ed09fa821e3",
-              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+              "id": "52dce843-c3d4-4c28-8150-673a313baf4b",
+              "orderId": "06690711-c33b-47fd-b7f0-6bec5b381d29",
+              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1410,9 +1426,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "d2a671e6-b42c-4a33-8070-cf6839d4f2bd",
-              "orderId": "648461a6-5656-42f5-b572-8ed09fa821e3",
-              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+              "id": "eb55e838-c5f1-4b79-9695-6c7ff97d6b08",
+              "orderId": "06690711-c33b-47fd-b7f0-6bec5b381d29",
+              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1436,7 +1452,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+              "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1446,7 +1462,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "86577f73-94e6-4603-83e8-66d710586140",
+              "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1482,8 +1498,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
-            "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
+            "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
+            "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1500,7 +1516,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+                "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1542,15 +1558,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
+            "nonce": "95406ee2de6a14df2c45a700ff0ff167",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
+            "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
           },
           {
-            "record_id": "6d5d7082-2665-4845-93bb-74f1ad502f8c",
-            "execution_id": "db6b7659-b8c6-4bc0-83d4-a2c8717537ea",
+            "record_id": "cba146bd-c706-44d5-a466-fceb5b0a21aa",
+            "execution_id": "872e51f3-3007-4e0d-949b-6d3708ffb594",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1567,7 +1583,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "b8e5b7f8-b35b-4a8c-88b3-6f4e6b02f6db",
+                "delegation_id": "786848e1-f080-463d-b004-7d6de769f802",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -1608,11 +1624,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "f499ff8f803747c2628924292cd378ec",
+            "nonce": "eb69f39a87fd913f39e15f1b220b27e1",
             "seq": 2,
-            "prev_hash": "3a0049c5087e46480b845fc19a1fb89d67ab7822fba30f5d4abe5734e0d82080",
+            "prev_hash": "0ea6526baa1d52ea4ce9a783ff4265c4c4e1e3e25dc1d166127553afd8351d01",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "wXenJQyj0zbGz7ovclj4ffgrHwXPe_unO5tciLuXlYsruv-Xohye8QdU9SW0l7X9xeBU8S-owmTr0EIrsNR4BQ"
+            "signature": "Y-AE1hcZMsFptizKiyG4mloVjRhoCXxOFb1w8zjADbFZtsM5lPdMK-P5J_Ard8ozeqetTiGFDuGy134SN6I1Cw"
           }
         ],
         "next_after_seq": null
@@ -1626,7 +1642,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+              "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1636,7 +1652,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "86577f73-94e6-4603-83e8-66d710586140",
+              "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1657,8 +1673,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "837df771-b428-4dcd-b5cf-2597bd284ed7",
-              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "id": "669c694a-b7cf-4166-8704-a6b9eed2ee25",
+              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1671,8 +1687,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "ce47c7e0-2205-4539-8d16-1e28c1966bf0",
-              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "id": "900f8ba7-7eaf-4964-8a16-cca8095c5a67",
+              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1686,8 +1702,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "b8e5b7f8-b35b-4a8c-88b3-6f4e6b02f6db",
-              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "id": "786848e1-f080-463d-b004-7d6de769f802",
+              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -1695,8 +1711,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
-              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1715,7 +1731,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "42d53322-781c-4daa-b5e8-abc5ad525238",
+              "id": "acb37d2f-2b51-4b5f-b12b-b26f0f571abb",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
@@ -1727,7 +1743,7 @@ export const operationExamples: OperationExamples = {
               "erased": false
             },
             {
-              "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+              "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -1747,7 +1763,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "id": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "reviewPolicy": "single",
@@ -1766,14 +1782,19 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+            "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
             "updated_at": "2026-12-18T19:27:27.000Z",
             "awaiting_second_review": false,
             "review_disagreement": false,
-            "decisions": []
+            "decisions": [],
+            "claim": {
+              "reviewer": "reviewer:ded51404-8c58-44d6-ae06-a88c40b50b3b",
+              "reviewer_name": "Dana at the front desk",
+              "until": "2026-12-18T20:08:27.000Z"
+            }
           }
         ]
       }
@@ -1786,7 +1807,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+              "id": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1809,10 +1830,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "cc2c655a-8094-4653-b9a4-f9fbeb474372",
-              "eventId": "c2d6feea-46ee-494f-a279-23f5c61b133a",
-              "type": "event.published",
-              "endpointId": "3adea44d-5892-46f6-a364-d8cbffbb0180",
+              "id": "ac14c64b-7cfd-4895-bee5-d9e31adbcdb9",
+              "eventId": "ac39b631-2ccc-4bc8-bd8f-1a700314fe62",
+              "type": "ticket.checked_in",
+              "endpointId": "daf830ac-4a17-4045-be65-28852a810066",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1826,16 +1847,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 223,
+                  "durationMs": 63,
                   "error": null
                 }
               ]
             },
             {
-              "id": "bd952e80-93ad-45a9-b1f8-51496e7bef98",
-              "eventId": "ee06d0f8-a844-4356-8572-9a7ad561cd18",
-              "type": "ticket.checked_in",
-              "endpointId": "3adea44d-5892-46f6-a364-d8cbffbb0180",
+              "id": "9c8dbc98-e276-49f2-93ca-6cbff3b5b05e",
+              "eventId": "4617599f-1128-4718-814b-42f8f269ad22",
+              "type": "order.refunded",
+              "endpointId": "daf830ac-4a17-4045-be65-28852a810066",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1849,7 +1870,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 203,
+                  "durationMs": 41,
                   "error": null
                 }
               ]
@@ -1869,8 +1890,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "3adea44d-5892-46f6-a364-d8cbffbb0180",
-              "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+              "id": "daf830ac-4a17-4045-be65-28852a810066",
+              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1893,8 +1914,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "648461a6-5656-42f5-b572-8ed09fa821e3",
-          "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "06690711-c33b-47fd-b7f0-6bec5b381d29",
+          "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1903,7 +1924,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1921,7 +1942,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1931,7 +1952,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
+          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1953,10 +1974,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "cc2c655a-8094-4653-b9a4-f9fbeb474372",
-          "eventId": "c2d6feea-46ee-494f-a279-23f5c61b133a",
-          "type": "event.published",
-          "endpointId": "3adea44d-5892-46f6-a364-d8cbffbb0180",
+          "id": "ac14c64b-7cfd-4895-bee5-d9e31adbcdb9",
+          "eventId": "ac39b631-2ccc-4bc8-bd8f-1a700314fe62",
+          "type": "ticket.checked_in",
+          "endpointId": "daf830ac-4a17-4045-be65-28852a810066",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1970,7 +1991,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 223,
+              "durationMs": 63,
               "error": null
             }
           ]
@@ -1983,8 +2004,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "942dc543-4893-4746-a178-9159503a8c46",
-          "eventId": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "4c91d9dd-45bf-4270-bafe-1c5898936238",
+          "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -1993,7 +2014,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "cefd77cd-f884-4ba0-9cd0-368cc50ad9de",
+              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -2009,10 +2030,17 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
+      }
+    }
+  },
+  "releaseReviewCase": {
+    "responses": {
+      "200": {
+        "claim": null
       }
     }
   },
@@ -2022,7 +2050,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
+        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2064,7 +2092,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2078,12 +2106,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
+        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
+        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
         "seq": 1,
-        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
+        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
       }
     },
     "responses": {
@@ -2129,11 +2157,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "dd4b80e2-61c4-436b-8939-9011a7e8665a",
+        "review_id": "27318591-b310-477a-8db6-acbbceb996e3",
         "verification": {
-          "id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+          "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
           "status": "approved",
-          "reference": "order-648461a6-5656-42f5-b572-8ed09fa821e3",
+          "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
@@ -2150,12 +2178,12 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e913c097-415e-4a94-9a89-5a10bc6b3160",
+          "id": "e8bc2109-74ef-4579-855f-037c52b2ea9b",
           "service": "ticketing",
-          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "name": null,
-          "prefix": "tk_live_pqt4",
-          "last4": "owro",
+          "prefix": "tk_live_k25K",
+          "last4": "FZ68",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": "2026-12-18T18:41:27.000Z",
           "scopes": [
@@ -2175,8 +2203,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
-          "profileId": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2189,7 +2217,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
         "handoff_revoked": true
       }
     }
@@ -2210,8 +2238,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "6d5d7082-2665-4845-93bb-74f1ad502f8c",
-        "execution_id": "db6b7659-b8c6-4bc0-83d4-a2c8717537ea",
+        "record_id": "cba146bd-c706-44d5-a466-fceb5b0a21aa",
+        "execution_id": "872e51f3-3007-4e0d-949b-6d3708ffb594",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -2233,7 +2261,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "b8e5b7f8-b35b-4a8c-88b3-6f4e6b02f6db",
+            "delegation_id": "786848e1-f080-463d-b004-7d6de769f802",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -2269,16 +2297,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "f499ff8f803747c2628924292cd378ec",
+        "nonce": "eb69f39a87fd913f39e15f1b220b27e1",
         "seq": 2,
-        "prev_hash": "3a0049c5087e46480b845fc19a1fb89d67ab7822fba30f5d4abe5734e0d82080",
+        "prev_hash": "0ea6526baa1d52ea4ce9a783ff4265c4c4e1e3e25dc1d166127553afd8351d01",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "wXenJQyj0zbGz7ovclj4ffgrHwXPe_unO5tciLuXlYsruv-Xohye8QdU9SW0l7X9xeBU8S-owmTr0EIrsNR4BQ",
+        "signature": "Y-AE1hcZMsFptizKiyG4mloVjRhoCXxOFb1w8zjADbFZtsM5lPdMK-P5J_Ard8ozeqetTiGFDuGy134SN6I1Cw",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "6d5d7082-2665-4845-93bb-74f1ad502f8c",
-          "execution_id": "db6b7659-b8c6-4bc0-83d4-a2c8717537ea",
+          "record_id": "cba146bd-c706-44d5-a466-fceb5b0a21aa",
+          "execution_id": "872e51f3-3007-4e0d-949b-6d3708ffb594",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2300,7 +2328,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "b8e5b7f8-b35b-4a8c-88b3-6f4e6b02f6db",
+              "delegation_id": "786848e1-f080-463d-b004-7d6de769f802",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -2336,25 +2364,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "f499ff8f803747c2628924292cd378ec",
+          "nonce": "eb69f39a87fd913f39e15f1b220b27e1",
           "seq": 2,
-          "prev_hash": "3a0049c5087e46480b845fc19a1fb89d67ab7822fba30f5d4abe5734e0d82080",
+          "prev_hash": "0ea6526baa1d52ea4ce9a783ff4265c4c4e1e3e25dc1d166127553afd8351d01",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "wXenJQyj0zbGz7ovclj4ffgrHwXPe_unO5tciLuXlYsruv-Xohye8QdU9SW0l7X9xeBU8S-owmTr0EIrsNR4BQ"
+          "signature": "Y-AE1hcZMsFptizKiyG4mloVjRhoCXxOFb1w8zjADbFZtsM5lPdMK-P5J_Ard8ozeqetTiGFDuGy134SN6I1Cw"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "48c02c1d-327e-49fd-b0f3-d610a23f07cc"
+      "ticketId": "52dce843-c3d4-4c28-8150-673a313baf4b"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "0e42716d-1a2b-4c9e-9bef-0a6a9f45c27d",
-          "orderId": "648461a6-5656-42f5-b572-8ed09fa821e3",
+          "id": "3653c33a-975c-4848-b9a8-ae7e548962b7",
+          "orderId": "06690711-c33b-47fd-b7f0-6bec5b381d29",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2367,8 +2395,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "73c0bb84-9b4c-4a38-8d89-3e8dc63518c5",
-          "deliveryId": "823895f7-9984-49b6-8b65-44b71ab4ace1"
+          "eventId": "82b6f11f-3c74-4678-af9f-895b2c44feb8",
+          "deliveryId": "a3a615c9-6d4e-4054-9739-1f0487493571"
         }
       }
     }
@@ -2381,7 +2409,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "42d53322-781c-4daa-b5e8-abc5ad525238",
+          "id": "acb37d2f-2b51-4b5f-b12b-b26f0f571abb",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
@@ -2401,7 +2429,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "9b2a24e2-010e-4511-82d5-a6137ffd8839",
+          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2411,7 +2439,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "86577f73-94e6-4603-83e8-66d710586140",
+          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2428,7 +2456,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e179c627-f790-41cc-8c51-2d0f4aa195cf",
+          "id": "0b146cac-8403-4452-bdd9-d285f48d56a4",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -2449,12 +2477,12 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "dcfd3645-d50e-4a9d-8d36-7c7b1ac5e747",
+        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
           "step": 1,
-          "pose": "right"
+          "pose": "front"
         },
         "uploaded_steps": [
           0
@@ -2468,7 +2496,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "6177d72c-ed4c-44cd-a1bf-77a10d5b3971",
+        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2510,7 +2538,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "597156d8-5cb6-4e54-bed6-14bc77e2aeff",
+            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2524,12 +2552,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "68d07c8b69a1271b016ac3b63ca83f16",
+        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "e5ae3a22-9055-4d55-a1d4-418299090262",
+        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
         "seq": 1,
-        "signature": "1bCMnRMBM2TDeAo7y5F_rqcH2IzAsZqtBuPr2EEtHFDmsEfmSRT5dlxMNIJOtmB85fsfuVZjllYBu4y4enNxCg"
+        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
       }
     },
     "responses": {

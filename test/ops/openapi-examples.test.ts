@@ -280,8 +280,11 @@ describe('the examples of the OpenAPI document', () => {
     }
     await ctx.app.jobs.drain();
     minutes(26);
+    await call('claimReviewCase', { token: reviewerKey, params: { id: verification.id } });
     await call('listReviewQueue', { token: reviewerKey });
     await call('getReviewCase', { token: reviewerKey, params: { id: verification.id } });
+    await call('releaseReviewCase', { token: reviewerKey, params: { id: verification.id } });
+    await call('claimReviewCase', { token: reviewerKey, params: { id: verification.id } });
     await call('getReviewDocumentImage', { token: reviewerKey, params: { id: verification.id } });
     await call('getReviewSelfieImage', { token: reviewerKey, params: { id: verification.id, step: '0' } });
     await call('reviewVerification', {

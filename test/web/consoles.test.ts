@@ -359,11 +359,18 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       cases.push((await captureIntoManualReview(server, tenant.backend, seed)).id);
     }
     const short = (id: string) => id.slice(0, 8);
+    // Another reviewer holds the second case: the queue says so.
+    await api(server).call('PUT', `/v1/review/${cases[1]}/claim`, tenant.reviewer, undefined, 200);
     const { page, errors } = await open('/console/review');
     await page.getByLabel('Reviewer API key').fill(dana.key);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Review queue' }).waitFor();
     await page.getByRole('link', { name: short(cases[0]!) }).waitFor();
+    await page
+      .getByRole('row', { name: new RegExp(short(cases[1]!)) })
+      .getByText(/held by reviewer:[0-9a-f-]{36} until/)
+      .waitFor();
+    await look(page, 'reviewer-queue-claimed');
     // j/k move through the queue, Enter opens the case.
     await page.keyboard.press('j');
     await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('case-1');
@@ -373,6 +380,14 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByRole('heading', { name: `Case ${short(cases[0]!)}` }).waitFor();
     await page.locator('.gallery img').first().waitFor();
     await page.getByText('Dana Reviewer').first().waitFor();
+    // Dana claims the first case; others see it held by her name.
+    await page.getByRole('button', { name: 'Claim this case (15 min)' }).click();
+    await page
+      .getByTestId('claim-holder')
+      .getByText(/held by Dana Reviewer until/)
+      .waitFor();
+    const seen = (await api(server).call('GET', '/v1/review', tenant.reviewer, undefined, 200)).json().items[0];
+    expect(seen).toMatchObject({ id: cases[0], claim: { reviewer_name: 'Dana Reviewer' } });
     await look(page, 'reviewer-case-evidence');
 
     // An image opens full size from the keyboard; Escape closes it and focus returns.

@@ -6,6 +6,7 @@ import { ActionForm, Async, ErrorNote, focusPageHeading, Link, Notice, Shell } f
 import { StandingNotice, standingLabel, whoDecided } from './review-standing.js';
 import { Evidence } from './review-evidence.js';
 import { describeSignals } from './review-signals.js';
+import { ClaimHolder, ClaimPanel } from './review-claim.js';
 import { DECLINE_REASON_WORDS, DECLINE_REASONS, type DeclineReason } from './decline-reasons.js';
 
 /** The minimum note length, as the server checks it (after trimming). */
@@ -123,6 +124,7 @@ export function ReviewQueue() {
                     <td>
                       {standingLabel(item)}
                       {item.decisions.length > 0 && <span class="muted"> — {item.decisions.map(whoDecided).join('; ')}</span>}
+                      {item.claim && <ClaimHolder claim={item.claim} />}
                     </td>
                     <td>{age(item.updated_at)}</td>
                     <td>{localTime(item.created_at)}</td>
@@ -224,6 +226,7 @@ export function ReviewCase({ id }: { id: string }) {
                 <dd>{localTime(c.created_at)}</dd>
               </dl>
               <StandingNotice standing={c} decidedByYou={c.decided_by_you} />
+              {c.status === 'manual_review' && <ClaimPanel id={id} claim={c.claim} saved={state.reload} />}
               <section aria-labelledby="images-h">
                 <h2 id="images-h">Document and frames</h2>
                 <Evidence

@@ -36,6 +36,9 @@ export const identityVerifications = pgTable(
     updatedAt: ts('updated_at').notNull(),
     decidedAt: ts('decided_at'),
     erasedAt: ts('erased_at'),
+    /** The reviewer key holding the case (src/identity/review-claims.ts); the claim lapses at claimed_until. */
+    claimedByKeyId: uuid('claimed_by_key_id').references(() => apiKeys.id),
+    claimedUntil: ts('claimed_until'),
   },
   (t) => [
     index('identity_verifications_profile_idx').on(t.profileId, t.status),

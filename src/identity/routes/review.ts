@@ -4,16 +4,18 @@ import { z } from 'zod';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import type { ReviewCaseService } from '../review-case.js';
+import type { ReviewClaimService } from '../review-claims.js';
 import type { VerificationService } from '../service.js';
 
 const tags = ['identity: review'];
 const security = securityOf.identityReviewer;
 
 /** The reviewer's endpoints (reviewer keys only). */
-export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService; cases: ReviewCaseService }> = async (
-  app,
-  { verifications, cases },
-) => {
+export const reviewRoutes: FastifyPluginAsyncZod<{
+  verifications: VerificationService;
+  cases: ReviewCaseService;
+  claims: ReviewClaimService;
+}> = async (app, { verifications, cases, claims }) => {
   const config = { identityRole: 'reviewer' as const };
   const principal = (req: FastifyRequest) => req.identityPrincipal!;
 
@@ -53,6 +55,42 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
       },
     },
     async (req) => verifications.review(principal(req), req.params.id, req.body),
+  );
+
+  app.put(
+    '/review/:id/claim',
+    {
+      config,
+      schema: {
+        operationId: 'claimReviewCase',
+        summary: 'Claim a case in review',
+        tags,
+        security,
+        description:
+          'The calling reviewer key holds the case for 15 minutes, so other reviewers see who is working on it (`claim` in the queue and the case); ' +
+          'claiming again renews it. Another key’s live claim answers 409; a lapsed one is taken over. A claim does not block decisions; a decision ends it.',
+        params: s.idParams,
+        response: { 200: s.reviewClaimResult, ...s.errors(401, 403, 404, 409) },
+      },
+    },
+    async (req) => claims.claim(principal(req), req.params.id),
+  );
+
+  app.delete(
+    '/review/:id/claim',
+    {
+      config,
+      schema: {
+        operationId: 'releaseReviewCase',
+        summary: 'Give a claimed case back',
+        tags,
+        security,
+        description: 'Ends the calling key’s claim (a no-op when nobody holds the case); another key’s live claim answers 409.',
+        params: s.idParams,
+        response: { 200: s.reviewClaimResult, ...s.errors(401, 403, 404, 409) },
+      },
+    },
+    async (req) => claims.release(principal(req), req.params.id),
   );
 
   app.get(
