@@ -100,6 +100,23 @@ export async function insertFrame(tx: DbOrTx, values: typeof identityFrames.$inf
  * profile's own: a verification of one tenant must not land in review, and so tell that tenant
  * something, because of an upload under another tenant (README, "Security").
  */
+/** The profile's other verifications that used the same document image, oldest first (erased ones have no hash any more). */
+export async function documentUsedBy(db: DbOrTx, v: { id: string; profileId: string; documentSha256: string | null }) {
+  if (!v.documentSha256) return [];
+  return db
+    .select()
+    .from(identityVerifications)
+    .where(
+      and(
+        eq(identityVerifications.documentSha256, v.documentSha256),
+        eq(identityVerifications.profileId, v.profileId),
+        ne(identityVerifications.id, v.id),
+      ),
+    )
+    .orderBy(asc(identityVerifications.createdAt), asc(identityVerifications.id))
+    .limit(20);
+}
+
 export async function documentUsedElsewhere(db: DbOrTx, v: { id: string; profileId: string }, sha256: string): Promise<boolean> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })

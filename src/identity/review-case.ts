@@ -50,7 +50,7 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
   return {
     /** The case as a reviewer judges it; appends `review.case_viewed` (name, birth date and document number were shown). */
     async caseView(principal: KeyPrincipal, id: string) {
-      const { v, frames, audit, decisions, names, claim } = await db.transaction(async (tx) => {
+      const { v, frames, audit, decisions, names, claim, documentUsedBy } = await db.transaction(async (tx) => {
         const v = await lockInReach(tx, principal, id);
         await appendAudit(tx, clock, { verificationId: v.id, type: 'review.case_viewed', actor: keyActor(principal) });
         const [frames, audit] = [await repo.framesOf(tx, v.id), await repo.auditTrail(tx, v.id)];
@@ -61,10 +61,21 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
           audit.map((e) => actorKeyId(e.actor) ?? ''),
         );
         const claim = (await claimViews(tx, principal.profileId, [v], clock.now())).get(v.id) ?? null;
-        return { v, frames, audit, decisions, names, claim };
+        const now = clock.now();
+        const documentUsedBy = (await repo.documentUsedBy(tx, v)).map((other) => ({ v: other, inReach: withinReviewerReach(other, now) }));
+        return { v, frames, audit, decisions, names, claim, documentUsedBy };
       });
       const contentTypes = await contentTypesOf([v.documentBlob, ...frames.map((f) => f.blobKey)]);
-      return reviewCaseView(v, { frames, audit, contentTypes, decisions, viewerKeyId: principal.keyId, keyNames: names, claim });
+      return reviewCaseView(v, {
+        frames,
+        audit,
+        contentTypes,
+        decisions,
+        viewerKeyId: principal.keyId,
+        keyNames: names,
+        claim,
+        documentUsedBy,
+      });
     },
 
     /** The stored bytes of the document (`step` null) or of one selfie frame; appends `review.image_viewed`. */

@@ -224,5 +224,17 @@ export const reviewCase = z.object({
   ...reviewStanding,
   decided_by_you: z.boolean().describe('The calling reviewer key already decided this case (it may not decide it again)'),
   claim: reviewClaim,
+  document_used_by: z
+    .array(
+      z.object({
+        id: z.string(),
+        status,
+        created_at: z.string(),
+        in_reach: z.boolean().describe('Whether a reviewer key may open that case now (GET /v1/review/{id})'),
+      }),
+    )
+    .describe(
+      "The profile's other verifications that used the same document image (why a case is document_reused), oldest first, at most 20",
+    ),
 });
 export const selfieParams = idParams.extend({ step: z.coerce.number().int().min(0).max(99).describe('The challenge step (0-based)') });

@@ -145,6 +145,8 @@ export interface CaseMaterial {
   keyNames: Map<string, string>;
   /** Who holds the case now. */
   claim: z.infer<typeof s.reviewClaim>;
+  /** The profile's other verifications with the same document image, and whether reviewers may open each. */
+  documentUsedBy: { v: VerificationRow; inReach: boolean }[];
 }
 
 /** The key id inside an actor written by keyActor (`reviewer:<id>`, `backend:<id>`), or null for `operator`, `device`… */
@@ -156,7 +158,7 @@ export function actorKeyId(actor: string): string | null {
 /** The case as a reviewer judges it; images are linked under /v1/review/{id}/images, never inlined. */
 export function reviewCaseView(
   v: VerificationRow,
-  { frames, audit, contentTypes, decisions, viewerKeyId, keyNames, claim }: CaseMaterial,
+  { frames, audit, contentTypes, decisions, viewerKeyId, keyNames, claim, documentUsedBy }: CaseMaterial,
 ): z.infer<typeof s.reviewCase> {
   const base = `/v1/review/${v.id}/images`;
   const typeOf = (key: string | null | undefined) => (key ? (contentTypes.get(key) ?? null) : null);
@@ -198,5 +200,11 @@ export function reviewCaseView(
       : { ...reviewStanding(decisions), awaiting_second_review: false, review_disagreement: false }),
     decided_by_you: decisions.some((d) => d.reviewerKeyId === viewerKeyId),
     claim: v.status === 'manual_review' ? claim : null,
+    document_used_by: documentUsedBy.map(({ v: other, inReach }) => ({
+      id: other.id,
+      status: other.status,
+      created_at: toIso(other.createdAt),
+      in_reach: inReach,
+    })),
   };
 }

@@ -9,7 +9,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
+        "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -51,7 +51,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+            "delegation_id": "43ec3471-62dd-4539-8966-25e19fc04768",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -65,19 +65,19 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
+        "nonce": "325a3dd9176fe787d8140faa47752b70",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
+        "record_id": "6b1a96c3-fac2-47e5-8599-bc6c1ccf4f10",
         "seq": 1,
-        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
+        "signature": "C0_ME06cCs1hjOGHplQGaUWYakQioOUx2eR8tIOGISexww3ZDtBXO8l5qmRPyrr5DjWBnh955SPiYeDcA1gBDQ"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
-        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
+        "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa",
+        "record_id": "6b1a96c3-fac2-47e5-8599-bc6c1ccf4f10",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+          "placeId": "5dea4583-2861-411d-82db-5a2e39e55f0b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+        "verification_id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -125,7 +125,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
+        "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -167,7 +167,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+            "delegation_id": "43ec3471-62dd-4539-8966-25e19fc04768",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -181,12 +181,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
+        "nonce": "325a3dd9176fe787d8140faa47752b70",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
+        "record_id": "6b1a96c3-fac2-47e5-8599-bc6c1ccf4f10",
         "seq": 1,
-        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
+        "signature": "C0_ME06cCs1hjOGHplQGaUWYakQioOUx2eR8tIOGISexww3ZDtBXO8l5qmRPyrr5DjWBnh955SPiYeDcA1gBDQ"
       }
     },
     "responses": {
@@ -195,7 +195,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699"
+        "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa"
       }
     }
   },
@@ -207,7 +207,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -217,7 +217,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+          "placeId": "5dea4583-2861-411d-82db-5a2e39e55f0b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -230,7 +230,7 @@ export const operationExamples: OperationExamples = {
     "responses": {
       "200": {
         "claim": {
-          "reviewer": "reviewer:ded51404-8c58-44d6-ae06-a88c40b50b3b",
+          "reviewer": "reviewer:2d280986-23f5-4eaa-bba0-21e0580c223e",
           "reviewer_name": "Dana at the front desk",
           "until": "2026-12-18T20:08:27.000Z"
         }
@@ -240,7 +240,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+      "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
       "scopes": [
         "events:read",
         "events:write",
@@ -253,12 +253,12 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e8bc2109-74ef-4579-855f-037c52b2ea9b",
+          "id": "13488659-af9c-4df5-9ae3-4c639d9d2e50",
           "service": "ticketing",
-          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "name": null,
-          "prefix": "tk_live_k25K",
-          "last4": "FZ68",
+          "prefix": "tk_live_UdcL",
+          "last4": "VeHM",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": null,
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
@@ -280,12 +280,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "b93be320-f662-4a96-81da-992468b29e7d",
+        "id": "305bb1da-26a1-4f2b-8e77-00129e13635a",
         "claim": "age_over_18",
         "value": true,
-        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+        "verification_id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImJjMzAzOTllN2IyNzAzNjAiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJkZGZiNjY1NC1kYmQ0LTQ1NmItOTU1NC1mOWMyNWM5NDkwNTUiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiIwYjE0NmNhYy04NDAzLTQ0NTItYmRkOS1kMjg1ZjQ4ZDU2YTQiLCJqdGkiOiJiOTNiZTMyMC1mNjYyLTRhOTYtODFkYS05OTI0NjhiMjllN2QiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.c-R7dVkhqdDyQJAdZgNKV_UJSyevvGlDVbYPRC70Jj78SSKlGOVZ1gWvJ4OP7LH2cu0nxM5LG-nCEV2u5kt2Aw"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjljNGNjZjgwYWFlZThiZjkiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImFnZV9vdmVyXzE4IiwidmFsdWUiOnRydWUsImFnZV9vdmVyXzE4Ijp0cnVlLCJzdWIiOiJlNjQ1ZTJjMS0xNzY5LTQyOGYtYWM2My0xZDViYWI3YTUwYjYiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiIxNGE5MTBhMy05Y2EyLTQyOGItYTVjYy03ZTM4MWJiNTMzZGMiLCJqdGkiOiIzMDViYjFkYS0yNmExLTRmMmItOGU3Ny0wMDEyOWUxMzYzNWEiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.dtDELGQGO5-EeBgKKxEdTjCy4uAzwVy_0Uh8YzMYfYiCbGp9a8TBzLNlwg1hxFmn6GFcW2ziWt7vsBDKqLFGAA"
       }
     }
   },
@@ -300,7 +300,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+      "placeId": "5dea4583-2861-411d-82db-5a2e39e55f0b",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -312,7 +312,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -322,7 +322,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+          "placeId": "5dea4583-2861-411d-82db-5a2e39e55f0b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -333,7 +333,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+      "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -348,8 +348,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "669c694a-b7cf-4166-8704-a6b9eed2ee25",
-          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "3c12f8ed-885f-461e-b46e-dde4b608c22b",
+          "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -382,7 +382,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
+        "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -424,7 +424,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+            "delegation_id": "43ec3471-62dd-4539-8966-25e19fc04768",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -438,18 +438,18 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
+        "nonce": "325a3dd9176fe787d8140faa47752b70",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
+        "record_id": "6b1a96c3-fac2-47e5-8599-bc6c1ccf4f10",
         "seq": 1,
-        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
+        "signature": "C0_ME06cCs1hjOGHplQGaUWYakQioOUx2eR8tIOGISexww3ZDtBXO8l5qmRPyrr5DjWBnh955SPiYeDcA1gBDQ"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+      "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -458,8 +458,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
-          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "43ec3471-62dd-4539-8966-25e19fc04768",
+          "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -473,7 +473,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+          "ticketTypeId": "bb315c09-8f20-463f-901b-522910dd4d24",
           "quantity": 2
         }
       ],
@@ -486,8 +486,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "06690711-c33b-47fd-b7f0-6bec5b381d29",
-          "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "f65b210f-b231-4c7d-b506-35af54360e3c",
+          "eventId": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -496,7 +496,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+              "ticketTypeId": "bb315c09-8f20-463f-901b-522910dd4d24",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -518,7 +518,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -538,7 +538,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+          "id": "bb315c09-8f20-463f-901b-522910dd4d24",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -565,8 +565,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "b9bf9757-67b3-4af1-8b2f-b60945440983",
-          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "5dea4583-2861-411d-82db-5a2e39e55f0b",
+          "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -581,13 +581,13 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29"
+      "reference": "order-f65b210f-b231-4c7d-b506-35af54360e3c"
     },
     "responses": {
       "201": {
-        "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+        "id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
         "status": "awaiting_capture",
-        "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29",
+        "reference": "order-f65b210f-b231-4c7d-b506-35af54360e3c",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
@@ -610,8 +610,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "daf830ac-4a17-4045-be65-28852a810066",
-          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "0ec2b032-f504-4d3e-bbf0-0cfbf82f5cbc",
+          "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -633,8 +633,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "daf830ac-4a17-4045-be65-28852a810066",
-          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "0ec2b032-f504-4d3e-bbf0-0cfbf82f5cbc",
+          "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -655,8 +655,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "daf830ac-4a17-4045-be65-28852a810066",
-          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "0ec2b032-f504-4d3e-bbf0-0cfbf82f5cbc",
+          "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -675,7 +675,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+        "id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -687,7 +687,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+          "verification_id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
           "fail_next_run": true
         }
       }
@@ -696,10 +696,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
+        "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa",
         "record": {
-          "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
-          "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
+          "record_id": "6b1a96c3-fac2-47e5-8599-bc6c1ccf4f10",
+          "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -716,7 +716,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+              "delegation_id": "43ec3471-62dd-4539-8966-25e19fc04768",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -758,11 +758,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "95406ee2de6a14df2c45a700ff0ff167",
+          "nonce": "325a3dd9176fe787d8140faa47752b70",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
+          "signature": "C0_ME06cCs1hjOGHplQGaUWYakQioOUx2eR8tIOGISexww3ZDtBXO8l5qmRPyrr5DjWBnh955SPiYeDcA1gBDQ"
         },
         "deliveries": [
           {
@@ -776,7 +776,7 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "0063ece9-937b-4aad-bcea-8d9f4e3d4488",
+        "challenge_id": "a0c1c8de-bfd9-4d92-8c0d-51e8ff47b8c3",
         "steps": [
           {
             "step": 0,
@@ -785,13 +785,23 @@ export const operationExamples: OperationExamples = {
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and blink slowly",
-            "pose": "front"
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left"
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left"
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front"
+          },
+          {
+            "step": 3,
+            "instruction": "Look straight at the camera",
+            "pose": "front"
+          },
+          {
+            "step": 4,
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front"
           }
         ]
       }
@@ -802,7 +812,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -812,7 +822,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+          "placeId": "5dea4583-2861-411d-82db-5a2e39e55f0b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -827,7 +837,7 @@ export const operationExamples: OperationExamples = {
         "from": 1,
         "to": 2,
         "proof": [
-          "0d0MYP4bIqiX7mlJwsesqjeYSzgzdigEjAUkg29+Z/M="
+          "oUBBUNLxmw7j1nvbl4hUaWZ1BdQdHmHBvI1ZfSBDvjU="
         ]
       }
     }
@@ -838,9 +848,9 @@ export const operationExamples: OperationExamples = {
         "seq": 1,
         "leaf_index": 0,
         "tree_size": 2,
-        "leaf_hash": "vGgOOz6rR+9i02VFhp5/7NehiuxijCrffl5X0xDGjtI=",
+        "leaf_hash": "YEDAKP7luqI/V1cXJEnQimkD7fRzjG9pQreIQThETh0=",
         "proof": [
-          "0d0MYP4bIqiX7mlJwsesqjeYSzgzdigEjAUkg29+Z/M="
+          "oUBBUNLxmw7j1nvbl4hUaWZ1BdQdHmHBvI1ZfSBDvjU="
         ]
       }
     }
@@ -848,13 +858,13 @@ export const operationExamples: OperationExamples = {
   "getGovernanceLog": {
     "responses": {
       "200": {
-        "origin": "localhost:3000/governance/0b146cac-8403-4452-bdd9-d285f48d56a4",
+        "origin": "localhost:3000/governance/14a910a3-9ca2-428b-a5cc-7e381bb533dc",
         "tree_size": 2,
-        "checkpoint": "localhost:3000/governance/0b146cac-8403-4452-bdd9-d285f48d56a4\n2\nJFrtv0aFAWmQHrheTF+F24KDCWv0P2AuABy1FBtVm7M=\n\n— localhost:3000/governance/0b146cac-8403-4452-bdd9-d285f48d56a4 qAzuR8hBVbPPIlj1laTEMWVWc3hwsctSnf6KcXMeF9KIDthoR06MwC4TK1GJlBgHTMaYK1eSgiw4oEklkopsddv0lQA=\n",
-        "verifier_key": "localhost:3000/governance/0b146cac-8403-4452-bdd9-d285f48d56a4+a80cee47+AbcyF7AohL+3Sy0TCst6x5kWy4jWN4DIhU6QNRus1UfI",
+        "checkpoint": "localhost:3000/governance/14a910a3-9ca2-428b-a5cc-7e381bb533dc\n2\npTwmBOuDsRh0z/vh7VayTyxjZiMl4+yvSmLumZZVkB4=\n\n— localhost:3000/governance/14a910a3-9ca2-428b-a5cc-7e381bb533dc iqYHH26tC/Bxtnq+2CG4FfDeeWxtoaufv7Yi/3+YrTwtCS3rIvvhO0bQ6i90j+0c0uBKCkRQot30cpELBSjKjEE5Jg8=\n",
+        "verifier_key": "localhost:3000/governance/14a910a3-9ca2-428b-a5cc-7e381bb533dc+8aa6071f+ARL1nG3xg8uAoOz8SzqADmXcYMfeIckneTLBAsaoGu/n",
         "ml_dsa": {
-          "public_key": "wLq+ve821kA0pkuKYJh+szDzYjs13G3Pd7KXeH4Az5UQhZZEEAw1/slRYIA7LWVdy+G7fyTZ19ZrMfk0d7zCu1MToeiroGVN/lpCvbW4KRxdoQGnzNJ8CjZZYzwbyJSb5swnQu0dSMa+Iu0czEN4YPw+5e0WKgvyE2+1U+wuvk/7IbsZEf+dh5zfC85gvE6gpjApDYixs/LiNP5x+SNpfRp6uS2ZcpWhvp+Fmk5Pp5bFwIoeSwjhwD9iSfjSM3Xx3vfVPxGw9SdZJ3g4aRIM6XHOIJp7I8WIbOMuNggToE29z6tsXejxty0G26E2jC4Fktb1aSzOFNbKAWHjBdDO76VHM39dAEoSbc1yBjt+u0iOfVO5/Mu2NY/ggcScMPKzEpG78500GIxMJOHR71coEvKvet/LQD/IL8H6ZmUCC7u0QZ2nTZPAfGC2tPPZuVYXv46d9Jk3bUYzsrMrWRQ+oVFssD2/yXayiazdyVhnK7k6DcmL4boOH5UAVwlZnNVWkQ2fxIqQWg1zL+PkaO2H+bKJnLWf22oiKAhGtRvBLDso6O6vISzZwGnEORR22qi7/eyJhojhV6dmbiZIqlyQcUe3NJQxKE25WmCSOHI1BYOtg+1N9jecyIQOli2zJzx+qyromhX4Ic0HAccVbePYrmnS0jPgGQ0+eC2eIXf4s24RYec+88MOOgVcubSaDpYfGMHyMy4Y25jmyY7Zb3Bb1V7+7BkHoGxlI5g1EphPO31++634OlgkPVFFWmQ5INaFMni3p0WDAsmp901rydRpRrRufBxr44Z2PhB5DzFzvj0IlWo0NaPCUzzWUWGGuU57GTmlRK6CJvpu0cxekHv/QtIiZSVEezL7RzuIkc2I182IdFCdUFc8VLDpPL5ojH3QD4XVFyc2hC55FKDDBm2pwN0nWfy9FGoFju5X6r2v75TJi4yzrOcf1Bs0PTmbh1bnPSY/U7DWoQUDulJw/FSmwuSwXu/+6egMgwnq/5FdPl1RR8XHP5iTZyLLRFDBhXp88a0DLi1iMXat7SWIBqg104PX8MpkaT0r2vESYfehRqlwxVIcnopYmsh6fWu2rb8+rFm5D6XVViZQn6XDtO+AtU4WiM1VTGg+vZm0AUAKzOoC8GtAmhYDUDaakNvaYGF/mf0yAeeHQq57kzhUoZIg91H2ais/b2de1eEVOHx0C5s5QLBpRZ9eu11CS7VPJsWEev027QfXuTuRy1r59YLK871vlPI9l4TQWuGivxldbFcCfvXn9Q6qCw/mYl/DKhD5jHz3ri3WVh8AzHWMbdkO7MfvaC/0/maCuqLEb2MvAJdW/yO63w0hTXyyXO7+L78/tZI/7ZG6rd9zAc7XAufSCcbptGIybsi9sIYK6NoJOIxMd0+HivFHWbN7kNMz0ZtETM0HzacJPzgfBGuA9Zh+e9PZ1E8qGComNo11l3nG0FPr5/HBM72xIhqIa84l8SesZDfe1x9ofgwUaOYWssTfU41KhZ4jrPXexnDn9V98DJlEBIo6OZXgGQnHyRL93qQy8PQzHGjo/ruv7iFsTFzhlwn5KEmMI7mMZw3YfJsrv9wq+WiTPBalxII/cQbSX1yaiMwxDfijBSbo5dLOQKn/JRpjcSX4WVFW9GASzc8T+T53+ZIyYqfSGviSnJI4u/gx6iom9+1qJoJPVazOGlTkmS8GP7j4xkNLPczpkoGBO6xpknWE8m2dhsf4oUm17+jnFyau8AaFlL5Q5wzHXmHpuIkekXoQe1soGEThJ2XJRJB2FoblpVdF55m4ds56TswOtEVrIynv3up1g7wyoheQwzmWWKqOvD0knwx6LJa4V+jXBXKBHah5IBUv6RKaLHJUeDptxVN5XaxP2KP7cujw/t5MhS7wffiGI2WWC37gxIgVzammWNvFMK+Sim3IoKlGdEm4eESKChtfkhHwObGYNImjcXnNba3SGARF9XuTy5P9F59vrQoResoyrAW3z3b+NxGO/EgxTgZHg+X6wHdYqIWfg6mXIhgYGp6X8sLE/8ok8w8kF4HnHI1NYaAxfdKOPOg3ljZH0mu6KUnvqusuESyUz85V7aef1Xh0wB0YYSALeEhKyZ5YPRK3uiW/Ita5mxGEl5FI6iJqkgHAT+wkPFIPG27FEhHdmmo6ULR6lT9RcF6kU7MynAfEyCEZ7rRhI0F5xZGbFquiFDLNmfdHu9OTLWbNQl5SJVm4hf/jwp5QHrK52bTxektIRY7T1vdfP/7nLqNTKS4LUy51tVt0yRiLjFEldTwE3oh62H0A9sXeDs2y9jBm6togUj4AGk9FgJ7dZyLTO+MnyWeJ5s/xXbarRLlayuHFhzl1um8Ey29/UaU7mL4ZpPmVf7HLKGT41j7HB+6HIZqUgcEcYzBwf1mn8Q65yZPRVjp16ax/wRc48Svf/OrPKtWQmOSZ5Hzwzlnvh+F0+79m0XGOdK6s4h/Mlei/fibKzosuaNa+z88CcENbDz6hr2uvCT2zIYK10KWeC2JoO3FfQqPKqgmjgTy3NDkkRdGFYwWqvNtFVwwiQKtDEiyGOrLNG0owHg1tg7MWaCk9k1pslDCkKpJF3Qaj/4xJpiugz7kY5ewE8dA=",
-          "signature": "5XaEK3X7IKUDeHTfT5UQi67GKS57N6VOnE2FaRNF0m9wsx9aWLK4oLKKMlaiXM7PDjsgRaTvO6Q89TlixVo6dHYQi0hjE27zv1M+4c6xLzu31zkd8nkt5By9bdEBvmFGOysXTHaJomwmeNgv8zDB9rQhm68dOCZCydTwk4TCvtV1m7TotJ/ljr6KK9g40ooPqvXve3J66d+wLyXeC5V1jzS2agL9FgBqxMfKUJ5sbVXqcOPlWP0UzFDQn8XR/JdHHz9I3S9LxmDC+vvhtK2Av1+10Y4Ke692bDlHhDyJ42YCY+5hl9ofsIsmY6kZUoAJK4PkMd3Yjngmzqfqg85udlIyDAaD7r3M2ZBvOUcZumCrdRiHDayw8yM2U5HAPThP/AR1y1jd7+qOo0SPwARUA8t1wxxfapN89fkImJZFSvKk/rC73bPi6mC8/wA4feB0X3aWzCKvsjrf/4CscBP0VQF6QnQMi0T87cVPI3V+Z5OO/2RzywWBHs33d+ObQ8Yr9RSbU3o1YjspWmyiV9gW7JyamDvGx0CbLS+wu9wedOF47QjR4S8MII0FT1TJIca1lMAP6Gn+1P6J+iHO4F7kJHqIRrJYOxApNyJ6X67rOfcdGnB+weacYl9NFlz6j7KxATiJQTsrTaYVPa5NVdCff2LMg/Dm8eM/lQPOPq/xJapAYZ5m99/DZLIemMMjYBlz7AXeSfsHmwlJHepiGlFYXK4GV9cclG96WyRwUaAUC+UsnCK+6+1yqKRPopJRBarGHKroWvKe/38XVhchb2vlHjvUQCu9zxF+FVFj0fLtCXfFntfShTBjOj2JFU77Jq1mhLD8x73cIPsTwzEYVdaEj5q2WML3Ki6fQi62zdAHYSuF0ymrLElIJQLTtq6t3ZLZhL++o6NCVsGCWJaCJI7sgkLbuZmRVsULuvaLRYudKPdYlmHZHRVEi+SRcpyu2swof0bl9IfKABq7NnTOwECOEB/NBP2RApe5S2TFeSGnM2Dd+w3OdndbZoWCggllRcJq9dfar8zg8DSGIjiQuky4LefN5XnduDJof0k4ZI7c5MaCVTygAf9zlqFMh2UJPysZvSn0aRYF7O1u8LWWDD0c1c38kgHU+3cGbri7k7TAHrBHEt0GmmrDqaXTUG+eIcgZlNo4xsN+RmLWqAkNB9GQhjbmZdZ8dRoJ0gESWo6iribePTTSlNJ2Fyw3JIIB9czWZhYYNyNUMa9Tjzx1A1Um+ghrnnRf3k9uqS6KWImEi1dueQ1K3dThSd5TNOLRN8g/BQpPgICmmk1ouDmpJQQoeizERgg+WwDjhzIoigLsnPdnppluboF+VAnq7Aposd3HAdOwek3DuAjh1BgOMGQJDyq6RIIBSYnmZszDV18yHHNGYLHw+nTQ5kMnNlTWyX6tL579SD52GueWvC1ZF1XmyspLj441iLY4tBTc1jFQIA3pelUen976M+f78H2MTyQ1JR8049WHT7xX25rUSkm+OdhJac8E6qrnBOo/HFALySVcj34zMX4rU/zppMU1D3TInObOHzY7iWDKkPi0dTHzJxeB9a0/WupPJBQyGdWS9uBsC51Dw2l1RC99hhLxOjkx4a16LPsnq+RMOQQn77Da+Y3r4O6BNQM26cmPjrxlVlOUsNvXO6a8gD06rIm903g1Tz20cnZUtMQh6ZJfuvtz3ox200bZ3Wxfyv+T+gPMfLx5+dJ/SqEIAnzhMMAr0UyQ63Y8/cn7m0yGlBfSbCghicbP3NCp2pkoSUZU8UZ9rlb08kQtABIbhUvf+x1hpoWyEMUf7r6uptL1iENSyDYKsQY1MhRSFPMMqeV2UAILqtfY3Ufor+jSqeibWmg8FJqzppUczfaAdLLgh6Tw35C2hliFUdtmvlBr+zp2NclnRLPJxniEaXIzOTAyWP/rATFYbBxbR/0gKeNYhD+w1bDFt3RRFgQmolO6ac+CWUf5H8zb8Oqlpqg0uywu4AsIU5aCphMElCpXK794gzkRs8JNsRZhiOZdyCPpcjakHJRkfaOy/WZ4FPD89c2YDAGu3g0hpACYHAYadGYUgaXDFPTFjIQt5VZgTd2UkvfnhoJmrekuE8QIs0cYUwJ5FDFWrotEglX6AalFOPTrKanbgvYsTYVpZyQJy49csQv6B8qKTlSRlyhqiu3ZmgQO0hyuS6ORNcelne00AOtNNtK80DPFlJ0G2N+0POryVRw7rbee+IGnZmASkJqHwwpp8PXlto4mKGu71BBA+ZiyXe6CZ0soZnQUyjk9ZDXu8FOc2RWG3CRUs8Y9eMnL7jrXgRvzQVT5XQtpuUgwuB6zuc/qi0HA+s9ns+aS63V+ek/tJodjQscsjrmcxyWGILzjOs04SrMeJzOW8cNSHS6JsI0avyJCyKgx6KuBJ4VdGjBlbyfIMfiOqPdr/yqk/IFu3bwQovNUR8ZKnRD40N4P/9LzmENHM24EfQLNNkf2mLHD7YoWXfYpnHWNTW29xCs2+EE56lBGFGbTnIwvsYmBCjVFv1Zll3P/J85riCxZ0vsnKgKaSk87LQVarEcSsoCPapom4OQLjWGq0qo5ggZrSA6/pbeXbUgfPx3Nz5feyHuRrYa9AlU2CfaiEJwjQtTNuicvOHawe1wEaQ/XHgckKaIg1DWu6SnzQts5EbHHC3jmnj7rY+hAIlfePznfD05AkdB8Zb0yXv6k/70kwkIFRPocNkYnnI3dmC+d/msBKmYSIojKsXWHdgRmpT1mjToKpLaxaLc74G129dw+q6oS3f5aMpP63pmFIketEkj9s9lDU4p2H99OT6TuM2V4MeZWE/fm9Hb6EEkN+K9F++MfgsMOlkC/hOPkEerccYltUIdHBImm/CsIDh+shgbsVjVDwULXKByTG3CpAMXT0NIibGTFKE4YnOWbKDPa79DXWPk33JMdbgTLXA9OtYwRv1BsSIMYypmUDb3E+QqDX+AB2U+s5+e1k5yBvgmYMthCmPsu/yVStHQ6tftNqwtRCD/NM+2kl6xRlmlMsUN0gwJ+Skm8Wy9WhVnCvQWuGq6oXVerlsEkNx92MC4M/abjL4isBIxl2u/PfzztEGZBg+3nJ5q4CphTGDSspl8vXdWj14026Yq9p8FQS0iGMzvgx5s0eLBj61DMHwwUw0z9H0swThCC16VQ182belxM29kNC43p/bnDVj4uKWIJpA8OjgYvtFYfiSM0Ooe7spuXOXnyAN3MT463Ejy0p4Vbi66m4rjDwJW26NH/WphRnhlMbsFp9MD13Tra30SoCLDh5zxJ2oXBIIA9spt1qzstwuGt2X0j9pXMLgiJauioQdQlykm1W4tT4cb+NTN5dEtHrtPX58Vg3NKlJefzparQxghhGmrAvGqY5pam0/2m628m9HUZ5ICbPrE5vIQCWhObQXUyOz2hEQy/AJdXS+Pp4hn/BXcvTHHttsjoClq62A1RM84pUSsFtVJAFOsV9L2V8rQ1tonsNyF7siqpDewTf4qzXWuN1viw8pajsGo7xSs+cKeo3+gPmP7SycInveCWcIAYXzF94iuuLk7MVhozd9tT+kxY89aqp/ncq3v4B8ZUqamHEZ+FNu1sslJHPoRPSrR3y9rsVTd6m3yTv1ioAHZKUo8Y1EVefl7OqargbK1zpQnug+UzHUwv458klKIWm7+av6Xuj+HZO1xCSKU74YRlriRhL0ygdDRd4VgZ9e2cY+hfuzwsQF5MzHtrJGhN0ijvmGqO7w9NRIAVftp1bW8L5RZTWYsmzbYMWvOvDSVhhHx8Rt1fFvObFYW6sfSBJGFz3JefTN3kflMc/XtUimmR+yfVBZHMuMHsEiEIW79l0gW6+XsLq7u5GXJy47KmoiDAEgDfRQaDGqsl5z97DXyr6rQ/PmDhmhcXCNaD0/lemdFQWIzRiM+0ohFMPcV3DDv5excUEhPRCHGIgMN8MEVhPcFlyDUdtdYHwNXL4FW4fQ2+frky2RRpCyEz2PkF4S03jRv4LYeVSXVlGZwPFopRZ+jUH12Fbp6HhJ5B2joIo8b/tddCyXAjjm2+LWjhKq9AO5zUHWXRtGPBEgGMeRnwUY6MUAvmUeH4uyqJI6qH9n8OZJPLvq0sHPvnxKkI+yRrRqqaUWNqCcL0b9BbLshocIPAJpymZbkSyekc/Wnx72PAVaaKQqtouqF/otbOV7x7pnGKtmmTQaOjS5uErzw8KuDd4oOSoVvaiVzqULkkBK0rmcLGlgxPPF2R9vKuwKDRrLL3hAs+ryTgvtokO3RirGKP9+AtctKoTsh+ix2hBKU2wcVIpcAvaiimVco/G9cYLwp933qZNRVWC1YCaQqTORcIhDXGU/xhboMPFhhofsnh5pVwstAKHWFlp+v1AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAwcLDA8W"
+          "public_key": "U2gcbOrLahSt/iph4lA5VBJrNFnkIVLMmbYdMm+s/om7EBjU2GSRdryZsMAtyAJmnF5KEAT/bUfX682hnqmNilndf/CLs8RBAcOWPlnHATKm+ps04KkPgy/bMO+0jTtnE7TViLMTstU2IH3gdooH4+5mUKepAZuMiDyc+bZRCQDYQJCZsqjtRr56b1UgRYSpkV6fxv3iycb3ZN/mqXehdo8WaRsRoJt9eonZizkLmQmmoRDAhYb6EYYQmijvp+yrdEgGrD0dvL8UFEsj853yaOlC5vesAzIeRQvWA3o03g5R4MG+uSO/dmLRuSYMhZ2ufKP4VA/ESdrA39KoG+drzAPHCSZRzjG5z5fZkVXmSrQezTdZefUnyZUSdsMejrZG+tZqFCpJqSaCh3G163M0JbFCpHAUloNFVonCcHW2xJ36WK2bBdixnTUWtxB2Lwud71ZK+f2YGsRkevP/DMrpC4Rc/lYx9aSW7WSwA3MjKEraBOzCDA9gVvwx+Z/FRAieKj0ZGiqxubOqgvrv5R2BgeYg/ejPe8u7OGJuNHWhugKKquDe4kzN4omvhPZZ6vZNHqJ5NCG08/DPTXwrOdGhyB0ND198q/UFPiTweai1io3lXdtJ238bwszxiTQgdPza8prv6DPrZqcZFnBIFumBcZIAPaldNNGtKpcxZAcFr1Ge9mDl6Fe/ydsgpGkvhzkseDNUK8QrTyg6dQnPsU4H6uRwnU/MdCs5wO7uCq9vXO576J89VbR9EqgiTm/GHp832sHi4zWhAJbuosd/dnnmrkqdUr7Ov2qH2mvGSLsQ8EhaHqjr+yiae2F5Z8t+SK2oMcPeRaYizpkBYuclRQYUkiiif0ByOomagy55nGGvxvUXU7cjgpj+IKIDeFida4ug0qBdB0dy/+gaEeKWkRUDzWEEpNt2Bx9DIx8HSMLyapzTln0J5hRt9nI7bL8+4V+OuAG3k5ytEtKjv6jK8sexDxW3Pbm500C6kKvHoOG/bdEfO0NJso5msYwxWzSqorXLjdtR/ystNw2/rCF6Uu7MtGb9rNQ7qkSFqV5a+xQHrWP2ieAriDyNxEj8Ho0rwcYscmTyK4IG0E9uln9auaUq38NOhkqStLowQHrG/95y3Wny5zMM83EfaH6Md+OGw/B8YFLHbJTJ+EGcK2FuZqeUTnFWHz5FU1aGGLsGiqQg8C5WlIck0zN9mGBqKqxuNr2WZAY0xOyPaHt2OI+zkmucWCvYPCE/rtxkMJznP+iTztdEmjmBsi4a8EkVJhbhp3IyBUCLruMv1QGqI+TOaOL6Wr5rsxWDXZgNPjJDxteAltWmtgtIziHtqtOhP/uIDn1MbIkeEVnH1m2opinzZqTTH9eYhRXFsCGVrwicel/FKDj5/f80F3CMQ63DTnwzQQ9rOOTvbgJCGA10D7PVfgZJ/um+QDGug0qipY75OPQxrGtw/GKVgvltB1j/Li2vAtvCgMa5vL0F4cuvE221KQ8y2nmYuLO+FsPrXXEPKWCnIcqTUpatLuUN+WRBrU2VHJdwYkePROsKAQ1AYnFgr6CZQX670wAUw8wpsT8JNe2PfRjzxUQRqpwOgPDiZvFVVnDItuSdWXWtD4NYvNw0n5U92x7linJx/FQSJmyMwfM4mK9Omw0ylYX5v3kmnvMRdnUHKU/ksE7ipaDOCniIaLUqLtKo2HoM0m3A1wQvfDmdDilQgYMJ8aiQdSvHIDChRmejmLZLvpj6KhbvQJHpaOs23zyqLMV5i9kSKhw+inaButFP0JCbnDY1fdZ0s+MyzuTEMHU8cBfBMqT63PmiCnaCRd6B5mO3ZViHg/C3XI3fRQZQUCVd0U2ThGLBvyL1g1gygWyh3bvUftZxumBwQThSmyFrtMcPM985aROQx8QA3Ni2y5Of2t92e9smL1wAHsHMl2j8M+Jgsvy4nV/DjWDsbWDn5vYJbhJt9iaHQnzfu058FdE839J6o+uF5cPaqVqlJCd2g8WlTAHGmSfbkK28na9W3IaKTa+cqE6ysI30e6UmML8BVMrcj+P1+tqe6yZw7oBAVCs3BQJwDGdbDtMlZetxVs5GzcAP321iLox/tbfXlHwPu9bKev2CTnBPpAvZFAaUtaaFJZEac4Cjlh76iwgDM+POWqdvZwpizzzPBmEpKEatbNRR8Wql1YbXgJYx5fWl89SQagWd2Uxtif6oZmcFzOo3/ZIJvsclbZhHF95ahG5/8ZaLM0nSzPiaEsEREYo25OnjfppPmleV139GVYk3ZkVbtGpLzqOY66J2t6CKATMTtrad73salY/+WDJkOvuEHjD8nv1ijwDLe/kIgJKeeVghG5aBTBMYO+IxAjfDMktH3JBX84QmuOHNQxxrPGZww201TCvtDO1psDSzTISLYDfdZUkjdMt/5ufRzZfXeY9tZ+6SXSeTW5wghYVGwUzhdbMO5Hcm+DeSIWe+o3kSDRhlg/Sx6G3bxCAgEb4LW+S75vuaf4c6uNake0fplzhMpZPwxJUP3VPSOBTMs22QYQ1nrr/Kk6PZVyVvtYGCqhyWVncpl0Lhcsl+8l3MKmXjFTz1JddFUh+w0fNTh0vg/hTfYIMlMEZDA/54Oo4=",
+          "signature": "sT3+7stdmljbnUS3gZzzB10HEtac3PsfN4/UxZSJgnMzWVKvd01CaXLXoy+FB/zcFhr5qpKHDAwx9oVcxMha75aCCmS66FsUBypXQIchhLHkrYEUg54rAghL7SvNaY3mdm0KT//cXsFH93xQCQONoiVP2S9Gz6iCYrVrVKmZ2tJf/FVkoNj3FTQ/WV6JdTX0ffnmL1b80bCh6AMIPDZWDdpdlEqzLPL5eocyUpmBFhQasVFGz/JJMBXpd4HDYYaHs8ooWibR2+pqQ1t4PMj2kgnM46Vj4nA7kULQr8zJeu8mGsJSAbYuRF5UUHOTSkI7oB3nQ/Gm3RYDy4TcjAJNd4M3/T7XJxq42nEUXSfZ7AFU9+pd4J0npAgGd0nCUXzE//4LkV5zdnmvRZ9H+IdlePrPIe250hr1iOhwM3SeFNfMayjAq45SL+UNKrA2+FEM3vYMZhAbSF1RA0sporwOyrh/3QXVzGVYm/dKb91G03KH12bP0UMPlRGuD7uGsE56NnhQEl+pkY/wb7vOkoHDvav2XUNIXVD9rmmTIEmUh/L0C/shaY5/22Ygf5hZUky7RNxKUIW4kRkTDObrLIJcwBFRy/6BVhgayUUGySKfPZ8MmiQbbabAeevurw73UowhrxVpLrA/OLFCWu92qqNSMOWGIChVMffoS7oWRY2651peGdA82R7UQHrCnK6yvqyo9bC8q4iqzwNmTMRu94be3SdcByQZUIA2+80wb7xKsbY/fj6W+XJOsDni0O9rbZJCTmV9N92dRMkfCsaq1wm2esG6iFznlLsS5ebRBfbnawX+T4TA+baZQGJhvwyymLZ+yBKVWVw9v5hi8YSkfDCjFdzsL8FVDRk414/U8d5eFSi9CLo7swLvqodJ2oUe+dfOMMjCBVrzD0VGWCGjPaL6z+CkxA9z6w6MioCIt24jjxsQih7SEnea9LhpgjDlGoJhRFohAavHzScHgi43+rohF0Wir8L+Gy8gyCgL5/DryVbD9ZT3vlq6BlFp+b56WFwdpVulnnM1DOtMlOOjX4NLpSYeV1qIw7hnhS5AAeG4Wawm9bAFlRLtvJPrgvOaft2KCbo4qV65K5LhET5z6LfKPCcGbhBlxOXKVlpT0bbpU7YaKxIsLHX5Xal5skE+55cjN0WevCx5jrYxDPSzu0H04LXFS3zQtJ96sMX1q8AHLUXzBAq66eVgeZr/f/zpJ+mM9S+GXcXkou8nv2Jw4PA2q32K1gIQN4ca0lIWgiPanBgtJNn0tIxuFlgMZXhqUsDijXX6DDllOavAJCS06x1yjOlWLzjQRcH6wCR3SAoQRYhj86ed7pY8UfTXBHrrBlRIXk6O1/2z2pGFhOBHK5vvJQLOjs4JcJwjOiSGt7hltmL4SOb1j4jOC9eb2CNXUd7mQHukBrkmJoQ9FxTY2uKy4yvtXXMR7LHbfwelRcpl12Ahf5Bp5Sa9GLP2sCngCe9E3Ga/nssTsjMrTe+1kBcytLpMcbjLUHhcpceUFmEr7Mt3qsznqPIj7N2XUyBlaGFKmfVrNQOfpHhSblzoWTxC2qpsXE/bBqQAdDG8QHEEqrv2K0Qs487GHLZN8AM7qbvDEZThBC1cus0HQWyqayL8dv25TGNv5+hDTbygfb9xqIt/fTiLeEY/OQfv1nJrxCxCsO1Lrk478yFXFsTskIomGcvurX4qFk50tInYOUrqas8b2gEvIVSXBjhJDbdW/P5nDjADUGRAKsu/3RfiKWmhtaGTqh6NMG43nHSr4vkT5Elu+mGt9cu+KX2SNV0tofseP397j/tdhlIxKvLCObHOD2zckxV0tCPpAeiJwsnJ6MD8uYqhdtuTyk/YJ99ggAAk7l/S8ZY63JrnnKZxD3bTO/NXCGvsX9iX5z0dwgam2G+BI0/c18ZOYKfKK4+oIIztco/8+YPtalgpQ2K+4JUc4igoFQAh703l7oU62s9/SG86BtW94VoAZeM0omDG4BexeQPrOslVZn5dzFryM+ZExUylKmHRyv5PN1w2n5w0iXfzYoTuzlh7KRx1c78X6D0YifTJtJMkaEVrA1yoyLM4q1GLZk75NeWc6OUxE14MufIGHYN23pYadQqoO3/nfwCVlx6GXOp9P9Noq8utOj96+qFMjCmHSeZk7bSkEPTDG0L7pqLYliiIFF0tVeu0PlXPIY5Z5RjFP7wrrfjwxqjrt1KwrK+h5J8dt+ieI/TG1sv+R0LSx+UEOr3db9z/geexIHc8avuvmci44kEa+rdhL0TfgU/gv6SkDjkbrPQpJpDfRJEtFWrL+04ZXFdqEO+0BkOwiaxS/IO+d6umiHbJsUvOkraaozkDCajmKp0fwTu8HSNQt9OReiGNHjTIRuqz8i+8K+/xg9FVdZudR9Ja9O0Ohyew/bs6K1dybAnrYYWdKk6MiMb7jy0pvVwntxbE6kq5XlsED3de1lUccIvbM5zAUPy+qfK9PdtG0AaZs0gpFNYSylXM3nLtrVELkvDomA5hR6KnJDlf1vPmwLMX8LUa18ElspoYXPxOpewS9cXjShw97aDmeCTli0Uf4UA790T1C1NBc8+07uZmad78JYjgDqp1wncv5zuA7wV+JB4QArnYGjbFT5TDSZJXb6gmnukvf666MaIOYHSycTuMRSqmGzLzEvwgr/RU+ZS8bWajHDfsXoPGrQWKCPKCcwjra6hkuLDXGdrKVcWURPms+5sckPXZgRTVAldToGCEiNXUEMId1xgM6PTXmkeXn47jblKRv67GJZi/vJa5iXeDLou1TRWsaMPLoClNuaSahMctaSKpXusWbhgWfdaLE2ZMlKkjGNnYRK1gjRLwcxJoC4wC749f2iJ/tSUObRApnla1epeyvgaimrrZDjvtcRWDwV7D53tsUXhYoseplXJPoxC6Pu1uhlSWZAdh+0PmeYfoPZvFChZALsrwXsjvhZkPVLpUbQSQna9P38fl06buwFDN8zK5bkoHr2VBsod03rRLAzbXkStSlubz/acKw3RwzVF37eqzYRKpxV06eqOxhiuitNjWUc8s6xkgOjzvuTRB0iPiXxM6DB8w59FsXxmcl/EG4vJ2CKS2krCnH6DzsbTvfXC7fEpjqbuQ+3apM/wm8lrQJm0cXoVOZLYBd/itUBXdXRuHAhGv916ENBmQwEgeXDlaum/QYqBr89aUI+sftKyehF8FGqL2imQG7wlGeXNpJ5s8ta1NqKq1+EGpcxVYc9mUgMP05oX236CiSYWdsk9CnUKxbwhtpYazDzYnZm5qmamoVMXLAZHGU4H/SNwfAVM9VkDCVW/nxTNPtvmNqnmFhAuJ7OQw+0KHiSBeqBO5ymUiSyPzm5C3c7ClzGpYkkgHfsINu4qbfJM1J5puaoLTiA97/7AIYOh632zg40T63DM0ZO9HjTel9fHKrInshgF4e+MGyWHphrZBD46x307VOF+nJ7PxQu6nA7+BoH2z2nAC1/sPHYcW1aBYpu4PMbxOYwwqCHkJWog36M1fCX3gPniSf1wZyVmx/pZEYW/6CwTntmmA16b4CoCGEmG57vbKt1mUgRW69QSuhh1Q3zhN6W31po29P+jC7NPsjtCsEGSuDhKuZt+BSwWM78AFDwUpp0FL6Trcyu+80txWvm+gSI33u8K8W26we4/H5edQ3S6D/VVBH85hYZHrz76qkICtDWiRpbGsmjrlVH3SPUvRR4tD5WwdBvAIXLvP8aQHASsgQQ4wWf5JgQzVmikHxY/CtsVSnGC2TJHyv0cq9yHwct32TOi2aP0bp21+VUegLdxOA+B8ldT2idv9yf9RAaH6LwZgBNEtw2o8g1LrUJOkVmavF78zjMGGUAhg7ZBUa/L3xHKB3cuBhXfJF0l1meMKpsEEX4Jva4LTnHN3lverxk/EnS2KpItKHqW6OqKUwb92XFx37uP9NnXSER9Fify/kREwIQWx3Ti7j5uKi/soRcp9lU4JuqReJjqj1gJLoiTWc0RuXpRizmXVvxeoDQid1QZE7vzVNAC50jNQqJwSEkw1f+SBOC73oeR01KoNrOsumlyTT5SlorPHcUElWgs6bZ9HgPkHhesOjq3cgXGKZ0553s+64v/uBer3bteNWkbZVx9Yll5Uc5UHqk9ONXoPliiEUB7A9o0YbntWgLKVEp7cFf1uU1Gpz7uw/XbQ3ENJOpHKquaZKWXwg+bzO2hseHAm/CNFaWDLn72qO8Uv/cuKuLsqUJ9v0WFrVi7i2f3m7kvVlfZaWIQgBt6Ox0s9ZRRSkGsKUjkfVFu7RQoljnJbwCr5rgrtfGjSqzXl6MJSv2so48zcnyqqDZenYGmV7oJcDAdRL48t1FdGfo6nHjN7pa7E2fH4Mz0/bsjOE11naoybnc0oLDhQYoSdpsLvFRk3P3WAngAAAAAAAAAAAAAABA0TGyUs"
         }
       }
     }
@@ -864,8 +874,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "06690711-c33b-47fd-b7f0-6bec5b381d29",
-          "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "f65b210f-b231-4c7d-b506-35af54360e3c",
+          "eventId": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -874,7 +884,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+              "ticketTypeId": "bb315c09-8f20-463f-901b-522910dd4d24",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -892,7 +902,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -1009,13 +1019,13 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+        "id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29",
+        "reference": "order-f65b210f-b231-4c7d-b506-35af54360e3c",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/ddfb6654-dbd4-456b-9554-f9c25c949055/images/document",
+          "image_url": "/v1/review/e645e2c1-1769-428f-ac63-1d5bab7a50b6/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
@@ -1042,25 +1052,43 @@ export const operationExamples: OperationExamples = {
             "step": 0,
             "instruction": "Turn your head slightly to your own right",
             "pose": "right",
-            "image_url": "/v1/review/ddfb6654-dbd4-456b-9554-f9c25c949055/images/selfie/0",
+            "image_url": "/v1/review/e645e2c1-1769-428f-ac63-1d5bab7a50b6/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and blink slowly",
-            "pose": "front",
-            "image_url": "/v1/review/ddfb6654-dbd4-456b-9554-f9c25c949055/images/selfie/1",
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left",
+            "image_url": "/v1/review/e645e2c1-1769-428f-ac63-1d5bab7a50b6/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left",
-            "image_url": "/v1/review/ddfb6654-dbd4-456b-9554-f9c25c949055/images/selfie/2",
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front",
+            "image_url": "/v1/review/e645e2c1-1769-428f-ac63-1d5bab7a50b6/images/selfie/2",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 3,
+            "instruction": "Look straight at the camera",
+            "pose": "front",
+            "image_url": "/v1/review/e645e2c1-1769-428f-ac63-1d5bab7a50b6/images/selfie/3",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 4,
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front",
+            "image_url": "/v1/review/e645e2c1-1769-428f-ac63-1d5bab7a50b6/images/selfie/4",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -1071,19 +1099,19 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:2ec0e3df-1a0f-4fd7-aca7-30c574eff554",
+            "actor": "backend:1559b997-4b5f-4304-88db-3a6fed20fb18",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:2ec0e3df-1a0f-4fd7-aca7-30c574eff554",
+            "actor": "backend:1559b997-4b5f-4304-88db-3a6fed20fb18",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:2ec0e3df-1a0f-4fd7-aca7-30c574eff554",
+            "actor": "backend:1559b997-4b5f-4304-88db-3a6fed20fb18",
             "actor_name": null
           },
           {
@@ -1102,6 +1130,18 @@ export const operationExamples: OperationExamples = {
             "type": "operator.fault_injected",
             "at": "2026-12-18T19:27:27.000Z",
             "actor": "operator",
+            "actor_name": null
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:27:27.000Z",
+            "actor": "device",
+            "actor_name": null
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:27:27.000Z",
+            "actor": "device",
             "actor_name": null
           },
           {
@@ -1143,7 +1183,7 @@ export const operationExamples: OperationExamples = {
           {
             "type": "review.case_viewed",
             "at": "2026-12-18T19:53:27.000Z",
-            "actor": "reviewer:ded51404-8c58-44d6-ae06-a88c40b50b3b",
+            "actor": "reviewer:2d280986-23f5-4eaa-bba0-21e0580c223e",
             "actor_name": "Dana at the front desk"
           }
         ],
@@ -1152,10 +1192,11 @@ export const operationExamples: OperationExamples = {
         "decisions": [],
         "decided_by_you": false,
         "claim": {
-          "reviewer": "reviewer:ded51404-8c58-44d6-ae06-a88c40b50b3b",
+          "reviewer": "reviewer:2d280986-23f5-4eaa-bba0-21e0580c223e",
           "reviewer_name": "Dana at the front desk",
           "until": "2026-12-18T20:08:27.000Z"
-        }
+        },
+        "document_used_by": []
       }
     }
   },
@@ -1168,9 +1209,9 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+        "id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
         "status": "approved",
-        "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29",
+        "reference": "order-f65b210f-b231-4c7d-b506-35af54360e3c",
         "webhook_url": "https://hooks.harbour-live.example/identity",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
@@ -1186,10 +1227,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "ac14c64b-7cfd-4895-bee5-d9e31adbcdb9",
-          "eventId": "ac39b631-2ccc-4bc8-bd8f-1a700314fe62",
-          "type": "ticket.checked_in",
-          "endpointId": "daf830ac-4a17-4045-be65-28852a810066",
+          "id": "cc624576-7a12-4dbc-bf64-9c6c46335b50",
+          "eventId": "8933389a-23c5-4a13-be2d-8868e56af452",
+          "type": "order.paid",
+          "endpointId": "0ec2b032-f504-4d3e-bbf0-0cfbf82f5cbc",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -1203,7 +1244,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 63,
+              "durationMs": 40,
               "error": null
             }
           ]
@@ -1225,8 +1266,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "sjMdAzYeB3eytSe4AMzjIQfEixBEYLnfJD10g8ByAuI",
-            "kid": "bc30399e7b270360",
+            "x": "LHv8PNvPyJj5IRyo_vEm273HGzbaZ8HOJLuAZAijXsc",
+            "kid": "9c4ccf80aaee8bf9",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1237,8 +1278,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "iPWdyPdhpELuxp1JLs7dRyGUBoJI_jUJ-6s8m04eKpQ",
-            "kid": "7a50ce3ac2d52fc9",
+            "x": "d9QxcpflZE0PZJcfV3n7Q1RhnP5nnezUbSziRr3rGc8",
+            "kid": "5d5ef0113a017491",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -1257,12 +1298,12 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e8bc2109-74ef-4579-855f-037c52b2ea9b",
+              "id": "13488659-af9c-4df5-9ae3-4c639d9d2e50",
               "service": "ticketing",
-              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "name": null,
-              "prefix": "tk_live_k25K",
-              "last4": "FZ68",
+              "prefix": "tk_live_UdcL",
+              "last4": "VeHM",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "lastUsedAt": "2026-12-18T18:41:27.000Z",
               "scopes": [
@@ -1275,36 +1316,36 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "2ec0e3df-1a0f-4fd7-aca7-30c574eff554",
+              "id": "1559b997-4b5f-4304-88db-3a6fed20fb18",
               "service": "identity",
-              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "name": null,
-              "prefix": "idv_live_eeP4",
-              "last4": "o0wc",
+              "prefix": "idv_live_Xoct",
+              "last4": "bt64",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "lastUsedAt": "2026-12-18T20:39:27.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "ded51404-8c58-44d6-ae06-a88c40b50b3b",
+              "id": "2d280986-23f5-4eaa-bba0-21e0580c223e",
               "service": "identity",
-              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "name": "Dana at the front desk",
-              "prefix": "idv_live_zp3j",
-              "last4": "XE1s",
+              "prefix": "idv_live_zB12",
+              "last4": "SusE",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "lastUsedAt": "2026-12-18T19:53:27.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "d0f6ae50-c4e3-45c9-aa7c-a134fb25eed2",
+              "id": "1ecfe438-2af7-4bf1-aa15-b742b411bb88",
               "service": "governance",
-              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "name": null,
-              "prefix": "gov_live_vw63",
-              "last4": "v7OY",
+              "prefix": "gov_live_P_v-",
+              "last4": "KVDM",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "lastUsedAt": "2026-12-18T21:42:27.000Z",
               "scopes": [
@@ -1358,8 +1399,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "3653c33a-975c-4848-b9a8-ae7e548962b7",
-              "orderId": "06690711-c33b-47fd-b7f0-6bec5b381d29",
+              "id": "9369c685-b0c8-40a6-8215-d2ca6c730e25",
+              "orderId": "f65b210f-b231-4c7d-b506-35af54360e3c",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -1379,8 +1420,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "06690711-c33b-47fd-b7f0-6bec5b381d29",
-              "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+              "id": "f65b210f-b231-4c7d-b506-35af54360e3c",
+              "eventId": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -1389,7 +1430,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+                  "ticketTypeId": "bb315c09-8f20-463f-901b-522910dd4d24",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -1414,9 +1455,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "52dce843-c3d4-4c28-8150-673a313baf4b",
-              "orderId": "06690711-c33b-47fd-b7f0-6bec5b381d29",
-              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+              "id": "00a621a4-91ee-478f-ae0a-2f6eeed81c9a",
+              "orderId": "f65b210f-b231-4c7d-b506-35af54360e3c",
+              "ticketTypeId": "bb315c09-8f20-463f-901b-522910dd4d24",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1426,9 +1467,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "eb55e838-c5f1-4b79-9695-6c7ff97d6b08",
-              "orderId": "06690711-c33b-47fd-b7f0-6bec5b381d29",
-              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+              "id": "66e8ea8c-0ebb-4e20-97d1-058c501d3677",
+              "orderId": "f65b210f-b231-4c7d-b506-35af54360e3c",
+              "ticketTypeId": "bb315c09-8f20-463f-901b-522910dd4d24",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -1452,7 +1493,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+              "id": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -1462,7 +1503,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+              "placeId": "5dea4583-2861-411d-82db-5a2e39e55f0b",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1498,8 +1539,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
-            "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
+            "record_id": "6b1a96c3-fac2-47e5-8599-bc6c1ccf4f10",
+            "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -1516,7 +1557,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+                "delegation_id": "43ec3471-62dd-4539-8966-25e19fc04768",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -1558,15 +1599,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "95406ee2de6a14df2c45a700ff0ff167",
+            "nonce": "325a3dd9176fe787d8140faa47752b70",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
+            "signature": "C0_ME06cCs1hjOGHplQGaUWYakQioOUx2eR8tIOGISexww3ZDtBXO8l5qmRPyrr5DjWBnh955SPiYeDcA1gBDQ"
           },
           {
-            "record_id": "cba146bd-c706-44d5-a466-fceb5b0a21aa",
-            "execution_id": "872e51f3-3007-4e0d-949b-6d3708ffb594",
+            "record_id": "cac05002-c502-4742-94b0-1d33852146b4",
+            "execution_id": "74485e37-2710-4a98-9391-e8e2945abbb8",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -1583,7 +1624,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "786848e1-f080-463d-b004-7d6de769f802",
+                "delegation_id": "bce491ec-4a99-463a-8541-bc2fe80bf0b2",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -1624,11 +1665,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "eb69f39a87fd913f39e15f1b220b27e1",
+            "nonce": "cb95edd90f938ad85c423130bdbb4690",
             "seq": 2,
-            "prev_hash": "0ea6526baa1d52ea4ce9a783ff4265c4c4e1e3e25dc1d166127553afd8351d01",
+            "prev_hash": "fe3999f8e90cd475ddadc5802a57694453f0a55898e346ac57a71af18d73b96e",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "Y-AE1hcZMsFptizKiyG4mloVjRhoCXxOFb1w8zjADbFZtsM5lPdMK-P5J_Ard8ozeqetTiGFDuGy134SN6I1Cw"
+            "signature": "Kh8SMnDbUOhoDFjX1t3k27KfnTMxjE0hnd4ztZr_wzhAqHJYnkraM5_fclXMUFKLI0Qnb5Iz3ckYvwT_juIRCA"
           }
         ],
         "next_after_seq": null
@@ -1642,7 +1683,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+              "id": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -1652,7 +1693,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+              "placeId": "5dea4583-2861-411d-82db-5a2e39e55f0b",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1673,8 +1714,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "669c694a-b7cf-4166-8704-a6b9eed2ee25",
-              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "id": "3c12f8ed-885f-461e-b46e-dde4b608c22b",
+              "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -1687,8 +1728,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "900f8ba7-7eaf-4964-8a16-cca8095c5a67",
-              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "id": "dace04c2-1634-4c9f-887d-f2ad36aacc41",
+              "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -1702,8 +1743,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "786848e1-f080-463d-b004-7d6de769f802",
-              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "id": "bce491ec-4a99-463a-8541-bc2fe80bf0b2",
+              "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -1711,8 +1752,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
-              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "id": "43ec3471-62dd-4539-8966-25e19fc04768",
+              "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -1731,7 +1772,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "acb37d2f-2b51-4b5f-b12b-b26f0f571abb",
+              "id": "f89df0fc-652c-4ce6-8d92-24152b114f4e",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
@@ -1743,7 +1784,7 @@ export const operationExamples: OperationExamples = {
               "erased": false
             },
             {
-              "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+              "id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -1763,7 +1804,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "id": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "reviewPolicy": "single",
@@ -1782,7 +1823,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+            "id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -1791,7 +1832,7 @@ export const operationExamples: OperationExamples = {
             "review_disagreement": false,
             "decisions": [],
             "claim": {
-              "reviewer": "reviewer:ded51404-8c58-44d6-ae06-a88c40b50b3b",
+              "reviewer": "reviewer:2d280986-23f5-4eaa-bba0-21e0580c223e",
               "reviewer_name": "Dana at the front desk",
               "until": "2026-12-18T20:08:27.000Z"
             }
@@ -1807,7 +1848,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+              "id": "bb315c09-8f20-463f-901b-522910dd4d24",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -1830,10 +1871,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "ac14c64b-7cfd-4895-bee5-d9e31adbcdb9",
-              "eventId": "ac39b631-2ccc-4bc8-bd8f-1a700314fe62",
-              "type": "ticket.checked_in",
-              "endpointId": "daf830ac-4a17-4045-be65-28852a810066",
+              "id": "cc624576-7a12-4dbc-bf64-9c6c46335b50",
+              "eventId": "8933389a-23c5-4a13-be2d-8868e56af452",
+              "type": "order.paid",
+              "endpointId": "0ec2b032-f504-4d3e-bbf0-0cfbf82f5cbc",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1847,16 +1888,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 63,
+                  "durationMs": 40,
                   "error": null
                 }
               ]
             },
             {
-              "id": "9c8dbc98-e276-49f2-93ca-6cbff3b5b05e",
-              "eventId": "4617599f-1128-4718-814b-42f8f269ad22",
-              "type": "order.refunded",
-              "endpointId": "daf830ac-4a17-4045-be65-28852a810066",
+              "id": "bd44d7c7-7d02-4dca-b1a9-7d5cf988fcd4",
+              "eventId": "d0949d9b-1510-42cc-bbe9-1239e1398a03",
+              "type": "order.paid",
+              "endpointId": "0ec2b032-f504-4d3e-bbf0-0cfbf82f5cbc",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -1870,7 +1911,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 41,
+                  "durationMs": 67,
                   "error": null
                 }
               ]
@@ -1890,8 +1931,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "daf830ac-4a17-4045-be65-28852a810066",
-              "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+              "id": "0ec2b032-f504-4d3e-bbf0-0cfbf82f5cbc",
+              "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -1914,8 +1955,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "06690711-c33b-47fd-b7f0-6bec5b381d29",
-          "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "f65b210f-b231-4c7d-b506-35af54360e3c",
+          "eventId": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1924,7 +1965,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+              "ticketTypeId": "bb315c09-8f20-463f-901b-522910dd4d24",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1942,7 +1983,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -1952,7 +1993,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+          "placeId": "5dea4583-2861-411d-82db-5a2e39e55f0b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1974,10 +2015,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "ac14c64b-7cfd-4895-bee5-d9e31adbcdb9",
-          "eventId": "ac39b631-2ccc-4bc8-bd8f-1a700314fe62",
-          "type": "ticket.checked_in",
-          "endpointId": "daf830ac-4a17-4045-be65-28852a810066",
+          "id": "cc624576-7a12-4dbc-bf64-9c6c46335b50",
+          "eventId": "8933389a-23c5-4a13-be2d-8868e56af452",
+          "type": "order.paid",
+          "endpointId": "0ec2b032-f504-4d3e-bbf0-0cfbf82f5cbc",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -1991,7 +2032,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 63,
+              "durationMs": 40,
               "error": null
             }
           ]
@@ -2004,8 +2045,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "4c91d9dd-45bf-4270-bafe-1c5898936238",
-          "eventId": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "1edaf850-4cd6-45d8-b0c3-3adeccea6303",
+          "eventId": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -2014,7 +2055,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "b834bba9-fddc-4b2e-8c5a-31b6ec699fec",
+              "ticketTypeId": "bb315c09-8f20-463f-901b-522910dd4d24",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -2030,7 +2071,7 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+        "verification_id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
@@ -2050,7 +2091,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
+        "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2092,7 +2133,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+            "delegation_id": "43ec3471-62dd-4539-8966-25e19fc04768",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2106,12 +2147,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
+        "nonce": "325a3dd9176fe787d8140faa47752b70",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
+        "record_id": "6b1a96c3-fac2-47e5-8599-bc6c1ccf4f10",
         "seq": 1,
-        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
+        "signature": "C0_ME06cCs1hjOGHplQGaUWYakQioOUx2eR8tIOGISexww3ZDtBXO8l5qmRPyrr5DjWBnh955SPiYeDcA1gBDQ"
       }
     },
     "responses": {
@@ -2157,11 +2198,11 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "27318591-b310-477a-8db6-acbbceb996e3",
+        "review_id": "9e92222d-b8ea-4c2d-9e44-359eebaca98d",
         "verification": {
-          "id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+          "id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
           "status": "approved",
-          "reference": "order-06690711-c33b-47fd-b7f0-6bec5b381d29",
+          "reference": "order-f65b210f-b231-4c7d-b506-35af54360e3c",
           "webhook_url": "https://hooks.harbour-live.example/identity",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
@@ -2178,12 +2219,12 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e8bc2109-74ef-4579-855f-037c52b2ea9b",
+          "id": "13488659-af9c-4df5-9ae3-4c639d9d2e50",
           "service": "ticketing",
-          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "name": null,
-          "prefix": "tk_live_k25K",
-          "last4": "FZ68",
+          "prefix": "tk_live_UdcL",
+          "last4": "VeHM",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": "2026-12-18T18:41:27.000Z",
           "scopes": [
@@ -2203,8 +2244,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
-          "profileId": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "43ec3471-62dd-4539-8966-25e19fc04768",
+          "profileId": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2217,7 +2258,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+        "verification_id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
         "handoff_revoked": true
       }
     }
@@ -2238,8 +2279,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "cba146bd-c706-44d5-a466-fceb5b0a21aa",
-        "execution_id": "872e51f3-3007-4e0d-949b-6d3708ffb594",
+        "record_id": "cac05002-c502-4742-94b0-1d33852146b4",
+        "execution_id": "74485e37-2710-4a98-9391-e8e2945abbb8",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -2261,7 +2302,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "786848e1-f080-463d-b004-7d6de769f802",
+            "delegation_id": "bce491ec-4a99-463a-8541-bc2fe80bf0b2",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -2297,16 +2338,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "eb69f39a87fd913f39e15f1b220b27e1",
+        "nonce": "cb95edd90f938ad85c423130bdbb4690",
         "seq": 2,
-        "prev_hash": "0ea6526baa1d52ea4ce9a783ff4265c4c4e1e3e25dc1d166127553afd8351d01",
+        "prev_hash": "fe3999f8e90cd475ddadc5802a57694453f0a55898e346ac57a71af18d73b96e",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "Y-AE1hcZMsFptizKiyG4mloVjRhoCXxOFb1w8zjADbFZtsM5lPdMK-P5J_Ard8ozeqetTiGFDuGy134SN6I1Cw",
+        "signature": "Kh8SMnDbUOhoDFjX1t3k27KfnTMxjE0hnd4ztZr_wzhAqHJYnkraM5_fclXMUFKLI0Qnb5Iz3ckYvwT_juIRCA",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "cba146bd-c706-44d5-a466-fceb5b0a21aa",
-          "execution_id": "872e51f3-3007-4e0d-949b-6d3708ffb594",
+          "record_id": "cac05002-c502-4742-94b0-1d33852146b4",
+          "execution_id": "74485e37-2710-4a98-9391-e8e2945abbb8",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -2328,7 +2369,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "786848e1-f080-463d-b004-7d6de769f802",
+              "delegation_id": "bce491ec-4a99-463a-8541-bc2fe80bf0b2",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -2364,25 +2405,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "eb69f39a87fd913f39e15f1b220b27e1",
+          "nonce": "cb95edd90f938ad85c423130bdbb4690",
           "seq": 2,
-          "prev_hash": "0ea6526baa1d52ea4ce9a783ff4265c4c4e1e3e25dc1d166127553afd8351d01",
+          "prev_hash": "fe3999f8e90cd475ddadc5802a57694453f0a55898e346ac57a71af18d73b96e",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "Y-AE1hcZMsFptizKiyG4mloVjRhoCXxOFb1w8zjADbFZtsM5lPdMK-P5J_Ard8ozeqetTiGFDuGy134SN6I1Cw"
+          "signature": "Kh8SMnDbUOhoDFjX1t3k27KfnTMxjE0hnd4ztZr_wzhAqHJYnkraM5_fclXMUFKLI0Qnb5Iz3ckYvwT_juIRCA"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "52dce843-c3d4-4c28-8150-673a313baf4b"
+      "ticketId": "00a621a4-91ee-478f-ae0a-2f6eeed81c9a"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "3653c33a-975c-4848-b9a8-ae7e548962b7",
-          "orderId": "06690711-c33b-47fd-b7f0-6bec5b381d29",
+          "id": "9369c685-b0c8-40a6-8215-d2ca6c730e25",
+          "orderId": "f65b210f-b231-4c7d-b506-35af54360e3c",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2395,8 +2436,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "82b6f11f-3c74-4678-af9f-895b2c44feb8",
-          "deliveryId": "a3a615c9-6d4e-4054-9739-1f0487493571"
+          "eventId": "15439a03-a407-449d-aaae-c757819d6f9b",
+          "deliveryId": "a2208fbb-7e2c-4c33-86d3-a40e5e1e9c7f"
         }
       }
     }
@@ -2409,7 +2450,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "acb37d2f-2b51-4b5f-b12b-b26f0f571abb",
+          "id": "f89df0fc-652c-4ce6-8d92-24152b114f4e",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
@@ -2429,7 +2470,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "5283c8b7-b007-4638-ba79-11fd396bfc46",
+          "id": "6746dfa5-57e5-434e-b1ca-7fa43278fac9",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -2439,7 +2480,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b9bf9757-67b3-4af1-8b2f-b60945440983",
+          "placeId": "5dea4583-2861-411d-82db-5a2e39e55f0b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2456,7 +2497,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "0b146cac-8403-4452-bdd9-d285f48d56a4",
+          "id": "14a910a3-9ca2-428b-a5cc-7e381bb533dc",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -2477,12 +2518,12 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "ddfb6654-dbd4-456b-9554-f9c25c949055",
+        "verification_id": "e645e2c1-1769-428f-ac63-1d5bab7a50b6",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
           "step": 1,
-          "pose": "front"
+          "pose": "left"
         },
         "uploaded_steps": [
           0
@@ -2496,7 +2537,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "c8e3d676-eab9-469a-bab5-f69bdd165699",
+        "execution_id": "cfb28b35-ab55-412f-9ed0-3db25e68f4fa",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -2538,7 +2579,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "a3734a42-602b-46e4-b330-92d3b7d07bf8",
+            "delegation_id": "43ec3471-62dd-4539-8966-25e19fc04768",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -2552,12 +2593,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "95406ee2de6a14df2c45a700ff0ff167",
+        "nonce": "325a3dd9176fe787d8140faa47752b70",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "5f20d2d1-8369-4ec4-952f-f188034da892",
+        "record_id": "6b1a96c3-fac2-47e5-8599-bc6c1ccf4f10",
         "seq": 1,
-        "signature": "kzODt0fc9uTW2i4CLhSoiPrAGyXB_DteUCHX3LISCsyh_1CiRn29OTFbMPj88k8H3mmCIL1H-LhU2DHJFJe7BA"
+        "signature": "C0_ME06cCs1hjOGHplQGaUWYakQioOUx2eR8tIOGISexww3ZDtBXO8l5qmRPyrr5DjWBnh955SPiYeDcA1gBDQ"
       }
     },
     "responses": {

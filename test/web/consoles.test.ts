@@ -311,6 +311,9 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     const widths = await images.evaluateAll((imgs) => imgs.map((img) => (img as unknown as Img).naturalWidth));
     expect(widths).toEqual([640, ...challenge.steps.map(() => 480)]);
     for (const s of challenge.steps) await page.getByText(`Step ${s.step + 1}: ${s.instruction}`).waitFor();
+    // Why it is document_reused: the earlier verification with the same document, named (decided, so not a link).
+    await page.getByTestId('document-used-by').getByText(first.id.slice(0, 8)).waitFor();
+    await page.getByText('(not open to reviewers)').waitFor();
     await page
       .getByText('review.image_viewed')
       .first()

@@ -227,6 +227,24 @@ export function ReviewCase({ id }: { id: string }) {
               </dl>
               <StandingNotice standing={c} decidedByYou={c.decided_by_you} />
               {c.status === 'manual_review' && <ClaimPanel id={id} claim={c.claim} saved={state.reload} />}
+              {c.document_used_by.length > 0 && (
+                <section aria-labelledby="reused-h">
+                  <h2 id="reused-h">The same document was used by</h2>
+                  <ul data-testid="document-used-by">
+                    {c.document_used_by.map((o) => (
+                      <li key={o.id}>
+                        {o.in_reach ? (
+                          <Link href={`/console/review/${o.id}`}>Case {o.id.slice(0, 8)}</Link>
+                        ) : (
+                          <code>{o.id.slice(0, 8)}</code>
+                        )}{' '}
+                        — {o.status}, started {localTime(o.created_at)}
+                        {!o.in_reach && <span class="muted"> (not open to reviewers)</span>}
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
               <section aria-labelledby="images-h">
                 <h2 id="images-h">Document and frames</h2>
                 <Evidence
