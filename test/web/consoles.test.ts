@@ -449,6 +449,8 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     const operator = await open('/console/operator');
     await operator.page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
     await operator.page.getByRole('button', { name: 'Sign in' }).click();
+    // Signed in (the token is stored) before leaving the page.
+    await operator.page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
     await operator.page.goto(`${server.url}/console/operator/profiles/${tenant.profileId}/keys`);
     await operator.page.getByLabel('Manual review').selectOption('four_eyes');
     await operator.page.getByRole('button', { name: 'Change review policy' }).click();
