@@ -63,6 +63,8 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
 
   it('operator: signs in, creates a profile and a key (shown once), registers an endpoint, sends a test event and sees it in the log', async () => {
     const { page, errors } = await open('/console/operator');
+    await page.getByLabel('Operator token (ADMIN_TOKEN)').waitFor();
+    await look(page, 'operator-sign-in');
     await page.getByLabel('Operator token (ADMIN_TOKEN)').fill('wrong-token-wrong-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').getByText('A valid operator token is required').waitFor();
@@ -288,6 +290,8 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     expect((await settle(server, tenant.backend, id)).status).toBe('manual_review');
 
     const { page, errors } = await open('/console/review');
+    await page.getByLabel('Reviewer API key').waitFor();
+    await look(page, 'reviewer-sign-in');
     await page.getByLabel('Reviewer API key').fill(tenant.reviewer);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('document_reused').waitFor();
