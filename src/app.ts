@@ -5,7 +5,7 @@ import { ReconnectLookupConnector } from './plugins/redis-connector.js';
 import { cancelReconnectLookups } from './lib/reconnect-lookup.js';
 import { validatorCompiler } from './plugins/validator.js';
 import { adminApi } from './admin/plugin.js';
-import { startKeyCache } from './auth/api-keys.js';
+import { startKeyCache, startKeyUseRecorder } from './auth/api-keys.js';
 import { openBlobStore } from './blobs/from-config.js';
 import type { BlobStore } from './blobs/store.js';
 import type { Config } from './config.js';
@@ -128,6 +128,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     tracing: opts.tracing?.jobs,
   });
   const keyCache = await startKeyCache(database, app.log);
+  const keyUse = startKeyUseRecorder(database, clock, app.log);
 
   app.decorate('config', config);
   app.decorate('clock', clock);
@@ -208,6 +209,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     // Not quit(): with Redis gone it waits behind the offline queue; nothing pending is worth keeping.
     redis?.disconnect();
     await keyCache.close();
+    await keyUse.close();
     webhooks.connections.close();
     await database.close();
     cancelReconnectLookups();

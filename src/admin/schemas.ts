@@ -45,10 +45,12 @@ export const venue = z.object({
 export const ticketingScope = z.enum(TICKETING_SCOPES);
 export const governanceScope = z.enum(GOVERNANCE_SCOPES);
 
+const keyName = z.string().trim().min(1).max(80).optional().describe('Who holds the key (e.g. the reviewer), shown beside its decisions');
+
 export const apiKeyCreate = z.discriminatedUnion('service', [
-  z.strictObject({ service: z.literal('ticketing'), profileId: z.uuid(), scopes: z.array(ticketingScope).min(1) }),
-  z.strictObject({ service: z.literal('identity'), profileId: z.uuid(), role: z.enum(IDENTITY_ROLES) }),
-  z.strictObject({ service: z.literal('governance'), profileId: z.uuid(), scopes: z.array(governanceScope).min(1) }),
+  z.strictObject({ service: z.literal('ticketing'), profileId: z.uuid(), scopes: z.array(ticketingScope).min(1), name: keyName }),
+  z.strictObject({ service: z.literal('identity'), profileId: z.uuid(), role: z.enum(IDENTITY_ROLES), name: keyName }),
+  z.strictObject({ service: z.literal('governance'), profileId: z.uuid(), scopes: z.array(governanceScope).min(1), name: keyName }),
 ]);
 
 export const apiKey = z.object({
@@ -58,8 +60,12 @@ export const apiKey = z.object({
   profileId: z.uuid(),
   scopes: z.array(z.string()).optional(),
   role: z.enum(IDENTITY_ROLES).optional(),
+  name: z.string().nullable(),
+  prefix: z.string().describe("The key's first characters as issued: its type prefix plus four"),
+  last4: z.string().describe("The key's last four characters (empty for keys issued before they were kept)"),
   createdAt: z.string(),
   revokedAt: z.string().nullable().optional(),
+  lastUsedAt: z.string().nullable().describe('When the key last authenticated a request; null until used; may lag up to a minute'),
 });
 
 /** Governance agents and delegations (operator API). */

@@ -3,9 +3,11 @@ import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import type { IdentityRole, KeyService, Plan } from '../profiles/vocabulary.js';
 import { keyCacheOf, notifyApiKeysChanged } from './key-cache.js';
+import { keyUseRecorderOf } from './key-usage.js';
 import * as repo from './repo.js';
 
 export { startKeyCache, notifyApiKeysChanged, type KeyCacheHandle } from './key-cache.js';
+export { startKeyUseRecorder } from './key-usage.js';
 
 const KEY_PREFIX: Record<KeyService, string> = {
   ticketing: 'tk_live_',
@@ -18,6 +20,8 @@ export interface ApiKeyGrant {
   service: KeyService;
   scopes?: string[];
   role?: IdentityRole;
+  /** Who holds the key, in the operator's words. */
+  name?: string;
 }
 
 /** The caller behind a verified key. */
@@ -45,6 +49,8 @@ export async function issueApiKey(db: DbOrTx, clock: Clock, grant: ApiKeyGrant) 
     role: grant.role ?? null,
     keyHash: hashApiKey(key),
     prefix: key.slice(0, KEY_PREFIX[grant.service].length + 4),
+    last4: key.slice(-4),
+    name: grant.name ?? null,
     createdAt: clock.now(),
   });
   return { row, key };
@@ -71,6 +77,7 @@ export async function findPrincipal(db: DbOrTx, service: KeyService, key: string
     if (row && !row.revokedAt) cache?.set(keyHash, row, started);
   }
   if (!row || row.revokedAt || row.service !== service) return null;
+  keyUseRecorderOf(db)?.noteUse(row.keyId);
   return {
     keyId: row.keyId,
     keyHash,

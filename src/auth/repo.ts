@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { apiKeys, profiles } from '../db/schema/core.js';
 import { isUuid } from '../lib/uuid.js';
@@ -58,4 +58,15 @@ export async function findApiKey(db: DbOrTx, id: string): Promise<ApiKeyRow | un
   if (!isUuid(id)) return undefined;
   const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
   return row;
+}
+
+/** The names of those of `ids` that belong to the profile and have one. */
+export async function keyNames(db: DbOrTx, profileId: string, ids: string[]): Promise<Map<string, string>> {
+  const valid = [...new Set(ids.filter(isUuid))];
+  if (valid.length === 0) return new Map();
+  const rows = await db
+    .select({ id: apiKeys.id, name: apiKeys.name })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.profileId, profileId), inArray(apiKeys.id, valid), isNotNull(apiKeys.name)));
+  return new Map(rows.map((r) => [r.id, r.name!]));
 }

@@ -39,6 +39,8 @@ export const identityErrors = {
   alreadyDecidedByThisKey: () =>
     fail(409, 'This reviewer key already decided this case: under four-eyes review a second, different reviewer must decide'),
   captureComplete: () => fail(409, 'Capture is complete: no handoff token is needed any more'),
+  claimedByAnother: (until: string) => fail(409, `Another reviewer holds this case until ${until}`),
+  reasonsWithApproval: () => fail(422, 'decline_reasons go with a decline only: an approval has none'),
   notInReview: (status: string) => fail(409, `The verification is ${status}, not in manual_review`),
   notApproved: (status: string) => fail(409, `The verification is ${status}, not approved`),
   claimUnsupported: (claim: string) =>

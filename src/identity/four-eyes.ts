@@ -1,10 +1,26 @@
 import type { ReviewPolicy } from '../profiles/vocabulary.js';
 
+/** Why a reviewer declines, from a short list; the note says the rest. */
+export const DECLINE_REASONS = [
+  'document_unreadable',
+  'document_suspected_forged',
+  'document_expired',
+  'face_mismatch',
+  'not_a_live_person',
+  'challenge_not_followed',
+  'other',
+] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
 /** A reviewer decision already recorded on a case that is still in manual_review. */
 export interface PriorDecision {
   reviewerKeyId: string;
   decision: 'approve' | 'decline';
   createdAt: Date;
+  /** The operator's name for the reviewer key, if it has one. */
+  reviewerName?: string | null;
+  /** A decline's reasons (empty for an approval). */
+  declineReasons?: string[];
 }
 
 /**
@@ -28,6 +44,8 @@ export function reviewStanding(prior: PriorDecision[]) {
     review_disagreement: prior.length >= 2,
     decisions: prior.map((d) => ({
       reviewer: `reviewer:${d.reviewerKeyId}`,
+      reviewer_name: d.reviewerName ?? null,
+      decline_reasons: (d.declineReasons ?? []) as DeclineReason[],
       decision: d.decision,
       decided_at: d.createdAt.toISOString(),
     })),

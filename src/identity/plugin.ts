@@ -20,6 +20,7 @@ import { verificationRoutes } from './routes/verifications.js';
 import { createVerificationService, type IdentityDeps } from './service.js';
 import { MAX_UPLOAD_BYTES } from './uploads/limits.js';
 import { createReviewCaseService } from './review-case.js';
+import { createReviewClaimService } from './review-claims.js';
 import { registerIdentityWebhooks } from './webhooks.js';
 import type { IdentityRole } from '../profiles/vocabulary.js';
 
@@ -115,6 +116,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   const capture = createCaptureService({ ...deps, jobs: app.jobs });
   const attestations = createAttestationService(deps, `${app.config.PUBLIC_URL}/v1`);
   const cases = createReviewCaseService(deps);
+  const claims = createReviewClaimService(deps);
 
   await app.register(async (scope) => {
     await rateLimited(scope, app.config.CAPTURE_RATE_LIMIT_PER_MINUTE, 'identity-capture-rl:');
@@ -124,7 +126,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
     await rateLimited(scope, app.config.IDENTITY_RATE_LIMIT_PER_MINUTE, 'identity-api-rl:');
     requireRoleKeys(scope);
     await scope.register(verificationRoutes, { verifications });
-    await scope.register(reviewRoutes, { verifications, cases });
+    await scope.register(reviewRoutes, { verifications, cases, claims });
     await scope.register(attestationRoutes, { attestations });
   });
 };

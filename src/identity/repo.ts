@@ -8,8 +8,8 @@ import {
   identityReviews,
   identityVerifications,
 } from '../db/schema/identity.js';
-import { profiles } from '../db/schema/core.js';
 import { webhookEvents } from '../db/schema/webhooks.js';
+import { apiKeys, profiles } from '../db/schema/core.js';
 import type { ReviewPolicy } from '../profiles/vocabulary.js';
 import type { PriorDecision } from './four-eyes.js';
 import { isUuid } from '../lib/uuid.js';
@@ -106,6 +106,23 @@ export async function insertFrame(tx: DbOrTx, values: typeof identityFrames.$inf
  * profile's own: a verification of one tenant must not land in review, and so tell that tenant
  * something, because of an upload under another tenant (README, "Security").
  */
+/** The profile's other verifications that used the same document image, oldest first (erased ones have no hash any more). */
+export async function documentUsedBy(db: DbOrTx, v: { id: string; profileId: string; documentSha256: string | null }) {
+  if (!v.documentSha256) return [];
+  return db
+    .select()
+    .from(identityVerifications)
+    .where(
+      and(
+        eq(identityVerifications.documentSha256, v.documentSha256),
+        eq(identityVerifications.profileId, v.profileId),
+        ne(identityVerifications.id, v.id),
+      ),
+    )
+    .orderBy(asc(identityVerifications.createdAt), asc(identityVerifications.id))
+    .limit(20);
+}
+
 export async function documentUsedElsewhere(db: DbOrTx, v: { id: string; profileId: string }, sha256: string): Promise<boolean> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -144,8 +161,11 @@ export async function decisionsOf(db: DbOrTx, verificationIds: string[]): Promis
       reviewerKeyId: identityReviews.reviewerKeyId,
       decision: identityReviews.decision,
       createdAt: identityReviews.createdAt,
+      reviewerName: apiKeys.name,
+      declineReasons: identityReviews.declineReasons,
     })
     .from(identityReviews)
+    .innerJoin(apiKeys, eq(apiKeys.id, identityReviews.reviewerKeyId))
     .where(inArray(identityReviews.verificationId, verificationIds))
     .orderBy(asc(identityReviews.ordinal));
   for (const { verificationId, ...decision } of rows) byVerification.get(verificationId)?.push(decision);

@@ -1,11 +1,13 @@
 import type { KeyPrincipal } from '../auth/api-keys.js';
+import { keyNames } from '../auth/repo.js';
+import { claimViews } from './review-claims.js';
 import type { DbOrTx } from '../db/client.js';
 import { appendAudit } from './audit.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
 import { keyActor, type IdentityDeps } from './service.js';
-import { imageContentType, reviewCaseView } from './views.js';
+import { actorKeyId, imageContentType, reviewCaseView } from './views.js';
 
 /** How long a case stays open to reviewers after a reviewer decided it (README, "Security"). */
 export const REVIEW_REACH_MS = 24 * 60 * 60 * 1000;
@@ -48,15 +50,32 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
   return {
     /** The case as a reviewer judges it; appends `review.case_viewed` (name, birth date and document number were shown). */
     async caseView(principal: KeyPrincipal, id: string) {
-      const { v, frames, audit, decisions } = await db.transaction(async (tx) => {
+      const { v, frames, audit, decisions, names, claim, documentUsedBy } = await db.transaction(async (tx) => {
         const v = await lockInReach(tx, principal, id);
         await appendAudit(tx, clock, { verificationId: v.id, type: 'review.case_viewed', actor: keyActor(principal) });
         const [frames, audit] = [await repo.framesOf(tx, v.id), await repo.auditTrail(tx, v.id)];
         const decisions = (await repo.decisionsOf(tx, [v.id])).get(v.id) ?? [];
-        return { v, frames, audit, decisions };
+        const names = await keyNames(
+          tx,
+          principal.profileId,
+          audit.map((e) => actorKeyId(e.actor) ?? ''),
+        );
+        const claim = (await claimViews(tx, principal.profileId, [v], clock.now())).get(v.id) ?? null;
+        const now = clock.now();
+        const documentUsedBy = (await repo.documentUsedBy(tx, v)).map((other) => ({ v: other, inReach: withinReviewerReach(other, now) }));
+        return { v, frames, audit, decisions, names, claim, documentUsedBy };
       });
       const contentTypes = await contentTypesOf([v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]);
-      return reviewCaseView(v, { frames, audit, contentTypes, decisions, viewerKeyId: principal.keyId });
+      return reviewCaseView(v, {
+        frames,
+        audit,
+        contentTypes,
+        decisions,
+        viewerKeyId: principal.keyId,
+        keyNames: names,
+        claim,
+        documentUsedBy,
+      });
     },
 
     /** The stored bytes of the document, of its back or of one selfie frame (its step); appends `review.image_viewed`. */

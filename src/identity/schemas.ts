@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLAIM_NAMES } from './attestations.js';
 import { errorBody } from './errors.js';
+import { DECLINE_REASONS } from './four-eyes.js';
 
 export { errorBody };
 
@@ -126,6 +127,12 @@ export const challenge = z.object({
 
 export const reviewBody = z.object({
   decision: z.enum(['approve', 'decline']),
+  decline_reasons: z
+    .array(z.enum(DECLINE_REASONS))
+    .max(DECLINE_REASONS.length)
+    .refine((r) => new Set(r).size === r.length, 'each reason at most once')
+    .optional()
+    .describe('With `decline` only: the reasons from the list (the note explains); an approval with reasons is refused (422)'),
   note: z
     .string()
     .refine((n) => n.trim().length >= 20, 'note must be at least 20 characters after trimming')
@@ -145,10 +152,26 @@ const reviewStanding = {
   review_disagreement: z.boolean().describe('Under four-eyes review: two reviewers disagreed; the next decision, by a third key, is final'),
   decisions: z
     .array(
-      z.object({ reviewer: z.string().describe('`reviewer:<key id>`'), decision: z.enum(['approve', 'decline']), decided_at: z.string() }),
+      z.object({
+        reviewer: z.string().describe('`reviewer:<key id>`'),
+        reviewer_name: z.string().nullable().describe("The reviewer key's name, when the operator gave it one"),
+        decision: z.enum(['approve', 'decline']),
+        decline_reasons: z.array(z.enum(DECLINE_REASONS)).describe('The reasons given with a decline; empty for an approval'),
+        decided_at: z.string(),
+      }),
     )
     .describe('The reviewer decisions recorded so far, oldest first'),
 };
+
+export const reviewClaim = z
+  .object({
+    reviewer: z.string().describe('`reviewer:<key id>` of the key holding the case'),
+    reviewer_name: z.string().nullable().describe("That key's name, when it has one"),
+    until: z.string().describe('When the claim lapses by itself unless renewed'),
+  })
+  .nullable()
+  .describe('Who is working on the case now (a claim); null when nobody is or the claim lapsed');
+export const reviewClaimResult = z.object({ claim: reviewClaim });
 
 export const reviewQueue = z.object({
   items: z.array(
@@ -159,6 +182,7 @@ export const reviewQueue = z.object({
       created_at: z.string(),
       updated_at: z.string(),
       ...reviewStanding,
+      claim: reviewClaim,
     }),
   ),
 });
@@ -237,9 +261,32 @@ export const reviewCase = z.object({
   ),
   signals: z.record(z.string(), z.unknown()).describe('The pipeline’s measurements (possibly empty)'),
   audit: z
-    .array(z.object({ type: z.string(), at: z.string(), actor: z.string() }))
+    .array(
+      z.object({
+        type: z.string(),
+        at: z.string(),
+        actor: z.string(),
+        actor_name: z
+          .string()
+          .nullable()
+          .describe("The name of the actor's key (`reviewer:<key id>`, `backend:<key id>`), when it has one"),
+      }),
+    )
     .describe('The verification’s audit chain, oldest first'),
   ...reviewStanding,
   decided_by_you: z.boolean().describe('The calling reviewer key already decided this case (it may not decide it again)'),
+  claim: reviewClaim,
+  document_used_by: z
+    .array(
+      z.object({
+        id: z.string(),
+        status,
+        created_at: z.string(),
+        in_reach: z.boolean().describe('Whether a reviewer key may open that case now (GET /v1/review/{id})'),
+      }),
+    )
+    .describe(
+      "The profile's other verifications that used the same document image (why a case is document_reused), oldest first, at most 20",
+    ),
 });
 export const selfieParams = idParams.extend({ step: z.coerce.number().int().min(0).max(99).describe('The challenge step (0-based)') });

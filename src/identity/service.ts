@@ -9,6 +9,7 @@ import type { WebhookPlatform } from '../webhooks/types.js';
 import { parse as parseMrz } from 'mrz';
 import { appendAudit } from './audit.js';
 import { weighDecision } from './four-eyes.js';
+import { claimViews } from './review-claims.js';
 import { identityErrors as errors } from './errors.js';
 import { normalisedZone } from './pipeline/decide.js';
 import { readMrz } from './pipeline/mrz.js';
@@ -195,7 +196,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
         db,
         rows.map((v) => v.id),
       );
-      return { items: rows.map((v) => reviewQueueItemView(v, decisions.get(v.id) ?? [])) };
+      const claims = await claimViews(db, principal.profileId, rows, clock.now());
+      return { items: rows.map((v) => reviewQueueItemView(v, decisions.get(v.id) ?? [], claims.get(v.id) ?? null)) };
     },
 
     /**
@@ -205,7 +207,12 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
      * review"); until then it is recorded and the verification stays in review. A key never
      * decides one case twice.
      */
-    async review(principal: KeyPrincipal, id: string, input: { decision: 'approve' | 'decline'; note: string; mrz?: string | undefined }) {
+    async review(
+      principal: KeyPrincipal,
+      id: string,
+      input: { decision: 'approve' | 'decline'; note: string; decline_reasons?: string[] | undefined; mrz?: string | undefined },
+    ) {
+      if (input.decision === 'approve' && input.decline_reasons?.length) throw errors.reasonsWithApproval();
       const zone = input.mrz === undefined ? null : confirmedZone(input.mrz, input.decision, clock.now());
       return withLocked(principal, id, async (tx, v) => {
         if (v.erasedAt) throw errors.verificationErased();
@@ -219,6 +226,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           reviewerKeyId: principal.keyId,
           decision: input.decision,
           note: input.note.trim(),
+          declineReasons: input.decision === 'decline' ? (input.decline_reasons ?? []) : [],
           ordinal: prior.length + 1,
           createdAt: now,
         });
@@ -232,7 +240,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           });
         }
         if (weight !== 'final') {
-          const waiting = await repo.updateVerification(tx, v.id, { updatedAt: now });
+          // The decision ends any claim: the case waits for another reviewer.
+          const waiting = await repo.updateVerification(tx, v.id, { updatedAt: now, claimedByKeyId: null, claimedUntil: null });
           await appendAudit(tx, clock, {
             verificationId: v.id,
             type: weight === 'first' ? 'review.first_decision' : 'review.disagreement',
@@ -247,6 +256,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           decisionReason: `reviewer_${input.decision}d`,
           decidedAt: now,
           updatedAt: now,
+          claimedByKeyId: null,
+          claimedUntil: null,
         });
         await appendAudit(tx, clock, {
           verificationId: v.id,

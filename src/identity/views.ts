@@ -73,7 +73,11 @@ export function handoffView(verificationId: string, handoff: IssuedHandoff): Omi
   return { verification_id: verificationId, handoff_token: handoff.token, handoff_expires_at: toIso(handoff.expiresAt) };
 }
 
-export function reviewQueueItemView(v: VerificationRow, prior: PriorDecision[]): z.infer<typeof s.reviewQueue>['items'][number] {
+export function reviewQueueItemView(
+  v: VerificationRow,
+  prior: PriorDecision[],
+  claim: z.infer<typeof s.reviewClaim>,
+): z.infer<typeof s.reviewQueue>['items'][number] {
   return {
     id: v.id,
     status: 'manual_review',
@@ -81,6 +85,7 @@ export function reviewQueueItemView(v: VerificationRow, prior: PriorDecision[]):
     created_at: toIso(v.createdAt),
     updated_at: toIso(v.updatedAt),
     ...reviewStanding(prior),
+    claim,
   };
 }
 
@@ -165,12 +170,24 @@ export interface CaseMaterial {
   decisions: PriorDecision[];
   /** The key id of the reviewer looking. */
   viewerKeyId: string;
+  /** Names of the profile's keys by id, for the actors of the audit trail. */
+  keyNames: Map<string, string>;
+  /** Who holds the case now. */
+  claim: z.infer<typeof s.reviewClaim>;
+  /** The profile's other verifications with the same document image, and whether reviewers may open each. */
+  documentUsedBy: { v: VerificationRow; inReach: boolean }[];
+}
+
+/** The key id inside an actor written by keyActor (`reviewer:<id>`, `backend:<id>`), or null for `operator`, `device`… */
+export function actorKeyId(actor: string): string | null {
+  const match = /^(?:reviewer|backend):([0-9a-f-]{36})$/.exec(actor);
+  return match ? match[1]! : null;
 }
 
 /** The case as a reviewer judges it; images are linked under /v1/review/{id}/images, never inlined. */
 export function reviewCaseView(
   v: VerificationRow,
-  { frames, audit, contentTypes, decisions, viewerKeyId }: CaseMaterial,
+  { frames, audit, contentTypes, decisions, viewerKeyId, keyNames, claim, documentUsedBy }: CaseMaterial,
 ): z.infer<typeof s.reviewCase> {
   const base = `/v1/review/${v.id}/images`;
   const typeOf = (key: string | null | undefined) => (key ? (contentTypes.get(key) ?? null) : null);
@@ -208,11 +225,23 @@ export function reviewCaseView(
       };
     }),
     signals: (v.signals ?? {}) as Record<string, unknown>,
-    audit: audit.map((e) => ({ type: e.type, at: toIso(e.createdAt), actor: e.actor })),
+    audit: audit.map((e) => ({
+      type: e.type,
+      at: toIso(e.createdAt),
+      actor: e.actor,
+      actor_name: keyNames.get(actorKeyId(e.actor) ?? '') ?? null,
+    })),
     // A decided case is no longer waiting on anyone; its decisions stay listed.
     ...(v.status === 'manual_review'
       ? reviewStanding(decisions)
       : { ...reviewStanding(decisions), awaiting_second_review: false, review_disagreement: false }),
     decided_by_you: decisions.some((d) => d.reviewerKeyId === viewerKeyId),
+    claim: v.status === 'manual_review' ? claim : null,
+    document_used_by: documentUsedBy.map(({ v: other, inReach }) => ({
+      id: other.id,
+      status: other.status,
+      created_at: toIso(other.createdAt),
+      in_reach: inReach,
+    })),
   };
 }

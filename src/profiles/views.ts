@@ -19,7 +19,11 @@ export function apiKeyView(row: ApiKeyRow) {
     service: row.service,
     profileId: row.profileId,
     ...(row.service === 'identity' ? { role: row.role ?? undefined } : { scopes: row.scopes }),
+    name: row.name,
+    prefix: row.prefix,
+    last4: row.last4,
     createdAt: toIso(row.createdAt),
     revokedAt: row.revokedAt ? toIso(row.revokedAt) : null,
+    lastUsedAt: row.lastUsedAt ? toIso(row.lastUsedAt) : null,
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { keyUseRecorderOf } from '../../src/auth/key-usage.js';
 import { configFrom } from '../../src/config.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
@@ -102,6 +103,65 @@ describe('operator API: profiles, venues, API keys', () => {
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().data.revokedAt).toEqual(expect.any(String));
     expect((await call('DELETE', '/api-keys/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+
+  it('names keys, shows their prefix and last four characters, and records their last use at most once a minute', async () => {
+    const profile = (await call('POST', '/profiles', { name: 'Named keys', plan: 'ENTERPRISE' })).json().data;
+    const created = await call('POST', '/api-keys', {
+      service: 'ticketing',
+      profileId: profile.id,
+      scopes: ['events:read'],
+      name: ' Box office ',
+    });
+    expect(created.statusCode).toBe(201);
+    const key = created.json().data;
+    expect(key).toMatchObject({
+      name: 'Box office',
+      prefix: key.key.slice(0, 'tk_live_'.length + 4),
+      last4: key.key.slice(-4),
+      createdAt: ctx.clock.now().toISOString(),
+      lastUsedAt: null,
+    });
+    const unnamed = (await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer' })).json().data;
+    expect(unnamed).toMatchObject({ name: null, prefix: unnamed.key.slice(0, 'idv_live_'.length + 4), lastUsedAt: null });
+    for (const name of ['', '   ', 'x'.repeat(81), 7]) {
+      const bad = await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', name });
+      expect(bad.statusCode, JSON.stringify(name)).toBe(400);
+      expect(bad.json().error.details.map((d: { path: string }) => d.path)).toEqual(['body.name']);
+    }
+
+    const lastUsed = async () => {
+      await keyUseRecorderOf(ctx.app.db)!.settle();
+      const items = (await call('GET', `/api-keys?profileId=${profile.id}`)).json().data.items as {
+        id: string;
+        lastUsedAt: string | null;
+      }[];
+      return items.find((k) => k.id === key.id)!.lastUsedAt;
+    };
+    const use = async () =>
+      expect(
+        (await ctx.app.inject({ method: 'GET', url: '/api/v1/events', headers: { authorization: `Bearer ${key.key}` } })).statusCode,
+      ).toBe(200);
+    // A wrong key is not a use of anyone's key.
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: '/api/v1/events', headers: { authorization: 'Bearer tk_live_wrong' } })).statusCode,
+    ).toBe(401);
+    expect(await lastUsed()).toBeNull();
+    const first = ctx.clock.now().toISOString();
+    await use();
+    expect(await lastUsed()).toBe(first);
+    // Within the minute no further write: the time may lag.
+    ctx.clock.advance(30_000);
+    await use();
+    expect(await lastUsed()).toBe(first);
+    ctx.clock.advance(31_000);
+    const later = ctx.clock.now().toISOString();
+    await use();
+    expect(await lastUsed()).toBe(later);
+    // The unused key stays null; the list keeps its secret out.
+    const listed = (await call('GET', `/api-keys?profileId=${profile.id}`)).json().data.items;
+    expect(listed.find((k: { id: string }) => k.id === unnamed.id).lastUsedAt).toBeNull();
+    expect(JSON.stringify(listed)).not.toContain(key.key);
   });
 
   it('refuses keys with unknown scopes, roles or profiles', async () => {

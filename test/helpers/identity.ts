@@ -69,7 +69,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Calls the identity API; the test fails on another status than `expect` (when given). */
 export function api(ctx: TestContext) {
-  const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, token: string | null, body?: object, status?: number) => {
+  const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string | null, body?: object, status?: number) => {
     const res = await ctx.app.inject({ method, url, headers: token ? bearer(token) : {}, ...(body ? { payload: body } : {}) });
     if (status !== undefined) expect(res.statusCode, res.body).toBe(status);
     return res;

@@ -25,12 +25,15 @@ export async function createTenant(
 export async function addKey(
   ctx: TestContext,
   profileId: string,
-  grant: { service: 'ticketing' | 'governance'; scopes: string[] } | { service: 'identity'; role: 'backend' | 'reviewer' },
+  grant: ({ service: 'ticketing' | 'governance'; scopes: string[] } | { service: 'identity'; role: 'backend' | 'reviewer' }) & {
+    name?: string;
+  },
 ): Promise<{ key: string; keyId: string }> {
+  const named = grant.name ? { name: grant.name } : {};
   const body =
     grant.service === 'identity'
-      ? { service: 'identity', profileId, role: grant.role }
-      : { service: grant.service, profileId, scopes: grant.scopes };
+      ? { service: 'identity', profileId, role: grant.role, ...named }
+      : { service: grant.service, profileId, scopes: grant.scopes, ...named };
   const res = await ctx.admin('POST', '/api-keys', body);
   return { key: res.data.key, keyId: res.data.id };
 }

@@ -93,6 +93,69 @@ describe('four-eyes review, per profile', () => {
     ]);
   });
 
+  it("shows a reviewer key's name beside its id in the queue, the case's decisions and its audit trail", async () => {
+    const named = await addKey(ctx, tenant.profileId, { service: 'identity', role: 'reviewer', name: 'Dana Reviewer' });
+    const { id } = await captureIntoManualReview(ctx, tenant.backend, 9103);
+    await decide(named, id, 'decline', 200);
+    expect((await queueItem(id)).decisions).toEqual([
+      {
+        reviewer: `reviewer:${named.keyId}`,
+        reviewer_name: 'Dana Reviewer',
+        decision: 'decline',
+        decline_reasons: [],
+        decided_at: expect.any(String),
+      },
+    ]);
+    await decide(first(), id, 'decline', 200);
+    const view = (await api(ctx).call('GET', `/v1/review/${id}`, second().key, undefined, 200)).json();
+    expect(view.decisions.map((d: { reviewer_name: string | null }) => d.reviewer_name)).toEqual(['Dana Reviewer', null]);
+    const actors = view.audit.filter((e: { actor: string }) => e.actor.startsWith('reviewer:'));
+    // The actor stays the key id (the audit chain is unchanged); the name is beside it.
+    expect(actors).toContainEqual(
+      expect.objectContaining({ type: 'review.first_decision', actor: `reviewer:${named.keyId}`, actor_name: 'Dana Reviewer' }),
+    );
+    expect(actors).toContainEqual(
+      expect.objectContaining({ type: 'review.decided', actor: `reviewer:${first().keyId}`, actor_name: null }),
+    );
+    expect(view.audit.find((e: { type: string }) => e.type === 'verification.created').actor_name).toBeNull();
+  });
+
+  it('stores the reasons of a decline and shows them with the decision; refuses reasons with an approval and unknown reasons', async () => {
+    const { id } = await captureIntoManualReview(ctx, tenant.backend, 9104);
+    const note = { note: NOTE };
+    const refused = await api(ctx).call(
+      'POST',
+      `/v1/review/${id}`,
+      first().key,
+      { decision: 'approve', decline_reasons: ['face_mismatch'], ...note },
+      422,
+    );
+    expect(refused.json()).toEqual({ detail: expect.stringContaining('decline_reasons') });
+    for (const decline_reasons of [['too_blurry'], ['face_mismatch', 'face_mismatch'], 'face_mismatch']) {
+      const bad = await api(ctx).call('POST', `/v1/review/${id}`, first().key, { decision: 'decline', decline_reasons, ...note });
+      expect(bad.statusCode, JSON.stringify(decline_reasons)).toBe(422);
+    }
+    // Nothing was recorded by the refused calls.
+    expect((await queueItem(id)).decisions).toEqual([]);
+    await api(ctx).call(
+      'POST',
+      `/v1/review/${id}`,
+      first().key,
+      { decision: 'decline', decline_reasons: ['face_mismatch', 'not_a_live_person'], ...note },
+      200,
+    );
+    expect((await queueItem(id)).decisions).toMatchObject([
+      { decision: 'decline', decline_reasons: ['face_mismatch', 'not_a_live_person'] },
+    ]);
+    await decide(second(), id, 'decline', 200);
+    const view = (await api(ctx).call('GET', `/v1/review/${id}`, third().key, undefined, 200)).json();
+    expect(view.status).toBe('declined');
+    expect(view.decisions.map((d: { decline_reasons: string[] }) => d.decline_reasons)).toEqual([
+      ['face_mismatch', 'not_a_live_person'],
+      [],
+    ]);
+  });
+
   it('keeps a disagreement in the queue; neither of the two may decide again, and a third key decides', async () => {
     const { id } = await captureIntoManualReview(ctx, tenant.backend, 9102);
     await decide(first(), id, 'approve', 200);

@@ -59,6 +59,7 @@ describe('reviewer case view and images', () => {
       type: 'verification.created',
       at: expect.stringMatching(/Z$/),
       actor: expect.stringMatching(/^backend:/),
+      actor_name: null,
     });
   });
 
@@ -96,9 +97,9 @@ describe('reviewer case view and images', () => {
     expect(verifyAuditChain(rows as Parameters<typeof verifyAuditChain>[0])).toBe(true);
     const view = (await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200)).json();
     expect(view.audit.slice(-3)).toEqual([
-      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}` },
-      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}` },
-      { type: 'review.case_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}` },
+      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}`, actor_name: null },
+      { type: 'review.image_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}`, actor_name: null },
+      { type: 'review.case_viewed', at: expect.any(String), actor: `reviewer:${reviewerKeyId}`, actor_name: null },
     ]);
   });
 
@@ -183,5 +184,29 @@ describe('reviewer case view and images', () => {
     await ctx.app.db.update(identityVerifications).set({ challenge: posed }).where(eq(identityVerifications.id, id));
     const view = (await api(ctx).call('GET', `/v1/review/${id}`, tenant.reviewer, undefined, 200)).json();
     expect(view.steps.map((s: { pose: string }) => s.pose)).toEqual(posed.map((s) => s.pose));
+  });
+
+  it('lists the other verifications of the profile that used the same document, and whether a reviewer may open each', async () => {
+    const document = png(640, 480, { seed: 9401 });
+    const first = await captureAll(ctx, tenant.backend, { document });
+    await settle(ctx, tenant.backend, first.id);
+    const second = await captureAll(ctx, tenant.backend, { document });
+    expect((await settle(ctx, tenant.backend, second.id)).status).toBe('manual_review');
+    const third = await captureAll(ctx, tenant.backend, { document });
+    expect((await settle(ctx, tenant.backend, third.id)).status).toBe('manual_review');
+    // Another profile's upload of the same image is not its business.
+    const other = await identityTenant(ctx);
+    await settle(ctx, other.backend, (await captureAll(ctx, other.backend, { document })).id);
+
+    const view = (await api(ctx).call('GET', `/v1/review/${third.id}`, tenant.reviewer, undefined, 200)).json();
+    expect(view.reason).toBe('document_reused');
+    expect(view.document_used_by).toEqual([
+      { id: first.id, status: 'approved', created_at: expect.any(String), in_reach: false },
+      { id: second.id, status: 'manual_review', created_at: expect.any(String), in_reach: true },
+    ]);
+    const single = await captureAll(ctx, tenant.backend, { document: png(640, 480, { seed: 9402 }) });
+    await settle(ctx, tenant.backend, single.id);
+    await ctx.app.db.update(identityVerifications).set({ status: 'manual_review' }).where(eq(identityVerifications.id, single.id));
+    expect((await api(ctx).call('GET', `/v1/review/${single.id}`, tenant.reviewer, undefined, 200)).json().document_used_by).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { keyUseRecorderOf } from '../../src/auth/key-usage.js';
 import type { OperationExamples } from '../../src/plugins/openapi-example-types.js';
 import { operationExamples } from '../../src/plugins/openapi-examples.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
@@ -140,7 +141,10 @@ describe('the examples of the OpenAPI document', () => {
       .data.key as string;
     minutes(1);
     const reviewerKey = (
-      await call('createApiKey', { token: admin, body: { service: 'identity', profileId: profile.id, role: 'reviewer' } })
+      await call('createApiKey', {
+        token: admin,
+        body: { service: 'identity', profileId: profile.id, role: 'reviewer', name: 'Dana at the front desk' },
+      })
     ).data.key as string;
     minutes(1);
     const governanceKey = (
@@ -281,8 +285,11 @@ describe('the examples of the OpenAPI document', () => {
     }
     await ctx.app.jobs.drain();
     minutes(26);
+    await call('claimReviewCase', { token: reviewerKey, params: { id: verification.id } });
     await call('listReviewQueue', { token: reviewerKey });
     await call('getReviewCase', { token: reviewerKey, params: { id: verification.id } });
+    await call('releaseReviewCase', { token: reviewerKey, params: { id: verification.id } });
+    await call('claimReviewCase', { token: reviewerKey, params: { id: verification.id } });
     await call('getReviewDocumentImage', { token: reviewerKey, params: { id: verification.id } });
     await call('getReviewDocumentBackImage', { token: reviewerKey, params: { id: verification.id } });
     await call('getReviewSelfieImage', { token: reviewerKey, params: { id: verification.id, step: '0' } });
@@ -355,6 +362,8 @@ describe('the examples of the OpenAPI document', () => {
     await call('changeEventStatus', { token: admin, params: { eventId: event.id }, body: { status: 'INACTIVE' } });
     minutes(10);
     await call('cancelEvent', { token: admin, params: { eventId: event.id } });
+    // Every key has been used by now; their last-used times are written off the request's path.
+    await keyUseRecorderOf(ctx.app.db)!.settle();
     await call('listApiKeys', { token: admin, query: { profileId: profile.id } });
     await call('listProfiles', { token: admin });
     await call('listProfileVerifications', { token: admin, params: { id: profile.id } });

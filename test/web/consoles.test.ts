@@ -5,7 +5,41 @@ import { addKey } from '../helpers/tenants.js';
 import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
 import { png } from '../helpers/images.js';
 import { draftEvent, organizer, ticketType } from '../helpers/ticketing.js';
+import { axeViolations } from './axe.js';
 import { browserAvailable, collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot, startServer, type LiveServer } from './browser.js';
+
+/** A screenshot to look at, and the screen as it is now free of serious and critical axe violations. */
+async function look(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  expect(await axeViolations(page), name).toEqual([]);
+}
+
+/**
+ * A destructive action asks first: the dialog names what will happen; Escape cancels (nothing
+ * is sent, focus is back on the button); the second time its confirm button does it.
+ */
+async function confirmDestructive(page: Page, button: Locator, says: RegExp, confirm: string, shot?: string): Promise<void> {
+  let sent = 0;
+  const count = (r: { request(): { method(): string } }) => void (r.request().method() !== 'GET' && sent++);
+  page.on('response', count);
+  await button.click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  expect(await dialog.textContent()).toMatch(says);
+  // Focus starts inside the dialog (on Cancel), and Tab cannot leave it.
+  expect(await dialog.evaluate((d) => d.contains((globalThis as any).document.activeElement))).toBe(true);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  expect(await dialog.evaluate((d) => d.contains((globalThis as any).document.activeElement))).toBe(true);
+  if (shot) await look(page, shot);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  expect(await button.evaluate((b) => b === (globalThis as any).document.activeElement)).toBe(true);
+  expect(sent).toBe(0);
+  page.off('response', count);
+  await button.click();
+  await page.getByRole('dialog').getByRole('button', { name: confirm, exact: true }).click();
+}
 
 describe.skipIf(!browserAvailable())('consoles in chromium', () => {
   let server: LiveServer;
@@ -29,6 +63,8 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
 
   it('operator: signs in, creates a profile and a key (shown once), registers an endpoint, sends a test event and sees it in the log', async () => {
     const { page, errors } = await open('/console/operator');
+    await page.getByLabel('Operator token (ADMIN_TOKEN)').waitFor();
+    await look(page, 'operator-sign-in');
     await page.getByLabel('Operator token (ADMIN_TOKEN)').fill('wrong-token-wrong-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').getByText('A valid operator token is required').waitFor();
@@ -38,25 +74,37 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
 
     await page.getByLabel('Name').fill('Acme Events');
     await page.getByLabel('Plan').selectOption('PRO');
-    await screenshot(page, 'operator-profiles');
+    await look(page, 'operator-profiles');
     await page.getByRole('button', { name: 'Create profile' }).click();
     await page.getByTestId('profile-name').getByText('Acme Events').waitFor();
     const profileId = /profiles\/([0-9a-f-]{36})/.exec(page.url())![1]!;
 
     // API key: shown once with a copy button, then only masked.
+    await page.getByLabel('Key name (optional: who holds it, e.g. the reviewer)').fill('Dana at the front desk');
     await page.getByLabel('Service').selectOption('identity');
     await page.getByLabel('Role').selectOption('reviewer');
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = (await page.getByTestId('secret').textContent())!;
     expect(secret.length).toBeGreaterThan(20);
     await page.getByRole('button', { name: 'Copy' }).waitFor();
-    await screenshot(page, 'operator-key-shown-once');
+    await look(page, 'operator-key-shown-once');
     await page.getByRole('button', { name: 'I have stored it' }).click();
-    await page.getByRole('table', { name: 'API keys' }).getByText('••••••••').waitFor();
+    // Listed by its prefix and last four characters only, never by the secret.
+    await page
+      .getByRole('table', { name: 'API keys' })
+      .getByText(`${secret.slice(0, 'idv_live_'.length + 4)}…${secret.slice(-4)}`)
+      .waitFor();
     expect(await page.content()).not.toContain(secret);
     const keys = await server.admin('GET', `/api-keys?profileId=${profileId}`);
-    expect(keys.data.items).toMatchObject([{ service: 'identity', role: 'reviewer', revokedAt: null }]);
-    await screenshot(page, 'operator-keys');
+    expect(keys.data.items).toMatchObject([
+      { service: 'identity', role: 'reviewer', revokedAt: null, name: 'Dana at the front desk', lastUsedAt: null },
+    ]);
+    await page
+      .getByRole('table', { name: 'API keys' })
+      .getByRole('row', { name: /Dana at the front desk/ })
+      .getByText('never')
+      .waitFor();
+    await look(page, 'operator-keys');
 
     // Webhook endpoint: secret shown once; a test event lands in the delivery log.
     await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -65,11 +113,11 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByTestId('secret').waitFor();
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await page.getByRole('table', { name: 'Webhook endpoints' }).getByText('https://127.0.0.1:9/hooks').waitFor();
-    await page.getByRole('button', { name: 'Send a test event to https://127.0.0.1:9/hooks' }).click();
+    await page.getByRole('button', { name: 'Send test event to https://127.0.0.1:9/hooks' }).click();
     const log = page.getByRole('table', { name: 'Delivery log' });
     await log.getByText('webhook.test').waitFor();
     expect(await log.getByTestId('delivery-state').first().textContent()).toBe('pending');
-    await screenshot(page, 'operator-webhooks');
+    await look(page, 'operator-webhooks');
 
     // The other sections render too.
     for (const [tab, heading] of [
@@ -79,18 +127,18 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     ] as const) {
       await page.getByRole('link', { name: tab, exact: true }).click();
       await page.getByRole('heading', { name: heading, level: 2, exact: true }).waitFor();
-      await screenshot(page, `operator-${tab.toLowerCase()}`);
+      await look(page, `operator-${tab.toLowerCase()}`);
     }
 
     // A dead server is reported, not waited on forever.
     await page.route('**/admin/v1/**', (route) => route.abort('connectionrefused'));
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('alert').getByText('The server cannot be reached').first().waitFor();
-    await screenshot(page, 'operator-server-down');
+    await look(page, 'operator-server-down');
     expect(errors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED|net::/.test(e))).toEqual([]);
   }, 120_000);
 
-  it('operator: starts a verification and opens its capture link, revokes a key, rotates, disables and enables an endpoint, redelivers, publishes and cancels events', async () => {
+  it('operator: starts a verification and opens its capture link; every destructive action (revoke a key, rotate, disable, cancel an event, revoke a delegation) asks first', async () => {
     const org = await organizer(server);
     const harbour = await draftEvent(org, { name: 'Harbour Nights' });
     await ticketType(server, harbour.id);
@@ -109,21 +157,27 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     const link = page.getByTestId('secret').getByRole('link');
     const href = (await link.getAttribute('href'))!;
     expect(href).toMatch(/\/capture#[\w-]{43}$/);
-    await screenshot(page, 'operator-verification-started');
+    await look(page, 'operator-verification-started');
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await page.getByRole('table', { name: 'Verifications' }).getByText('walk-in 7').waitFor();
     expect(await page.content()).not.toContain(new URL(href).hash.slice(1));
     const phone = await open(`${new URL(href).pathname}${new URL(href).hash}`, PHONE);
     await expect.poll(() => phone.page.locator('main').getAttribute('data-screen'), { timeout: 15_000 }).toBe('intro');
-    await screenshot(phone.page, 'operator-verification-capture-page');
+    await look(phone.page, 'operator-verification-capture-page');
 
     // A key revoked in the console stops working at once.
     await section('keys');
     const keys = page.getByRole('table', { name: 'API keys' });
-    await page.getByRole('button', { name: `Revoke key ${org.keyId.slice(0, 8)}` }).click();
+    await confirmDestructive(
+      page,
+      page.getByRole('button', { name: /^Revoke key / }),
+      /Every request made with tk_live_\w{4}…\w{4} \(ticketing\) is refused from now on/,
+      'Revoke key',
+      'operator-confirm-revoke-key',
+    );
     await keys.getByText(/^revoked /).waitFor();
     expect((await org.call('GET', '/events')).statusCode).toBe(401);
-    await screenshot(page, 'operator-key-revoked');
+    await look(page, 'operator-key-revoked');
 
     // An endpoint: the rotated secret is shown once; disabled, then enabled again; a delivery redelivered.
     await section('webhooks');
@@ -131,21 +185,31 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByRole('button', { name: 'Register endpoint' }).click();
     const first = (await page.getByTestId('secret').textContent())!;
     await page.getByRole('button', { name: 'I have stored it' }).click();
-    await page.getByRole('button', { name: 'Rotate the secret of https://127.0.0.1:9/rotating' }).click();
+    await confirmDestructive(
+      page,
+      page.getByRole('button', { name: 'Rotate secret of https://127.0.0.1:9/rotating' }),
+      /the receiver must be given the new secret/,
+      'Rotate secret',
+    );
     await page.getByText('New signing secret').waitFor();
     const rotated = (await page.getByTestId('secret').textContent())!;
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(first);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     const endpoints = page.getByRole('table', { name: 'Webhook endpoints' });
-    await page.getByRole('button', { name: 'Disable https://127.0.0.1:9/rotating' }).click();
+    await confirmDestructive(
+      page,
+      page.getByRole('button', { name: 'Disable https://127.0.0.1:9/rotating' }),
+      /Nothing is sent to https:\/\/127.0.0.1:9\/rotating until it is enabled again/,
+      'Disable endpoint',
+    );
     await endpoints.getByText(/^disabled/).waitFor();
     // Nothing is sent to a disabled endpoint, so the console offers no test event for it.
-    expect(await page.getByRole('button', { name: 'Send a test event to https://127.0.0.1:9/rotating' }).count()).toBe(0);
-    await screenshot(page, 'operator-endpoint-disabled');
+    expect(await page.getByRole('button', { name: 'Send test event to https://127.0.0.1:9/rotating' }).count()).toBe(0);
+    await look(page, 'operator-endpoint-disabled');
     await page.getByRole('button', { name: 'Enable https://127.0.0.1:9/rotating' }).click();
     await endpoints.getByText('enabled', { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Send a test event to https://127.0.0.1:9/rotating' }).click();
+    await page.getByRole('button', { name: 'Send test event to https://127.0.0.1:9/rotating' }).click();
     const log = page.getByRole('table', { name: 'Delivery log' });
     await log.getByText('webhook.test').waitFor();
     // The attempt is brought forward (the log keeps one row per delivery): the server accepts the console's request.
@@ -153,7 +217,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByRole('button', { name: 'Redeliver webhook.test' }).first().click();
     expect((await redelivered).status()).toBe(202);
     await expect.poll(() => log.getByRole('alert').count()).toBe(0);
-    await screenshot(page, 'operator-redelivered');
+    await look(page, 'operator-redelivered');
 
     // Events: filtered by status, one published, one cancelled.
     await section('events');
@@ -164,7 +228,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       .getByRole('row', { name: /Harbour Nights/ })
       .getByText('ACTIVE')
       .waitFor();
-    await page.getByRole('button', { name: 'Cancel Dock Jazz' }).click();
+    await confirmDestructive(page, page.getByRole('button', { name: 'Cancel Dock Jazz' }), /cancelled for good/, 'Cancel the event');
     await events
       .getByRole('row', { name: /Dock Jazz/ })
       .getByText('CANCELLED')
@@ -172,10 +236,46 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByLabel('Status').selectOption('ACTIVE');
     await events.getByText('Harbour Nights').waitFor();
     await expect.poll(() => events.getByText('Dock Jazz').count()).toBe(0);
-    await screenshot(page, 'operator-events-active');
+    await look(page, 'operator-events-active');
     expect(
       (await server.admin('GET', `/profiles/${org.profileId}/events?status=CANCELLED`)).data.items.map((e: { id: string }) => e.id),
     ).toEqual([jazz.id]);
+
+    // Governance: a delegation past its expiry reads "expired" (nothing to revoke); a live one is revoked after confirming.
+    const baseline = { fingerprint: 'fp-1', maxDrift: 0.2 };
+    for (const agentId of ['pricing-bot', 'refund-bot'])
+      await server.admin('POST', '/governance/agents', { profileId: org.profileId, agentId, mandate: ['refund:*'], baseline });
+    await server.admin('POST', '/governance/delegations', {
+      profileId: org.profileId,
+      agentId: 'pricing-bot',
+      grantedBy: 'ops@example.com',
+      expiresAt: '2020-01-01T00:00:00Z',
+    });
+    await server.admin('POST', '/governance/delegations', {
+      profileId: org.profileId,
+      agentId: 'refund-bot',
+      grantedBy: 'ops@example.com',
+      expiresAt: '2099-01-01T00:00:00Z',
+    });
+    await section('governance');
+    const delegations = page.getByRole('table', { name: 'Delegations' });
+    await delegations
+      .getByRole('row', { name: /pricing-bot/ })
+      .getByText('expired', { exact: true })
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Revoke the delegation to pricing-bot' }).count()).toBe(0);
+    await confirmDestructive(
+      page,
+      page.getByRole('button', { name: 'Revoke the delegation to refund-bot' }),
+      /refund-bot may no longer act for ops@example.com/,
+      'Revoke delegation',
+      'operator-confirm-revoke-delegation',
+    );
+    await delegations
+      .getByRole('row', { name: /refund-bot/ })
+      .getByText(/^revoked /)
+      .waitFor();
+    await look(page, 'operator-governance-delegations');
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 120_000);
 
@@ -190,10 +290,12 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     expect((await settle(server, tenant.backend, id)).status).toBe('manual_review');
 
     const { page, errors } = await open('/console/review');
+    await page.getByLabel('Reviewer API key').waitFor();
+    await look(page, 'reviewer-sign-in');
     await page.getByLabel('Reviewer API key').fill(tenant.reviewer);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('document_reused').waitFor();
-    await screenshot(page, 'reviewer-queue');
+    await look(page, 'reviewer-queue');
 
     // The second reviewer has the same case open.
     const late = await open('/console/review');
@@ -213,12 +315,15 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     const widths = await images.evaluateAll((imgs) => imgs.map((img) => (img as unknown as Img).naturalWidth));
     expect(widths).toEqual([640, ...challenge.steps.map(() => 480)]);
     for (const s of challenge.steps) await page.getByText(`Step ${s.step + 1}: ${s.instruction}`).waitFor();
+    // Why it is document_reused: the earlier verification with the same document, named (decided, so not a link).
+    await page.getByTestId('document-used-by').getByText(first.id.slice(0, 8)).waitFor();
+    await page.getByText('(not open to reviewers)').waitFor();
     await page
       .getByText('review.image_viewed')
       .first()
       .waitFor({ state: 'attached' })
       .catch(() => undefined);
-    await screenshot(page, 'reviewer-case');
+    await look(page, 'reviewer-case');
 
     // A short note is refused in the page: nothing reaches the server.
     await page.keyboard.press('a');
@@ -227,7 +332,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByText('10 of 20 characters — too short').waitFor();
     await page.getByRole('button', { name: 'Submit decision' }).click();
     await page.getByRole('alert').getByText('The note needs at least 20 characters (now 10).').waitFor();
-    await screenshot(page, 'reviewer-short-note');
+    await look(page, 'reviewer-short-note');
     expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('manual_review');
 
     await page
@@ -236,7 +341,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByText('The queue is empty').waitFor();
     await page.getByText(`Case ${id.slice(0, 8)}: approved.`).waitFor();
-    await screenshot(page, 'reviewer-queue-empty');
+    await look(page, 'reviewer-queue-empty');
     expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('approved');
 
     // The second reviewer's decision comes too late.
@@ -246,10 +351,90 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       .fill('Declining: the document was used before elsewhere.');
     await late.page.getByRole('button', { name: 'Submit decision' }).click();
     await late.page.getByText(`Case ${id.slice(0, 8)} was already decided: moved on.`).waitFor();
-    await screenshot(late.page, 'reviewer-already-decided');
+    await look(late.page, 'reviewer-already-decided');
     expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('approved');
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 120_000);
+
+  it('reviewer: decides three cases in a row with the keyboard alone; focus lands on each next case, the name of the key is in the audit trail', async () => {
+    const tenant = await identityTenant(server);
+    const dana = await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer', name: 'Dana Reviewer' });
+    const cases = [];
+    // A minute apart: the queue (oldest first) then lists them in this order.
+    for (const seed of [6101, 6102, 6103]) {
+      server.clock.advance(60_000);
+      cases.push((await captureIntoManualReview(server, tenant.backend, seed)).id);
+    }
+    const short = (id: string) => id.slice(0, 8);
+    // Another reviewer holds the second case: the queue says so.
+    await api(server).call('PUT', `/v1/review/${cases[1]}/claim`, tenant.reviewer, undefined, 200);
+    const { page, errors } = await open('/console/review');
+    await page.getByLabel('Reviewer API key').fill(dana.key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Review queue' }).waitFor();
+    await page.getByRole('link', { name: short(cases[0]!) }).waitFor();
+    await page
+      .getByRole('row', { name: new RegExp(short(cases[1]!)) })
+      .getByText(/held by reviewer:[0-9a-f-]{36} until/)
+      .waitFor();
+    await look(page, 'reviewer-queue-claimed');
+    // j/k move through the queue, Enter opens the case.
+    await page.keyboard.press('j');
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('case-1');
+    await page.keyboard.press('k');
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('case-0');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Case ${short(cases[0]!)}` }).waitFor();
+    await page.locator('.gallery img').first().waitFor();
+    await page.getByText('Dana Reviewer').first().waitFor();
+    // Dana claims the first case; others see it held by her name.
+    await page.getByRole('button', { name: 'Claim this case (15 min)' }).click();
+    await page
+      .getByTestId('claim-holder')
+      .getByText(/held by Dana Reviewer until/)
+      .waitFor();
+    const seen = (await api(server).call('GET', '/v1/review', tenant.reviewer, undefined, 200)).json().items[0];
+    expect(seen).toMatchObject({ id: cases[0], claim: { reviewer_name: 'Dana Reviewer' } });
+    await look(page, 'reviewer-case-evidence');
+
+    // An image opens full size from the keyboard; Escape closes it and focus returns.
+    const documentImage = page.getByRole('button', { name: 'Document: open full size' });
+    await documentImage.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Document' }).waitFor();
+    await look(page, 'reviewer-image-full-size');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await documentImage.evaluate((b) => b === (globalThis as any).document.activeElement)).toBe(true);
+
+    const focusedText = () => page.evaluate(() => (globalThis as any).document.activeElement?.textContent as string);
+    const NOTE = 'Portrait and frames compared one by one.';
+    const decisions = ['a', 'd', 'a'] as const;
+    for (const [i, key] of decisions.entries()) {
+      const id = cases[i]!;
+      await page.getByRole('heading', { name: `Case ${short(id)}` }).waitFor();
+      await page.keyboard.press(key);
+      await page.keyboard.type(NOTE);
+      // Only the note was typed: the command keys did not land in the note box.
+      expect(await page.locator('#note').inputValue()).toBe(NOTE);
+      await page.keyboard.press('Enter');
+      const said = `Case ${short(id)}: ${key === 'a' ? 'approved' : 'declined'}.`;
+      const next = cases[i + 1];
+      const heading = next ? `Case ${short(next)}` : 'Review queue';
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.getByText(said).waitFor();
+      await expect.poll(focusedText).toBe(heading);
+      if (i === 0) await look(page, 'reviewer-next-case-focused');
+    }
+    await page.getByText('The queue is empty').waitFor();
+    await look(page, 'reviewer-three-decided');
+    const statuses = [];
+    for (const id of cases)
+      statuses.push((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status);
+    expect(statuses).toEqual(['approved', 'declined', 'approved']);
+    expect(await page.title()).toBe('Review queue — Partner services console');
+    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  }, 180_000);
 
   it('four-eyes review: the operator sets it; two reviewer keys agree on one case and disagree on another, a third decides', async () => {
     const tenant = await identityTenant(server);
@@ -268,11 +453,13 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     const operator = await open('/console/operator');
     await operator.page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
     await operator.page.getByRole('button', { name: 'Sign in' }).click();
+    // Signed in (the token is stored) before leaving the page.
+    await operator.page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
     await operator.page.goto(`${server.url}/console/operator/profiles/${tenant.profileId}/keys`);
     await operator.page.getByLabel('Manual review').selectOption('four_eyes');
     await operator.page.getByRole('button', { name: 'Change review policy' }).click();
     await expect.poll(async () => (await server.admin('GET', `/profiles/${tenant.profileId}`)).data.reviewPolicy).toBe('four_eyes');
-    await screenshot(operator.page, 'operator-review-policy');
+    await look(operator.page, 'operator-review-policy');
 
     const agreed = await captureIntoManualReview(server, tenant.backend, 5101);
     const disputed = await captureIntoManualReview(server, tenant.backend, 5102);
@@ -289,6 +476,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     async function decide(page: Page, id: string, decision: 'Approve' | 'Decline', expected: string) {
       await page.goto(`${server.url}/console/review/${id}`);
       await page.getByLabel(decision).check();
+      if (decision === 'Decline') await page.getByLabel('Face does not match the document').check();
       await page.getByLabel(NOTE_LABEL).fill('Compared the portrait with every frame by hand.');
       await page.getByRole('button', { name: 'Submit decision' }).click();
       await page.getByText(expected).waitFor();
@@ -305,15 +493,15 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       .getByRole('row', { name: new RegExp(short(agreed.id)) })
       .getByText('awaiting a second review')
       .waitFor();
-    await screenshot(one.page, 'reviewer-four-eyes-queue');
+    await look(one.page, 'reviewer-four-eyes-queue');
     await one.page.goto(`${server.url}/console/review/${agreed.id}`);
     await one.page.getByText('You already decided this case').waitFor();
     expect(await one.page.getByRole('button', { name: 'Submit decision' }).count()).toBe(0);
-    await screenshot(one.page, 'reviewer-four-eyes-decided-by-you');
+    await look(one.page, 'reviewer-four-eyes-decided-by-you');
     await two.page.goto(`${server.url}/console/review/${agreed.id}`);
     await two.page.getByTestId('review-standing').getByText('Awaiting a second review').waitFor();
     await two.page.getByText(`reviewer:${firstKeyId}`).first().waitFor();
-    await screenshot(two.page, 'reviewer-four-eyes-awaiting-second');
+    await look(two.page, 'reviewer-four-eyes-awaiting-second');
     await decide(two.page, agreed.id, 'Approve', `Case ${short(agreed.id)}: approved.`);
     expect(await status(agreed.id)).toBe('approved');
 
@@ -328,7 +516,9 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       .waitFor();
     await three.page.goto(`${server.url}/console/review/${disputed.id}`);
     await three.page.getByTestId('review-standing').getByText('Reviewers disagree').waitFor();
-    await screenshot(three.page, 'reviewer-four-eyes-disagreement');
+    // The decline's reason is shown with it, in words.
+    await three.page.getByText(/declined at .* — Face does not match the document/).waitFor();
+    await look(three.page, 'reviewer-four-eyes-disagreement');
     await decide(three.page, disputed.id, 'Decline', `Case ${short(disputed.id)}: declined.`);
     expect(await status(disputed.id)).toBe('declined');
     for (const r of [operator, ...reviewers]) expect(r.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
@@ -337,7 +527,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
   it('reads well on a phone', { timeout: 60_000 }, async () => {
     const { page } = await open('/console/', PHONE);
     await page.getByRole('link', { name: /Reviewer/ }).waitFor();
-    await screenshot(page, 'phone-start');
+    await look(page, 'phone-start');
     const width = () => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
     expect(await width()).toBeLessThanOrEqual(PHONE.width);
     await page.getByRole('link', { name: /Operator/ }).click();
@@ -347,7 +537,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByRole('link', { name: 'Acme Events' }).first().click();
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
-    await screenshot(page, 'phone-operator-webhooks');
+    await look(page, 'phone-operator-webhooks');
     // Wide tables scroll inside themselves; the page itself does not scroll sideways.
     expect(await width()).toBeLessThanOrEqual(PHONE.width);
     // The endpoint list is one card per endpoint: its URL gets most of the width (it used to
@@ -359,7 +549,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     const url = endpoints.getByText('https://127.0.0.1:9/hooks');
     expect((await url.boundingBox())!.width).toBeGreaterThan(PHONE.width / 2);
     expect(await lines(url)).toBeLessThanOrEqual(2);
-    for (const name of ['Send a test event to', 'Rotate the secret of', 'Disable']) {
+    for (const name of ['Send test event to', 'Rotate secret of', 'Disable']) {
       const button = await endpoints.getByRole('button', { name: `${name} https://127.0.0.1:9/hooks`, exact: true }).boundingBox();
       expect(button!.x).toBeGreaterThanOrEqual(0);
       expect(button!.x + button!.width).toBeLessThanOrEqual(PHONE.width);

@@ -1,6 +1,7 @@
 import { signal } from '@preact/signals';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { createApiClient, type ApiClient } from '../shared/api.js';
+import { detailInWords } from './validation-words.js';
 
 /** Credentials live for the browser tab only (sessionStorage): closing the tab signs out. */
 function stored(name: string) {
@@ -34,8 +35,8 @@ export function messageOf(error: unknown, status?: number): string {
   const e = error as { detail?: unknown; error?: { message?: unknown; details?: { path?: string; message?: string }[] } } | undefined;
   if (typeof e?.detail === 'string') return e.detail;
   if (typeof e?.error?.message === 'string') {
-    const details = e.error.details?.map((d) => `${d.path ?? ''}: ${d.message ?? ''}`).join('; ');
-    return details ? `${e.error.message} (${details})` : e.error.message;
+    const details = e.error.details?.map((d) => detailInWords(d.path ?? '', d.message ?? '')).join('; ');
+    return details ? `${e.error.message}. ${details}.` : e.error.message;
   }
   return status ? `The server answered ${status}.` : 'Something went wrong.';
 }

@@ -3,6 +3,8 @@ import { adminToken, client, localTime, navigate, unwrap, useLoad } from './lib.
 import { FilteredList, Pager } from './filtered-list.js';
 import { ActionButton, ActionForm, Async, Link, Notice, Shell, ShownOnce } from './ui.js';
 import { ReviewPolicyForm } from './review-policy.js';
+import { Keys } from './keys.js';
+import { ConfirmButton } from './confirm.js';
 
 type Api = ReturnType<typeof client>;
 const useApi = () => useMemo(() => client(adminToken.value), [adminToken.value]);
@@ -185,116 +187,6 @@ function PlanForm({ api, id, name, plan, saved }: { api: Api; id: string; name: 
   );
 }
 
-const TICKETING_SCOPES = ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'] as const;
-const GOVERNANCE_SCOPES = ['governance:decide', 'governance:read'] as const;
-
-function Keys({ api, profileId }: { api: Api; profileId: string }) {
-  const state = useLoad(() => unwrap(api.GET('/admin/v1/api-keys', { params: { query: { profileId } } })), [profileId]);
-  const [service, setService] = useState<'identity' | 'ticketing' | 'governance'>('identity');
-  const [role, setRole] = useState<'backend' | 'reviewer'>('backend');
-  const [scopes, setScopes] = useState<string[]>([]);
-  const [shown, setShown] = useState<string | null>(null);
-  const scopeChoices = service === 'ticketing' ? TICKETING_SCOPES : service === 'governance' ? GOVERNANCE_SCOPES : [];
-  return (
-    <section aria-labelledby="keys-h">
-      <h2 id="keys-h">API keys</h2>
-      {shown && <ShownOnce label="New API key" value={shown} onDone={() => setShown(null)} />}
-      <ActionForm
-        label="New API key"
-        submit="Create key"
-        action={async () => {
-          const body =
-            service === 'identity'
-              ? { service, profileId, role }
-              : service === 'ticketing'
-                ? { service, profileId, scopes: scopes as (typeof TICKETING_SCOPES)[number][] }
-                : { service, profileId, scopes: scopes as (typeof GOVERNANCE_SCOPES)[number][] };
-          const created = await unwrap(api.POST('/admin/v1/api-keys', { body }));
-          setShown(created.data.key ?? null);
-          state.reload();
-        }}
-      >
-        <label for="key-service">Service</label>
-        <select id="key-service" value={service} onChange={(e) => (setService(e.currentTarget.value as typeof service), setScopes([]))}>
-          <option value="identity">identity</option>
-          <option value="ticketing">ticketing</option>
-          <option value="governance">governance</option>
-        </select>
-        {service === 'identity' ? (
-          <>
-            <label for="key-role">Role</label>
-            <select id="key-role" value={role} onChange={(e) => setRole(e.currentTarget.value as typeof role)}>
-              <option value="backend">backend</option>
-              <option value="reviewer">reviewer</option>
-            </select>
-          </>
-        ) : (
-          <fieldset>
-            <legend>Scopes</legend>
-            {scopeChoices.map((s) => (
-              <label key={s}>
-                <input
-                  type="checkbox"
-                  checked={scopes.includes(s)}
-                  onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
-                />{' '}
-                {s}
-              </label>
-            ))}
-          </fieldset>
-        )}
-      </ActionForm>
-      <Async state={state}>
-        {({ data }) => (
-          <table class="list" aria-label="API keys">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Service</th>
-                <th scope="col">Grant</th>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((k) => (
-                <tr key={k.id}>
-                  <td>
-                    <span class="masked" aria-label="key hidden">
-                      ••••••••
-                    </span>{' '}
-                    <code class="muted">{k.id.slice(0, 8)}</code>
-                  </td>
-                  <td>{k.service}</td>
-                  <td>{k.role ?? k.scopes?.join(', ')}</td>
-                  <td>{localTime(k.createdAt)}</td>
-                  <td>{k.revokedAt ? `revoked ${localTime(k.revokedAt)}` : 'active'}</td>
-                  <td>
-                    {!k.revokedAt && (
-                      <ActionButton
-                        label={`Revoke key ${k.id.slice(0, 8)}`}
-                        action={async () => (
-                          await unwrap(api.DELETE('/admin/v1/api-keys/{id}', { params: { path: { id: k.id } } })),
-                          state.reload()
-                        )}
-                      >
-                        Revoke
-                      </ActionButton>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </Async>
-    </section>
-  );
-}
-
 function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
   const endpoints = useLoad(
     () => unwrap(api.GET('/admin/v1/profiles/{id}/webhook-endpoints', { params: { path: { id: profileId } } })),
@@ -337,79 +229,102 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
         />
       </ActionForm>
       <Async state={endpoints}>
-        {({ data }) => (
-          <table class="list stacked" aria-label="Webhook endpoints">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((e) => (
-                <tr key={e.id}>
-                  <td data-label="URL">
-                    <code>{e.url}</code>
-                  </td>
-                  <td data-label="Events">{e.events.length ? e.events.join(', ') : 'all'}</td>
-                  <td data-label="State">{e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}</td>
-                  <td class="actions">
-                    {/* A disabled endpoint receives nothing (the server refuses a test event to it). */}
-                    {e.enabled && (
-                      <ActionButton
-                        label={`Send a test event to ${e.url}`}
-                        action={async () => (
-                          await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', { params: { path: { id: e.id } } })),
-                          deliveries.reload()
-                        )}
-                      >
-                        Send test event
-                      </ActionButton>
-                    )}
-                    <ActionButton
-                      label={`Rotate the secret of ${e.url}`}
-                      action={async () =>
-                        setShown({
-                          label: 'New signing secret',
-                          value: (
-                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: e.id } } }))
-                          ).data.secret,
-                        })
-                      }
-                    >
-                      Rotate secret
-                    </ActionButton>
-                    {e.enabled ? (
-                      <ActionButton
-                        label={`Disable ${e.url}`}
-                        action={async () => (
-                          await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/disable', { params: { path: { id: e.id } } })),
-                          refresh()
-                        )}
-                      >
-                        Disable
-                      </ActionButton>
-                    ) : (
-                      <ActionButton
-                        label={`Enable ${e.url}`}
-                        action={async () => (
-                          await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/enable', { params: { path: { id: e.id } } })),
-                          refresh()
-                        )}
-                      >
-                        Enable
-                      </ActionButton>
-                    )}
-                  </td>
+        {({ data }) =>
+          data.items.length === 0 ? (
+            <Notice>No webhook endpoints yet. Register one above to receive this profile's events.</Notice>
+          ) : (
+            <table class="list stacked" aria-label="Webhook endpoints">
+              <thead>
+                <tr>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+              </thead>
+              <tbody>
+                {data.items.map((e) => (
+                  <tr key={e.id}>
+                    <td data-label="URL">
+                      <code>{e.url}</code>
+                    </td>
+                    <td data-label="Events">{e.events.length ? e.events.join(', ') : 'all'}</td>
+                    <td data-label="State">{e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}</td>
+                    <td class="actions">
+                      {/* A disabled endpoint receives nothing (the server refuses a test event to it). */}
+                      {e.enabled && (
+                        <ActionButton
+                          label={`Send test event to ${e.url}`}
+                          action={async () => (
+                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', { params: { path: { id: e.id } } })),
+                            deliveries.reload()
+                          )}
+                        >
+                          Send test event
+                        </ActionButton>
+                      )}
+                      <ConfirmButton
+                        label={`Rotate secret of ${e.url}`}
+                        consequence={{
+                          title: 'Rotate the signing secret?',
+                          body: (
+                            <p>
+                              A new secret for <code>{e.url}</code> is made and shown once. Deliveries are signed with it from now on; the
+                              receiver must be given the new secret or it will reject them.
+                            </p>
+                          ),
+                          confirm: 'Rotate secret',
+                        }}
+                        action={async () =>
+                          setShown({
+                            label: 'New signing secret',
+                            value: (
+                              await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: e.id } } }))
+                            ).data.secret,
+                          })
+                        }
+                      >
+                        Rotate secret
+                      </ConfirmButton>
+                      {e.enabled ? (
+                        <ConfirmButton
+                          label={`Disable ${e.url}`}
+                          consequence={{
+                            title: 'Disable this endpoint?',
+                            body: (
+                              <p>
+                                Nothing is sent to <code>{e.url}</code> until it is enabled again; deliveries due meanwhile are not made.
+                              </p>
+                            ),
+                            confirm: 'Disable endpoint',
+                          }}
+                          action={async () => (
+                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/disable', { params: { path: { id: e.id } } })),
+                            refresh()
+                          )}
+                        >
+                          Disable
+                        </ConfirmButton>
+                      ) : (
+                        <ActionButton
+                          label={`Enable ${e.url}`}
+                          action={async () => (
+                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/enable', { params: { path: { id: e.id } } })),
+                            refresh()
+                          )}
+                        >
+                          Enable
+                        </ActionButton>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
       </Async>
       <h2 id="deliveries-h">Delivery log</h2>
       <button type="button" onClick={deliveries.reload}>
@@ -519,15 +434,24 @@ function Events({ api, profileId }: { api: Api; profileId: string }) {
                       </ActionButton>
                     )}
                     {['DRAFT', 'ACTIVE', 'INACTIVE'].includes(e.status) && (
-                      <ActionButton
+                      <ConfirmButton
                         label={`Cancel ${e.name}`}
+                        consequence={{
+                          title: `Cancel ${e.name}?`,
+                          body: (
+                            <p>
+                              The event is cancelled for good: no more tickets are sold, and a cancelled event cannot be published again.
+                            </p>
+                          ),
+                          confirm: 'Cancel the event',
+                        }}
                         action={async () => (
                           await unwrap(api.POST('/admin/v1/events/{eventId}/cancel', { params: { path: { eventId: e.id } } })),
                           reload()
                         )}
                       >
                         Cancel
-                      </ActionButton>
+                      </ConfirmButton>
                     )}
                   </td>
                 </tr>
@@ -744,18 +668,30 @@ function Governance({ api, profileId }: { api: Api; profileId: string }) {
                       <td>{d.agentId}</td>
                       <td>{d.grantedBy}</td>
                       <td>{localTime(d.expiresAt)}</td>
-                      <td>{d.revokedAt ? `revoked ${localTime(d.revokedAt)}` : 'active'}</td>
                       <td>
-                        {!d.revokedAt && (
-                          <ActionButton
+                        {d.revokedAt ? `revoked ${localTime(d.revokedAt)}` : Date.parse(d.expiresAt) <= Date.now() ? 'expired' : 'active'}
+                      </td>
+                      <td>
+                        {!d.revokedAt && Date.parse(d.expiresAt) > Date.now() && (
+                          <ConfirmButton
                             label={`Revoke the delegation to ${d.agentId}`}
+                            consequence={{
+                              title: `Revoke the delegation to ${d.agentId}?`,
+                              body: (
+                                <p>
+                                  {d.agentId} may no longer act for {d.grantedBy}: its requests that rely on this delegation are denied from
+                                  now on. It cannot be restored; a new delegation would be needed.
+                                </p>
+                              ),
+                              confirm: 'Revoke delegation',
+                            }}
                             action={async () => (
                               await unwrap(api.POST('/admin/v1/governance/delegations/{id}/revoke', { params: { path: { id: d.id } } })),
                               state.reload()
                             )}
                           >
                             Revoke
-                          </ActionButton>
+                          </ConfirmButton>
                         )}
                       </td>
                     </tr>

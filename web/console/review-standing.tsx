@@ -1,11 +1,23 @@
 import { localTime } from './lib.js';
 import { Notice } from './ui.js';
+import { DECLINE_REASON_WORDS, type DeclineReason } from './decline-reasons.js';
 
 /** How a case stands between its reviewers under four-eyes review (README, "Four-eyes review"). */
 export interface Standing {
   awaiting_second_review: boolean;
   review_disagreement: boolean;
-  decisions: { reviewer: string; decision: 'approve' | 'decline'; decided_at: string }[];
+  decisions: {
+    reviewer: string;
+    reviewer_name: string | null;
+    decision: 'approve' | 'decline';
+    decline_reasons: DeclineReason[];
+    decided_at: string;
+  }[];
+}
+
+/** "Dana approved" or "reviewer:… declined": the key's name when the operator gave it one. */
+export function whoDecided(d: Standing['decisions'][number]): string {
+  return `${d.reviewer_name ?? d.reviewer} ${DONE[d.decision]}`;
 }
 
 const DONE = { approve: 'approved', decline: 'declined' } as const;
@@ -32,7 +44,9 @@ export function StandingNotice({ standing, decidedByYou }: { standing: Standing;
           (d, i) =>
             d && (
               <li key={i}>
-                {i === 0 ? 'First' : 'Second'}: <code>{d.reviewer}</code> {DONE[d.decision]} at {localTime(d.decided_at)}
+                {i === 0 ? 'First' : 'Second'}: {d.reviewer_name && <strong>{d.reviewer_name} </strong>}
+                <code>{d.reviewer}</code> {DONE[d.decision]} at {localTime(d.decided_at)}
+                {d.decline_reasons.length > 0 && <> — {d.decline_reasons.map((r) => DECLINE_REASON_WORDS[r]).join('; ')}</>}
               </li>
             ),
         )}

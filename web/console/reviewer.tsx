@@ -1,15 +1,19 @@
 import { Fragment } from 'preact';
 import { signal } from '@preact/signals';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { age, client, imageDataUrl, localTime, navigate, reviewerKey, statusOf, unwrap, useLoad } from './lib.js';
-import { ActionForm, Async, ErrorNote, Link, Notice, Shell, Spinner } from './ui.js';
-import { StandingNotice, standingLabel } from './review-standing.js';
+import { age, client, localTime, navigate, reviewerKey, statusOf, unwrap, useLoad } from './lib.js';
+import { ActionForm, Async, ErrorNote, focusPageHeading, Link, Notice, Shell } from './ui.js';
+import { StandingNotice, standingLabel, whoDecided } from './review-standing.js';
+import { Evidence } from './review-evidence.js';
+import { describeSignals } from './review-signals.js';
+import { ClaimHolder, ClaimPanel } from './review-claim.js';
+import { DECLINE_REASON_WORDS, DECLINE_REASONS, type DeclineReason } from './decline-reasons.js';
 
 /** The minimum note length, as the server checks it (after trimming). */
 export const MIN_NOTE = 20;
 
-/** What the queue page says after a decision or a lost race. */
-const flash = signal<{ kind: 'ok' | 'warn'; text: string } | null>(null);
+/** What the next screen says after a decision or a lost race: `on` is the case id it is shown on, or 'queue'. */
+const flash = signal<{ kind: 'ok' | 'warn'; text: string; on: string } | null>(null);
 /** The queue as last loaded: j/k on a case page move through it. */
 const queueIds = signal<string[]>([]);
 
@@ -82,9 +86,13 @@ export function ReviewQueue() {
   useEffect(() => {
     document.getElementById(`case-${selected}`)?.focus();
   }, [selected]);
+  // After the last decision the reader lands here: on the heading, with what happened beneath it.
+  useEffect(() => {
+    if (flash.value?.on === 'queue') focusPageHeading();
+  }, []);
   return (
     <Shell title="Review queue" nav={<ReviewerNav />}>
-      {flash.value && <Notice kind={flash.value.kind}>{flash.value.text}</Notice>}
+      {flash.value?.on === 'queue' && <Notice kind={flash.value.kind}>{flash.value.text}</Notice>}
       <p class="hint">
         Oldest first. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>Enter</kbd> open.
       </p>
@@ -113,7 +121,11 @@ export function ReviewQueue() {
                       </Link>
                     </td>
                     <td>{item.reason ?? '—'}</td>
-                    <td>{standingLabel(item)}</td>
+                    <td>
+                      {standingLabel(item)}
+                      {item.decisions.length > 0 && <span class="muted"> — {item.decisions.map(whoDecided).join('; ')}</span>}
+                      {item.claim && <ClaimHolder claim={item.claim} />}
+                    </td>
                     <td>{age(item.updated_at)}</td>
                     <td>{localTime(item.created_at)}</td>
                   </tr>
@@ -127,19 +139,11 @@ export function ReviewQueue() {
   );
 }
 
-function ReviewImage({ url, alt }: { url: string | null; alt: string }) {
-  const api = useMemo(() => client(reviewerKey.value), []);
-  const state = useLoad(() => (url ? imageDataUrl(api, url) : Promise.resolve(null)), [url]);
-  if (!url) return <p class="missing">Not uploaded</p>;
-  if (state.error) return <ErrorNote message={state.error} retry={state.reload} />;
-  if (!state.data) return <Spinner label="Loading image…" />;
-  return <img src={state.data} alt={alt} />;
-}
-
+/** Moves on to the next case in the queue (or the queue when none is left), saying there what happened. */
 function afterDecision(id: string, text: string, kind: 'ok' | 'warn') {
-  flash.value = { kind, text };
   const next = queueIds.value.filter((q) => q !== id);
   queueIds.value = next;
+  flash.value = { kind, text, on: next[0] ?? 'queue' };
   navigate(next[0] ? `/console/review/${next[0]}` : '/console/review');
 }
 
@@ -148,6 +152,7 @@ export function ReviewCase({ id }: { id: string }) {
   const state = useLoad(() => unwrap(api.GET('/v1/review/{id}', { params: { path: { id } } })), [id]);
   const [decision, setDecision] = useState<'approve' | 'decline' | null>(null);
   const [note, setNote] = useState('');
+  const [reasons, setReasons] = useState<DeclineReason[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -156,7 +161,10 @@ export function ReviewCase({ id }: { id: string }) {
   useEffect(() => {
     setDecision(null);
     setNote('');
+    setReasons([]);
     setError(null);
+    // Focus leaves the note box for this case's heading, so the next keys are commands, not text.
+    if (flash.value?.on === id) focusPageHeading();
   }, [id]);
 
   async function submit() {
@@ -165,7 +173,12 @@ export function ReviewCase({ id }: { id: string }) {
     if (!noteOk) return setError(`The note needs at least ${MIN_NOTE} characters (now ${noteLength}).`);
     setBusy(true);
     try {
-      const result = await unwrap(api.POST('/v1/review/{id}', { params: { path: { id } }, body: { decision, note } }));
+      const result = await unwrap(
+        api.POST('/v1/review/{id}', {
+          params: { path: { id } },
+          body: { decision, note, ...(decision === 'decline' && reasons.length ? { decline_reasons: reasons } : {}) },
+        }),
+      );
       const final = result.verification.status !== 'manual_review';
       const done = decision === 'approve' ? 'approved' : 'declined';
       afterDecision(id, `Case ${id.slice(0, 8)}: ${final ? done : `you ${done}; another reviewer decides next`}.`, 'ok');
@@ -197,139 +210,209 @@ export function ReviewCase({ id }: { id: string }) {
 
   return (
     <Shell title={`Case ${id.slice(0, 8)}`} nav={<ReviewerNav />}>
+      {flash.value?.on === id && <Notice kind={flash.value.kind}>{flash.value.text}</Notice>}
       <Async state={state}>
         {(c) => (
-          <>
-            <dl class="facts">
-              <dt>Status</dt>
-              <dd data-testid="case-status">{c.status}</dd>
-              <dt>Reason</dt>
-              <dd>{c.reason ?? '—'}</dd>
-              <dt>Reference</dt>
-              <dd>{c.reference ?? '—'}</dd>
-              <dt>Created</dt>
-              <dd>{localTime(c.created_at)}</dd>
-            </dl>
-            <StandingNotice standing={c} decidedByYou={c.decided_by_you} />
-            <section aria-labelledby="images-h">
-              <h2 id="images-h">Document and frames</h2>
-              <div class="gallery">
-                <figure>
-                  <figcaption>Document{c.document.width ? ` (${c.document.width}×${c.document.height})` : ''}</figcaption>
-                  <ReviewImage url={c.document.image_url} alt="Identity document" />
-                </figure>
-                {c.steps.map((s) => (
-                  <figure key={s.step}>
-                    <figcaption>
-                      Step {s.step + 1}: {s.instruction}
-                      {s.pose ? ` (pose: ${s.pose})` : ''}
-                    </figcaption>
-                    <ReviewImage url={s.image_url} alt={`Selfie frame for step ${s.step + 1}: ${s.instruction}`} />
-                  </figure>
-                ))}
-              </div>
-            </section>
-            <div class="columns">
-              <section aria-labelledby="mrz-h">
-                <h2 id="mrz-h">MRZ</h2>
-                {c.document.mrz ? (
-                  <dl class="facts">
-                    {Object.entries(c.document.mrz).map(([k, v]) => (
-                      <Fragment key={k}>
-                        <dt>{k}</dt>
-                        <dd>{v ?? '—'}</dd>
-                      </Fragment>
+          <div class="case-layout">
+            <div>
+              <dl class="facts">
+                <dt>Status</dt>
+                <dd data-testid="case-status">{c.status}</dd>
+                <dt>Reason</dt>
+                <dd>{c.reason ?? '—'}</dd>
+                <dt>Reference</dt>
+                <dd>{c.reference ?? '—'}</dd>
+                <dt>Created</dt>
+                <dd>{localTime(c.created_at)}</dd>
+              </dl>
+              <StandingNotice standing={c} decidedByYou={c.decided_by_you} />
+              {c.status === 'manual_review' && <ClaimPanel id={id} claim={c.claim} saved={state.reload} />}
+              {c.document_used_by.length > 0 && (
+                <section aria-labelledby="reused-h">
+                  <h2 id="reused-h">The same document was used by</h2>
+                  <ul data-testid="document-used-by">
+                    {c.document_used_by.map((o) => (
+                      <li key={o.id}>
+                        {o.in_reach ? (
+                          <Link href={`/console/review/${o.id}`}>Case {o.id.slice(0, 8)}</Link>
+                        ) : (
+                          <code>{o.id.slice(0, 8)}</code>
+                        )}{' '}
+                        — {o.status}, started {localTime(o.created_at)}
+                        {!o.in_reach && <span class="muted"> (not open to reviewers)</span>}
+                      </li>
                     ))}
-                  </dl>
-                ) : (
-                  <p>No machine-readable zone was sent.</p>
-                )}
-                <h2>Signals</h2>
-                {Object.keys(c.signals).length === 0 ? (
-                  <p>No signals were measured.</p>
-                ) : (
-                  <dl class="facts">
-                    {Object.entries(c.signals).map(([k, v]) => (
-                      <Fragment key={k}>
-                        <dt>{k}</dt>
-                        <dd>{typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
-                      </Fragment>
-                    ))}
-                  </dl>
-                )}
-              </section>
-              <section aria-labelledby="audit-h">
-                <h2 id="audit-h">Audit trail</h2>
-                <ol class="audit">
-                  {c.audit.map((e, i) => (
-                    <li key={i}>
-                      <time dateTime={e.at}>{localTime(e.at)}</time> <code>{e.type}</code> <span class="actor">{e.actor}</span>
-                    </li>
-                  ))}
-                </ol>
-              </section>
-            </div>
-            {c.status === 'manual_review' && !c.decided_by_you ? (
-              <form
-                ref={form}
-                class="form decide"
-                aria-label="Decision"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void submit();
-                }}
-              >
-                <h2>Decision</h2>
-                <fieldset>
-                  <legend>
-                    Decision (keys <kbd>a</kbd> / <kbd>d</kbd>)
-                  </legend>
-                  <label>
-                    <input
-                      type="radio"
-                      name="decision"
-                      value="approve"
-                      checked={decision === 'approve'}
-                      onChange={() => setDecision('approve')}
-                    />{' '}
-                    Approve
-                  </label>
-                  <label>
-                    <input
-                      type="radio"
-                      name="decision"
-                      value="decline"
-                      checked={decision === 'decline'}
-                      onChange={() => setDecision('decline')}
-                    />{' '}
-                    Decline
-                  </label>
-                </fieldset>
-                <label for="note">
-                  Note (why; at least {MIN_NOTE} characters; <kbd>Enter</kbd> submits, <kbd>Shift</kbd>+<kbd>Enter</kbd> new line)
-                </label>
-                <textarea
-                  id="note"
-                  rows={3}
-                  value={note}
-                  aria-describedby="note-count"
-                  aria-invalid={note.length > 0 && !noteOk}
-                  onInput={(e) => setNote(e.currentTarget.value)}
+                  </ul>
+                </section>
+              )}
+              <section aria-labelledby="images-h">
+                <h2 id="images-h">Document and frames</h2>
+                <Evidence
+                  images={[
+                    {
+                      key: 'document',
+                      caption: 'Document',
+                      url: c.document.image_url,
+                      alt: 'Identity document',
+                      size: c.document.width ? `${c.document.width}×${c.document.height}` : null,
+                    },
+                    ...c.steps.map((st) => ({
+                      key: `step-${st.step}`,
+                      caption: `Step ${st.step + 1}: ${st.instruction}${st.pose ? ` (pose: ${st.pose})` : ''}`,
+                      url: st.image_url,
+                      alt: `Selfie frame for step ${st.step + 1}: ${st.instruction}`,
+                      size: st.width ? `${st.width}×${st.height}` : null,
+                    })),
+                  ]}
                 />
-                <p id="note-count" class={noteOk ? 'count ok' : 'count'} aria-live="polite">
-                  {noteOk ? `${noteLength} characters` : `${noteLength} of ${MIN_NOTE} characters — too short`}
-                </p>
-                <button type="submit" disabled={busy}>
-                  {busy ? 'Submitting…' : 'Submit decision'}
-                </button>
-                {error && <ErrorNote message={error} />}
-              </form>
-            ) : (
-              c.status !== 'manual_review' && <Notice>This case is {c.status}: there is nothing to decide.</Notice>
-            )}
-          </>
+              </section>
+              <div class="columns">
+                <section aria-labelledby="mrz-h">
+                  <h2 id="mrz-h">MRZ</h2>
+                  {c.document.mrz ? (
+                    <dl class="facts">
+                      {Object.entries(c.document.mrz).map(([k, v]) => (
+                        <Fragment key={k}>
+                          <dt>{k}</dt>
+                          <dd>{v ?? '—'}</dd>
+                        </Fragment>
+                      ))}
+                    </dl>
+                  ) : (
+                    <p>No machine-readable zone was sent.</p>
+                  )}
+                  <Signals signals={c.signals} />
+                </section>
+                <section aria-labelledby="audit-h">
+                  <h2 id="audit-h">Audit trail</h2>
+                  <ol class="audit">
+                    {c.audit.map((e, i) => (
+                      <li key={i}>
+                        <time dateTime={e.at}>{localTime(e.at)}</time> <code>{e.type}</code>{' '}
+                        <span class="actor">
+                          {e.actor_name ? (
+                            <>
+                              <strong>{e.actor_name}</strong> ({e.actor})
+                            </>
+                          ) : (
+                            e.actor
+                          )}
+                        </span>
+                      </li>
+                    ))}
+                  </ol>
+                </section>
+              </div>
+            </div>
+            <aside class="decide-panel" aria-label="Decision panel">
+              {c.status === 'manual_review' && !c.decided_by_you ? (
+                <form
+                  ref={form}
+                  class="form decide"
+                  aria-label="Decision"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void submit();
+                  }}
+                >
+                  <h2>Decision</h2>
+                  <fieldset>
+                    <legend>
+                      Decision (keys <kbd>a</kbd> / <kbd>d</kbd>)
+                    </legend>
+                    <label>
+                      <input
+                        type="radio"
+                        name="decision"
+                        value="approve"
+                        checked={decision === 'approve'}
+                        onChange={() => setDecision('approve')}
+                      />{' '}
+                      Approve
+                    </label>
+                    <label>
+                      <input
+                        type="radio"
+                        name="decision"
+                        value="decline"
+                        checked={decision === 'decline'}
+                        onChange={() => setDecision('decline')}
+                      />{' '}
+                      Decline
+                    </label>
+                  </fieldset>
+                  {decision === 'decline' && (
+                    <fieldset class="reasons">
+                      <legend>Reasons (optional; the note explains)</legend>
+                      {DECLINE_REASONS.map((r) => (
+                        <label key={r}>
+                          <input
+                            type="checkbox"
+                            checked={reasons.includes(r)}
+                            onChange={(e) => setReasons(e.currentTarget.checked ? [...reasons, r] : reasons.filter((x) => x !== r))}
+                          />{' '}
+                          {DECLINE_REASON_WORDS[r]}
+                        </label>
+                      ))}
+                    </fieldset>
+                  )}
+                  <label for="note">
+                    Note (why; at least {MIN_NOTE} characters; <kbd>Enter</kbd> submits, <kbd>Shift</kbd>+<kbd>Enter</kbd> new line)
+                  </label>
+                  <textarea
+                    id="note"
+                    rows={3}
+                    value={note}
+                    aria-describedby="note-count"
+                    aria-invalid={note.length > 0 && !noteOk}
+                    onInput={(e) => setNote(e.currentTarget.value)}
+                  />
+                  <p id="note-count" class={noteOk ? 'count ok' : 'count'} aria-live="polite">
+                    {noteOk ? `${noteLength} characters` : `${noteLength} of ${MIN_NOTE} characters — too short`}
+                  </p>
+                  <button type="submit" disabled={busy}>
+                    {busy ? 'Submitting…' : 'Submit decision'}
+                  </button>
+                  {error && <ErrorNote message={error} />}
+                </form>
+              ) : (
+                c.status !== 'manual_review' && <Notice>This case is {c.status}: there is nothing to decide.</Notice>
+              )}
+            </aside>
+          </div>
         )}
       </Async>
     </Shell>
+  );
+}
+
+/** The pipeline's face signals in words against their thresholds; other signals as measured. */
+function Signals({ signals }: { signals: Record<string, unknown> }) {
+  const lines = describeSignals(signals);
+  return (
+    <>
+      <h2>Signals</h2>
+      {lines.length > 0 ? (
+        <ul class="signals" data-testid="signals">
+          {lines.map((l) => (
+            <li key={l.label} class={l.passes === null ? '' : l.passes ? 'pass' : 'fail'}>
+              <strong>{l.label}</strong> {l.text}
+              {l.passes !== null && <span class="sr-only">{l.passes ? ' (passes)' : ' (does not pass)'}</span>}
+            </li>
+          ))}
+        </ul>
+      ) : Object.keys(signals).length === 0 ? (
+        <p>No signals were measured.</p>
+      ) : (
+        <dl class="facts">
+          {Object.entries(signals).map(([k, v]) => (
+            <Fragment key={k}>
+              <dt>{k}</dt>
+              <dd>{typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      )}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { navigate, type Loaded } from './lib.js';
 
 /** An in-app link: a real <a href> (keyboard, middle-click) that navigates without a reload. */
@@ -19,7 +19,19 @@ export function Link({ href, children, ...rest }: JSX.HTMLAttributes<HTMLAnchorE
   );
 }
 
+/** The page's own heading: focused after an action moves the reader to another screen. */
+export const PAGE_HEADING_ID = 'page-title';
+
+/** Moves focus to the page's heading (it is focusable by script only, never by Tab). */
+export function focusPageHeading(): void {
+  document.getElementById(PAGE_HEADING_ID)?.focus();
+}
+
 export function Shell({ title, nav, children }: { title: string; nav?: ComponentChildren; children: ComponentChildren }) {
+  // The tab's title follows the screen, so history, tabs and screen readers name the page.
+  useEffect(() => {
+    document.title = `${title} — Partner services console`;
+  }, [title]);
   return (
     <>
       <header class="bar">
@@ -29,7 +41,9 @@ export function Shell({ title, nav, children }: { title: string; nav?: Component
         <nav aria-label="Main">{nav}</nav>
       </header>
       <main id="main">
-        <h1>{title}</h1>
+        <h1 id={PAGE_HEADING_ID} tabIndex={-1}>
+          {title}
+        </h1>
         {children}
       </main>
     </>
@@ -111,7 +125,7 @@ export function ShownOnce({ label, value, onDone, link = false }: { label: strin
 }
 
 /** Runs `action` once at a time: `busy` while it runs, its error message (as the server wrote it) after a failure. */
-function useAction(action: () => Promise<void>) {
+export function useAction(action: () => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async () => {

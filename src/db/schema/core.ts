@@ -48,8 +48,14 @@ export const apiKeys = pgTable(
     role: text('role', { enum: IDENTITY_ROLES }),
     keyHash: text('key_hash').notNull().unique(),
     prefix: text('prefix').notNull(),
+    /** The operator's name for the key (e.g. the reviewer who holds it); null when none was given. */
+    name: text('name'),
+    /** The key's last four characters, so a person can tell two keys apart; empty for keys issued before it was kept. */
+    last4: text('last4').notNull().default(''),
     createdAt: ts('created_at').notNull(),
     revokedAt: ts('revoked_at'),
+    /** Written at most once a minute per key and off the request's path (src/auth/key-usage.ts). */
+    lastUsedAt: ts('last_used_at'),
   },
   (t) => [index('api_keys_profile_idx').on(t.profileId)],
 );

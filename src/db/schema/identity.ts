@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { apiKeys, profiles, ts } from './core.js';
 
@@ -48,6 +49,9 @@ export const identityVerifications = pgTable(
     updatedAt: ts('updated_at').notNull(),
     decidedAt: ts('decided_at'),
     erasedAt: ts('erased_at'),
+    /** The reviewer key holding the case (src/identity/review-claims.ts); the claim lapses at claimed_until. */
+    claimedByKeyId: uuid('claimed_by_key_id').references(() => apiKeys.id),
+    claimedUntil: ts('claimed_until'),
   },
   (t) => [
     index('identity_verifications_profile_idx').on(t.profileId, t.status),
@@ -100,6 +104,11 @@ export const identityReviews = pgTable('identity_reviews', {
     .references(() => apiKeys.id),
   decision: text('decision', { enum: ['approve', 'decline'] }).notNull(),
   note: text('note'),
+  /** A decline's reasons from DECLINE_REASONS (identity/schemas.ts); empty for an approval. */
+  declineReasons: text('decline_reasons')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   /** 1 for the case's first decision, 2 for the second (four-eyes review): the order even within one millisecond. */
   ordinal: integer('ordinal').notNull().default(1),
   createdAt: ts('created_at').notNull(),

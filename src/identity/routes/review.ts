@@ -4,16 +4,18 @@ import { z } from 'zod';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import type { ReviewCaseService } from '../review-case.js';
+import type { ReviewClaimService } from '../review-claims.js';
 import type { VerificationService } from '../service.js';
 
 const tags = ['identity: review'];
 const security = securityOf.identityReviewer;
 
 /** The reviewer's endpoints (reviewer keys only). */
-export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationService; cases: ReviewCaseService }> = async (
-  app,
-  { verifications, cases },
-) => {
+export const reviewRoutes: FastifyPluginAsyncZod<{
+  verifications: VerificationService;
+  cases: ReviewCaseService;
+  claims: ReviewClaimService;
+}> = async (app, { verifications, cases, claims }) => {
   const config = { identityRole: 'reviewer' as const };
   const principal = (req: FastifyRequest) => req.identityPrincipal!;
 
@@ -45,6 +47,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
         security,
         description:
           'Decides a verification in manual_review: `decision` approve or decline, `note` mandatory (at least 20 characters after trimming; else 422). ' +
+          'A decline may name its `decline_reasons` from a short list (shown with the decision in the queue and the case); an approval with reasons is refused (422). ' +
           'Compare-and-set: of two racing decisions exactly one wins, the other (and any later one) answers 409. The decision webhook is sent. ' +
           'With `approve`, an optional `mrz` confirms or corrects the machine-readable zone read from the images (audit `review.mrz_confirmed`): it must hold every check digit (422 otherwise) and supports attestations (`mrz_source` `reviewer`).',
         params: s.idParams,
@@ -53,6 +56,42 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ verifications: VerificationSe
       },
     },
     async (req) => verifications.review(principal(req), req.params.id, req.body),
+  );
+
+  app.put(
+    '/review/:id/claim',
+    {
+      config,
+      schema: {
+        operationId: 'claimReviewCase',
+        summary: 'Claim a case in review',
+        tags,
+        security,
+        description:
+          'The calling reviewer key holds the case for 15 minutes, so other reviewers see who is working on it (`claim` in the queue and the case); ' +
+          'claiming again renews it. Another key’s live claim answers 409; a lapsed one is taken over. A claim does not block decisions; a decision ends it.',
+        params: s.idParams,
+        response: { 200: s.reviewClaimResult, ...s.errors(401, 403, 404, 409) },
+      },
+    },
+    async (req) => claims.claim(principal(req), req.params.id),
+  );
+
+  app.delete(
+    '/review/:id/claim',
+    {
+      config,
+      schema: {
+        operationId: 'releaseReviewCase',
+        summary: 'Give a claimed case back',
+        tags,
+        security,
+        description: 'Ends the calling key’s claim (a no-op when nobody holds the case); another key’s live claim answers 409.',
+        params: s.idParams,
+        response: { 200: s.reviewClaimResult, ...s.errors(401, 403, 404, 409) },
+      },
+    },
+    async (req) => claims.release(principal(req), req.params.id),
   );
 
   app.get(

@@ -1,0 +1,142 @@
+import { useState } from 'preact/hooks';
+import type { ApiClient } from '../shared/api.js';
+import { ConfirmButton } from './confirm.js';
+import { localTime, unwrap, useLoad } from './lib.js';
+import { ActionForm, Async, Notice, ShownOnce } from './ui.js';
+
+const TICKETING_SCOPES = ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'] as const;
+const GOVERNANCE_SCOPES = ['governance:decide', 'governance:read'] as const;
+
+/** How a person recognises a key without its secret: its prefix and last four characters. */
+export function maskedKey(k: { prefix: string; last4: string }): string {
+  return k.last4 ? `${k.prefix}…${k.last4}` : `${k.prefix}…`;
+}
+
+/** A profile's API keys: issue one (shown once), see who holds each and when it was last used, revoke one. */
+export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) {
+  const state = useLoad(() => unwrap(api.GET('/admin/v1/api-keys', { params: { query: { profileId } } })), [profileId]);
+  const [service, setService] = useState<'identity' | 'ticketing' | 'governance'>('identity');
+  const [role, setRole] = useState<'backend' | 'reviewer'>('backend');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<string | null>(null);
+  const scopeChoices = service === 'ticketing' ? TICKETING_SCOPES : service === 'governance' ? GOVERNANCE_SCOPES : [];
+  return (
+    <section aria-labelledby="keys-h">
+      <h2 id="keys-h">API keys</h2>
+      {shown && <ShownOnce label="New API key" value={shown} onDone={() => setShown(null)} />}
+      <ActionForm
+        label="New API key"
+        submit="Create key"
+        action={async () => {
+          const named = name.trim() ? { name: name.trim() } : {};
+          const body =
+            service === 'identity'
+              ? { service, profileId, role, ...named }
+              : service === 'ticketing'
+                ? { service, profileId, scopes: scopes as (typeof TICKETING_SCOPES)[number][], ...named }
+                : { service, profileId, scopes: scopes as (typeof GOVERNANCE_SCOPES)[number][], ...named };
+          const created = await unwrap(api.POST('/admin/v1/api-keys', { body }));
+          setShown(created.data.key ?? null);
+          setName('');
+          state.reload();
+        }}
+      >
+        <label for="key-name">Key name (optional: who holds it, e.g. the reviewer)</label>
+        <input id="key-name" maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <label for="key-service">Service</label>
+        <select id="key-service" value={service} onChange={(e) => (setService(e.currentTarget.value as typeof service), setScopes([]))}>
+          <option value="identity">identity</option>
+          <option value="ticketing">ticketing</option>
+          <option value="governance">governance</option>
+        </select>
+        {service === 'identity' ? (
+          <>
+            <label for="key-role">Role</label>
+            <select id="key-role" value={role} onChange={(e) => setRole(e.currentTarget.value as typeof role)}>
+              <option value="backend">backend</option>
+              <option value="reviewer">reviewer</option>
+            </select>
+          </>
+        ) : (
+          <fieldset>
+            <legend>Scopes</legend>
+            {scopeChoices.map((s) => (
+              <label key={s}>
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(s)}
+                  onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+                />{' '}
+                {s}
+              </label>
+            ))}
+          </fieldset>
+        )}
+      </ActionForm>
+      <Async state={state}>
+        {({ data }) =>
+          data.items.length === 0 ? (
+            <Notice>No API keys yet. Create one above; it is shown once.</Notice>
+          ) : (
+            <table class="list" aria-label="API keys">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Service</th>
+                  <th scope="col">Grant</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((k) => (
+                  <tr key={k.id}>
+                    <td>{k.name ?? <span class="muted">unnamed</span>}</td>
+                    <td>
+                      <code data-testid="key-masked">{maskedKey(k)}</code>
+                    </td>
+                    <td>{k.service}</td>
+                    <td>{k.role ?? k.scopes?.join(', ')}</td>
+                    <td>{localTime(k.createdAt)}</td>
+                    <td>{k.lastUsedAt ? localTime(k.lastUsedAt) : 'never'}</td>
+                    <td>{k.revokedAt ? `revoked ${localTime(k.revokedAt)}` : 'active'}</td>
+                    <td>
+                      {!k.revokedAt && (
+                        <ConfirmButton
+                          label={`Revoke key ${k.name ?? maskedKey(k)}`}
+                          consequence={{
+                            title: `Revoke the key ${k.name ? `“${k.name}”` : maskedKey(k)}?`,
+                            body: (
+                              <p>
+                                Every request made with <code>{maskedKey(k)}</code> ({k.service}
+                                {k.role ? `, ${k.role}` : ''}) is refused from now on. A revoked key cannot be restored; whoever uses it
+                                needs a new one.
+                              </p>
+                            ),
+                            confirm: 'Revoke key',
+                          }}
+                          action={async () => (
+                            await unwrap(api.DELETE('/admin/v1/api-keys/{id}', { params: { path: { id: k.id } } })),
+                            state.reload()
+                          )}
+                        >
+                          Revoke
+                        </ConfirmButton>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Async>
+    </section>
+  );
+}
