@@ -43,8 +43,9 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     operationId: 'createApiKey',
     method: 'POST',
     path: '/api-keys',
-    description: 'Issue an API key (shown once): ticketing or governance with --scopes, identity with --role backend|reviewer',
-    flags: ['service!', 'profileId!', 'scopes[]', 'role'],
+    description:
+      'Issue an API key (shown once): ticketing or governance with --scopes, identity with --role backend|reviewer; --name says who holds it',
+    flags: ['service!', 'profileId!', 'scopes[]', 'role', 'name'],
   },
   {
     operationId: 'listApiKeys',
@@ -87,6 +88,13 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/profiles/{id}/verifications',
     description: 'Start an identity verification for a profile; prints its capture link (the handoff token is shown once)',
     flags: ['id!', 'reference', 'webhook_url'],
+  },
+  {
+    operationId: 'getActivity',
+    method: 'GET',
+    path: '/activity',
+    description: 'The last hour per minute: webhook attempts delivered and failed, identity decisions by status, jobs per lane',
+    flags: [],
   },
   {
     operationId: 'failNextPipelineRun',

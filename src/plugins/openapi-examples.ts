@@ -9,7 +9,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
+        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -51,7 +51,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -65,19 +65,19 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
+        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
+        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
         "seq": 1,
-        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
+        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
-        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
+        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -118,7 +118,7 @@ export const operationExamples: OperationExamples = {
         "requester": {
           "name": "Harbour Live Events B.V."
         },
-        "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified"
+        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified"
       }
     }
   },
@@ -129,7 +129,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
+        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -171,7 +171,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -185,12 +185,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
+        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
+        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
         "seq": 1,
-        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
+        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
       }
     },
     "responses": {
@@ -199,7 +199,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171"
+        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5"
       }
     }
   },
@@ -211,7 +211,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -221,7 +221,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -230,10 +230,21 @@ export const operationExamples: OperationExamples = {
       }
     }
   },
+  "claimReviewCase": {
+    "responses": {
+      "200": {
+        "claim": {
+          "reviewer": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+          "reviewer_name": "Dana at the front desk",
+          "until": "2026-12-18T20:08:27.000Z"
+        }
+      }
+    }
+  },
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+      "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
       "scopes": [
         "events:read",
         "events:write",
@@ -246,10 +257,14 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "11a55d51-585c-4843-a2e5-e223e7d6bc0e",
+          "id": "771e45c8-c7e0-4a7d-b1ea-b515005638b3",
           "service": "ticketing",
-          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "name": null,
+          "prefix": "tk_live_dVVf",
+          "last4": "ML0s",
           "createdAt": "2026-11-22T12:00:00.000Z",
+          "lastUsedAt": null,
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
           "scopes": [
             "events:read",
@@ -269,12 +284,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "343b312d-415c-46fe-a38b-4537c1a5a896",
+        "id": "98d0f4e8-eb6f-4a1e-aacf-7236a41a38d3",
         "claim": "identity_verified",
         "value": true,
-        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjY3NWVlMDY5NGI1ZmFiODgiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImlkZW50aXR5X3ZlcmlmaWVkIiwidmFsdWUiOnRydWUsImlkZW50aXR5X3ZlcmlmaWVkIjp0cnVlLCJzdWIiOiJjNzlmYmI4OS04MjdkLTQ1NjItYmQxMC1lMmQxZjZhODI5YzYiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiI2NzJjZmZkMy01YTE2LTQwMTktYWM4OS0zZDI3NjY4N2NiNWEiLCJqdGkiOiIzNDNiMzEyZC00MTVjLTQ2ZmUtYTM4Yi00NTM3YzFhNWE4OTYiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.Ye3XXjRl2JsqtzsQdHIsFZcLQoLe4D7Gyhy-I0JUlVmW1JG5H1qwMWXF2nY7oFBl8Nha0PsB2YULiEuMyDLECQ"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImYyZDVmYWM0NWVhZTA0MDciLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImlkZW50aXR5X3ZlcmlmaWVkIiwidmFsdWUiOnRydWUsImlkZW50aXR5X3ZlcmlmaWVkIjp0cnVlLCJzdWIiOiJiYjJjNDgzMS1lOGUwLTQ2YTYtODA1OS0zNTY5NjVjZTBlN2UiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiI4NGFhM2FkMC04MGFjLTQ1MzAtOTA4My0yZTYyMDNkZWI0M2YiLCJqdGkiOiI5OGQwZjRlOC1lYjZmLTRhMWUtYWFjZi03MjM2YTQxYTM4ZDMiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.LmHPbembSAOmcOh3okK7FHUXc3JwmaHDxQnVlwb3ewTbBmsBHYEbEpQvMGguVTMB7LFnwMJcD31SoBapTnDHDQ"
       }
     }
   },
@@ -289,7 +304,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+      "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -301,7 +316,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -311,7 +326,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -322,7 +337,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+      "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -337,8 +352,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "f8f03053-75ae-4823-ae59-382095787180",
-          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "fb72e98e-d41e-4739-9d65-ba2aaec0491a",
+          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -371,7 +386,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
+        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -413,7 +428,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -427,18 +442,18 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
+        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
+        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
         "seq": 1,
-        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
+        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+      "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -447,8 +462,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
-          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -462,7 +477,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
+          "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
           "quantity": 2
         }
       ],
@@ -475,8 +490,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
-          "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
+          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -485,7 +500,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
+              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -507,7 +522,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -527,7 +542,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "74681d79-7138-43bb-851c-46ecb6f59a50",
+          "id": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -554,8 +569,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
-          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -570,16 +585,16 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
-      "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified"
+      "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
+      "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified"
     },
     "responses": {
       "201": {
-        "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
         "status": "awaiting_capture",
-        "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
+        "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
         "webhook_url": "https://hooks.harbour-live.example/identity",
-        "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified",
+        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
@@ -601,8 +616,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
-          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -624,8 +639,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
-          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -646,8 +661,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
-          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -666,7 +681,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -678,7 +693,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+          "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
           "fail_next_run": true
         }
       }
@@ -1720,10 +1735,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
+        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
         "record": {
-          "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
-          "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
+          "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+          "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -1740,7 +1755,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+              "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -1782,11 +1797,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
+          "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
+          "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
         },
         "deliveries": [
           {
@@ -1800,27 +1815,22 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "29280c5c-44b3-452e-a888-640e2fecf084",
+        "challenge_id": "f08e10f2-1f92-445d-9f2f-f74bb960dc1c",
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left"
-          },
-          {
-            "step": 1,
-            "instruction": "Look straight at the camera and smile",
-            "pose": "front"
-          },
-          {
-            "step": 2,
             "instruction": "Turn your head slightly to your own right",
             "pose": "right"
           },
           {
-            "step": 3,
-            "instruction": "Look straight at the camera",
+            "step": 1,
+            "instruction": "Look straight at the camera and blink slowly",
             "pose": "front"
+          },
+          {
+            "step": 2,
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left"
           }
         ]
       }
@@ -1831,7 +1841,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -1841,7 +1851,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1856,7 +1866,7 @@ export const operationExamples: OperationExamples = {
         "from": 1,
         "to": 2,
         "proof": [
-          "c6IlB/6T6pw+DaqfKHOLTBa070NVvfEucbsuRaXwJ7Q="
+          "+CXDPplwrelvlXrP7IxgBITFva0GHuQCdDtuLcmfP+0="
         ]
       }
     }
@@ -1867,9 +1877,9 @@ export const operationExamples: OperationExamples = {
         "seq": 1,
         "leaf_index": 0,
         "tree_size": 2,
-        "leaf_hash": "kn+gVoMctEFt1c2Ygt7Hj7pPXgOoZ/Pofv3nTjBNjq4=",
+        "leaf_hash": "QbUip8FZeQYyRKzehHx1QexfoIWOtqnjWYM1oUcpyj8=",
         "proof": [
-          "c6IlB/6T6pw+DaqfKHOLTBa070NVvfEucbsuRaXwJ7Q="
+          "+CXDPplwrelvlXrP7IxgBITFva0GHuQCdDtuLcmfP+0="
         ]
       }
     }
@@ -1877,13 +1887,13 @@ export const operationExamples: OperationExamples = {
   "getGovernanceLog": {
     "responses": {
       "200": {
-        "origin": "localhost:3000/governance/672cffd3-5a16-4019-ac89-3d276687cb5a",
+        "origin": "localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f",
         "tree_size": 2,
-        "checkpoint": "localhost:3000/governance/672cffd3-5a16-4019-ac89-3d276687cb5a\n2\nsT4GZRTsunYAhpx9WnZmDlqubZ2+9DEJ3WTbsfEzT58=\n\n— localhost:3000/governance/672cffd3-5a16-4019-ac89-3d276687cb5a 9s3kOI+HmsPIFw9PyO97EJpVhr/5Pe5VzEqwN9Ma1Gtc2O6y+XFqjcpatu4vx8U81kMrF6b+sMHKBvhAYMUL1vrz9Qk=\n",
-        "verifier_key": "localhost:3000/governance/672cffd3-5a16-4019-ac89-3d276687cb5a+f6cde438+ARRubagW2QxgTUOoO8L9KoowaBKnwVrj1LGnr5naQ/Um",
+        "checkpoint": "localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f\n2\nyl0/He2/+llyViPNLybdIFouekI79YlyTjKBfjRaP8I=\n\n— localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f zOEDE8l9W8umVt75p4KGsvV3YjsOyMl+H0mmXg16KZ5a/rjwuGNuHRP7TtXl/g0vr/lJTV8OMMdT++EniII5iSUgNAs=\n",
+        "verifier_key": "localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f+cce10313+AdZI+bOt1lwBl6ko8NfuY/WdFb3doQvexopeDgWpEbq6",
         "ml_dsa": {
-          "public_key": "OmeWFLGbKUbaYx3c3wNVxtyiYv0lnpaH6EpHgUaa2ZKtbJ/R20oSeNVBGscb86CnR5zRyLPIxZ4B4MVtwP5LG8gYTX0nu2RSUs8zxI+J6Tq5Qb6qqXb0AxoLEiiTEbbGoT9IlNxXV8QU2oKmmHq3EvMH6VgkXVofhsHdsm2rvgHSg9K+SRwxIJupR5LzO4Gtp4ogGqGDi5cILJGwAJTbrvHlUgpjO1ce1SAnC+QZPDaiMmhPK2UoSBQOxmqm4uQTcKxVz6JN65uXrCDWe+ak/Drc6QWBKRq6IFfd0INhUGbuep/59AVW4zBqtZO8cn2BjPKZKCBqvUGXk25Jin4ZW6YjRMgE99Ha2iUm/h3QtxV+o0nwxRphkOOc2kC+DAEn5keHVO014wEqARTTyZWJnxxxGAp2aFdyru9Fk/HhL8r/VW9WgcH6Djh8Mo5th9ylojG2RcyEMJ5TGHOf3pJ5JVCqV6xgFHHzun5JV7NhOqW1S2UKtlf6KXl3hrn25Y/snMyGt2p5oa8G4Ig8XhNMLlwaehhlhyDXxCKgXGAZ98wVOSvEi2l3H2RQau2GQyrN0BbzoK6WbvAclXzhZjv+i9kBx0W5ulr2pDlVDNKs6Gw27fcyu8dbExFC4lWpovtdfdHHjZo2yNPCKPrwCUDdtTtiuQOpNCbIKxmzpdOamE9L3zdw76dQqz0BGZE4IcaaurNcF8Scj9aNR5kGxX/VMYAaJxELPe5cZ0urKzcoHN/bHQejXdMn6zINSvRpso/hq3pI/FvDHLi+pkQEow4saud7dypyd2rZIN+kDkwb+on1enpI0gG/K4geo1yvStVq9PqRzWES0pRbZWpA6NHSCl8fWFomkivlbnR8EwczsZ63m7Y+HZ1Ag1s8eG9gkDpOSUBoPR0BuqtEmpQYGHfJDET7yEbhWibvGPZXbG/XtYqlDMFOChHTie2cA2k8SdHqpeiH/UlLIdcZGL7Keb8TQTQGnHBx2Hu8JvZI3qWfvkw8MIlGwLxRigxvdVLH2Skm09iUlLrTn4HPXy8777bUbRvZrgKSR33DPO+CNo3i9siAfzhpW7P6t24mZhSjUDVLs91CRrDwlCm/o+LymbExhPueASzLK5hYryuU5pcdc7yGGsIuv2pS3FK0ZBJc+U5U3KGy7uWU8385UempSxyPLEKZ/3FKGd7znIXcmd1E/00uvZHgQEPK/7ImeAcPreSZYRrYRQUrXP1ymyVAIkoABNA6YSDCsM1CEl9e+ew0Z8p7jf3hWSrlY6/p1QiEwam3ZCKimCAS9TalrYXNaQjKW28t6vj+B+H6pcMFZp0fLAMrXo3tsKR3mzp8hfJFrfzm45iDog7KcvO1uiHZ7vmFVhXxgLt/YXm/BF/wvCE7cD+ry98YAozjsDpnGQxgN+xe28wmpyaBhBQfjOn4kYIZB3Ka4P9LUYlMDe6MGFbisGA6ij1U0oVtdrxx1Z+U9mtAa/Kv4y6WKOvaoaIgKlQDeYr+HyCKdpk2/3pHO/ZFZpRztfVWNGasfTg+33ppJaLsn1RGhDbrY01Xp+avQSLg7VnUvcTqsv7gwr5bmnr6Xfb2d31JxIZ+xDo2jY4cwHFueHJe4V9ZWvKfsJixZ9UyM5gQO4a0m0EmuE0i03y1YOjJkbIb/aPvVuLX4D4Oi5u37om5oULP+XQG+lEApL81mEzZQ9+iVY2sPYxnxHptzh/Kk8upWvmoBLEJ6aT1ff7UMXeLFWFoEEFGbtlZ8GDYzVLC1xMfLnQB9iCJVdYzc/6MgfPmYOSkkIyBfWX6HKfV3cZ+ObG7oowoXa8ArFAn3u0saXPTeR+zruy6fkA2bCufgziMcB/8MMtitFbNfgaujPTHsAtTdugWcukgBXbNeVyUaTquC4MA+KQ0n51By3pTL9eT9lKuR7YLyyYJoL86YfN7XmK0Ne749H4HC+RCllmtJ1Cf5liKQiSx3UVKvDXLcUAFVoh7XGO1rzBFAxzgARJoS44E3rXhSDXT1tiFFKxXMFRdCk3L0zGo0rY012EecYuUHJgNiyV4CSe9qNQ1dwtlkuoUZHgKJ6aePh+F5QpKYq46+Ehysz2HLXUUNH3ajG0WNK4M3NKU/dWK38vwGM1aewWhUGksfKcl0gmcjAGMko3be+4aHGnSTAwl+ly2H/wkj1CIVybVN20oyM5Xv6Uick3WfFfk8vWc66Re3kvoHhzm9Rf7Tqek+tAjGoE2lnBZTp16JO2rRzTS+OLbS5n78o66VkFTSat3mnuAhK8Vf9GYMC0Fr3yQvEs9stE5RU3N49YlKrUyCQOBUELIGIigSNbLUKqxRzUnrJnR60N4tz7C+jim4HGd5h63A1Nt2ta0eRKklm2MOLGSbii4AWCuNvwN3nU2wGrgZCBAXk4rA3GLnOI9gm76lY3g2Ag6PiSe0gx3lJwUbi9E0DKd3Snp6IeGM9EcAymYOWiiavwExAUYWIuFMGdt4pU21bCGL04SQClpx75fbV6VYtnku10WA34YwiOa+RD4jMXlX7DztjADOTLiXM13milN2AEuJXrZq+LVUuh8lgISgmQXuslLuWO+wZKm2Z4Z0yuBkWauaDEVvhvlISxOqyM6ypE=",
-          "signature": "QfBeR3fxaYDnRlr8eBcRoqRfaowWlvRMc6Orao/4dtCiXQvmbvBjCV3QUkCHWDOfh+PxHqnURTC1mrp/Pdyj7+Rbg7XkKJeasxQ89kYWjrWy1+qBENJU/gaPTsvdzaE8DLCk5ShzheEpaa6NSx37yyXWmGV/5RDNU3QAd9EpbfAtAgoFVMS9OZRRC2mQ1ZXt9YKVv9xBrleEO8XqiXYXM4F9hVEcNxL0hU8C2nBnk1J9KNBv2NWmIvA+8wRslXJeM8Uvzt5KhCvLWjOsRtKhKO08qAGesbjyQFNolZoMnePi9mhUZmIM1Bj6eCIniNwP7LoQ8o+IlQfKNPIz/H3R3j6GnDn0tgUkSTNKpVDPaghmiovJNxtaOEuT4XdRm6eeOMEerCiUgwFS8HB57rrIgl9CUObR0SQDrNE9wStaqXFNHKOaN2o6jGdzlXhb4YQe0SFNVfPWZYfVMC4U5hHqa2TbPOb8Y/rtxmz0b7ObDQglRJ0+/5JZnwHid7AntFWaUtt62wElZZ8ndEdJxCnpT0pqqVaZ1lQAaAQPf++77vAUTdyqO0sHZ6zcbGBT9HQl5HbTJ7J58rySW1+lpYJTRd1ifDf/v6A60MIRLQr87gKTCtmcRBtuIupkhvaX1YDXowbwzfOXuqyPkqmHrUehlIx7B/YEfcCUS/QsOixEaMGpmdvGhaghdnlUikrMgrxaWCQAAPeivWGrhi8dSJgcBtyodyZJquvQ8V4slzGmjJKWN/97DQNB5HiJ54mxxL3eT0zCUlfZo2hmB9JWk+y1aFp5+LIP0E8tuY0bjZDpBflgoBy9Q5uuDCEIRuI+i7uohEXt7e0pSpL2uC65/RTZ+XXSlPePwfY9l1iqL2cBbGeg1Bo9XzEnCgZ5GHJ78jnbOWSfNlFL5G2XG24Kil37urgdKp7gMh+qsEIC8JQtTrQvKgQah+S63ISBNECKoXOoWyjhKkhOGEJOse9oHWo+huC9Vgdhv9PqKLeOO4LZzWLUmRkI9IhBn/d1IrgX+Fh8sxheaK6nqZX6vlFv+mosGguBGNsZMBOrugXVgNfHBJSsNCdZgWRNarJPVPLYbeTPY8VQB69Eoap/J0jhs3jsEjP0K6kbtZK63asLZi7D+P62wB3+IrCYndAdOQE3zj+vF8XHri5uac6Zb2HIo2D5ajq5OBq3h9MGFaU11eMOi3bkcUbkFiaketnnRow1mx6nGUm/H4rtP2CDAPq1bFhOKcWNOqG2x8Zdkon7/Jh66F0HBoy9zaQ2lVOwfcROX/OSldGj8QNfbOWns+F5KoUE0yZ0Rf19arNhxHrYQ3k6CAdkm9HBUjZz2STVe92FkTxWwTlu9TMqZ426qzgAq12LjU0d6U1HVec01an/5q2//p6vaq3wuJdRZN4Zone0eHw0lici97KOhVesI5Z2Dkz2ViVMm6viVXAMWyOdLm/QefuG34hziIW6DAuv6cUL2RzYTQU+pMLFbkcbcYUCNa+EgtEBQdoT2PR2OCJabyLPgvxVQzPXiWAIpYDke8tQ+vwvVOZCLte1KLXYJkCTr57HDDii9cLm8e7H+eQhSKN6n8GYGIB96KRQWk8vbJs2XVYKZeyuY8jr2m0++6lwMIcPTT+8IHMREsg0P9PRKmbUy6b5VKXQ/LnhjdDataJQK+Babx6Q/bLQ3y60vQ9ZkVHTP5Y2Bz6FzqwG0Pr8LzFgSUBp3jDeAKYLio1TWGjBCqkb/sqcVftt64Y98O27As+fQrMmtUQJrkhEha3NKLR6bGHynVl/V0cy8l+DuZP0ENvB0KYHQ7NwNnLcrjXOAueLS4/cQoujYmqIKTq77P/7NF/9Jdykg2Ht9cdorzL8/nRAjDRLV/LtVToOS1RF4FDwcpoL0kgn7Rl2+CNLJWVsY3jIFl+7wRBnpLETGojVZ1JV/ITw121MFX598EB8aOH7KMqarLPiCNlaCnXPg5HJLSsWNQn0VKinc0SXHbaATkeqaKpsDb/bJ5jKlEqEsuqK8qUQ4MRV5gZNx5XSfm1a2ApJaDojOEBCEPFO6G3ZO/w3sHyRL6zdUyPr20nXK1uhvlAXPOQWJ0Cvp7NSYMCixbTX0xodoZ3CBF9G6byFrjQuF/90BdWkB2i1txb06y4nYrOJWDT+HvQk/9hY1juyjqrwekes5T/rjyglC+UwfH/5yQ0x/X6QL/Krz2M07oTE2wbnRuH0pi9tY4nhre6givX3/9LlV66U/5E6l4E+D508pGe6SO2bzqmZ1JUgwFlzFre2ja8jfFrM0dubYsN239HAjccs4H+qFRCOXORVhTeipsSPAizVh8I+BoaSrCeAe736VY+ooqMnaRDy0r+W6tBUfyedyCD49fauzl0FQ9OKBgK3wGzkarhyi/BVfcpiqpPK/w2Jq8P6uVaFC87nPupJehS84HM21vxRGhZWeHXLV+loUJfGUMT6YML4UNFORpw403f9ZacRfF5gURbT3NsOcs1hm1uG1orZN0lpIiWBSKdYwlLiGkbG0JibWCebwVazqGYUshq+F/l4B1jweJVduldrE4vzd74Hpu32lfsCB8AGnQ7o40LnaaisoFCZbK0eSMMbIrmZMM2yGE9/Ln17eTtEF8bswn1tO/VQxydVZjIWa3/EfAk+r6PyiD/szIq7dl0x5jXNJZ5+BGHAzpLAWFgoS7L2N3c0C7ojlkXOx5nkBgRn1qTPgtp1e4f6wpu3oDNhCWqcDKW6e1WCQ17n2j9QL/C2FRSgts6EIFTIet8cC9N3/MxdPTXzgWNK8NwId8g/R2cO5Akyg++UoGHu6g/BCae+VrjHK5lnGVr6i0pHA16Hyp/MfHy2LFKVd2ryCW8oqlmVrsXn3NA6iDZBonAtFQoz8uOkN8CvKjq3uMXTgQqioiJ1zoNt/ItZ2lOKrGU3/NbguvCmFdTwqmw+dygHj6buElFApd280Vs34D+l2yJ51cQKsZywgw68fhXHjPp0AJHCVw0C9bSSvFSErDi1oN7xJC0Pb15qmpBU+wPq7eu6KwWhw6MvngMul2u7TGivI9WY4SRG5GTge8ULEVS8hdDYx3stYpb0gKbgmwk52npagkYol159/VdiEtIpzzrbyd4hATct8HAJFeu/hvxsEX9jDKi0EgDiQxXfBSBSJ3jzKLixEd7X7iWMAuJphjdQHY/Jc/oWt4TIC7b4nro2ugcOC6I0PPN2w7MigPAcR0XEeXTKZ9QYM4Tvqh4mMS/nJboTtg/y8LN68e73ypGKk4EuBaiCzhK2RbPJ4yofNUlQCvJLhFopAqJDuYmmV6vxmSVnMwzQW1dQhF0YFouIA4pjgK6E3euEGqECii9Yo3pFVBI/Y4YZY3aEu3ALtTo/BhvRLg9WHjO3M/bCJ0i1b4GO42d9SrnCwrcY9b1iRsdYD0kfQVQb40Ga9kBLvHyBKGBNfrCjTngpK+W237eSULNR/TuMpYNovGuRBWewWKTcdX4V/msznKFnYySEfDZB3iH9xloW4VwRDkGGZNOHK3EcKpWeUqUKExoMouN1G2f20adE2W6vRbKQb0avjD43VIADudoPfhlwG1LKHFuQDR8HM8rOZJnALT3oQfc9AURUzDcSWi64aLX5j1fdXM9JX/9qbbg/LrPg4r2XxiK8QxsO6PZjwD/HKRjDHv4FoS9MCaAwWfuTXuzQ2eZWuW+wEcLEmiRm3mZ04jnuIVi8Fam/S9E/V5zfjWsInkKBYG+fUPnFnImDnzZvEiPXGsMksWGlIXKim4u9x62DRwkfgwxZNEJydhlVAuQnf2b50DUfdJulykgxFWQsz7oEfF1DO2epI+SxYfIEGz25Al3Bug2s4QroOQXIS7U1ioEi+ssJNCalp5h6sg1hLkA2O4WYeazjoEBdOCoI3lopK+3iROf3urrcNh4JQrRlzAM1qzTTFwnRVhNnF9oinOFABy3rt4UCoNhxxJHHxYzw8/oUS6mijn8o24QJGEWkfhtPZ2/L2nin0Qi1l6ZnbHJrXfz/bTpTAGMqModNvK5FEeAaj+HVVZ+mVZz/J6Dj0P+cjHREDA23UP4esxQiNlQ82ozGrU5xuzk/xeN6vYIwylimWtfWtBW4sGbcpwDFTobdpeX4lXXpnt35WBS0BG43KYQu81zvcMy7L6lWTOpEaiaT1KkP56A1ihVUDMeTwiBJO8LtZiVKLeHU1yHGBpuxo7ecVfZ6F0vuOGYWmIh2CWxwqv3UNLnBfT18oC4cwZ0++31Y+7r2nE4IkPkjMXVyPTtSlIoXKaIxaGc52fL5uGd6Gwfc4W0yUlwWmFemye2+vmSXgUVBYLZeJHiUZk2nVeOlsYFvXSf3wFc4LHVaZIGWrsoELEBTWGai9U1RXmHdHE6AghlOUVl4g4wJLTI0AAAAAAAAAAAAAAAAAAAAAAAAAAAABg4TFx4i"
+          "public_key": "+uq3Z87MZi0WSy5n09Xegb6u9fan/d540c2Q+GmAzT1u98BKfk7t2tU0Q91F2fGafGw4rwai833GvX+o+c0NPHM3YUfGoUfaRm8s499JCddYrPxoZmGiAVAhM2C0FVgwm1lL/5NFLsfPP+eWFEa6vVTM77BFiyMD6U4ISWDN7I8Fa/OuyKqEaLlHPaocr/E4ky9uohbomJEj19IftFSsI/ZTY4jskzbb3tw0gTdwgzmRnBKn/j4BT0NeYVUIIOgELv5apn/NTcPAX2oIG8TFSZdtm60WHPahFPZ942qzGSVhvYHEclVKB5u0Pl5P0dlXwApC4tvwmPhkAGDmRJvQ5McehQW+Y37DXy6j8W0wJ/zwnnAFKhczBFFfpe9KzsCi7o77ehaa9vMIRaDU3yydgro2ub6b9SPa6dYxS88H2E26AMxLtDrQLoXGRrLrHoxjURNxJbO/08f1Ugq0tYXvIuho9tJbUvqd8nXpRfoLFRItdBLiJCYG/eeHYj6VTmUy4JCjaELw6Ln9+XrSUAYsl5uyfGKydc0kXOKlIDGNT9zRETlrMu87iYAFSw00Ax7H2IN0/6VPBXn5g+UVwPWJBYFwkII2xcNo1mZt5St5nsN9/nNkqKbxyUB9Vy0ZdDa6sBUnnpSiZcY6Meh9PpgswDXKglfzb5q2Ke6JVVBJERMjVUSYi42985eoseLnQja61zOykUuOP8FYrLKAs3O5u9ezJgU4H79zVdjNd7vBiMyZ2sBcWfEXG+Kql8LXMbcXpGXQcT1ZXpHyu6lQ4VEGcwPvIRcU+9hScU5tW97FLHIsgRaZteMbzzZTZFRuFv+ekfMKgMS9bUlXxsYq4JxwsNMAmmWEPRH4JbDhi90RebGbUuYAUUExjl28en09QIyhHOTsm/ko8baSiUPm71uYeM45ZTkghoZ3Lb2eppCWNrVKFrGPM68Kv74+qDjEYcrNtuwn+iumOd9p1v3Dnz4fPx2gpv2+tZSZXELqXMPzc9rp5lCINPoMg1QrW7uM6cZJFiVEkDWfKWBEfCTotT8ApQKLL3kW/uCXaA2tyM+yCIZ5dAixFC1eBIy9+VlRugzpOoepzyZ6Gk94hHA+ZiZ+eT1NwaaDk0ZOAooB1wthX0Fw2UH9G/yZgedi6g03qQXcVtMqOtw6xLgQdUGoFsivOzHvr8qV3Ahg1R4cELiyeTs5QolED093BddQaDZ1WbTUmsSEqz8Qh+2c/tjIx39t86DiHzdFatYh8veJ9D6MCQhuiGUl/hUNe4u6sSqLQywsPq3uUddsjyfibTLQZpCwewzuhHJHxV77t9MEKMUfePFOOpeiZpOtZnUChm/bazGPMjNOJd12IvYVgkBq39hs7+sWBL+9O5RzBC/g0VZgVBsoVflW6cfPMy9RlfKXg6lHgWCTo4EkJN3l8a37uGFupUJo2WhfMoKDe3+oWXkNuXkovVPH7udc/h+gGjXNrNRsBxIa0jVunq8M5OIkMDCWbYxF6q2fRiO32Znk3hT0rU+oJKWiOf1l4ZYiDuNxOU9/3oiPIDXbo0Tx5loJf3G5toXkp9q1g0979bVAMXMGZL4dEQSJMSB4k1h17I8oa2dB+1lqS5yVvAJis50hdoBs/s1RRBujnHyibF3EFvkAzGzg/tijjFIiddQbq9xQGdqEKHnpd48vsR2+ahBE4S7iVJX0JBPEDKaLh1Nud/ta2Fdz12PIYPEjOZB7tICvs8k4shnUMy6khrLkH/EUfhASCMA8MCnPqKm/vD+3t826HxS67WdTty5v8Smhvv1BGt+OyaRW+T5IVSrVanLdno8jgsh2JgxhBhZduari8YwrCahS/T2f6deslbhJVFuG8zi1IFLiIiPFQ23yVSJLXMozLvW5TARRTvBDIvEKizruC+/VykCssUNDUqfKTpcmKhyUg+K/vqKMKgSFCx2kN5joc+hMvMrE4Fcho9WJztLV44fTy0A7dMr1thz3RyngcTsvl6qDqXol7jBcIkRf2rvkr/3SxcWJe2CMJ8tFeui+/wgqSquH2GmLIhJLp3VevLvQioZXhA08M/4j5Lde3hF953QFuSzk/CEkHS9A2yaqnViYNWJfsgo0Jgjc90CKmg/JXg3eQx1gKC9SNK4+vaXSeyqM8BUte3wYdP03KOxZSDX+qe28axVsH7Fn2DuYViWy67wgSuy9hrxWRaqtnvpEbJ062CwWATOwQ2z2uThxSxYJniyM8il/3BiaBFTN8O0zYemEpOF+/gH5VLv/NZQP2Gkzn+xjhaqQOuscUEGPg0ZzZmXhyk44OGjUXey6aiOVsAGq5kM3IYkGSuaoToPSdTN/9Uoy0KdEWvRsE4Whay53QOwO3GjHbEOleRg8BByoYEffzScwvhE2RARyaEyhcTcqRhL5gXJeDKFe8wW/Vg1ItUnw5Z/IdNE3J5cE8/vr677Ei+w9rVoNRDbaX4mz6cZqKyN9NwFmsWtlQdwGBwJcthtE1RE7sNhevnvab+aT578FsWsXG61nmrNXUtt17s2QgSxXtHkUgR2cx6Z24Jz7taKcaH7w2clHbVoLzvyyQKoQIaGZRC/xIN6w3tQCdgl+UT39MAm+Ctr11Tyu/4U=",
+          "signature": "akL/cSyF3JhXJTuOREzTjiSQ1qVOHhduPzrXbdgEku3LRrAeQJSnicCcF93brs7RAzcDr/OvNtUAG981tWi45RiYnA8IOXf44WUv6nUy/A+nHmji7zp9gC8Zc3021ZlpQypooEcIkU7qNJdVs5ZA6e8QIIPXYckwmR/AYKzOdbp61ET3SXnmv1pndfweXc5n7NBmnadOCbWoCWGyum/DBLGeCtGwDGYWHzZHaXiiETom1FFoPkWa2Te9F/2CZxB5UNFwIVCIHaDBXtXewzEgizU3URXglW7WLgERVBs920c5UlHrzRFRKOrvs3kKNbpOXIxZj0PJ+PpKylWvsMiBi4+YBtr+v3UgRdWtSns9qHZnNhIC3rQQufE9s7b8iZ1Alr5BasWn+J6ppW3ZyhY9+YV00h/iYwp4xXYLQ4WLMp+pOzRfiu5jNam+nmpL4DiDXZJYGuYwFyrMfkKiBRZPgq3OXHBDeDarYgBkKmCTwcsTmuBnV9uFmdSzNeF2O3EH2jh30bL+vQky1o73sZmarSKxhwqAG7KcH3DGasKbbBBOXbcOvCqhFfNeLq2YjBKFiTPfx2DaWLTQAWCeqpojXWn4T1X/HhO7T8cOqB3ZYK8NgCE0VQzKp6ZRF8v8l+Ar2NeShsVC43zaoziql/QcaJXSrmXaRfXcEPXW875rFrQ9MkZUJWcekb9nf06r06aSX8Xh/m5frcVBEuIEct6ogxtB2oYBuFwnTw6+NqWvm7Nj5jkcTuXZ7vXtk78NsSAliqvb3ymbpTrKD7Bex+Yg46fvTM74FC5Cm3KaCMJk/kWU/7sqvSqfYbzIpl5nJMVlLeXqC9p4zDeVS6Xe7c0rndzxxeJUs1FIDkec6amRRQRTmYwcOJhcVZi8o/BC4RKHXM/6i15NXfa2Rl1buQa5/ofl/44JE/ezOHioVWHJJDe3kdhlof24SnVE5WiiBE1kjH34I13OwXpO4Jhhfdgic8e2zCl2+6/8JbsQ2nAtjSKAeokcBIizHJRW5Q4lNy4oY1sLQT1OIr/siWQ0AVrA3grLvtoEDFh5uYV0VYfOqP7h5yYGySKxm0/93ijqOKSZcBY4y0VnI183PmRIa//ajsa6LEPvBEVnFktnQNyF3KRTv3CmpGi/Q8978jGtC76I7LSH7Yf13xWqM6fcLxGvh3kruNfkDkQop9F3rxiL6y2sdhgH1T8fcpkql7/8AAQMRauAdIgekugvqAXk+QXDNO22IIXInnAOUd1x+Z58apnBUeRuHYH/UMQfOZvfy/rA8gxRa852F49gwv4X0TqaXRz/hHPeOm0uXb/MspdN3x4arkT1gKUtHFMB/1EWM1MI+mPpKFfgc2Ca04Rt4Lfac1KkXIUvqezClI0IXZDLGpCEElHK41QDgiy+nEeiZ6oiZHV45PLTgwcNN2GcKTIlxKzE3TxwhwMWKjSYQRTr7aIto6U8CSDo3CGBYZS9FqiC7jPXpKs1EjR5VJQbGW7bDLRxPqEZoDous4Krs4FfgyQNZbOBOPOZpkYulfes6E/b6N2edW1HLRZRCcUxbq3CfgpK4yNjaiunzNI3OFBG5lo2X1ejmDFeX7Z74WynhPTAAMMn5lt4gF8iFg1aYjxtqC0H4js3gcG7/H4KdtV2owXtWGpVOWtvVkxdsBqUQCOFhpdkkZMljJCYJ3NG9mVul+ktP3qkck2uDTYfwu3jwQg6wX6LcFGR4eC2wphCNOCPIvptHKv3Hj4A3Skx2GzvNeUHdtYv6EJbaMu+g9VgiK8cVM9PSX+aZvG3tAlGjVMRR0WSwtcOHoN5QMQ3rDolaaVKlcZb2vFHx3I+kYqDpv3L0fytGxOtr+NLrOf+3P3p/DaFVct7Q0SeQcqINdFonD/43nVmJdeElncvSfFvlCqJyFTy1nEvSWfyGy5LNY9+mRaLoXzLoI46akfUF8YYlqLJqUCKS1YKUweRYk0z1HPSCgJsp9wpblbDmjUN2KXEcgVo2NMWJyPyBH28EiLXnAqZdNJhn2dF5VIMyS4RkegXonZWINmeTZZ4qvv15Yz29b2tpnJ8IG5J05z5Sear8ydCd96/mEgPh9/vQt+/Nq6B8N6B1XKAmf2QSHRAqY+7QvIrds/3y40T123RblUEp4keuh10B2tJ7cC0A0wOLqFiDHiNIdaxgYPGfLzPfUCk+uThimk49gMia/G9yMRYtgGBRYsvwmMB3dgGWHgVGgyQDZi6wyRg0COvsN/5USXGTtjpmFth9AxLorepdThJzhF/js7hh+u3blaQ8ktLYtAPmQIPDGoLOJJhBYfj7d09rQJCwfMsKCpdNDL3fwoFWWV2+25xlRltc/M42WiaDMGxxLF7GUKEsiZt8Tsszt2MUdx/6EILvynjdLsH2AioW1vpsW4gPR58af+awa9UXp6yQXHNVI3qxtb7FEith0ocW+HblipwftV8hd4smkhPiZQCyaky/kK21FXWaHOQlnJnh1CzWxdxcWkhfO1BGFvn2f3tpu755D+/x3i4Oh6ne8hNzEN7uT/jNHQp+fKY7Tl3v2iWPxCQpgepupQpqhgsoE6v+XnIPgvkHSaJhHIz7f6qIg3Sin93u8HVAoDGYdT+kJzNzApivoVQXrE3gClGe2X2BmFPrnoXPSOqwbC1d15hoAiNhY7CS1Z6UUOLURqYLF+6tYveHAJ0wT3v7zfXgKpJ80EE7EbgV0NxXaYj3kF4ullh4CZ7lQ1hygrl9lliqqDpTaRITR9ri0AhWCtiG81Q9I+FTDzWk9qVv5g26EqiUxVA0YtZNpC4gOIyq0WqIxTG3HxgO7MK4kv/CmuDobRD5GMWPbWGxhIVhLNGimk7h1F7riDGgtKb1eqrWqitE9MuyZ/UQZJ8k6U7WPB1vAU9K66IQzmPntPIG1OXojjgMlCIY9+YwRJulOi4QTSGrrenK1UJdrhb1eKLqGWM8yEYn0DCpG/FQR4bt4zbuOqX2dML6Rzt0nWr7CGy6029NojH7zajJ5x6Ap8+L3e4CD9zRdyf08eA+ctMv9LEn6ONvPGPm/pANrNXndgNb0By+4uGaGS3iFlpK6G5lwRVOyLoD0iNFLrHQWeUlqqPhxlDUvzA2LRPm2ql1ahuCEe/HdfFlG1GI8Y+tIDI5TLMa6DIvwO0nUibnsOSf1bu3kukynOJDqHIa8yag5ZBqpv9Ge8Sd8/pteS1Kge89uQiVsdY8ylQ7QVlbEIYCa3nyTSzx1tF9981VpmWWY0PdfXnJ6BhQB012ZExSs8xfWSzwhhzSLpviZ4cSqsorH0eynGcszHSQygbVV7Y0yFBWN8DdxvDmiaWGcFctKih/IBgk5OKD1GY5W38te9YqUDSl3TTzMB6LpS20/FKAgmFpMAavPCz2aRSTpXs78DQbeg3fJTenvkrjVWVwU2LNP1+MNZzeGKzvNK9AGcopn7orqAaZqw1OIA5ztKo+5kJYtXxILQ63qaiCPiJnyd3Fk9gxZIPxzHylC8RC9jgg7GQVq0zpTbA3Uvhb73YSo8v21iGSmVBzjGwS8ad2lZfiyKLGuNw/blWLewor1chL3GwKRvmLww/3qau+ZLwgIJXChqCCQrlPU8hamUWujz+kHhYbuUqbTctyiNfZ6QFbXTO/ISP4CaxhEx37RZxJVqzdnDeauGWnFKENRBI4z0ioMeIJRHPYpnWdeR8I3nVihxgK7hH2F3zrWPn78qSjSRQlFRLiqutsmIN9+C36HLNdWkauk8USYH5kjHmvYcVix6iW3KYQXOqjdD4SFbG7gHAkrWA4ywmkd/CfXKewZZnbC2gKUc0yUfvuT6CSGLroboU7d17CaL6Caz0lIGrwMgZpLTkpcqLMChNO0eL4/BNuS/mN137/tJzamInsyE1H/KYLgYXoDKwOz6CU8nG4a/RfbbJNWvxNvj0STpG3bHqiv5X56Vpq4KVKbkP4BN/oFpqeGX+2LTFBpKzZuY8te5vaVHy4kCkR48vsMM5FwUHxbV0D6tT6tGN+l6teGadFpC9qm9ZymeQk/V1YgPgLKPZhgWdyak2sVAPmMSERzmO380jqI9sip1bTxof5pWR3IGX9Dyk1lfjyCZhmxBPzjAetJSvtKHv87ov/JTuOkydqCt/UFBXOtEzp9XMEodajyJajkeehV1J7jt3OqeWLeHs++5Lr4ff/cZnvZw/oG69Dgoe67NRqVXzndZ57T5abXhQdFhNJK9hhCcsKnphoKT5f/at7KxlDy6INYK8O7vXhu4L+u8fxqYL9hFwcZpWLKrnhppmahYyvHgkEnnogc2NAUBgYwEyuCHQhleWKN6ALP737N9GYvXqRCnyGNwKBkS4wXM7ZW/g4j1JiZKTvMsqL4Gh0+whMV2NmM/hISNGUF5hdICDrvhDcXarrrLG4QAAAAAAAAAAAAAABQwSGSQs"
         }
       }
     }
@@ -1893,8 +1903,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
-          "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
+          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1903,7 +1913,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
+              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1921,7 +1931,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -2038,18 +2048,18 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
+        "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/document",
+          "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
           "back": {
-            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/document-back",
+            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/document-back",
             "content_type": "image/png",
             "width": 1024,
             "height": 720
@@ -2077,36 +2087,27 @@ export const operationExamples: OperationExamples = {
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left",
-            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/selfie/0",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and smile",
+            "instruction": "Look straight at the camera and blink slowly",
             "pose": "front",
-            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/selfie/1",
+            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/selfie/2",
-            "content_type": "image/png",
-            "width": 640,
-            "height": 480
-          },
-          {
-            "step": 3,
-            "instruction": "Look straight at the camera",
-            "pose": "front",
-            "image_url": "/v1/review/c79fbb89-827d-4562-bd10-e2d1f6a829c6/images/selfie/3",
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left",
+            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -2117,78 +2118,92 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:af0c3c88-09ca-44d7-8279-4b1c2ff447e0"
+            "actor": "backend:a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+            "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:af0c3c88-09ca-44d7-8279-4b1c2ff447e0"
+            "actor": "backend:a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+            "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:af0c3c88-09ca-44d7-8279-4b1c2ff447e0"
+            "actor": "backend:a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+            "actor_name": null
           },
           {
             "type": "capture.document_uploaded",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "capture.challenge_issued",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "operator.fault_injected",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "operator"
+            "actor": "operator",
+            "actor_name": null
           },
           {
             "type": "capture.frame_uploaded",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "capture.frame_uploaded",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "capture.frame_uploaded",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
-          },
-          {
-            "type": "capture.frame_uploaded",
-            "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "verification.processing",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "device"
+            "actor": "device",
+            "actor_name": null
           },
           {
             "type": "verification.pipeline_error",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "pipeline"
+            "actor": "pipeline",
+            "actor_name": null
           },
           {
             "type": "verification.manual_review",
             "at": "2026-12-18T19:27:27.000Z",
-            "actor": "pipeline"
+            "actor": "pipeline",
+            "actor_name": null
           },
           {
             "type": "review.case_viewed",
             "at": "2026-12-18T19:53:27.000Z",
-            "actor": "reviewer:3407a631-125d-4ca5-b08d-41b3ffc2bd16"
+            "actor": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+            "actor_name": "Dana at the front desk"
           }
         ],
         "awaiting_second_review": false,
         "review_disagreement": false,
         "decisions": [],
-        "decided_by_you": false
+        "decided_by_you": false,
+        "claim": {
+          "reviewer": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+          "reviewer_name": "Dana at the front desk",
+          "until": "2026-12-18T20:08:27.000Z"
+        },
+        "document_used_by": []
       }
     }
   },
@@ -2204,11 +2219,11 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
         "status": "approved",
-        "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
+        "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
         "webhook_url": "https://hooks.harbour-live.example/identity",
-        "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified",
+        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
         "document": {
@@ -2229,10 +2244,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "d1f9afa7-4541-429b-ae6c-839ec5d47ff4",
-          "eventId": "c87b7828-d527-4ec4-ae5f-4363a632cb56",
+          "id": "fa7a6bdd-0268-42a3-bb4e-d22a79af82bf",
+          "eventId": "e41badb4-586c-4260-bf92-ed5455478282",
           "type": "order.paid",
-          "endpointId": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
+          "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -2246,7 +2261,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 175,
+              "durationMs": 31,
               "error": null
             }
           ]
@@ -2268,8 +2283,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "mDHEMLqinqRew2gvNAxGOHUurArZ7QDW9RuJOM-qvgY",
-            "kid": "675ee0694b5fab88",
+            "x": "tdQ4jwLzrCMi3pWuVc8UuvIjl5vza70x3tRQNfNWC1A",
+            "kid": "f2d5fac45eae0407",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -2280,8 +2295,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "aOezClgtot4y1CftG4mkNk2I-LC0PA6oLasmveX5a4A",
-            "kid": "be7ff38eb19178d0",
+            "x": "ByJAm0kKb-DIpttYk4MypUOWTHynJhHvRSL6G4qtiOE",
+            "kid": "cb230a8388e3760b",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -2300,10 +2315,14 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "11a55d51-585c-4843-a2e5-e223e7d6bc0e",
+              "id": "771e45c8-c7e0-4a7d-b1ea-b515005638b3",
               "service": "ticketing",
-              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "name": null,
+              "prefix": "tk_live_dVVf",
+              "last4": "ML0s",
               "createdAt": "2026-11-22T12:00:00.000Z",
+              "lastUsedAt": "2026-12-18T18:41:27.000Z",
               "scopes": [
                 "events:read",
                 "events:write",
@@ -2314,26 +2333,38 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "af0c3c88-09ca-44d7-8279-4b1c2ff447e0",
+              "id": "a8b9f4f0-bd91-47e0-87da-a12291d728d9",
               "service": "identity",
-              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "name": null,
+              "prefix": "idv_live_QXFk",
+              "last4": "LDF0",
               "createdAt": "2026-11-22T12:01:00.000Z",
+              "lastUsedAt": "2026-12-18T20:39:27.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "3407a631-125d-4ca5-b08d-41b3ffc2bd16",
+              "id": "550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
               "service": "identity",
-              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "name": "Dana at the front desk",
+              "prefix": "idv_live_oRKe",
+              "last4": "UQlo",
               "createdAt": "2026-11-22T12:02:00.000Z",
+              "lastUsedAt": "2026-12-18T19:53:27.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "2c216774-6394-47f4-80dc-93f0c3718f90",
+              "id": "f764be6b-a117-40e9-a2cb-800a91191343",
               "service": "governance",
-              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "name": null,
+              "prefix": "gov_live_QxUU",
+              "last4": "qtjM",
               "createdAt": "2026-11-22T12:03:00.000Z",
+              "lastUsedAt": "2026-12-18T21:42:27.000Z",
               "scopes": [
                 "governance:decide",
                 "governance:read"
@@ -2385,8 +2416,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "6738a9ab-8aee-4c92-be9b-b694b81fe1fd",
-              "orderId": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
+              "id": "d653bb85-f56d-4559-a1f9-6f562de231da",
+              "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2406,8 +2437,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
-              "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+              "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
+              "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -2416,7 +2447,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
+                  "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -2441,9 +2472,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "7f109507-0d64-4809-8f0c-320096a25f4d",
-              "orderId": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
-              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
+              "id": "03b30319-b79e-4e04-aa98-403d3a7f1da2",
+              "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
+              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -2453,9 +2484,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "e2932e52-8947-4e26-9e86-b1b7bfc4f9e5",
-              "orderId": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
-              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
+              "id": "4dec934b-8f1b-4d23-b8fa-0d56d0dacdec",
+              "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
+              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -2479,7 +2510,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+              "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -2489,7 +2520,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+              "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2525,8 +2556,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
-            "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
+            "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+            "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -2543,7 +2574,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+                "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -2585,15 +2616,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
+            "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
+            "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
           },
           {
-            "record_id": "0dbaf8d3-fc95-4366-a60e-e33e1689ae61",
-            "execution_id": "e10bcc84-5c5b-4155-b74b-aae186a49773",
+            "record_id": "90213661-9ab1-40e3-a0bb-6afee12c7ada",
+            "execution_id": "9269bdb5-b007-4475-9931-2d36c503e459",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -2610,7 +2641,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "0b80b45c-d4d3-431f-8e13-ba5134243ef0",
+                "delegation_id": "b2122b27-3769-45a3-8627-af22edf32d84",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -2651,11 +2682,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "46cb6af225819197f51578ecf2565cc6",
+            "nonce": "8ce251a1870ab66480054081b566ac8c",
             "seq": 2,
-            "prev_hash": "59e36788e57fe4e94de18bae6af89f78e97cc8ef799df61a68c1bb6db68add1a",
+            "prev_hash": "18873df49684f8509ff910f2aacc19298f97900c09c43a3edb946b87c6d4e964",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "QbCOCh8ILrVed19Zp6TQBwacxNuyTqDNRqGMGNzIXsD8LyY9OVcRCqVcWTr18rbyriLm3XAQfwIkrcvihDepAQ"
+            "signature": "jQAi66xCbTk1ytoaZcmx0isclDwx1_Fc8v2FQQl2RfaXRp4no0Sk9npyDixUyTBfPEenTc1qkuBW-wQ2OjuxCw"
           }
         ],
         "next_after_seq": null
@@ -2669,7 +2700,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+              "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -2679,7 +2710,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+              "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2700,8 +2731,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "f8f03053-75ae-4823-ae59-382095787180",
-              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "id": "fb72e98e-d41e-4739-9d65-ba2aaec0491a",
+              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -2714,8 +2745,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "d148a807-a905-409b-b977-2ec39e32e029",
-              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "id": "c6702b05-3620-4564-923e-b4684192f8c5",
+              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -2729,8 +2760,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "0b80b45c-d4d3-431f-8e13-ba5134243ef0",
-              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "id": "b2122b27-3769-45a3-8627-af22edf32d84",
+              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -2738,8 +2769,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
-              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2758,7 +2789,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "d7a6d039-3cdc-4f9a-8058-0ecbb64590bc",
+              "id": "d4f9137b-2736-493c-bc00-758f47768ef6",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
@@ -2772,7 +2803,7 @@ export const operationExamples: OperationExamples = {
               "erased": false
             },
             {
-              "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+              "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -2792,7 +2823,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "reviewPolicy": "single",
@@ -2811,14 +2842,19 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+            "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
             "updated_at": "2026-12-18T19:27:27.000Z",
             "awaiting_second_review": false,
             "review_disagreement": false,
-            "decisions": []
+            "decisions": [],
+            "claim": {
+              "reviewer": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+              "reviewer_name": "Dana at the front desk",
+              "until": "2026-12-18T20:08:27.000Z"
+            }
           }
         ]
       }
@@ -2831,7 +2867,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "74681d79-7138-43bb-851c-46ecb6f59a50",
+              "id": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -2854,10 +2890,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "d1f9afa7-4541-429b-ae6c-839ec5d47ff4",
-              "eventId": "c87b7828-d527-4ec4-ae5f-4363a632cb56",
+              "id": "fa7a6bdd-0268-42a3-bb4e-d22a79af82bf",
+              "eventId": "e41badb4-586c-4260-bf92-ed5455478282",
               "type": "order.paid",
-              "endpointId": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
+              "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -2871,16 +2907,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 175,
+                  "durationMs": 31,
                   "error": null
                 }
               ]
             },
             {
-              "id": "ce97f59c-f2c2-438f-bcdf-1f85218a3cde",
-              "eventId": "97c17e09-5dbc-4813-9d5e-a637d0a2490c",
-              "type": "event.published",
-              "endpointId": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
+              "id": "d3e905fd-090d-4785-88ab-71baaa2fc22b",
+              "eventId": "2828326b-9033-40dc-9ccc-80dc9f932d1d",
+              "type": "ticket.checked_in",
+              "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -2894,7 +2930,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 123,
+                  "durationMs": 47,
                   "error": null
                 }
               ]
@@ -2914,8 +2950,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
-              "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+              "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -2938,8 +2974,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
-          "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
+          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -2948,7 +2984,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
+              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -2966,7 +3002,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -2976,7 +3012,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2998,10 +3034,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "d1f9afa7-4541-429b-ae6c-839ec5d47ff4",
-          "eventId": "c87b7828-d527-4ec4-ae5f-4363a632cb56",
+          "id": "fa7a6bdd-0268-42a3-bb4e-d22a79af82bf",
+          "eventId": "e41badb4-586c-4260-bf92-ed5455478282",
           "type": "order.paid",
-          "endpointId": "651f5ddc-c570-489d-ab05-9a21c5f6c453",
+          "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -3015,7 +3051,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 175,
+              "durationMs": 31,
               "error": null
             }
           ]
@@ -3028,8 +3064,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "face04b2-dd7c-46fb-af7a-9fd00ffdd505",
-          "eventId": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "eb622efe-334f-43af-ba24-6dd30deca48b",
+          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -3038,7 +3074,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "74681d79-7138-43bb-851c-46ecb6f59a50",
+              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -3054,10 +3090,17 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
+      }
+    }
+  },
+  "releaseReviewCase": {
+    "responses": {
+      "200": {
+        "claim": null
       }
     }
   },
@@ -3067,7 +3110,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
+        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -3109,7 +3152,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -3123,12 +3166,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
+        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
+        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
         "seq": 1,
-        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
+        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
       }
     },
     "responses": {
@@ -3174,13 +3217,13 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "8bc93730-50a0-49e5-b590-89c7c124c0f1",
+        "review_id": "76420127-0b5c-4d18-b2f5-ee7651cfe2b9",
         "verification": {
-          "id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+          "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
           "status": "approved",
-          "reference": "order-435a4740-f6a3-4472-8455-a266d9ffe4b4",
+          "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
           "webhook_url": "https://hooks.harbour-live.example/identity",
-          "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified",
+          "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
           "document": {
@@ -3202,10 +3245,14 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "11a55d51-585c-4843-a2e5-e223e7d6bc0e",
+          "id": "771e45c8-c7e0-4a7d-b1ea-b515005638b3",
           "service": "ticketing",
-          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "name": null,
+          "prefix": "tk_live_dVVf",
+          "last4": "ML0s",
           "createdAt": "2026-11-22T12:00:00.000Z",
+          "lastUsedAt": "2026-12-18T18:41:27.000Z",
           "scopes": [
             "events:read",
             "events:write",
@@ -3223,8 +3270,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
-          "profileId": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -3237,7 +3284,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
         "handoff_revoked": true
       }
     }
@@ -3258,8 +3305,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "0dbaf8d3-fc95-4366-a60e-e33e1689ae61",
-        "execution_id": "e10bcc84-5c5b-4155-b74b-aae186a49773",
+        "record_id": "90213661-9ab1-40e3-a0bb-6afee12c7ada",
+        "execution_id": "9269bdb5-b007-4475-9931-2d36c503e459",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -3281,7 +3328,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "0b80b45c-d4d3-431f-8e13-ba5134243ef0",
+            "delegation_id": "b2122b27-3769-45a3-8627-af22edf32d84",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -3317,16 +3364,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "46cb6af225819197f51578ecf2565cc6",
+        "nonce": "8ce251a1870ab66480054081b566ac8c",
         "seq": 2,
-        "prev_hash": "59e36788e57fe4e94de18bae6af89f78e97cc8ef799df61a68c1bb6db68add1a",
+        "prev_hash": "18873df49684f8509ff910f2aacc19298f97900c09c43a3edb946b87c6d4e964",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "QbCOCh8ILrVed19Zp6TQBwacxNuyTqDNRqGMGNzIXsD8LyY9OVcRCqVcWTr18rbyriLm3XAQfwIkrcvihDepAQ",
+        "signature": "jQAi66xCbTk1ytoaZcmx0isclDwx1_Fc8v2FQQl2RfaXRp4no0Sk9npyDixUyTBfPEenTc1qkuBW-wQ2OjuxCw",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "0dbaf8d3-fc95-4366-a60e-e33e1689ae61",
-          "execution_id": "e10bcc84-5c5b-4155-b74b-aae186a49773",
+          "record_id": "90213661-9ab1-40e3-a0bb-6afee12c7ada",
+          "execution_id": "9269bdb5-b007-4475-9931-2d36c503e459",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -3348,7 +3395,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "0b80b45c-d4d3-431f-8e13-ba5134243ef0",
+              "delegation_id": "b2122b27-3769-45a3-8627-af22edf32d84",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -3384,25 +3431,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "46cb6af225819197f51578ecf2565cc6",
+          "nonce": "8ce251a1870ab66480054081b566ac8c",
           "seq": 2,
-          "prev_hash": "59e36788e57fe4e94de18bae6af89f78e97cc8ef799df61a68c1bb6db68add1a",
+          "prev_hash": "18873df49684f8509ff910f2aacc19298f97900c09c43a3edb946b87c6d4e964",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "QbCOCh8ILrVed19Zp6TQBwacxNuyTqDNRqGMGNzIXsD8LyY9OVcRCqVcWTr18rbyriLm3XAQfwIkrcvihDepAQ"
+          "signature": "jQAi66xCbTk1ytoaZcmx0isclDwx1_Fc8v2FQQl2RfaXRp4no0Sk9npyDixUyTBfPEenTc1qkuBW-wQ2OjuxCw"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "7f109507-0d64-4809-8f0c-320096a25f4d"
+      "ticketId": "03b30319-b79e-4e04-aa98-403d3a7f1da2"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "6738a9ab-8aee-4c92-be9b-b694b81fe1fd",
-          "orderId": "435a4740-f6a3-4472-8455-a266d9ffe4b4",
+          "id": "d653bb85-f56d-4559-a1f9-6f562de231da",
+          "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -3415,8 +3462,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "db44a2b7-4a7a-4c4e-a625-01324ab7c944",
-          "deliveryId": "77822558-d6cc-4d7a-b1c8-02d9dd5fa1ec"
+          "eventId": "42b0f0e7-1a95-4f59-adf2-a2e5ea1d6856",
+          "deliveryId": "617a8d4b-2e1d-4a99-bcbf-b1c660312285"
         }
       }
     }
@@ -3429,7 +3476,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "d7a6d039-3cdc-4f9a-8058-0ecbb64590bc",
+          "id": "d4f9137b-2736-493c-bc00-758f47768ef6",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
@@ -3450,7 +3497,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "a885b9a4-62a4-4d7a-9bdd-056a2355e4c3",
+          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -3460,7 +3507,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "d720e9e5-bbed-48bd-97c6-97e537a70f38",
+          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -3477,7 +3524,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "672cffd3-5a16-4019-ac89-3d276687cb5a",
+          "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -3498,7 +3545,7 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "c79fbb89-827d-4562-bd10-e2d1f6a829c6",
+        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
@@ -3511,7 +3558,7 @@ export const operationExamples: OperationExamples = {
         "requester": {
           "name": "Harbour Live Events B.V."
         },
-        "return_url": "https://hooks.harbour-live.example/orders/435a4740-f6a3-4472-8455-a266d9ffe4b4/verified"
+        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified"
       }
     }
   },
@@ -3521,7 +3568,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "86551ada-b1f1-4ee2-95f8-bfe1910e9171",
+        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -3563,7 +3610,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8e75b0f9-afc7-48af-92f3-8ad8a134bf69",
+            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -3577,12 +3624,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "09a720c7ae5e433f2f8f442a5ebb1448",
+        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "98f1ed77-7d62-4f81-bf16-935375530ede",
+        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
         "seq": 1,
-        "signature": "qiojric5og3d98Aoa9eXyjSVXO_L9J04LOQbUx9cjo-nMkkRZjcxtTr8aXlIfhBxIootTFHXcxGiBsHurrhIBQ"
+        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
       }
     },
     "responses": {
