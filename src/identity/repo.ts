@@ -101,11 +101,6 @@ export async function insertFrame(tx: DbOrTx, values: typeof identityFrames.$inf
   return rows.length === 1;
 }
 
-/**
- * True when another verification of the same profile stored the same document image. Only the
- * profile's own: a verification of one tenant must not land in review, and so tell that tenant
- * something, because of an upload under another tenant (README, "Security").
- */
 /** The profile's other verifications that used the same document image, oldest first (erased ones have no hash any more). */
 export async function documentUsedBy(db: DbOrTx, v: { id: string; profileId: string; documentSha256: string | null }) {
   if (!v.documentSha256) return [];
@@ -123,6 +118,11 @@ export async function documentUsedBy(db: DbOrTx, v: { id: string; profileId: str
     .limit(20);
 }
 
+/**
+ * True when another verification of the same profile stored the same document image. Only the
+ * profile's own: a verification of one tenant must not land in review, and so tell that tenant
+ * something, because of an upload under another tenant (README, "Security").
+ */
 export async function documentUsedElsewhere(db: DbOrTx, v: { id: string; profileId: string }, sha256: string): Promise<boolean> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })

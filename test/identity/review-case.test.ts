@@ -200,10 +200,13 @@ describe('reviewer case view and images', () => {
 
     const view = (await api(ctx).call('GET', `/v1/review/${third.id}`, tenant.reviewer, undefined, 200)).json();
     expect(view.reason).toBe('document_reused');
-    expect(view.document_used_by).toEqual([
-      { id: first.id, status: 'approved', created_at: expect.any(String), in_reach: false },
-      { id: second.id, status: 'manual_review', created_at: expect.any(String), in_reach: true },
-    ]);
+    // Oldest first; the three were created at the same instant of the test clock, so the id breaks the tie.
+    expect(view.document_used_by).toEqual(
+      [
+        { id: first.id, status: 'approved', created_at: expect.any(String), in_reach: false },
+        { id: second.id, status: 'manual_review', created_at: expect.any(String), in_reach: true },
+      ].sort((x, y) => (x.id < y.id ? -1 : 1)),
+    );
     const single = await captureAll(ctx, tenant.backend, { document: png(640, 480, { seed: 9402 }) });
     await settle(ctx, tenant.backend, single.id);
     await ctx.app.db.update(identityVerifications).set({ status: 'manual_review' }).where(eq(identityVerifications.id, single.id));
