@@ -149,3 +149,23 @@ export const HIGH_LIMITS = {
   IDENTITY_RATE_LIMIT_PER_MINUTE: '100000',
   AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
 };
+
+/**
+ * A device on a real socket: uploads with the handoff token as the bearer (201 expected) and
+ * fetches the challenge, as the capture page does against a listening server.
+ */
+export function socketDevice(base: string, handoffToken: string) {
+  const headers = { authorization: `Bearer ${handoffToken}` };
+  return {
+    async upload(path: 'document' | 'selfie', file: Buffer, fields: Record<string, string> = {}) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.append(k, v);
+      form.append('file', new Blob([file], { type: 'image/png' }), 'frame.png');
+      const res = await fetch(`${base}/v1/capture/${path}`, { method: 'POST', headers, body: form });
+      expect(res.status, await res.clone().text()).toBe(201);
+    },
+    async challenge(): Promise<{ steps: { step: number }[] }> {
+      return (await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers })).json() as Promise<{ steps: { step: number }[] }>;
+    },
+  };
+}

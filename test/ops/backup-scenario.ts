@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, vi } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
+import { socketDevice } from '../helpers/identity.js';
 import { png } from '../helpers/images.js';
 
 /** What a populated store holds, to find again in a restored one. */
@@ -39,23 +40,14 @@ async function capture(base: string, backendKey: string, document: Buffer, seed:
   const created = (
     await call('POST', '/v1/verifications', backendKey, { webhook_url: 'https://127.0.0.1:9/hooks', reference: `backup-${seed}` }, 201)
   ).json();
-  const handoff = { authorization: `Bearer ${created.handoff_token}` };
-  const upload = async (path: string, file: Buffer, fields: Record<string, string> = {}) => {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(fields)) form.append(k, v);
-    form.append('file', new Blob([file], { type: 'image/png' }), 'frame.png');
-    const res = await fetch(`${base}/v1/capture/${path}`, { method: 'POST', headers: handoff, body: form });
-    expect(res.status, await res.clone().text()).toBe(201);
-  };
-  await upload('document', document);
-  const challenge = (await (await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers: handoff })).json()) as {
-    steps: { step: number }[];
-  };
+  const device = socketDevice(base, created.handoff_token);
+  await device.upload('document', document);
+  const challenge = await device.challenge();
   const selfies = new Map<number, Buffer>();
   for (const { step } of challenge.steps) {
     const frame = png(640, 480, { seed: seed * 100 + step });
     selfies.set(step, frame);
-    await upload('selfie', frame, { step: String(step) });
+    await device.upload('selfie', frame, { step: String(step) });
   }
   return { id: created.id as string, selfies };
 }

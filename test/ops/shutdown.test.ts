@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStore, type Store } from '../../bench/seed.js';
+import { socketDevice } from '../helpers/identity.js';
 import { png } from '../helpers/images.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -137,19 +138,10 @@ describe('a hard kill of the server process', () => {
     if (created.status === 404) t.skip();
     expect(created.status).toBe(201);
     const verification = (await created.json()) as { id: string; handoff_token: string };
-    const handoff = { authorization: `Bearer ${verification.handoff_token}` };
-    const upload = async (path: string, file: Buffer, fields: Record<string, string> = {}) => {
-      const form = new FormData();
-      for (const [k, v] of Object.entries(fields)) form.append(k, v);
-      form.append('file', new Blob([file], { type: 'image/png' }), 'frame.png');
-      const res = await fetch(`${base}/v1/capture/${path}`, { method: 'POST', headers: handoff, body: form });
-      expect(res.status, await res.clone().text()).toBe(201);
-    };
-    await upload('document', png(640, 480, { seed: 1 }));
-    const challenge = (await (await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers: handoff })).json()) as {
-      steps: { step: number }[];
-    };
-    for (const { step } of challenge.steps) await upload('selfie', png(640, 480, { seed: 10 + step }), { step: String(step) });
+    const device = socketDevice(base, verification.handoff_token);
+    await device.upload('document', png(640, 480, { seed: 1 }));
+    const challenge = await device.challenge();
+    for (const { step } of challenge.steps) await device.upload('selfie', png(640, 480, { seed: 10 + step }), { step: String(step) });
     const status = async () =>
       ((await (await fetch(`${base}/v1/verifications/${verification.id}`, { headers: backend })).json()) as { status: string }).status;
     expect(await status()).toBe('processing');
