@@ -171,7 +171,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await confirmDestructive(
       page,
       page.getByRole('button', { name: /^Revoke key / }),
-      /Every request made with tk_live_\w{4}…\w{4} \(ticketing\) is refused from now on/,
+      /Every request made with tk_live_[\w-]{4}…[\w-]{4} \(ticketing\) is refused from now on/,
       'Revoke key',
       'operator-confirm-revoke-key',
     );
