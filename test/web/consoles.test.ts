@@ -288,7 +288,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     expect(await page.title()).toBe('Profiles — Partner services console');
     await page.getByRole('link', { name: 'Quay Venues' }).click();
     await page.getByRole('link', { name: 'Venues', exact: true }).click();
-    await page.getByRole('heading', { name: 'Venues', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Venues', level: 2, exact: true }).waitFor();
     await page.getByText('No venues yet.').waitFor();
     expect(await page.title()).toBe('Venues — Quay Venues — Partner services console');
     await look(page, 'operator-venues-empty');

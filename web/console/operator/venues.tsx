@@ -129,9 +129,11 @@ export function Venues({ api, profileId }: SectionProps) {
               state.reload();
             }}
           />
-          <button type="button" onClick={() => setEditing(null)}>
-            Cancel editing
-          </button>
+          <span class="action">
+            <button type="button" onClick={() => setEditing(null)}>
+              Cancel editing
+            </button>
+          </span>
         </div>
       )}
     </section>
