@@ -39,6 +39,14 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     description: 'Add a venue to a profile',
     flags: ['id!', 'name!', 'address!', 'city', 'lat!', 'lng!', 'timezone'],
   },
+  { operationId: 'listVenues', method: 'GET', path: '/profiles/{id}/venues', description: "List a profile's venues", flags: ['id!'] },
+  {
+    operationId: 'updateVenue',
+    method: 'PATCH',
+    path: '/profiles/{id}/venues/{venueId}',
+    description: "Change a venue's name, address, city, lat, lng or timezone (only the flags given)",
+    flags: ['id!', 'venueId!', 'name', 'address', 'city', 'lat', 'lng', 'timezone'],
+  },
   {
     operationId: 'createApiKey',
     method: 'POST',

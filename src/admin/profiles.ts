@@ -71,6 +71,39 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => reply.status(201).send({ success: true, data: await profiles.addVenue(req.params.id, req.body) }),
   );
 
+  app.get(
+    '/profiles/:id/venues',
+    {
+      schema: {
+        operationId: 'listVenues',
+        summary: "List a profile's venues",
+        description: 'Oldest first.',
+        tags: ['operator'],
+        params: s.idParams,
+        response: { 200: s.envelope(z.object({ items: z.array(s.venue) })), ...errors },
+      },
+    },
+    async (req) => ({ success: true as const, data: { items: await profiles.listVenues(req.params.id) } }),
+  );
+
+  app.patch(
+    '/profiles/:id/venues/:venueId',
+    {
+      schema: {
+        operationId: 'updateVenue',
+        summary: "Change a venue's name, address, city, coordinates or time zone",
+        description:
+          'Only the fields given change, checked as on create; `city` or `timezone` null clears it. ' +
+          "A venue of another profile answers 404, as an unknown one. Events keep their own times: a venue's new time zone changes none.",
+        tags: ['operator'],
+        params: s.venueParams,
+        body: s.venuePatch,
+        response: { 200: s.envelope(s.venue), ...errors },
+      },
+    },
+    async (req) => ({ success: true as const, data: await profiles.updateVenue(req.params.id, req.params.venueId, req.body) }),
+  );
+
   app.post(
     '/api-keys',
     {

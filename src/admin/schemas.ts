@@ -21,14 +21,34 @@ export const profilePatch = z
   .strictObject({ name: z.string().trim().min(1).max(200).optional(), plan: plan.optional(), reviewPolicy: reviewPolicy.optional() })
   .refine((v) => v.name !== undefined || v.plan !== undefined || v.reviewPolicy !== undefined, 'name, plan or reviewPolicy is required');
 
-export const venueCreate = z.strictObject({
+const venueFields = {
   name: z.string().trim().min(1).max(200),
   address: z.string().trim().min(1).max(500),
-  city: z.string().trim().min(1).max(200).optional(),
+  city: z.string().trim().min(1).max(200),
   lat: z.number().min(-90).max(90),
   lng: z.number().min(-180).max(180),
-  timezone: z.string().refine(isTimeZone, 'unknown time-zone name').optional(),
+  timezone: z.string().refine(isTimeZone, 'unknown time-zone name'),
+};
+
+export const venueCreate = z.strictObject({
+  ...venueFields,
+  city: venueFields.city.optional(),
+  timezone: venueFields.timezone.optional(),
 });
+
+/** The fields to change, checked as on create; `city` and `timezone` null clear them. */
+export const venuePatch = z
+  .strictObject({
+    name: venueFields.name.optional(),
+    address: venueFields.address.optional(),
+    city: venueFields.city.nullable().optional(),
+    lat: venueFields.lat.optional(),
+    lng: venueFields.lng.optional(),
+    timezone: venueFields.timezone.nullable().optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, 'at least one of name, address, city, lat, lng or timezone is required');
+
+export const venueParams = z.object({ id: z.string(), venueId: z.string() });
 
 export const venue = z.object({
   id: z.uuid(),

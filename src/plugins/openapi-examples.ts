@@ -9,7 +9,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -51,7 +51,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -65,19 +65,19 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8fae78480bc0db398f865654bdeec531",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "9839a4d8-688d-4da0-8e76-45818894a614",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "lyLxwZeXaanm-X-SlJqyUxShC7HZmSwDiPEi6jkIQZ8ueJ8eSlVlgPaDtW9mAyrxqzBAJqsJgz0K_HHLHCpZDQ"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6",
+        "record_id": "9839a4d8-688d-4da0-8e76-45818894a614",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "verification_id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -118,7 +118,7 @@ export const operationExamples: OperationExamples = {
         "requester": {
           "name": "Harbour Live Events B.V."
         },
-        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified"
+        "return_url": "https://hooks.harbour-live.example/orders/89e31699-ffa1-40f6-afc1-d388cc4d5222/verified"
       }
     }
   },
@@ -129,7 +129,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -171,7 +171,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -185,12 +185,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8fae78480bc0db398f865654bdeec531",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "9839a4d8-688d-4da0-8e76-45818894a614",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "lyLxwZeXaanm-X-SlJqyUxShC7HZmSwDiPEi6jkIQZ8ueJ8eSlVlgPaDtW9mAyrxqzBAJqsJgz0K_HHLHCpZDQ"
       }
     },
     "responses": {
@@ -199,7 +199,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5"
+        "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6"
       }
     }
   },
@@ -211,7 +211,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -221,7 +221,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -234,7 +234,7 @@ export const operationExamples: OperationExamples = {
     "responses": {
       "200": {
         "claim": {
-          "reviewer": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+          "reviewer": "reviewer:9916e48b-8dd6-4f06-b81e-2761ab217029",
           "reviewer_name": "Dana at the front desk",
           "until": "2026-12-18T20:08:27.000Z"
         }
@@ -244,7 +244,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+      "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
       "scopes": [
         "events:read",
         "events:write",
@@ -257,12 +257,12 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "771e45c8-c7e0-4a7d-b1ea-b515005638b3",
+          "id": "44f2cc58-60eb-49a1-bd45-faf974a18c0c",
           "service": "ticketing",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "name": null,
-          "prefix": "tk_live_dVVf",
-          "last4": "ML0s",
+          "prefix": "tk_live_cLqa",
+          "last4": "gSxw",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": null,
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
@@ -284,12 +284,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "98d0f4e8-eb6f-4a1e-aacf-7236a41a38d3",
+        "id": "0ffe1fb5-554d-49d1-899c-c506c175a3d0",
         "claim": "identity_verified",
         "value": true,
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "verification_id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImYyZDVmYWM0NWVhZTA0MDciLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImlkZW50aXR5X3ZlcmlmaWVkIiwidmFsdWUiOnRydWUsImlkZW50aXR5X3ZlcmlmaWVkIjp0cnVlLCJzdWIiOiJiYjJjNDgzMS1lOGUwLTQ2YTYtODA1OS0zNTY5NjVjZTBlN2UiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiI4NGFhM2FkMC04MGFjLTQ1MzAtOTA4My0yZTYyMDNkZWI0M2YiLCJqdGkiOiI5OGQwZjRlOC1lYjZmLTRhMWUtYWFjZi03MjM2YTQxYTM4ZDMiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.LmHPbembSAOmcOh3okK7FHUXc3JwmaHDxQnVlwb3ewTbBmsBHYEbEpQvMGguVTMB7LFnwMJcD31SoBapTnDHDQ"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImY2MDc5ZGFmMThkYjE5ZmIiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImlkZW50aXR5X3ZlcmlmaWVkIiwidmFsdWUiOnRydWUsImlkZW50aXR5X3ZlcmlmaWVkIjp0cnVlLCJzdWIiOiI1ZTRkOWQwYi1jNDQ3LTQyZTAtYmY0Yy03Y2QwZjU2OGU3ZmQiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiI0NmIxZTU2NS1jYWYwLTQxYjktOTNiOS01NTRjZDFlYjdlN2YiLCJqdGkiOiIwZmZlMWZiNS01NTRkLTQ5ZDEtODk5Yy1jNTA2YzE3NWEzZDAiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.kZ7xbkcnuPNzv7z8fnvK004mIEvXk3h9SFiXbTBnLo0HTf-KH59mmR3axnMhsYbK4aygVpXm4ThI7b0Vf5_ZDQ"
       }
     }
   },
@@ -304,7 +304,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+      "placeId": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -316,7 +316,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -326,7 +326,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -337,7 +337,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+      "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -352,8 +352,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "fb72e98e-d41e-4739-9d65-ba2aaec0491a",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "39963a5b-8cff-4d3f-af66-29a77d0c15af",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -386,7 +386,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -428,7 +428,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -442,18 +442,18 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8fae78480bc0db398f865654bdeec531",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "9839a4d8-688d-4da0-8e76-45818894a614",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "lyLxwZeXaanm-X-SlJqyUxShC7HZmSwDiPEi6jkIQZ8ueJ8eSlVlgPaDtW9mAyrxqzBAJqsJgz0K_HHLHCpZDQ"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+      "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -462,8 +462,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -477,7 +477,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+          "ticketTypeId": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
           "quantity": 2
         }
       ],
@@ -490,8 +490,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
-          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "89e31699-ffa1-40f6-afc1-d388cc4d5222",
+          "eventId": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -500,7 +500,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "ticketTypeId": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -522,7 +522,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -542,7 +542,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+          "id": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -569,8 +569,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -585,16 +585,16 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
-      "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified"
+      "reference": "order-89e31699-ffa1-40f6-afc1-d388cc4d5222",
+      "return_url": "https://hooks.harbour-live.example/orders/89e31699-ffa1-40f6-afc1-d388cc4d5222/verified"
     },
     "responses": {
       "201": {
-        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
         "status": "awaiting_capture",
-        "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
+        "reference": "order-89e31699-ffa1-40f6-afc1-d388cc4d5222",
         "webhook_url": "https://hooks.harbour-live.example/identity",
-        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified",
+        "return_url": "https://hooks.harbour-live.example/orders/89e31699-ffa1-40f6-afc1-d388cc4d5222/verified",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
@@ -616,8 +616,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "d9eded96-8827-4fa4-828e-4a218c5613e0",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -639,8 +639,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "d9eded96-8827-4fa4-828e-4a218c5613e0",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -661,8 +661,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "d9eded96-8827-4fa4-828e-4a218c5613e0",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -681,7 +681,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -693,7 +693,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+          "verification_id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
           "fail_next_run": true
         }
       }
@@ -1735,10 +1735,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6",
         "record": {
-          "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
-          "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+          "record_id": "9839a4d8-688d-4da0-8e76-45818894a614",
+          "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -1755,7 +1755,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+              "delegation_id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -1797,11 +1797,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+          "nonce": "8fae78480bc0db398f865654bdeec531",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+          "signature": "lyLxwZeXaanm-X-SlJqyUxShC7HZmSwDiPEi6jkIQZ8ueJ8eSlVlgPaDtW9mAyrxqzBAJqsJgz0K_HHLHCpZDQ"
         },
         "deliveries": [
           {
@@ -1815,22 +1815,22 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "f08e10f2-1f92-445d-9f2f-f74bb960dc1c",
+        "challenge_id": "f4c9cd85-5d3c-4236-ad50-ea73235c477e",
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right"
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left"
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and blink slowly",
+            "instruction": "Look straight at the camera and smile",
             "pose": "front"
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left"
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
           }
         ]
       }
@@ -1841,7 +1841,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -1851,7 +1851,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1866,7 +1866,7 @@ export const operationExamples: OperationExamples = {
         "from": 1,
         "to": 2,
         "proof": [
-          "+CXDPplwrelvlXrP7IxgBITFva0GHuQCdDtuLcmfP+0="
+          "0WHw35p4r25PEcTeBUIyS9gH3/xTxGcnmk5kEcCF+WU="
         ]
       }
     }
@@ -1877,9 +1877,9 @@ export const operationExamples: OperationExamples = {
         "seq": 1,
         "leaf_index": 0,
         "tree_size": 2,
-        "leaf_hash": "QbUip8FZeQYyRKzehHx1QexfoIWOtqnjWYM1oUcpyj8=",
+        "leaf_hash": "h4Lg6qBvedOKYlD4s7Atr/60GEkM9iWZXjAD2SLcaq8=",
         "proof": [
-          "+CXDPplwrelvlXrP7IxgBITFva0GHuQCdDtuLcmfP+0="
+          "0WHw35p4r25PEcTeBUIyS9gH3/xTxGcnmk5kEcCF+WU="
         ]
       }
     }
@@ -1887,13 +1887,13 @@ export const operationExamples: OperationExamples = {
   "getGovernanceLog": {
     "responses": {
       "200": {
-        "origin": "localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f",
+        "origin": "localhost:3000/governance/46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
         "tree_size": 2,
-        "checkpoint": "localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f\n2\nyl0/He2/+llyViPNLybdIFouekI79YlyTjKBfjRaP8I=\n\n— localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f zOEDE8l9W8umVt75p4KGsvV3YjsOyMl+H0mmXg16KZ5a/rjwuGNuHRP7TtXl/g0vr/lJTV8OMMdT++EniII5iSUgNAs=\n",
-        "verifier_key": "localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f+cce10313+AdZI+bOt1lwBl6ko8NfuY/WdFb3doQvexopeDgWpEbq6",
+        "checkpoint": "localhost:3000/governance/46b1e565-caf0-41b9-93b9-554cd1eb7e7f\n2\nfciE19GoCyYw49lnwCqXE1geYQ1SwJ3/f/qrwdpZjfc=\n\n— localhost:3000/governance/46b1e565-caf0-41b9-93b9-554cd1eb7e7f yXqGjZ5HVDd36AxG5LW+6kYmru/d8mBbmtAqmn3BJ4lj9Sj+LQvvSw6aFPDlDqiVTpq34wq6oIOGe6+SbJnBIDT3Hgo=\n",
+        "verifier_key": "localhost:3000/governance/46b1e565-caf0-41b9-93b9-554cd1eb7e7f+c97a868d+AdC44CEyDNi6A2HYbeWy8Gin2nvQUVHJyJnzMqsJf2WK",
         "ml_dsa": {
-          "public_key": "+uq3Z87MZi0WSy5n09Xegb6u9fan/d540c2Q+GmAzT1u98BKfk7t2tU0Q91F2fGafGw4rwai833GvX+o+c0NPHM3YUfGoUfaRm8s499JCddYrPxoZmGiAVAhM2C0FVgwm1lL/5NFLsfPP+eWFEa6vVTM77BFiyMD6U4ISWDN7I8Fa/OuyKqEaLlHPaocr/E4ky9uohbomJEj19IftFSsI/ZTY4jskzbb3tw0gTdwgzmRnBKn/j4BT0NeYVUIIOgELv5apn/NTcPAX2oIG8TFSZdtm60WHPahFPZ942qzGSVhvYHEclVKB5u0Pl5P0dlXwApC4tvwmPhkAGDmRJvQ5McehQW+Y37DXy6j8W0wJ/zwnnAFKhczBFFfpe9KzsCi7o77ehaa9vMIRaDU3yydgro2ub6b9SPa6dYxS88H2E26AMxLtDrQLoXGRrLrHoxjURNxJbO/08f1Ugq0tYXvIuho9tJbUvqd8nXpRfoLFRItdBLiJCYG/eeHYj6VTmUy4JCjaELw6Ln9+XrSUAYsl5uyfGKydc0kXOKlIDGNT9zRETlrMu87iYAFSw00Ax7H2IN0/6VPBXn5g+UVwPWJBYFwkII2xcNo1mZt5St5nsN9/nNkqKbxyUB9Vy0ZdDa6sBUnnpSiZcY6Meh9PpgswDXKglfzb5q2Ke6JVVBJERMjVUSYi42985eoseLnQja61zOykUuOP8FYrLKAs3O5u9ezJgU4H79zVdjNd7vBiMyZ2sBcWfEXG+Kql8LXMbcXpGXQcT1ZXpHyu6lQ4VEGcwPvIRcU+9hScU5tW97FLHIsgRaZteMbzzZTZFRuFv+ekfMKgMS9bUlXxsYq4JxwsNMAmmWEPRH4JbDhi90RebGbUuYAUUExjl28en09QIyhHOTsm/ko8baSiUPm71uYeM45ZTkghoZ3Lb2eppCWNrVKFrGPM68Kv74+qDjEYcrNtuwn+iumOd9p1v3Dnz4fPx2gpv2+tZSZXELqXMPzc9rp5lCINPoMg1QrW7uM6cZJFiVEkDWfKWBEfCTotT8ApQKLL3kW/uCXaA2tyM+yCIZ5dAixFC1eBIy9+VlRugzpOoepzyZ6Gk94hHA+ZiZ+eT1NwaaDk0ZOAooB1wthX0Fw2UH9G/yZgedi6g03qQXcVtMqOtw6xLgQdUGoFsivOzHvr8qV3Ahg1R4cELiyeTs5QolED093BddQaDZ1WbTUmsSEqz8Qh+2c/tjIx39t86DiHzdFatYh8veJ9D6MCQhuiGUl/hUNe4u6sSqLQywsPq3uUddsjyfibTLQZpCwewzuhHJHxV77t9MEKMUfePFOOpeiZpOtZnUChm/bazGPMjNOJd12IvYVgkBq39hs7+sWBL+9O5RzBC/g0VZgVBsoVflW6cfPMy9RlfKXg6lHgWCTo4EkJN3l8a37uGFupUJo2WhfMoKDe3+oWXkNuXkovVPH7udc/h+gGjXNrNRsBxIa0jVunq8M5OIkMDCWbYxF6q2fRiO32Znk3hT0rU+oJKWiOf1l4ZYiDuNxOU9/3oiPIDXbo0Tx5loJf3G5toXkp9q1g0979bVAMXMGZL4dEQSJMSB4k1h17I8oa2dB+1lqS5yVvAJis50hdoBs/s1RRBujnHyibF3EFvkAzGzg/tijjFIiddQbq9xQGdqEKHnpd48vsR2+ahBE4S7iVJX0JBPEDKaLh1Nud/ta2Fdz12PIYPEjOZB7tICvs8k4shnUMy6khrLkH/EUfhASCMA8MCnPqKm/vD+3t826HxS67WdTty5v8Smhvv1BGt+OyaRW+T5IVSrVanLdno8jgsh2JgxhBhZduari8YwrCahS/T2f6deslbhJVFuG8zi1IFLiIiPFQ23yVSJLXMozLvW5TARRTvBDIvEKizruC+/VykCssUNDUqfKTpcmKhyUg+K/vqKMKgSFCx2kN5joc+hMvMrE4Fcho9WJztLV44fTy0A7dMr1thz3RyngcTsvl6qDqXol7jBcIkRf2rvkr/3SxcWJe2CMJ8tFeui+/wgqSquH2GmLIhJLp3VevLvQioZXhA08M/4j5Lde3hF953QFuSzk/CEkHS9A2yaqnViYNWJfsgo0Jgjc90CKmg/JXg3eQx1gKC9SNK4+vaXSeyqM8BUte3wYdP03KOxZSDX+qe28axVsH7Fn2DuYViWy67wgSuy9hrxWRaqtnvpEbJ062CwWATOwQ2z2uThxSxYJniyM8il/3BiaBFTN8O0zYemEpOF+/gH5VLv/NZQP2Gkzn+xjhaqQOuscUEGPg0ZzZmXhyk44OGjUXey6aiOVsAGq5kM3IYkGSuaoToPSdTN/9Uoy0KdEWvRsE4Whay53QOwO3GjHbEOleRg8BByoYEffzScwvhE2RARyaEyhcTcqRhL5gXJeDKFe8wW/Vg1ItUnw5Z/IdNE3J5cE8/vr677Ei+w9rVoNRDbaX4mz6cZqKyN9NwFmsWtlQdwGBwJcthtE1RE7sNhevnvab+aT578FsWsXG61nmrNXUtt17s2QgSxXtHkUgR2cx6Z24Jz7taKcaH7w2clHbVoLzvyyQKoQIaGZRC/xIN6w3tQCdgl+UT39MAm+Ctr11Tyu/4U=",
-          "signature": "akL/cSyF3JhXJTuOREzTjiSQ1qVOHhduPzrXbdgEku3LRrAeQJSnicCcF93brs7RAzcDr/OvNtUAG981tWi45RiYnA8IOXf44WUv6nUy/A+nHmji7zp9gC8Zc3021ZlpQypooEcIkU7qNJdVs5ZA6e8QIIPXYckwmR/AYKzOdbp61ET3SXnmv1pndfweXc5n7NBmnadOCbWoCWGyum/DBLGeCtGwDGYWHzZHaXiiETom1FFoPkWa2Te9F/2CZxB5UNFwIVCIHaDBXtXewzEgizU3URXglW7WLgERVBs920c5UlHrzRFRKOrvs3kKNbpOXIxZj0PJ+PpKylWvsMiBi4+YBtr+v3UgRdWtSns9qHZnNhIC3rQQufE9s7b8iZ1Alr5BasWn+J6ppW3ZyhY9+YV00h/iYwp4xXYLQ4WLMp+pOzRfiu5jNam+nmpL4DiDXZJYGuYwFyrMfkKiBRZPgq3OXHBDeDarYgBkKmCTwcsTmuBnV9uFmdSzNeF2O3EH2jh30bL+vQky1o73sZmarSKxhwqAG7KcH3DGasKbbBBOXbcOvCqhFfNeLq2YjBKFiTPfx2DaWLTQAWCeqpojXWn4T1X/HhO7T8cOqB3ZYK8NgCE0VQzKp6ZRF8v8l+Ar2NeShsVC43zaoziql/QcaJXSrmXaRfXcEPXW875rFrQ9MkZUJWcekb9nf06r06aSX8Xh/m5frcVBEuIEct6ogxtB2oYBuFwnTw6+NqWvm7Nj5jkcTuXZ7vXtk78NsSAliqvb3ymbpTrKD7Bex+Yg46fvTM74FC5Cm3KaCMJk/kWU/7sqvSqfYbzIpl5nJMVlLeXqC9p4zDeVS6Xe7c0rndzxxeJUs1FIDkec6amRRQRTmYwcOJhcVZi8o/BC4RKHXM/6i15NXfa2Rl1buQa5/ofl/44JE/ezOHioVWHJJDe3kdhlof24SnVE5WiiBE1kjH34I13OwXpO4Jhhfdgic8e2zCl2+6/8JbsQ2nAtjSKAeokcBIizHJRW5Q4lNy4oY1sLQT1OIr/siWQ0AVrA3grLvtoEDFh5uYV0VYfOqP7h5yYGySKxm0/93ijqOKSZcBY4y0VnI183PmRIa//ajsa6LEPvBEVnFktnQNyF3KRTv3CmpGi/Q8978jGtC76I7LSH7Yf13xWqM6fcLxGvh3kruNfkDkQop9F3rxiL6y2sdhgH1T8fcpkql7/8AAQMRauAdIgekugvqAXk+QXDNO22IIXInnAOUd1x+Z58apnBUeRuHYH/UMQfOZvfy/rA8gxRa852F49gwv4X0TqaXRz/hHPeOm0uXb/MspdN3x4arkT1gKUtHFMB/1EWM1MI+mPpKFfgc2Ca04Rt4Lfac1KkXIUvqezClI0IXZDLGpCEElHK41QDgiy+nEeiZ6oiZHV45PLTgwcNN2GcKTIlxKzE3TxwhwMWKjSYQRTr7aIto6U8CSDo3CGBYZS9FqiC7jPXpKs1EjR5VJQbGW7bDLRxPqEZoDous4Krs4FfgyQNZbOBOPOZpkYulfes6E/b6N2edW1HLRZRCcUxbq3CfgpK4yNjaiunzNI3OFBG5lo2X1ejmDFeX7Z74WynhPTAAMMn5lt4gF8iFg1aYjxtqC0H4js3gcG7/H4KdtV2owXtWGpVOWtvVkxdsBqUQCOFhpdkkZMljJCYJ3NG9mVul+ktP3qkck2uDTYfwu3jwQg6wX6LcFGR4eC2wphCNOCPIvptHKv3Hj4A3Skx2GzvNeUHdtYv6EJbaMu+g9VgiK8cVM9PSX+aZvG3tAlGjVMRR0WSwtcOHoN5QMQ3rDolaaVKlcZb2vFHx3I+kYqDpv3L0fytGxOtr+NLrOf+3P3p/DaFVct7Q0SeQcqINdFonD/43nVmJdeElncvSfFvlCqJyFTy1nEvSWfyGy5LNY9+mRaLoXzLoI46akfUF8YYlqLJqUCKS1YKUweRYk0z1HPSCgJsp9wpblbDmjUN2KXEcgVo2NMWJyPyBH28EiLXnAqZdNJhn2dF5VIMyS4RkegXonZWINmeTZZ4qvv15Yz29b2tpnJ8IG5J05z5Sear8ydCd96/mEgPh9/vQt+/Nq6B8N6B1XKAmf2QSHRAqY+7QvIrds/3y40T123RblUEp4keuh10B2tJ7cC0A0wOLqFiDHiNIdaxgYPGfLzPfUCk+uThimk49gMia/G9yMRYtgGBRYsvwmMB3dgGWHgVGgyQDZi6wyRg0COvsN/5USXGTtjpmFth9AxLorepdThJzhF/js7hh+u3blaQ8ktLYtAPmQIPDGoLOJJhBYfj7d09rQJCwfMsKCpdNDL3fwoFWWV2+25xlRltc/M42WiaDMGxxLF7GUKEsiZt8Tsszt2MUdx/6EILvynjdLsH2AioW1vpsW4gPR58af+awa9UXp6yQXHNVI3qxtb7FEith0ocW+HblipwftV8hd4smkhPiZQCyaky/kK21FXWaHOQlnJnh1CzWxdxcWkhfO1BGFvn2f3tpu755D+/x3i4Oh6ne8hNzEN7uT/jNHQp+fKY7Tl3v2iWPxCQpgepupQpqhgsoE6v+XnIPgvkHSaJhHIz7f6qIg3Sin93u8HVAoDGYdT+kJzNzApivoVQXrE3gClGe2X2BmFPrnoXPSOqwbC1d15hoAiNhY7CS1Z6UUOLURqYLF+6tYveHAJ0wT3v7zfXgKpJ80EE7EbgV0NxXaYj3kF4ullh4CZ7lQ1hygrl9lliqqDpTaRITR9ri0AhWCtiG81Q9I+FTDzWk9qVv5g26EqiUxVA0YtZNpC4gOIyq0WqIxTG3HxgO7MK4kv/CmuDobRD5GMWPbWGxhIVhLNGimk7h1F7riDGgtKb1eqrWqitE9MuyZ/UQZJ8k6U7WPB1vAU9K66IQzmPntPIG1OXojjgMlCIY9+YwRJulOi4QTSGrrenK1UJdrhb1eKLqGWM8yEYn0DCpG/FQR4bt4zbuOqX2dML6Rzt0nWr7CGy6029NojH7zajJ5x6Ap8+L3e4CD9zRdyf08eA+ctMv9LEn6ONvPGPm/pANrNXndgNb0By+4uGaGS3iFlpK6G5lwRVOyLoD0iNFLrHQWeUlqqPhxlDUvzA2LRPm2ql1ahuCEe/HdfFlG1GI8Y+tIDI5TLMa6DIvwO0nUibnsOSf1bu3kukynOJDqHIa8yag5ZBqpv9Ge8Sd8/pteS1Kge89uQiVsdY8ylQ7QVlbEIYCa3nyTSzx1tF9981VpmWWY0PdfXnJ6BhQB012ZExSs8xfWSzwhhzSLpviZ4cSqsorH0eynGcszHSQygbVV7Y0yFBWN8DdxvDmiaWGcFctKih/IBgk5OKD1GY5W38te9YqUDSl3TTzMB6LpS20/FKAgmFpMAavPCz2aRSTpXs78DQbeg3fJTenvkrjVWVwU2LNP1+MNZzeGKzvNK9AGcopn7orqAaZqw1OIA5ztKo+5kJYtXxILQ63qaiCPiJnyd3Fk9gxZIPxzHylC8RC9jgg7GQVq0zpTbA3Uvhb73YSo8v21iGSmVBzjGwS8ad2lZfiyKLGuNw/blWLewor1chL3GwKRvmLww/3qau+ZLwgIJXChqCCQrlPU8hamUWujz+kHhYbuUqbTctyiNfZ6QFbXTO/ISP4CaxhEx37RZxJVqzdnDeauGWnFKENRBI4z0ioMeIJRHPYpnWdeR8I3nVihxgK7hH2F3zrWPn78qSjSRQlFRLiqutsmIN9+C36HLNdWkauk8USYH5kjHmvYcVix6iW3KYQXOqjdD4SFbG7gHAkrWA4ywmkd/CfXKewZZnbC2gKUc0yUfvuT6CSGLroboU7d17CaL6Caz0lIGrwMgZpLTkpcqLMChNO0eL4/BNuS/mN137/tJzamInsyE1H/KYLgYXoDKwOz6CU8nG4a/RfbbJNWvxNvj0STpG3bHqiv5X56Vpq4KVKbkP4BN/oFpqeGX+2LTFBpKzZuY8te5vaVHy4kCkR48vsMM5FwUHxbV0D6tT6tGN+l6teGadFpC9qm9ZymeQk/V1YgPgLKPZhgWdyak2sVAPmMSERzmO380jqI9sip1bTxof5pWR3IGX9Dyk1lfjyCZhmxBPzjAetJSvtKHv87ov/JTuOkydqCt/UFBXOtEzp9XMEodajyJajkeehV1J7jt3OqeWLeHs++5Lr4ff/cZnvZw/oG69Dgoe67NRqVXzndZ57T5abXhQdFhNJK9hhCcsKnphoKT5f/at7KxlDy6INYK8O7vXhu4L+u8fxqYL9hFwcZpWLKrnhppmahYyvHgkEnnogc2NAUBgYwEyuCHQhleWKN6ALP737N9GYvXqRCnyGNwKBkS4wXM7ZW/g4j1JiZKTvMsqL4Gh0+whMV2NmM/hISNGUF5hdICDrvhDcXarrrLG4QAAAAAAAAAAAAAABQwSGSQs"
+          "public_key": "Hc4BjR7mFB+73yCtN14ZikQgOuep9iBIsM3XNH2SzpPgodQL7jFlf89GnFEkvfLP2knm+9L6zZFJO2Gd3kWKNclzXC3TLL/vyoJiPkJtUEPeen+TxFKLJqv46leHByVGakFgiYmX5ufyb3LPqTxeTbyOD2DwmlIAzE9L0nfnGXJpbyxcYyLaxS7Fer7GglijMbFAISpk0scdytDrH9/Sq8Ze/sr3/rjIC+eUD1G52/0tDfS3kO41iCdLfHhC4EB3unloEKQB1s1PY1NXimPUscc93zcOOQ1IpmTrmrFgCitCUAGJRHB2LQYO7/8Lrm77RwIFa76fMJpqHc/mVk8n+Sv7E+4uFwQs3Sru/anXYM274ZFtwEytmtjj6q/KzWx0otTChSJib3lQhGskVJJO259K3xhEwXynT/VcyEpSnE32lR/6eiWlh6izkbjPkiLtTBPYsGjkqLdUG107UdohRkxvyB65h/XLZGGU7HDDMSdicQC89ERHYzFsTzpGObpaVf2OqaaLpMPj4fgLDBJaimSUn0B7sFehQjVdqIIJmjHU6eu4rtX9lllQuhoj1znl+cf8zfpIN3bkoJNuZ8YSsjS3tz3u1NWTWBuIgYmsIpZhsK6o4VMpB6Tl15OHckdSG1GA8CpeRePx/BlrZ1MtNc4UqIPCtCxWPa4szpYjUsHapmZBUZ6QEfhLiAqrZDnX9K7L5imdC2ABi0n6d+u6/xo5fA4KgyhTSuNQiJhryrXg0h9rJZnKSA+xvNz2PBXkrOT6Liz5rKi+IC+754UW2RA/Z/98ehJT2fFcShCMomE4fgA/PvLPifB3xhuwrhGsKz0Vmyv0L9G5YPY+7rKzFuCEomF9OW8TvfELGPfZsOhaljgfQhLVVmUMIEQGsXsngLjjSB/xR0havbsrmNR5y9dz5or0J5NsFhPLaAn8CsOg7waZM44H8MppuT/9+AaJ882YVknn4fDLA5FNly9wNC94OJPSjkUftgzhMoGmz6M3xgbbW2bQXmZI6y/E7dkItFECALnmtfabHs6mMujhq5NFAQF5/PLLaCU2/WWACtmwNMGEkI/WIkIAQ85ixUR+e4NOHayeG7ZeuG543OThPbvVK+Pe9gB+/k6cOOtiOVrosGtmi/zBfpshRmIhLm/ZWC1sN7ltAl+Sy0EBTy7re4PfEyvujCxZ9ZBAYhRPZVpvnLABLsimQMCw0EELalGn5SdO8sWAjuimwBqpOyeCu+psxvfdMhscwUrxLipyFn5bzdUa6DY97/eCSKEvEilG8/Wy/cIaigeDx9ZRYwrsZk/GSycGNmOFxoWJSyvbAANmYMeRWD3UuoRDX9bu5J4zGxdSVKcEtGmgspiOCADykW/DgKSMSd7YhWQ8WXH9175kIBICa8eRL8E77YqJbL2jMz1sliH0+vFo+PbYDQ4uRA/cjKEyyYfedp8uYXagU45A1IyddyDFRJAAO3Vw4biNdasppqmyAKpfXk+OKmfkh9yyCYg22zKUneQcbO4nURFwlnOH0nodyprOhSVrX1VBGefpvWuGyKqimr752SrVVKarx6E1MRk0IYiIW88yamSENOztaldkDpQUxHybnrfxyYYECXhyTP+pis9HThfLz1xEN4ycflS/OtMAhZtTYIbRvdQt57JmTrAnYUrg55POLzwwmfFkWzFkWLb1eDKQ/cku49QCD4V5cmAa39hBru6trlUI/Lrfn4eRRaekyxgYV/9Bo5zwMYga4So7KgHW0tglyyyzDIGz4THrlMAfnBSAy+KU/mxSC2UX7pNmQfO+1xJVKoZ3LMOf5HMmQz74MKWPE45UdNWHkZrkeUxXJULT0DFvYBcW6S8NlrwZhe6sFXBc+szIX9JkcuJz70BaHZQeYp83Yslu9wogJizsvjtSVoGXCSBuZZtpZZrXYOFtJEB/xCSmPrrtZrjr2LjMQe2u/YSarTddm/0RJYUrgHLd8qsMdTFZMzhPqWTav6P2Vv83BAAPgdsTIV4LASKNQlRRqtPR7+Gokt9nUGa2l6/T6iLphVk0IcScllum3aioQgHKtc/Ld6rzjLW9XDLXUNbS7iZ/hRflsDNDHWugzFcn0YgeTUiwj9H7CluTFpvCQU64CEq/QLC/f0w7H1lDCOXErgLsfpxTQn1ohh3FPNvlq3VZUo71QX7zHJMzI/wCDfTAQzhbkaekX2X7r1JBYDWx7zdT3xVmXbBsihtz+KCQvUaPjuL23jBjtjR7llWZ+TbMP+q58GTKyQSNjgSkO1y9q3pFRjH5U5BE3mH6YEvSA6JKIRqwnyjU8txfgj4o7r52EYdI0Mcn9H7nvHaMShACw37aVb8tm8FKCwsOgSADqJvxjEj/8vDdRIJbqLhbtRdXtWLUdLC8B27c3mNLRLbJDatvhYIN+/vGIjz/fGHu/vw8Y0m/phYhrhkuClMg/K4h8I/u+0UTuEvsKrkegMj9yjeUBZgs0hkDTQutnerAfQBFvnvdgQ+6UjV6Pz5HaG/eW+u/xbZPyY3dq4/gfWisK2lTWOy7yDa6QHmIVKSrvIZvWb9K7OS99GmoU65NvzmqaBlEyiqTquHIW2kV+qm9w9JPoHQn3WK7WlGzlMk=",
+          "signature": "S1Svd0RGRFigocaXcpKi68nm1/hX3DF61a+AXhgH6ZVvXhWwqvdndqjOe/V5oxEW9e7P/1m2WAFHHXyZ43cM7JZNxj4+cx9NPB5cL/oN39pOH9NEW7DeD66UtoJ9MnFMQuxNWk0Ga4fnNqXiQY9qQOE5rKHNPd1jBjy3AFoHcM0FySKN/PWi1ZT5spxC3W2hTrgfQ+b2CoaSsHm2uhVh4DbsHrKk7cS5Mo0KJMYfkZk6f+k8Jo3knjpe/+LvcsdYpnfeidCBCsoSKaUpcRcHDrUCJXvMUcfRVzERU2VK+nBwb+Z16msfbEgM97yff0GhjBrUsbFWYPIEYQZnwJbT/MluvVftF/Xadde7hZcnNVbSQ3+AGRWQBDEgoVertekKksQ4Esob4u0s4SMAWrZMKU10QYa0w+FwTQhswLPk8Dt727hS4yOaX7Jr9G3DnyyU9E0SE6WMTirZbkDSG3/xopWvjGgcBX6DHtvojzjl8gxs466e6Kf9oHxrd4wIXaFcLd/kCz8lRB+6BskgTApYo1qCYS695P5u2KkKLMQt4Umg4fCjpeMqAFCUw8Ai9nXa0EYNg3NMeI77rtYO7OwTV+uqVUypiBjrBWl9ZYWPL58xemepLbmMJe9S4dShMHtoRyVhft8ELM7Cb5IcjvscSOtYO8BJII8XjdT1mM81lskzs/S9Bl/dqz3XQw6mepuNU66vZqgvXAJtoZq1EPIGHbuDPjLg91UCr8VnpL1e/LbaOohiwaSXZSmMbLBJ/f3B/w7ZXLxPwh2fm4HX6qnAi+U9B+Vi/WlRHLAQOMFqXAWGKJSHifrRAJXwoqM4LfraXR444QkMyzpI00oTXWBEptabWwOqLHsMt7aylKy3+tF1UqsRknU+17haFYO5AiTcogUcs6b2ZRamP99HJHtOUPgouq1DQRm2X2qYAymL+icVsyyfkVdOtBPDZHrbU6VOkcd/0sPSKV1P4p4WvVIsSQS4IIs2yPO+yiK/umG0R9D56WnY7NOeIC53oBArNlYJrujn/QlEsmwAP6gXztm8HwXAt7V3jQJmle0NXb0J6MnZFMb551kwgB6kqKk0YpU2T60eYNETWXSuQvId1zHuYUR/jERMVjcTGWm1dFpKrhIVKyU7mS1Ua+IRLDPDMKYfeeETBCa/UTdRqzz1MPJmhGQnbfkeHhlPySKkvxqtakNHumLpGi9JpiffhjJbr/W/N74aXnuatYzqQMT4yKNyyuM6zR+nxPi6aJ+amgIDUDnzsWmMnw3xMlmMuVoI4fAS/4qXZJoVfsCXeCU2084EaZSh1vyDgVQ71wKj8WKfn7iK46Xannm/YGGDjzPkiV/OwjyQU49Z5iSpQvdOZE6Ge6jUg1XlLXzxOje9ptdQ3kmq13B2OQpiQNH7HsZ1cfsAuz6ZRuQx1/AVDCC5gnWF9KuX2YL86cTx7WIDJHOf67N2MEv1zrIgAZeVi+DVeo4/xxhwzqqG6n5eXXT4L/Xk5ErsOHhDTrCTrteM1L0jepMPPZ6bW8d7GoIdt4C9W00VkU+lIc7JdpN103R5veRGkKOrPxc23ksRb2wZWV02mNChC8mX2VNtWMSrN3FD+anGozzzaRwvXsLywZlYfe62gK42wgHWSqmFXGxZOilfnp/sCWFpSSpHGb3HIv3U4BTis8FL/u1FitlndK6Y8EHAGFN3RyFFa4qsxJIY83u3KWI2y3302+hSITpuL5eApCJ5Frdn6/wR5GmC+jlE1RiVkyS2dtK/r83vPC3E9q7Sr6QEqXRTROLz524qIf8st2ibttpWru2wq1yJjOnpemuOMXj3x0wyd/4Mbk8G1FVThaabg8sYcDhwAVdEjrDkpFvCcBx0FjWuqMPd7XoWdONim+cKQ/SSRAMWMjyXvYKPFRGxNy3Yd1+ghpv+rwWL8uiKlW1PuiV4XLcg/bsmG5JnDyR065s7jY7El6uEKWy03hrejVfUI89jwwkl6KrW2RhoJ0s2En5nNW60/SEDjVLbQ+NfR9hjKuTQgzRdVk4Y+ctItDed36DnuuPEeeDvo+I7srKd2aBGxHs3GFXBIKDUZEWrFdcJZFRBHvti6ftiAa3t3jnyY7RHdBPwE2vBG9gYJAyJhcIr6XLdBWBjE6WuCUxfy5PsEg2l91l2DuR8LWWUQbclDvaJDlq5yW8t42rVCWptjyscWlbu5fkpi3c4YnTx7gf3yQUWxNl636oNBlTyViR3tvl2qETdw+tVXfe012cK/aAf+w3jFno/wfIeGzEJN3xdes/eOTlg3ZOU3xaVNgBcw9jvBqMLuN7g0FxFouwmcjNP7WoTn4OKIyOB47H/7Ds7zkM2ZUTBicsjpRVRd46lju29wOEx9PeFNnIeejaYffyOP6WCvHPNIoFnEKlBziCUkf+x183bO/LdQglDZsZe/7FVOvb5EFHeMpFT3pXszmAYPb5SBvxlgG1suOEztWcgrEaWyvdbrFtFyMPU7jLbzUl6oq+YEqOYIBTOcDl5+oPoUMK8FKDjOpGWrKATOknGZxPZLFklv4H0WrUGQ+tdiStfy0DhqJ3Nir+KQxtVcJL5T+D8l7tNThPqGPYJ4CEk1cUBqow+vkA9xk1EhKFiBfFQmULhd3Xu5tr1UV9bMnhxNlrvhHlyH/j6Cw9BVp85+lN69zEpac7oYVQtt5dY80uog0yvXbiMF0vzm9db66o53tp2fpGw1QDMgodTQPbbZ1aPUG6vkX8AQSfvDnGDuApp19SGIYFLql/yflLuV/F5IYNAt0KlbrmpZH1ApKSP1CMKSkPtEOL8CQru+S5FSYh3TdxdPcQ+ZkqXClon7aGWMCpjMOcW2mOidr4bYENixVOEUQjATUv5KRhCf7bhk1H//8k5qWUF2OFwkHjll0aMJMiPDRJTKh+BLDq01V4n6FaLrG4DRsZVCI8JBwg/+cyjdiXfwG2k0d2fftt7l4E8OWB2xZVugZi/a3c+LpmbGAmEeI5RL2BEVOymr1mfxvX+RmVI7Jz/pH49Z7SjYoxJzuOMNkiFsdFhxgBWo9wEtInaem97PHSdv621XtPexsdmX8aH9ATOZAnBRGStd4iFmck/NdUafA0GGz6ydOe0L5/amvh8dPkugs2f/P7F670KDmQuGSEen/6s59aDl87YlyhpEYI+dW+XabEW25bAX6Fk7hKUMLJAAc21W/W/xdYlNTCGYVm39BToz8dRbh0bnAOaw7Aj6MOjGCjLEILIR7cwYlarA0OeaSl75iPGINjBhOwSpedXF69hzB3ZY4QRnams74aqbOX4TIfyBapjjHIzzhEEPiHt/1g1uQOe0O7z3w6UT4y+hvLibSVdH0rOND428HSoxyKK2PeSyHLN/6SIS3feitj87SKobdyS96uCoxmewFCsP9cLIOFrjwCUQHsohlWlEpK/15CDo+2tJUVcMx6CqEo5Lf/bJ1PloRUr/cq10NO9HppVAfow/jc1gvqGoaWASNKz210zWe3bhHEtHqRc+swJGhil2NDwms+UUOGgQ/a7BNdVZMb7xrCXVRigIbzy3RLOtM9qDCobVIMD9IxfMN6vc1tSRYyJ/EgW5loPPKRepwi4lZgkqyDw62KsB+kNJtc2d8F+1K8dUsTmoj1rep3/rK79Qk9wwha2kPmDFhuDE7jlsKRrTq2T9dOa4DkZR7sc7HF1GEtcwEwxxD9zyeyoMU/I8BX23Zx/6GUbAJTE1Uuwn3+HTBDmNovWtc/ecNflrbsjLGqj2GKPTwPxC3zr0DWZL9J0kdu7cnarHx10zqU/NZp5pyk8nijQ1HO2YM8TCvx8ddxgMDx0+jFxP/LOoc9xYkrzTPcDhSEfsAvCOu4oOzgRBMQntT5hGDn890Q2XQfRNGq2kXrjyz2ml6DXGZTvYZyfsx1BFmMgETVGSXUDa7EqQaIcqyv7zVqxZ7eNawXFOFcO+qDWw8fbQEBYUNZlHs+7ttnT8urjFSvduyV79vMNjR8rF8XKtxqHxFC/KyMHokdQ0Rzv+hfRX6FzcAIS+8Krxom6SEbf9NoMA6DnhhyNyMnH6YHdvktqmXgxNtQRMLZBdzeDhfkaK/Cf2iaS6h44Cro16TJIwYWi37nEE2dYBkrtNx0gV/yi4EPnyDtikIDk4PlefnMdGeKdZxUh1bTs9nxFN94AGRC9AC5pNeUs9pvlzfMxPPHGKYSBRVemsCy+GeSF+XGAn7xnXW8ACZnKIhuXEx5y7koChpGbO+29EUkN9sxr1k/putBXcBnCnP5BkJvD6CN29UA7FFryVElxMfltn+kg+Blc9TB0XcZ3WAtezxJwGTrBilInyCQ5c8Mvwz4IyQXJ4dS4R9YaYr7xExgqQlKBvHu2BVeBsdP4/BQYWl1xgK/JHFWLAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABAsNFBwf"
         }
       }
     }
@@ -1903,8 +1903,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
-          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "89e31699-ffa1-40f6-afc1-d388cc4d5222",
+          "eventId": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1913,7 +1913,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "ticketTypeId": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1931,7 +1931,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -2048,18 +2048,18 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
+        "reference": "order-89e31699-ffa1-40f6-afc1-d388cc4d5222",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/document",
+          "image_url": "/v1/review/5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
           "back": {
-            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/document-back",
+            "image_url": "/v1/review/5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd/images/document-back",
             "content_type": "image/png",
             "width": 1024,
             "height": 720
@@ -2087,27 +2087,27 @@ export const operationExamples: OperationExamples = {
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/selfie/0",
+            "instruction": "Turn your head slightly to your own left",
+            "pose": "left",
+            "image_url": "/v1/review/5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and blink slowly",
+            "instruction": "Look straight at the camera and smile",
             "pose": "front",
-            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/selfie/1",
+            "image_url": "/v1/review/5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 2,
-            "instruction": "Turn your head slightly to your own left",
-            "pose": "left",
-            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/selfie/2",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd/images/selfie/2",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -2118,19 +2118,19 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+            "actor": "backend:78ec069f-183b-48ba-a6f2-6d0d728fed6a",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+            "actor": "backend:78ec069f-183b-48ba-a6f2-6d0d728fed6a",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+            "actor": "backend:78ec069f-183b-48ba-a6f2-6d0d728fed6a",
             "actor_name": null
           },
           {
@@ -2190,7 +2190,7 @@ export const operationExamples: OperationExamples = {
           {
             "type": "review.case_viewed",
             "at": "2026-12-18T19:53:27.000Z",
-            "actor": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+            "actor": "reviewer:9916e48b-8dd6-4f06-b81e-2761ab217029",
             "actor_name": "Dana at the front desk"
           }
         ],
@@ -2199,7 +2199,7 @@ export const operationExamples: OperationExamples = {
         "decisions": [],
         "decided_by_you": false,
         "claim": {
-          "reviewer": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+          "reviewer": "reviewer:9916e48b-8dd6-4f06-b81e-2761ab217029",
           "reviewer_name": "Dana at the front desk",
           "until": "2026-12-18T20:08:27.000Z"
         },
@@ -2219,11 +2219,11 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
         "status": "approved",
-        "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
+        "reference": "order-89e31699-ffa1-40f6-afc1-d388cc4d5222",
         "webhook_url": "https://hooks.harbour-live.example/identity",
-        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified",
+        "return_url": "https://hooks.harbour-live.example/orders/89e31699-ffa1-40f6-afc1-d388cc4d5222/verified",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
         "document": {
@@ -2244,10 +2244,10 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "fa7a6bdd-0268-42a3-bb4e-d22a79af82bf",
-          "eventId": "e41badb4-586c-4260-bf92-ed5455478282",
-          "type": "order.paid",
-          "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+          "id": "c9fdc180-8e33-45ea-bab0-d50d3db76020",
+          "eventId": "7419e077-9421-49f8-9444-7b87e3d7ec15",
+          "type": "event.published",
+          "endpointId": "d9eded96-8827-4fa4-828e-4a218c5613e0",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -2261,7 +2261,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 31,
+              "durationMs": 487,
               "error": null
             }
           ]
@@ -2283,8 +2283,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "tdQ4jwLzrCMi3pWuVc8UuvIjl5vza70x3tRQNfNWC1A",
-            "kid": "f2d5fac45eae0407",
+            "x": "Om1_g2YSAG1vx41sUCx88dUG9j9k2P1gXbzgg42il_I",
+            "kid": "f6079daf18db19fb",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -2295,8 +2295,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "ByJAm0kKb-DIpttYk4MypUOWTHynJhHvRSL6G4qtiOE",
-            "kid": "cb230a8388e3760b",
+            "x": "apdlcQmh2sDL4YaZdSioCK8XE_jowcEZBYlh6YyaIXk",
+            "kid": "2326e1aacab04182",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -2315,12 +2315,12 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "771e45c8-c7e0-4a7d-b1ea-b515005638b3",
+              "id": "44f2cc58-60eb-49a1-bd45-faf974a18c0c",
               "service": "ticketing",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "name": null,
-              "prefix": "tk_live_dVVf",
-              "last4": "ML0s",
+              "prefix": "tk_live_cLqa",
+              "last4": "gSxw",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "lastUsedAt": "2026-12-18T18:41:27.000Z",
               "scopes": [
@@ -2333,36 +2333,36 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+              "id": "78ec069f-183b-48ba-a6f2-6d0d728fed6a",
               "service": "identity",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "name": null,
-              "prefix": "idv_live_QXFk",
-              "last4": "LDF0",
+              "prefix": "idv_live_KfQL",
+              "last4": "hdCs",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "lastUsedAt": "2026-12-18T20:39:27.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+              "id": "9916e48b-8dd6-4f06-b81e-2761ab217029",
               "service": "identity",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "name": "Dana at the front desk",
-              "prefix": "idv_live_oRKe",
-              "last4": "UQlo",
+              "prefix": "idv_live_5ifC",
+              "last4": "VZE4",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "lastUsedAt": "2026-12-18T19:53:27.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "f764be6b-a117-40e9-a2cb-800a91191343",
+              "id": "118a22f7-af18-42da-bcaf-43f715c6f10d",
               "service": "governance",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "name": null,
-              "prefix": "gov_live_QxUU",
-              "last4": "qtjM",
+              "prefix": "gov_live_Nl5G",
+              "last4": "Dpwc",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "lastUsedAt": "2026-12-18T21:42:27.000Z",
               "scopes": [
@@ -2416,8 +2416,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "d653bb85-f56d-4559-a1f9-6f562de231da",
-              "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
+              "id": "0a64589a-b264-44d5-adce-776415d5fc7c",
+              "orderId": "89e31699-ffa1-40f6-afc1-d388cc4d5222",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2437,8 +2437,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
-              "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+              "id": "89e31699-ffa1-40f6-afc1-d388cc4d5222",
+              "eventId": "70fd0b8e-14c9-4f15-824a-8137f579394c",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -2447,7 +2447,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+                  "ticketTypeId": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -2472,9 +2472,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "03b30319-b79e-4e04-aa98-403d3a7f1da2",
-              "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "id": "90fccd85-439a-4d67-9341-b97f6f09c725",
+              "orderId": "89e31699-ffa1-40f6-afc1-d388cc4d5222",
+              "ticketTypeId": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -2484,9 +2484,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "4dec934b-8f1b-4d23-b8fa-0d56d0dacdec",
-              "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "id": "faa4d5f5-fc41-4f8d-a88c-426b1bdfdc77",
+              "orderId": "89e31699-ffa1-40f6-afc1-d388cc4d5222",
+              "ticketTypeId": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -2510,7 +2510,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+              "id": "70fd0b8e-14c9-4f15-824a-8137f579394c",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -2520,7 +2520,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+              "placeId": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2556,8 +2556,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
-            "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+            "record_id": "9839a4d8-688d-4da0-8e76-45818894a614",
+            "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -2574,7 +2574,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+                "delegation_id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -2616,15 +2616,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+            "nonce": "8fae78480bc0db398f865654bdeec531",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+            "signature": "lyLxwZeXaanm-X-SlJqyUxShC7HZmSwDiPEi6jkIQZ8ueJ8eSlVlgPaDtW9mAyrxqzBAJqsJgz0K_HHLHCpZDQ"
           },
           {
-            "record_id": "90213661-9ab1-40e3-a0bb-6afee12c7ada",
-            "execution_id": "9269bdb5-b007-4475-9931-2d36c503e459",
+            "record_id": "19b06960-4fb1-4e8e-aee6-c369dc8e8885",
+            "execution_id": "62935fe7-680d-4730-80e8-2b4bf9b5206a",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -2641,7 +2641,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "b2122b27-3769-45a3-8627-af22edf32d84",
+                "delegation_id": "659f8937-cae8-4e5c-8e8c-dbf245070f3b",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -2682,11 +2682,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "8ce251a1870ab66480054081b566ac8c",
+            "nonce": "b411df18e0361b3b7ff3783f07b5d80a",
             "seq": 2,
-            "prev_hash": "18873df49684f8509ff910f2aacc19298f97900c09c43a3edb946b87c6d4e964",
+            "prev_hash": "bd88aafb1e7b30a7686e6cb2e88c6255c8b5c71f62ff8722a65e883becbf6801",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "jQAi66xCbTk1ytoaZcmx0isclDwx1_Fc8v2FQQl2RfaXRp4no0Sk9npyDixUyTBfPEenTc1qkuBW-wQ2OjuxCw"
+            "signature": "SPhl1fRretnap2YlQ3qxu9tQfsAeDI5f0VJpxEuhFL4AQrn4KGyg7MhCzwSpyl5NoDQn5sSFubwTEkYnCaXICw"
           }
         ],
         "next_after_seq": null
@@ -2700,7 +2700,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+              "id": "70fd0b8e-14c9-4f15-824a-8137f579394c",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -2710,7 +2710,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+              "placeId": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2731,8 +2731,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "fb72e98e-d41e-4739-9d65-ba2aaec0491a",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "39963a5b-8cff-4d3f-af66-29a77d0c15af",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -2745,8 +2745,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "c6702b05-3620-4564-923e-b4684192f8c5",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "20b7cb9f-2ce6-42d8-a245-0a6ee13f0ae4",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -2760,8 +2760,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "b2122b27-3769-45a3-8627-af22edf32d84",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "659f8937-cae8-4e5c-8e8c-dbf245070f3b",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -2769,8 +2769,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2789,7 +2789,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "d4f9137b-2736-493c-bc00-758f47768ef6",
+              "id": "3565a33e-41fe-4984-a791-574576d2596f",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
@@ -2803,7 +2803,7 @@ export const operationExamples: OperationExamples = {
               "erased": false
             },
             {
-              "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+              "id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -2823,7 +2823,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "reviewPolicy": "single",
@@ -2842,7 +2842,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+            "id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -2851,7 +2851,7 @@ export const operationExamples: OperationExamples = {
             "review_disagreement": false,
             "decisions": [],
             "claim": {
-              "reviewer": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+              "reviewer": "reviewer:9916e48b-8dd6-4f06-b81e-2761ab217029",
               "reviewer_name": "Dana at the front desk",
               "until": "2026-12-18T20:08:27.000Z"
             }
@@ -2867,7 +2867,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "id": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -2883,6 +2883,28 @@ export const operationExamples: OperationExamples = {
       }
     }
   },
+  "listVenues": {
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "items": [
+            {
+              "id": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
+              "name": "Harbour Hall",
+              "address": "Wilhelminakade 123",
+              "city": "Rotterdam",
+              "lat": 51.9069,
+              "lng": 4.4875,
+              "timezone": "Europe/Amsterdam",
+              "createdAt": "2026-11-22T12:00:00.000Z"
+            }
+          ]
+        }
+      }
+    }
+  },
   "listWebhookDeliveries": {
     "responses": {
       "200": {
@@ -2890,10 +2912,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "fa7a6bdd-0268-42a3-bb4e-d22a79af82bf",
-              "eventId": "e41badb4-586c-4260-bf92-ed5455478282",
-              "type": "order.paid",
-              "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+              "id": "c9fdc180-8e33-45ea-bab0-d50d3db76020",
+              "eventId": "7419e077-9421-49f8-9444-7b87e3d7ec15",
+              "type": "event.published",
+              "endpointId": "d9eded96-8827-4fa4-828e-4a218c5613e0",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -2907,16 +2929,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 31,
+                  "durationMs": 487,
                   "error": null
                 }
               ]
             },
             {
-              "id": "d3e905fd-090d-4785-88ab-71baaa2fc22b",
-              "eventId": "2828326b-9033-40dc-9ccc-80dc9f932d1d",
-              "type": "ticket.checked_in",
-              "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+              "id": "9d30cd94-0868-4bfb-a82b-b49280fb82cc",
+              "eventId": "cab6cac5-ad00-4a19-b5f9-4263ceda9fb7",
+              "type": "order.refunded",
+              "endpointId": "d9eded96-8827-4fa4-828e-4a218c5613e0",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -2930,7 +2952,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 47,
+                  "durationMs": 392,
                   "error": null
                 }
               ]
@@ -2950,8 +2972,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "d9eded96-8827-4fa4-828e-4a218c5613e0",
+              "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -2974,8 +2996,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
-          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "89e31699-ffa1-40f6-afc1-d388cc4d5222",
+          "eventId": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -2984,7 +3006,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "ticketTypeId": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -3002,7 +3024,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -3012,7 +3034,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -3034,10 +3056,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "fa7a6bdd-0268-42a3-bb4e-d22a79af82bf",
-          "eventId": "e41badb4-586c-4260-bf92-ed5455478282",
-          "type": "order.paid",
-          "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+          "id": "c9fdc180-8e33-45ea-bab0-d50d3db76020",
+          "eventId": "7419e077-9421-49f8-9444-7b87e3d7ec15",
+          "type": "event.published",
+          "endpointId": "d9eded96-8827-4fa4-828e-4a218c5613e0",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -3051,7 +3073,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 31,
+              "durationMs": 487,
               "error": null
             }
           ]
@@ -3064,8 +3086,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "eb622efe-334f-43af-ba24-6dd30deca48b",
-          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "4c84f69c-46fe-4309-84ed-f57d12e3e023",
+          "eventId": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -3074,7 +3096,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "ticketTypeId": "2f47e19d-5416-4a36-ab7b-c42145e6fff1",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -3090,7 +3112,7 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "verification_id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
         "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
@@ -3110,7 +3132,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -3152,7 +3174,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -3166,12 +3188,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8fae78480bc0db398f865654bdeec531",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "9839a4d8-688d-4da0-8e76-45818894a614",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "lyLxwZeXaanm-X-SlJqyUxShC7HZmSwDiPEi6jkIQZ8ueJ8eSlVlgPaDtW9mAyrxqzBAJqsJgz0K_HHLHCpZDQ"
       }
     },
     "responses": {
@@ -3217,13 +3239,13 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "76420127-0b5c-4d18-b2f5-ee7651cfe2b9",
+        "review_id": "8a95aeee-1a92-45f3-9a20-941d8e5c36ae",
         "verification": {
-          "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+          "id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
           "status": "approved",
-          "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
+          "reference": "order-89e31699-ffa1-40f6-afc1-d388cc4d5222",
           "webhook_url": "https://hooks.harbour-live.example/identity",
-          "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified",
+          "return_url": "https://hooks.harbour-live.example/orders/89e31699-ffa1-40f6-afc1-d388cc4d5222/verified",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
           "document": {
@@ -3245,12 +3267,12 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "771e45c8-c7e0-4a7d-b1ea-b515005638b3",
+          "id": "44f2cc58-60eb-49a1-bd45-faf974a18c0c",
           "service": "ticketing",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "name": null,
-          "prefix": "tk_live_dVVf",
-          "last4": "ML0s",
+          "prefix": "tk_live_cLqa",
+          "last4": "gSxw",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": "2026-12-18T18:41:27.000Z",
           "scopes": [
@@ -3270,8 +3292,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -3284,7 +3306,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "verification_id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
         "handoff_revoked": true
       }
     }
@@ -3305,8 +3327,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "90213661-9ab1-40e3-a0bb-6afee12c7ada",
-        "execution_id": "9269bdb5-b007-4475-9931-2d36c503e459",
+        "record_id": "19b06960-4fb1-4e8e-aee6-c369dc8e8885",
+        "execution_id": "62935fe7-680d-4730-80e8-2b4bf9b5206a",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -3328,7 +3350,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "b2122b27-3769-45a3-8627-af22edf32d84",
+            "delegation_id": "659f8937-cae8-4e5c-8e8c-dbf245070f3b",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -3364,16 +3386,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "8ce251a1870ab66480054081b566ac8c",
+        "nonce": "b411df18e0361b3b7ff3783f07b5d80a",
         "seq": 2,
-        "prev_hash": "18873df49684f8509ff910f2aacc19298f97900c09c43a3edb946b87c6d4e964",
+        "prev_hash": "bd88aafb1e7b30a7686e6cb2e88c6255c8b5c71f62ff8722a65e883becbf6801",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "jQAi66xCbTk1ytoaZcmx0isclDwx1_Fc8v2FQQl2RfaXRp4no0Sk9npyDixUyTBfPEenTc1qkuBW-wQ2OjuxCw",
+        "signature": "SPhl1fRretnap2YlQ3qxu9tQfsAeDI5f0VJpxEuhFL4AQrn4KGyg7MhCzwSpyl5NoDQn5sSFubwTEkYnCaXICw",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "90213661-9ab1-40e3-a0bb-6afee12c7ada",
-          "execution_id": "9269bdb5-b007-4475-9931-2d36c503e459",
+          "record_id": "19b06960-4fb1-4e8e-aee6-c369dc8e8885",
+          "execution_id": "62935fe7-680d-4730-80e8-2b4bf9b5206a",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -3395,7 +3417,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "b2122b27-3769-45a3-8627-af22edf32d84",
+              "delegation_id": "659f8937-cae8-4e5c-8e8c-dbf245070f3b",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -3431,25 +3453,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "8ce251a1870ab66480054081b566ac8c",
+          "nonce": "b411df18e0361b3b7ff3783f07b5d80a",
           "seq": 2,
-          "prev_hash": "18873df49684f8509ff910f2aacc19298f97900c09c43a3edb946b87c6d4e964",
+          "prev_hash": "bd88aafb1e7b30a7686e6cb2e88c6255c8b5c71f62ff8722a65e883becbf6801",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "jQAi66xCbTk1ytoaZcmx0isclDwx1_Fc8v2FQQl2RfaXRp4no0Sk9npyDixUyTBfPEenTc1qkuBW-wQ2OjuxCw"
+          "signature": "SPhl1fRretnap2YlQ3qxu9tQfsAeDI5f0VJpxEuhFL4AQrn4KGyg7MhCzwSpyl5NoDQn5sSFubwTEkYnCaXICw"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "03b30319-b79e-4e04-aa98-403d3a7f1da2"
+      "ticketId": "90fccd85-439a-4d67-9341-b97f6f09c725"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "d653bb85-f56d-4559-a1f9-6f562de231da",
-          "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
+          "id": "0a64589a-b264-44d5-adce-776415d5fc7c",
+          "orderId": "89e31699-ffa1-40f6-afc1-d388cc4d5222",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -3462,8 +3484,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "42b0f0e7-1a95-4f59-adf2-a2e5ea1d6856",
-          "deliveryId": "617a8d4b-2e1d-4a99-bcbf-b1c660312285"
+          "eventId": "37c7aa9e-a89e-4be0-bda1-00a2731d6f96",
+          "deliveryId": "c0dd1eea-6709-40e6-bca2-d331a037094e"
         }
       }
     }
@@ -3476,7 +3498,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "d4f9137b-2736-493c-bc00-758f47768ef6",
+          "id": "3565a33e-41fe-4984-a791-574576d2596f",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
@@ -3497,7 +3519,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "70fd0b8e-14c9-4f15-824a-8137f579394c",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -3507,7 +3529,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -3524,10 +3546,32 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
+        }
+      }
+    }
+  },
+  "updateVenue": {
+    "request": {
+      "lat": 51.9069,
+      "lng": 4.4875
+    },
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "id": "3370fb10-bba2-4cc5-ba4d-083ff5feca7f",
+          "profileId": "46b1e565-caf0-41b9-93b9-554cd1eb7e7f",
+          "name": "Harbour Hall",
+          "address": "Wilhelminakade 123",
+          "city": "Rotterdam",
+          "lat": 51.9069,
+          "lng": 4.4875,
+          "timezone": "Europe/Amsterdam",
+          "createdAt": "2026-11-22T12:00:00.000Z"
         }
       }
     }
@@ -3545,7 +3589,7 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "verification_id": "5e4d9d0b-c447-42e0-bf4c-7cd0f568e7fd",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
@@ -3558,7 +3602,7 @@ export const operationExamples: OperationExamples = {
         "requester": {
           "name": "Harbour Live Events B.V."
         },
-        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified"
+        "return_url": "https://hooks.harbour-live.example/orders/89e31699-ffa1-40f6-afc1-d388cc4d5222/verified"
       }
     }
   },
@@ -3568,7 +3612,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "0364b96a-e052-47f8-9fbc-11b8a350fee6",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -3610,7 +3654,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "ab49bd70-1e5c-4d40-a641-3426b3f5d625",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -3624,12 +3668,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8fae78480bc0db398f865654bdeec531",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "9839a4d8-688d-4da0-8e76-45818894a614",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "lyLxwZeXaanm-X-SlJqyUxShC7HZmSwDiPEi6jkIQZ8ueJ8eSlVlgPaDtW9mAyrxqzBAJqsJgz0K_HHLHCpZDQ"
       }
     },
     "responses": {

@@ -4,4 +4,5 @@ import { notFound } from '../plugins/envelope-errors.js';
 export const profileErrors = {
   profileNotFound: () => notFound('Profile'),
   apiKeyNotFound: () => notFound('API key'),
+  venueNotFound: () => notFound('Venue'),
 };

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { profiles, venues } from '../db/schema/core.js';
 import { isUuid } from '../lib/uuid.js';
@@ -40,5 +40,27 @@ export async function updateProfile(
 export async function insertVenue(db: DbOrTx, values: typeof venues.$inferInsert): Promise<VenueRow> {
   const [row] = await db.insert(venues).values(values).returning();
   if (!row) throw new Error('the venue insert returned no row');
+  return row;
+}
+
+/** A profile's venues, oldest first (the id breaks a tie of creation times). */
+export async function listVenues(db: DbOrTx, profileId: string): Promise<VenueRow[]> {
+  if (!isUuid(profileId)) return [];
+  return db.select().from(venues).where(eq(venues.profileId, profileId)).orderBy(asc(venues.createdAt), asc(venues.id));
+}
+
+/** Changes a venue of `profileId`; none when the venue is unknown or belongs to another profile. */
+export async function updateVenue(
+  db: DbOrTx,
+  profileId: string,
+  id: string,
+  changes: Partial<Pick<VenueRow, 'name' | 'address' | 'city' | 'lat' | 'lng' | 'timezone'>>,
+): Promise<VenueRow | undefined> {
+  if (!isUuid(profileId) || !isUuid(id)) return undefined;
+  const [row] = await db
+    .update(venues)
+    .set(changes)
+    .where(and(eq(venues.id, id), eq(venues.profileId, profileId)))
+    .returning();
   return row;
 }

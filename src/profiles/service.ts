@@ -16,6 +16,16 @@ export interface VenueInput {
   timezone?: string | undefined;
 }
 
+/** A venue's changes: only the fields present change; `city` and `timezone` may be cleared with null. */
+export interface VenuePatch {
+  name?: string | undefined;
+  address?: string | undefined;
+  city?: string | null | undefined;
+  lat?: number | undefined;
+  lng?: number | undefined;
+  timezone?: string | null | undefined;
+}
+
 /**
  * Profiles (the tenants), their venues and their API keys: what the operator API manages and
  * every other API's callers stand on. An id that is not a UUID is simply not found (404): the
@@ -68,6 +78,23 @@ export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }
         timezone: input.timezone ?? null,
         createdAt: clock.now(),
       });
+      return venueView(row);
+    },
+
+    async listVenues(profileId: string) {
+      await requireProfile(profileId);
+      return (await repo.listVenues(db, profileId)).map(venueView);
+    },
+
+    /**
+     * Changes the fields given; `city` or `timezone` null clears it. A venue of another profile
+     * is not found (404), as an unknown one: a profile never learns of another's venues.
+     */
+    async updateVenue(profileId: string, venueId: string, changes: VenuePatch) {
+      await requireProfile(profileId);
+      const present = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      const row = await repo.updateVenue(db, profileId, venueId, present);
+      if (!row) throw profileErrors.venueNotFound();
       return venueView(row);
     },
 

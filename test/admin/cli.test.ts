@@ -55,6 +55,16 @@ describe('operator CLI arguments', () => {
     });
   });
 
+  it('edits a venue: both path parameters filled, a number as a number, null to clear the city', () => {
+    const updateVenue = { name: 'update-venue', method: 'PATCH', path: '/profiles/{id}/venues/{venueId}' };
+    expect(buildRequest(updateVenue, ['--id', 'p1', '--venueId', 'v1', '--lat', '52.5', '--city', 'null'])).toEqual({
+      method: 'PATCH',
+      url: '/admin/v1/profiles/p1/venues/v1',
+      body: { lat: 52.5, city: null },
+    });
+    expect(() => buildRequest(updateVenue, ['--id', 'p1', '--name', 'Hall'])).toThrow(UsageError);
+  });
+
   it('reads list flags as a,b, as a JSON array or repeated', () => {
     const createKey = { name: 'create-api-key', method: 'POST', path: '/api-keys', flags: ['service!', 'profileId!', 'scopes[]', 'role'] };
     const scopes = (args: string[]) => buildRequest(createKey, ['--service', 'ticketing', '--profileId', 'p1', ...args]).body?.scopes;

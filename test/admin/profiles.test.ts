@@ -75,6 +75,54 @@ describe('operator API: profiles, venues, API keys', () => {
     expect(bad.json().error.details).toHaveLength(3);
   });
 
+  it("lists a profile's venues and edits one, validated as on create; another profile's venue is not found", async () => {
+    const owner = (await call('POST', '/profiles', { name: 'Venue editor', plan: 'PRO' })).json().data;
+    const other = (await call('POST', '/profiles', { name: 'Someone else', plan: 'PRO' })).json().data;
+    expect((await call('GET', `/profiles/${owner.id}/venues`)).json().data).toEqual({ items: [] });
+    const hall = (
+      await call('POST', `/profiles/${owner.id}/venues`, { name: 'Hall', address: '1 Main St', city: 'Berlin', lat: 52.5, lng: 13.4 })
+    ).json().data;
+    const elsewhere = (await call('POST', `/profiles/${other.id}/venues`, { name: 'Barn', address: 'Farm 2', lat: 1, lng: 2 })).json().data;
+
+    // Only the fields given change; null clears the city; the rest is as it was.
+    const edited = await call('PATCH', `/profiles/${owner.id}/venues/${hall.id}`, {
+      name: 'Great Hall',
+      city: null,
+      timezone: 'Europe/Berlin',
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json().data).toEqual({ ...hall, name: 'Great Hall', city: null, timezone: 'Europe/Berlin' });
+    expect((await call('GET', `/profiles/${owner.id}/venues`)).json().data.items).toEqual([edited.json().data]);
+
+    // Validation as on create, every field named; nothing is changed by a refused edit.
+    const bad = await call('PATCH', `/profiles/${owner.id}/venues/${hall.id}`, { name: '', lat: 91, lng: -181, timezone: 'Mars/Olympus' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('VALIDATION_ERROR');
+    expect(
+      bad
+        .json()
+        .error.details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['body.lat', 'body.lng', 'body.name', 'body.timezone']);
+    expect((await call('PATCH', `/profiles/${owner.id}/venues/${hall.id}`, {})).statusCode).toBe(400);
+    expect((await call('PATCH', `/profiles/${owner.id}/venues/${hall.id}`, { capacity: 10 })).statusCode).toBe(400);
+    expect((await call('GET', `/profiles/${owner.id}/venues`)).json().data.items).toEqual([edited.json().data]);
+
+    // Another profile's venue, an unknown one, a malformed id, an unknown profile: 404, and the other venue is untouched.
+    for (const url of [
+      `/profiles/${owner.id}/venues/${elsewhere.id}`,
+      `/profiles/${owner.id}/venues/00000000-0000-4000-8000-000000000000`,
+      `/profiles/${owner.id}/venues/not-a-uuid`,
+      `/profiles/00000000-0000-4000-8000-000000000000/venues/${hall.id}`,
+    ]) {
+      const res = await call('PATCH', url, { name: 'Taken' });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().error.code).toBe('NOT_FOUND');
+    }
+    expect((await call('GET', `/profiles/${other.id}/venues`)).json().data.items).toEqual([elsewhere]);
+    expect((await call('GET', '/profiles/00000000-0000-4000-8000-000000000000/venues')).statusCode).toBe(404);
+  });
+
   it('issues keys shown once, stored only as a hash, and revokes them', async () => {
     const profile = (await call('POST', '/profiles', { name: 'Keys', plan: 'ENTERPRISE' })).json().data;
     const res = await call('POST', '/api-keys', { service: 'ticketing', profileId: profile.id, scopes: ['events:read'] });

@@ -125,6 +125,9 @@ describe('the examples of the OpenAPI document', () => {
         },
       })
     ).data;
+    // The operator corrects the venue's coordinates, then lists the profile's venues.
+    await call('updateVenue', { token: admin, params: { id: profile.id, venueId: venue.id }, body: { lat: 51.9069, lng: 4.4875 } });
+    await call('listVenues', { token: admin, params: { id: profile.id } });
     // A minute between the keys: the key list (by creation time) then has the same order every run.
     const ticketingKey = (
       await call('createApiKey', {

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { api, HIGH_LIMITS, identityTenant, type IdentityTenant } from '../helpers/identity.js';
 import { launchBrowser, PHONE, startServer, type LiveServer } from './browser.js';
 import { cameraVideoFile, type Pose } from './camera.js';
@@ -77,6 +77,24 @@ export async function startCaptureServer(env: Record<string, string> = {}): Prom
       return (await a.status(token)).json();
     },
   });
+}
+
+/**
+ * One capture server and one Chromium with the camera `camera` (filming `only` that pose, if
+ * given) for the describe block that calls it, closed after it: the setup every capture test
+ * file shares. Its fields are set once the block's tests start.
+ */
+export function useCapturePage(camera: 'allow' | 'deny', only?: Pose): { server: CaptureServer; browser: Browser } {
+  const live = {} as { server: CaptureServer; browser: Browser };
+  beforeAll(async () => {
+    live.server = await startCaptureServer();
+    live.browser = await launchWithCamera(camera, only);
+  }, 180_000);
+  afterAll(async () => {
+    await live.browser?.close();
+    await live.server?.close();
+  }, 60_000);
+  return live;
 }
 
 /** Waits until the page's pose check has loaded its models (or failed to). */

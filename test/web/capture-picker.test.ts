@@ -1,33 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserAvailable, screenshot } from './browser.js';
 import { posedStill, still } from './camera.js';
-import {
-  launchWithCamera,
-  passIntro,
-  phonePage,
-  photoNumber,
-  poseCheck,
-  startCaptureServer,
-  waitForScreen,
-  type CaptureServer,
-} from './capture-page.js';
+import { passIntro, phonePage, photoNumber, poseCheck, waitForScreen, useCapturePage } from './capture-page.js';
 
 describe.skipIf(!browserAvailable())('hosted capture page with the camera refused: the file picker (390×844)', { timeout: 180_000 }, () => {
-  let server: CaptureServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startCaptureServer();
-    browser = await launchWithCamera('deny');
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  }, 60_000);
+  const live = useCapturePage('deny');
 
   it('takes the document and every challenge photo from files and finishes', async () => {
-    const v = await server.newVerification();
-    const { context, page, errors } = await phonePage(browser);
+    const v = await live.server.newVerification();
+    const { context, page, errors } = await phonePage(live.browser);
     const shot = (name: string) => screenshot(page, `capture-phone-picker-${name}`);
     try {
       await page.goto(v.url);
@@ -41,7 +22,7 @@ describe.skipIf(!browserAvailable())('hosted capture page with the camera refuse
       // A file that is no picture: said in plain words, nothing sent.
       await documentInput.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a photo') });
       await page.getByRole('alert').filter({ hasText: 'not a photo' }).waitFor();
-      expect((await server.captureStatus(v.token)).next_step).toEqual({ type: 'document' });
+      expect((await live.server.captureStatus(v.token)).next_step).toEqual({ type: 'document' });
 
       await documentInput.setInputFiles({ name: 'document.jpg', mimeType: 'image/jpeg', buffer: still(0) });
       await page.getByRole('button', { name: 'Send this photo' }).click();
@@ -52,7 +33,7 @@ describe.skipIf(!browserAvailable())('hosted capture page with the camera refuse
       await shot('challenge');
 
       const { of: total } = (await photoNumber(page))!;
-      const steps = await server.challenge(v.token);
+      const steps = await live.server.challenge(v.token);
       expect(await poseCheck(page)).toBe('ready');
       const selfies: string[] = [];
       page.on('request', (r) => r.url().endsWith('/v1/capture/selfie') && selfies.push(r.method()));
@@ -78,8 +59,8 @@ describe.skipIf(!browserAvailable())('hosted capture page with the camera refuse
       }
       await waitForScreen(page, 'done');
       expect(selfies).toHaveLength(total);
-      expect((await server.verification(v.id)).status).not.toBe('awaiting_capture');
-      expect((await server.captureStatus(v.token)).uploaded_steps).toHaveLength(total);
+      expect((await live.server.verification(v.id)).status).not.toBe('awaiting_capture');
+      expect((await live.server.captureStatus(v.token)).uploaded_steps).toHaveLength(total);
       // The camera refusal is reported by the browser; nothing else went wrong.
       expect(errors.filter((e) => !/Permission|NotAllowed/i.test(e))).toEqual([]);
     } finally {

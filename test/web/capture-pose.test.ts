@@ -1,17 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserAvailable, screenshot } from './browser.js';
 import { posedStill } from './camera.js';
-import {
-  documentWithCamera,
-  launchWithCamera,
-  phonePage,
-  photoNumber,
-  poseCheck,
-  startCaptureServer,
-  waitForScreen,
-  type CaptureServer,
-} from './capture-page.js';
+import { documentWithCamera, phonePage, photoNumber, poseCheck, waitForScreen, useCapturePage } from './capture-page.js';
 
 /**
  * The pose check in the browser, with a camera that films a head turned to the person's own left
@@ -22,20 +12,11 @@ describe.skipIf(!browserAvailable())(
   'hosted capture page: the head pose is checked before a frame is sent (390×844)',
   { timeout: 240_000 },
   () => {
-    let server: CaptureServer;
-    let browser: Browser;
-    beforeAll(async () => {
-      server = await startCaptureServer();
-      browser = await launchWithCamera('allow', 'left');
-    }, 180_000);
-    afterAll(async () => {
-      await browser?.close();
-      await server?.close();
-    }, 60_000);
+    const live = useCapturePage('allow', 'left');
 
     it('refuses a wrong turn with a retake prompt and sends nothing; the asked turn is captured without a press', async () => {
-      const v = await server.newVerification();
-      const { context, page } = await phonePage(browser);
+      const v = await live.server.newVerification();
+      const { context, page } = await phonePage(live.browser);
       const selfies: number[] = [];
       page.on('request', (r) => {
         if (r.url().endsWith('/v1/capture/selfie')) selfies.push(Date.now());
@@ -44,7 +25,7 @@ describe.skipIf(!browserAvailable())(
         await page.goto(v.url);
         await documentWithCamera(page);
         expect(await poseCheck(page)).toBe('ready');
-        const steps = await server.challenge(v.token);
+        const steps = await live.server.challenge(v.token);
         let refused = false;
         let captured = false;
         // The challenge's order is random: a step that is not "left" is refused here, then answered
@@ -84,10 +65,10 @@ describe.skipIf(!browserAvailable())(
             await page.setViewportSize({ width: 390, height: 844 });
           }
           expect(selfies.length, 'a refused frame was sent').toBe(before);
-          expect((await server.captureStatus(v.token)).uploaded_steps).not.toContain(at);
+          expect((await live.server.captureStatus(v.token)).uploaded_steps).not.toContain(at);
           refused = true;
           if (captured) break;
-          await server.uploadFrame(v.token, at, posedStill(pose, at, at * 7));
+          await live.server.uploadFrame(v.token, at, posedStill(pose, at, at * 7));
           await page.reload();
           await page.locator('main[data-screen="challenge"] .step', { hasText: `photo ${at + 2} of` }).waitFor({ timeout: 30_000 });
           await poseCheck(page);

@@ -1,42 +1,30 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encode } from 'uqr';
 import { browserAvailable, DESKTOP, screenshot } from './browser.js';
 import {
   documentWithCamera,
-  launchWithCamera,
   passIntro,
   phonePage,
   poseCheck,
   photoNumber,
-  startCaptureServer,
   stepWithCamera,
   waitForScreen,
-  type CaptureServer,
+  useCapturePage,
 } from './capture-page.js';
 
 describe.skipIf(!browserAvailable())('hosted capture page on a phone with a camera (390×844)', { timeout: 180_000 }, () => {
-  let server: CaptureServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startCaptureServer();
-    browser = await launchWithCamera('allow');
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  }, 60_000);
+  const live = useCapturePage('allow');
 
   it('goes from the capture_url through the intro, the document and every challenge step to "Done" with a way back, and the verification leaves awaiting_capture', async () => {
     const back = 'https://127.0.0.1:9/orders/42?verified=1';
-    const v = await server.newVerification({ webhook_url: 'https://127.0.0.1:9/hooks', return_url: back });
-    const { context, page, requests, errors } = await phonePage(browser);
+    const v = await live.server.newVerification({ webhook_url: 'https://127.0.0.1:9/hooks', return_url: back });
+    const { context, page, requests, errors } = await phonePage(live.browser);
     const shot = (name: string) => screenshot(page, `capture-phone-${name}`);
     try {
       await page.goto(v.url);
       // The intro: who asks (the profile's name), what is taken and what is kept; the camera waits for "Continue".
       await waitForScreen(page, 'intro');
-      const name = (await server.captureStatus(v.token)).requester.name;
+      const name = (await live.server.captureStatus(v.token)).requester.name;
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`${name} asks you to verify your identity`);
       await expect(page.locator('main').textContent()).resolves.toMatch(/kept until .* erases your verification/);
       expect(await page.locator('video').count()).toBe(0);
@@ -66,16 +54,16 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       expect(await link.getAttribute('href')).toBe(back);
       await shot('done');
 
-      const after = await server.verification(v.id);
+      const after = await live.server.verification(v.id);
       expect(after.status).not.toBe('awaiting_capture');
       expect(after.stage).toBe('complete');
-      await server.app.jobs.drain();
-      expect(['approved', 'declined', 'manual_review']).toContain((await server.verification(v.id)).status);
+      await live.server.app.jobs.drain();
+      expect(['approved', 'declined', 'manual_review']).toContain((await live.server.verification(v.id)).status);
 
       // Only this origin, and the token never in a request line.
       for (const url of requests) {
         // blob: URLs are the page's own previews, never fetched from anywhere.
-        expect(url.startsWith(`${server.url}/`) || url.startsWith(`blob:${server.url}/`), url).toBe(true);
+        expect(url.startsWith(`${live.server.url}/`) || url.startsWith(`blob:${live.server.url}/`), url).toBe(true);
         expect(url, 'token in a URL').not.toContain(v.token);
       }
       expect(errors).toEqual([]);
@@ -85,18 +73,18 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
   });
 
   it('resumes at the challenge after a reload that follows the document, and at step 2 after a reload that follows step 1', async () => {
-    const v = await server.newVerification();
-    const { context, page, errors } = await phonePage(browser);
+    const v = await live.server.newVerification();
+    const { context, page, errors } = await phonePage(live.browser);
     try {
       await page.goto(v.url);
       await documentWithCamera(page);
       await page.reload();
       await waitForScreen(page, 'challenge');
       expect((await photoNumber(page))!.n).toBe(1);
-      expect((await server.captureStatus(v.token)).next_step).toMatchObject({ type: 'selfie', step: 0 });
+      expect((await live.server.captureStatus(v.token)).next_step).toMatchObject({ type: 'selfie', step: 0 });
 
       await stepWithCamera(page);
-      expect((await server.captureStatus(v.token)).uploaded_steps).toEqual([0]);
+      expect((await live.server.captureStatus(v.token)).uploaded_steps).toEqual([0]);
       await page.reload();
       await waitForScreen(page, 'challenge');
       expect((await photoNumber(page))!.n).toBe(2);
@@ -115,10 +103,10 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
   });
 
   it('says the link expired (ask the website for a new one) when the token expired or was replaced', async () => {
-    const { context, page } = await phonePage(browser);
+    const { context, page } = await phonePage(live.browser);
     try {
-      const expired = await server.newVerification();
-      server.clock.advance(31 * 60 * 1000);
+      const expired = await live.server.newVerification();
+      live.server.clock.advance(31 * 60 * 1000);
       await page.goto(expired.url);
       await waitForScreen(page, 'expired');
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This link has expired');
@@ -130,13 +118,13 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
 
       // Replaced by a fresh handoff while the page was open: the next call says so too, with the way back.
       const back = 'https://127.0.0.1:9/shop/return';
-      const replaced = await server.newVerification({ webhook_url: 'https://127.0.0.1:9/hooks', return_url: back });
+      const replaced = await live.server.newVerification({ webhook_url: 'https://127.0.0.1:9/hooks', return_url: back });
       await page.goto(replaced.url);
       await passIntro(page);
-      await server.app.inject({
+      await live.server.app.inject({
         method: 'POST',
         url: `/v1/verifications/${replaced.id}/handoff`,
-        headers: { authorization: `Bearer ${server.tenant.backend}` },
+        headers: { authorization: `Bearer ${live.server.tenant.backend}` },
       });
       const take = page.getByRole('button', { name: 'Take photo' });
       await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
@@ -156,8 +144,8 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
   });
 
   it('explains refused uploads, rate limits and a lost connection in plain words, and recovers', async () => {
-    const v = await server.newVerification();
-    const { context, page } = await phonePage(browser);
+    const v = await live.server.newVerification();
+    const { context, page } = await phonePage(live.browser);
     const sendDocument = async () => {
       const take = page.getByRole('button', { name: 'Take photo' });
       await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
@@ -205,7 +193,7 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
       await screenshot(page, 'capture-phone-offline');
       await context.setOffline(false);
       await waitForScreen(page, 'challenge');
-      expect((await server.captureStatus(v.token)).next_step).toMatchObject({ type: 'selfie', step: 0 });
+      expect((await live.server.captureStatus(v.token)).next_step).toMatchObject({ type: 'selfie', step: 0 });
       expect(await poseCheck(page)).toBe('failed');
       await page.getByText('automatic check of your head position could not run').waitFor();
       await expect.poll(() => page.getByRole('button', { name: 'Take photo' }).isEnabled(), { timeout: 30_000 }).toBe(true);
@@ -216,8 +204,8 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
   });
 
   it('on a computer offers the same link as a QR code first, then goes on there when asked', async () => {
-    const v = await server.newVerification();
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const v = await live.server.newVerification();
+    const context = await live.browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     try {
       await page.goto(v.url);

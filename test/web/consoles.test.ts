@@ -279,6 +279,72 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 120_000);
 
+  it('operator: adds a venue (a refused field said in words), edits it; the empty list says so and the title follows the screen', async () => {
+    const profile = (await server.admin('POST', '/profiles', { name: 'Quay Venues', plan: 'PRO' })).data;
+    const { page, errors } = await open('/console/operator');
+    await page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Profiles — Partner services console');
+    await page.getByRole('link', { name: 'Quay Venues' }).click();
+    await page.getByRole('link', { name: 'Venues', exact: true }).click();
+    await page.getByRole('heading', { name: 'Venues', level: 2, exact: true }).waitFor();
+    await page.getByText('No venues yet.').waitFor();
+    expect(await page.title()).toBe('Venues — Quay Venues — Partner services console');
+    await look(page, 'operator-venues-empty');
+
+    // A field the server refuses is named in words, not as a schema path; nothing is stored.
+    const add = page.getByRole('form', { name: 'New venue' });
+    await add.getByLabel('Name').fill('Harbour Hall');
+    await add.getByLabel('Address').fill('Kade 1');
+    await add.getByLabel('City (optional)').fill('Amsterdam');
+    await add.getByLabel('Latitude (−90 to 90)').fill('52.37');
+    await add.getByLabel('Longitude (−180 to 180)').fill('4.9');
+    await add.getByLabel('Time zone (optional, e.g. Europe/Berlin)').fill('Mars/Olympus');
+    await add.getByRole('button', { name: 'Add venue' }).click();
+    const refused = add.getByRole('alert');
+    await refused.getByText('Time zone: unknown time-zone name').waitFor();
+    expect(await refused.textContent()).not.toContain('body.');
+    await look(page, 'operator-venue-refused');
+    expect((await server.admin('GET', `/profiles/${profile.id}/venues`)).data.items).toEqual([]);
+
+    await add.getByLabel('Time zone (optional, e.g. Europe/Berlin)').fill('Europe/Amsterdam');
+    await add.getByRole('button', { name: 'Add venue' }).click();
+    const venues = page.getByRole('table', { name: 'Venues' });
+    await venues
+      .getByRole('row', { name: /Harbour Hall/ })
+      .getByText('Europe/Amsterdam')
+      .waitFor();
+    await page.getByRole('status').getByText('Added Harbour Hall.').waitFor();
+    expect(await add.getByLabel('Name').inputValue()).toBe('');
+
+    // Edit: the form opens filled in, with the cursor in its first field; a cleared city is cleared.
+    await venues.getByRole('button', { name: 'Edit Harbour Hall' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Harbour Hall' });
+    await expect.poll(() => edit.getByLabel('Name').evaluate((el) => el === (globalThis as any).document.activeElement)).toBe(true);
+    expect(await edit.getByLabel('Address').inputValue()).toBe('Kade 1');
+    expect(await edit.getByLabel('Latitude (−90 to 90)').inputValue()).toBe('52.37');
+    await edit.getByLabel('Name').fill('Harbour Hall East');
+    await edit.getByLabel('City (optional)').fill('');
+    await look(page, 'operator-venue-editing');
+    await edit.getByRole('button', { name: 'Save venue' }).click();
+    await venues.getByRole('row', { name: /Harbour Hall East/ }).waitFor();
+    await page.getByRole('status').getByText('Saved Harbour Hall East.').waitFor();
+    expect(await page.getByRole('form', { name: /^Edit / }).count()).toBe(0);
+    expect((await server.admin('GET', `/profiles/${profile.id}/venues`)).data.items).toMatchObject([
+      { name: 'Harbour Hall East', address: 'Kade 1', city: null, lat: 52.37, lng: 4.9, timezone: 'Europe/Amsterdam' },
+    ]);
+    await look(page, 'operator-venues');
+
+    // Cancel leaves the venue as it was.
+    await venues.getByRole('button', { name: 'Edit Harbour Hall East' }).click();
+    await page.getByRole('form', { name: 'Edit Harbour Hall East' }).getByLabel('Name').fill('Nothing saved');
+    await page.getByRole('button', { name: 'Cancel editing' }).click();
+    expect(await page.getByRole('form', { name: /^Edit / }).count()).toBe(0);
+    expect((await server.admin('GET', `/profiles/${profile.id}/venues`)).data.items[0].name).toBe('Harbour Hall East');
+    expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  }, 60_000);
+
   it('reviewer: opens a case in manual_review, sees its images, is refused a short note, decides it; a late second decision reads already decided', async () => {
     const tenant = await identityTenant(server);
     const second = await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer' });

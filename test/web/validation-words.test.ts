@@ -18,12 +18,12 @@ describe('validation errors in words', () => {
     expect(detailInWords('body.name', zodSays(z.string().min(1), ''))).toBe('Name: needs at least 1 character');
     expect(detailInWords('body.name', zodSays(z.string().max(80), 'x'.repeat(81)))).toBe('Name: may have at most 80 characters');
     expect(detailInWords('body.scopes', zodSays(z.array(z.string()).min(1), []))).toBe('Scopes: choose at least 1');
-    expect(detailInWords('body.lat', zodSays(z.number().min(-90), -91))).toBe('Lat: must be at least -90');
-    expect(detailInWords('body.lng', zodSays(z.number().max(180), 181))).toBe('Lng: must be at most 180');
+    expect(detailInWords('body.lat', zodSays(z.number().min(-90), -91))).toBe('Latitude: must be at least -90');
+    expect(detailInWords('body.lng', zodSays(z.number().max(180), 181))).toBe('Longitude: must be at most 180');
     expect(detailInWords('body.baseline.maxDrift', zodSays(z.number(), 'x'))).toBe('Max drift: must be a number');
     expect(detailInWords('body.plan', zodSays(z.enum(['FREE', 'PRO']), 'GOLD'))).toBe('Plan: must be one of FREE, PRO');
     expect(detailInWords('body.expiresAt', zodSays(z.iso.datetime({ offset: true }), 'soon'))).toBe('Expires at: must be a date and time');
-    expect(detailInWords('body.url', zodSays(z.url(), 'nope'))).toBe('Url: must be a web address (https://…)');
-    expect(detailInWords('body.timezone', 'unknown time-zone name')).toBe('Timezone: unknown time-zone name');
+    expect(detailInWords('body.url', zodSays(z.url(), 'nope'))).toBe('URL: must be a web address (https://…)');
+    expect(detailInWords('body.timezone', 'unknown time-zone name')).toBe('Time zone: unknown time-zone name');
   });
 });

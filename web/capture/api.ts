@@ -4,31 +4,17 @@
  * than fetch: only it reports upload progress. The token is only ever sent in that header.
  */
 
+import type { Answer, operations } from '../shared/api.js';
 import { ApiError, OfflineError } from './errors.js';
 
 export { ApiError, OfflineError } from './errors.js';
 
-export type NextStep = { type: 'document' } | { type: 'challenge' } | { type: 'selfie'; step: number } | { type: 'done' };
-export type Pose = 'front' | 'left' | 'right';
-export interface CaptureStatus {
-  verification_id: string;
-  stage: 'document' | 'challenge' | 'selfie' | 'complete';
-  next_step: NextStep;
-  uploaded_steps: number[];
-  /** Who asks (absent from servers older than this page). */
-  requester?: { name: string };
-  /** Where the last screens send the person back, or null. */
-  return_url?: string | null;
-}
-export interface ChallengeStep {
-  step: number;
-  instruction: string;
-  pose?: Pose | null;
-}
-export interface Challenge {
-  challenge_id: string;
-  steps: ChallengeStep[];
-}
+/** The answers' shapes come from the server's OpenAPI document (types only: nothing is added to the page's bundle). */
+export type CaptureStatus = Answer<operations['captureStatus']>;
+export type NextStep = CaptureStatus['next_step'];
+export type Challenge = Answer<operations['getChallenge']>;
+export type ChallengeStep = Challenge['steps'][number];
+export type Pose = NonNullable<ChallengeStep['pose']>;
 
 export type Progress = (fraction: number) => void;
 

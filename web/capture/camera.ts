@@ -58,14 +58,6 @@ export function canvasToJpeg(canvas: HTMLCanvasElement): Promise<Blob> {
   );
 }
 
-function toJpeg(source: CanvasImageSource, width: number, height: number, maxSide: number): Promise<Blob> {
-  try {
-    return canvasToJpeg(toCanvas(source, width, height, maxSide));
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
-
 /** The video's current frame, unmirrored, on a canvas no larger than `maxSide`. */
 export function snapshot(video: HTMLVideoElement, maxSide = MAX_SIDE): HTMLCanvasElement {
   if (!video.videoWidth || !video.videoHeight) throw new Error('the camera has no picture yet');
@@ -88,9 +80,8 @@ export async function fileToCanvas(file: Blob, maxSide = MAX_SIDE): Promise<HTML
 }
 
 /** The video's current frame, unmirrored, as a JPEG no larger than MAX_SIDE. */
-export function grabFrame(video: HTMLVideoElement, maxSide = MAX_SIDE): Promise<Blob> {
-  if (!video.videoWidth || !video.videoHeight) return Promise.reject(new Error('the camera has no picture yet'));
-  return toJpeg(video, video.videoWidth, video.videoHeight, maxSide);
+export async function grabFrame(video: HTMLVideoElement, maxSide = MAX_SIDE): Promise<Blob> {
+  return canvasToJpeg(snapshot(video, maxSide));
 }
 
 /** Thrown when a chosen file is not a picture the browser can read (so not one the service could either). */
@@ -101,15 +92,5 @@ export class UnreadableImage extends Error {}
  * 20 MB camera original or an odd format still uploads as a small, standard image.
  */
 export async function fileToJpeg(file: Blob, maxSide = MAX_SIDE): Promise<Blob> {
-  let bitmap: ImageBitmap;
-  try {
-    bitmap = await createImageBitmap(file);
-  } catch {
-    throw new UnreadableImage('unreadable');
-  }
-  try {
-    return await toJpeg(bitmap, bitmap.width, bitmap.height, maxSide);
-  } finally {
-    bitmap.close();
-  }
+  return canvasToJpeg(await fileToCanvas(file, maxSide));
 }

@@ -3,9 +3,16 @@ import type { ApiClient } from '../shared/api.js';
 import { ConfirmButton } from './confirm.js';
 import { localTime, unwrap, useLoad } from './lib.js';
 import { ActionForm, Async, Notice, ShownOnce } from './ui.js';
-
-const TICKETING_SCOPES = ['events:read', 'events:write', 'orders:read', 'tickets:read', 'attendees:read'] as const;
-const GOVERNANCE_SCOPES = ['governance:decide', 'governance:read'] as const;
+import {
+  GOVERNANCE_SCOPES,
+  IDENTITY_ROLES,
+  KEY_SERVICES,
+  TICKETING_SCOPES,
+  type GovernanceScope,
+  type IdentityRole,
+  type KeyService,
+  type TicketingScope,
+} from './vocabulary.js';
 
 /** How a person recognises a key without its secret: its prefix and last four characters. */
 export function maskedKey(k: { prefix: string; last4: string }): string {
@@ -15,12 +22,12 @@ export function maskedKey(k: { prefix: string; last4: string }): string {
 /** A profile's API keys: issue one (shown once), see who holds each and when it was last used, revoke one. */
 export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) {
   const state = useLoad(() => unwrap(api.GET('/admin/v1/api-keys', { params: { query: { profileId } } })), [profileId]);
-  const [service, setService] = useState<'identity' | 'ticketing' | 'governance'>('identity');
-  const [role, setRole] = useState<'backend' | 'reviewer'>('backend');
+  const [service, setService] = useState<KeyService>('identity');
+  const [role, setRole] = useState<IdentityRole>('backend');
   const [scopes, setScopes] = useState<string[]>([]);
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
-  const scopeChoices = service === 'ticketing' ? TICKETING_SCOPES : service === 'governance' ? GOVERNANCE_SCOPES : [];
+  const scopeChoices: readonly string[] = service === 'ticketing' ? TICKETING_SCOPES : service === 'governance' ? GOVERNANCE_SCOPES : [];
   return (
     <section aria-labelledby="keys-h">
       <h2 id="keys-h">API keys</h2>
@@ -34,8 +41,8 @@ export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) 
             service === 'identity'
               ? { service, profileId, role, ...named }
               : service === 'ticketing'
-                ? { service, profileId, scopes: scopes as (typeof TICKETING_SCOPES)[number][], ...named }
-                : { service, profileId, scopes: scopes as (typeof GOVERNANCE_SCOPES)[number][], ...named };
+                ? { service, profileId, scopes: scopes as TicketingScope[], ...named }
+                : { service, profileId, scopes: scopes as GovernanceScope[], ...named };
           const created = await unwrap(api.POST('/admin/v1/api-keys', { body }));
           setShown(created.data.key ?? null);
           setName('');
@@ -46,16 +53,21 @@ export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) 
         <input id="key-name" maxLength={80} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <label for="key-service">Service</label>
         <select id="key-service" value={service} onChange={(e) => (setService(e.currentTarget.value as typeof service), setScopes([]))}>
-          <option value="identity">identity</option>
-          <option value="ticketing">ticketing</option>
-          <option value="governance">governance</option>
+          {KEY_SERVICES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
         </select>
         {service === 'identity' ? (
           <>
             <label for="key-role">Role</label>
             <select id="key-role" value={role} onChange={(e) => setRole(e.currentTarget.value as typeof role)}>
-              <option value="backend">backend</option>
-              <option value="reviewer">reviewer</option>
+              {IDENTITY_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
             </select>
           </>
         ) : (

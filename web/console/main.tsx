@@ -1,8 +1,7 @@
 import { render } from 'preact';
 import './style.css';
-import { adminToken, reviewerKey, route } from './lib.js';
-import { OperatorSignIn, Profile, Profiles } from './operator.js';
-import { Overview } from './overview.js';
+import { reviewerKey, route } from './lib.js';
+import { OperatorConsole } from './operator.js';
 import { ReviewCase, ReviewerSignIn, ReviewQueue } from './reviewer.js';
 import { Link, Shell } from './ui.js';
 
@@ -39,18 +38,13 @@ function App() {
     .replace(/^\/console\/?/, '')
     .split('/')
     .filter(Boolean);
-  const [area, a, b, c] = parts;
+  const [area, a] = parts;
   if (!area) return <Home />;
   if (area === 'review') {
     if (!reviewerKey.value) return <ReviewerSignIn />;
     return a ? <ReviewCase id={a} /> : <ReviewQueue />;
   }
-  if (area === 'operator') {
-    if (!adminToken.value) return <OperatorSignIn />;
-    if (a === 'profiles' && b) return <Profile id={b} tab={c ?? 'keys'} />;
-    if (a === 'overview') return <Overview />;
-    return <Profiles />;
-  }
+  if (area === 'operator') return <OperatorConsole path={parts.slice(1)} />;
   return <NotFound />;
 }
 

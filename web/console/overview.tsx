@@ -1,7 +1,8 @@
-import { useEffect, useMemo } from 'preact/hooks';
-import { adminToken, client, unwrap, useLoad } from './lib.js';
+import { useEffect } from 'preact/hooks';
+import { unwrap, useLoad } from './lib.js';
 import { Legend, Lines, minuteLabel, StackedBars, type Series } from './overview-charts.js';
-import { OperatorNav } from './operator.js';
+import { useApi } from './operator/context.js';
+import { OperatorNav } from './operator/nav.js';
 import { Async, Shell } from './ui.js';
 
 /** How often the Overview asks again: a minute's bar fills while the operator looks. */
@@ -27,7 +28,7 @@ const totals = (values: Record<string, number>[], series: Series[]) => Object.fr
 
 /** The last hour of the whole deployment (GET /admin/v1/activity), per minute, in three small charts. */
 export function Overview() {
-  const api = useMemo(() => client(adminToken.value), [adminToken.value]);
+  const api = useApi();
   const state = useLoad(() => unwrap(api.GET('/admin/v1/activity')), []);
   useEffect(() => {
     const timer = setInterval(state.reload, REFRESH_MS);

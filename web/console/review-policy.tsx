@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { type client, unwrap } from './lib.js';
 import { ActionForm } from './ui.js';
+import type { ReviewPolicy } from './vocabulary.js';
 
-type ReviewPolicy = 'single' | 'four_eyes';
 const LABELS: Record<ReviewPolicy, string> = {
   single: 'Single: one reviewer decides',
   four_eyes: 'Four eyes: two reviewer keys must agree',

@@ -2,11 +2,12 @@ import { Fragment } from 'preact';
 import { signal } from '@preact/signals';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { age, client, localTime, navigate, reviewerKey, statusOf, unwrap, useLoad } from './lib.js';
-import { ActionForm, Async, ErrorNote, focusPageHeading, Link, Notice, Shell } from './ui.js';
+import { Async, ErrorNote, focusPageHeading, Link, Notice, Shell } from './ui.js';
 import { StandingNotice, standingLabel, whoDecided } from './review-standing.js';
 import { Evidence } from './review-evidence.js';
 import { describeSignals } from './review-signals.js';
 import { ClaimHolder, ClaimPanel } from './review-claim.js';
+import { ConsoleNav, SignIn } from './sign-in.js';
 import { DECLINE_REASON_WORDS, DECLINE_REASONS, type DeclineReason } from './decline-reasons.js';
 
 /** The minimum note length, as the server checks it (after trimming). */
@@ -18,36 +19,23 @@ const flash = signal<{ kind: 'ok' | 'warn'; text: string; on: string } | null>(n
 const queueIds = signal<string[]>([]);
 
 function ReviewerNav() {
-  return (
-    <>
-      <Link href="/console/review">Queue</Link>
-      <button type="button" class="link" onClick={() => ((reviewerKey.value = null), navigate('/console/review'))}>
-        Sign out
-      </button>
-    </>
-  );
+  return <ConsoleNav links={[['/console/review', 'Queue']]} credential={reviewerKey} home="/console/review" />;
 }
 
 export function ReviewerSignIn() {
-  const [key, setKey] = useState('');
   return (
-    <Shell title="Reviewer sign-in">
-      <p>
-        Sign in with an identity <strong>reviewer</strong> API key. It is kept in this browser tab only.
-      </p>
-      <ActionForm
-        label="Reviewer sign-in"
-        submit="Sign in"
-        action={async () => {
-          const token = key.trim();
-          await unwrap(client(token).GET('/v1/review'));
-          reviewerKey.value = token;
-        }}
-      >
-        <label for="reviewer-key">Reviewer API key</label>
-        <input id="reviewer-key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
-      </ActionForm>
-    </Shell>
+    <SignIn
+      title="Reviewer sign-in"
+      intro={
+        <>
+          Sign in with an identity <strong>reviewer</strong> API key.
+        </>
+      }
+      label="Reviewer API key"
+      inputId="reviewer-key"
+      credential={reviewerKey}
+      check={(token) => unwrap(client(token).GET('/v1/review'))}
+    />
   );
 }
 

@@ -27,11 +27,22 @@ export function focusPageHeading(): void {
   document.getElementById(PAGE_HEADING_ID)?.focus();
 }
 
-export function Shell({ title, nav, children }: { title: string; nav?: ComponentChildren; children: ComponentChildren }) {
+/** A console page: the bar with `nav`, the heading `title`, and the tab's title (`documentTitle`, else `title`). */
+export function Shell({
+  title,
+  documentTitle = title,
+  nav,
+  children,
+}: {
+  title: string;
+  documentTitle?: string;
+  nav?: ComponentChildren;
+  children: ComponentChildren;
+}) {
   // The tab's title follows the screen, so history, tabs and screen readers name the page.
   useEffect(() => {
-    document.title = `${title} — Partner services console`;
-  }, [title]);
+    document.title = `${documentTitle} — Partner services console`;
+  }, [documentTitle]);
   return (
     <>
       <header class="bar">

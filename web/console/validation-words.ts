@@ -4,11 +4,21 @@
  * to have >=1 characters". Pure, so it is tested without a browser.
  */
 
-/** `body.baseline.maxDrift` → "Max drift"; `body.mandate.0` → "Mandate". */
+/** Field names the API shortens, as the console's forms label them. */
+const SPELLED_OUT = new Map([
+  ['lat', 'Latitude'],
+  ['lng', 'Longitude'],
+  ['timezone', 'Time zone'],
+  ['url', 'URL'],
+]);
+
+/** `body.baseline.maxDrift` → "Max drift"; `body.mandate.0` → "Mandate"; `body.lat` → "Latitude". */
 export function fieldInWords(path: string): string {
   const parts = path.split('.').filter((p) => p && !/^\d+$/.test(p) && !['body', 'query', 'params', 'querystring'].includes(p));
   const last = parts[parts.length - 1];
   if (!last) return 'The request';
+  const spelled = SPELLED_OUT.get(last);
+  if (spelled) return spelled;
   const words = last
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/_/g, ' ')

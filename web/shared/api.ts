@@ -1,8 +1,15 @@
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { paths } from './api-schema.js';
 
-export type { paths } from './api-schema.js';
+export type { operations, paths } from './api-schema.js';
 export type ApiClient = Client<paths>;
+
+/** The JSON an operation (by its operationId, in `operations`) answers with `status`: a page's types come from the server's document. */
+export type Answer<Operation, Status extends number = 200> = Operation extends {
+  responses: { [S in Status]: { content: { 'application/json': infer Body } } };
+}
+  ? Body
+  : never;
 
 /**
  * A client typed from the server's own OpenAPI document (generated into api-schema.d.ts by

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decodeForFaces } from './decode.js';
+import { humanConfig } from './human-config.js';
 import type { FaceSignal, ImageAnalysis } from './signals.js';
 
 /**
@@ -65,34 +66,9 @@ export async function loadFaceAnalyzer(): Promise<FaceAnalyzer> {
   const distDir = dirname(require.resolve('@vladmandic/human'));
   const { Human } = require(join(distDir, 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
   const wasmDir = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + '/';
-  const human = new Human({
-    backend: 'wasm',
-    wasmPath: wasmDir,
-    modelBasePath: pathToFileURL(join(distDir, '..', 'models') + '/').href,
-    debug: false,
-    async: false,
-    warmup: 'none',
-    // Every image is judged on its own: no result is reused from a "similar" earlier input.
-    cacheSensitivity: 0,
-    skipAllowed: false,
-    filter: { enabled: false },
-    face: {
-      enabled: true,
-      detector: { rotation: false, maxDetected: 5, minConfidence: 0.5, return: false },
-      mesh: { enabled: true },
-      iris: { enabled: false },
-      description: { enabled: true },
-      emotion: { enabled: false },
-      antispoof: { enabled: true },
-      liveness: { enabled: true },
-      attention: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
-  });
+  const human = new Human(
+    humanConfig({ wasmPath: wasmDir, modelBasePath: pathToFileURL(join(distDir, '..', 'models') + '/').href, async: false, signals: true }),
+  );
   await human.load();
   return {
     async analyze(image, maxSide = DEFAULT_MAX_SIDE) {

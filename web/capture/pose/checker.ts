@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import { humanConfig } from '../../../src/identity/faces/human-config.js';
 import type { FrameFaces } from './rule.js';
 
 /**
@@ -36,33 +37,7 @@ async function load(): Promise<PoseChecker> {
   const { Human } = await import('@vladmandic/human');
   // The files sit under the library's version, so they can be cached for good.
   const base = `${location.origin}/capture/models/${__HUMAN_VERSION__}/`;
-  const human = new Human({
-    backend: 'wasm',
-    wasmPath: base,
-    modelBasePath: base,
-    debug: false,
-    async: true,
-    warmup: 'none',
-    cacheSensitivity: 0,
-    skipAllowed: false,
-    filter: { enabled: false },
-    face: {
-      enabled: true,
-      detector: { rotation: false, maxDetected: 5, minConfidence: 0.5, return: false },
-      mesh: { enabled: true },
-      iris: { enabled: false },
-      description: { enabled: false },
-      emotion: { enabled: false },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-      attention: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
-  });
+  const human = new Human(humanConfig({ wasmPath: base, modelBasePath: base, async: true, signals: false }));
   if (human.version !== __HUMAN_VERSION__) throw new Error(`face library ${human.version}, built for ${__HUMAN_VERSION__}`);
   await human.load();
   // Human logs a model it could not fetch and carries on; without both there is no check to make.

@@ -1,0 +1,81 @@
+import { useState } from 'preact/hooks';
+import { localTime, unwrap } from '../lib.js';
+import { FilteredList } from '../filtered-list.js';
+import { ActionForm, ShownOnce } from '../ui.js';
+import { VERIFICATION_STATUSES } from '../vocabulary.js';
+import type { SectionProps } from './context.js';
+
+/** A profile's identity verifications by status, and a form that starts one and shows its capture link once. */
+export function Verifications({ api, profileId }: SectionProps) {
+  const [reference, setReference] = useState('');
+  const [webhookUrl, setWebhookUrl] = useState('');
+  const [captureLink, setCaptureLink] = useState<string | null>(null);
+  const [started, setStarted] = useState(0);
+  return (
+    <section aria-labelledby="verifications-h">
+      <h2 id="verifications-h">Verifications</h2>
+      {captureLink && <ShownOnce label="Capture link" value={captureLink} link onDone={() => setCaptureLink(null)} />}
+      <ActionForm
+        label="Start a verification"
+        submit="Start verification"
+        action={async () => {
+          const created = await unwrap(
+            api.POST('/admin/v1/profiles/{id}/verifications', {
+              params: { path: { id: profileId } },
+              body: {
+                ...(reference.trim() ? { reference: reference.trim() } : {}),
+                ...(webhookUrl.trim() ? { webhook_url: webhookUrl.trim() } : {}),
+              },
+            }),
+          );
+          setCaptureLink(created.data.capture_url);
+          setReference('');
+          setWebhookUrl('');
+          setStarted((n) => n + 1);
+        }}
+      >
+        <label for="verification-reference">Reference (optional)</label>
+        <input id="verification-reference" value={reference} maxLength={200} onInput={(e) => setReference(e.currentTarget.value)} />
+        <label for="verification-webhook">Decision webhook URL (optional, https://)</label>
+        <input id="verification-webhook" type="url" value={webhookUrl} onInput={(e) => setWebhookUrl(e.currentTarget.value)} />
+      </ActionForm>
+      <FilteredList
+        id="verification"
+        scope={profileId}
+        statuses={VERIFICATION_STATUSES}
+        refresh={started}
+        load={async (query) =>
+          (await unwrap(api.GET('/admin/v1/profiles/{id}/verifications', { params: { path: { id: profileId }, query } }))).data
+        }
+        empty={(status) => `No verifications${status ? ` in ${status}` : ''}.`}
+      >
+        {(items) => (
+          <table class="list" aria-label="Verifications">
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Status</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((v) => (
+                <tr key={v.id}>
+                  <td>
+                    <code>{v.id.slice(0, 8)}</code>
+                  </td>
+                  <td>{v.status}</td>
+                  <td>{v.erased ? 'erased' : (v.decision_reason ?? '—')}</td>
+                  <td>{v.erased ? '—' : (v.reference ?? '—')}</td>
+                  <td>{v.erased ? localTime(v.erased_at) : localTime(v.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </FilteredList>
+    </section>
+  );
+}
