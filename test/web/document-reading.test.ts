@@ -166,7 +166,7 @@ describe.skipIf(!browserAvailable())('document reading through the hosted page a
       await page.getByLabel('Approve', { exact: true }).check();
       const field = page.getByLabel('Confirm the lines as printed on the document, or correct them (one line per row)');
       expect(await field.inputValue()).toBe(lines.join('\n'));
-      await page.getByText('Every check digit holds.').waitFor();
+      await page.getByText('Every check digit holds.', { exact: true }).waitFor();
       await page.getByLabel(/^Note/).fill(NOTE);
       await look(page, 'reviewer-zone-confirm');
       await page.getByRole('button', { name: 'Submit decision' }).click();
@@ -201,7 +201,7 @@ describe.skipIf(!browserAvailable())('document reading through the hosted page a
       );
       // Corrected, lower case and with spaces as a person types them: accepted, and the claims follow the zone.
       await field.fill(` ${lines[0]!.toLowerCase()}\n${lines[1]}\n${lines[2]} `);
-      await page.getByText('Every check digit holds.').waitFor();
+      await page.getByText('Every check digit holds.', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Submit decision' }).click();
       await page.getByText('The queue is empty').waitFor();
       const entered = (await a.call('GET', `/v1/verifications/${unread.id}`, server.tenant.backend, undefined, 200)).json();
