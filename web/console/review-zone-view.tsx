@@ -1,4 +1,5 @@
 import { Fragment } from 'preact';
+import { ErrorNote } from './ui.js';
 import { zoneFieldWords, zoneProblems, zoneSourceWords, type CaseZone, type ZoneSource } from './review-zone.js';
 
 /** The zone's lines as printed, one per row, in a monospace block (focusable: it scrolls sideways in a narrow column). */
@@ -50,7 +51,7 @@ export function ZonePanel({ zone }: { zone: CaseZone | null }) {
  * was read, checked as it is typed (the service checks it again and refuses a zone that fails).
  * Left empty, the approval carries no zone.
  */
-export function ZoneField({ value, onInput }: { value: string; onInput: (value: string) => void }) {
+export function ZoneField({ value, onInput, refused }: { value: string; onInput: (value: string) => void; refused: string | null }) {
   const problems = value.trim() ? zoneProblems(value) : [];
   return (
     <fieldset class="zone-field">
@@ -82,6 +83,7 @@ export function ZoneField({ value, onInput }: { value: string; onInput: (value: 
           <p>Every check digit holds.</p>
         )}
       </div>
+      {refused && <ErrorNote message={refused} />}
     </fieldset>
   );
 }

@@ -157,6 +157,8 @@ export function ReviewCase({ id }: { id: string }) {
   const [reasons, setReasons] = useState<DeclineReason[]>([]);
   /** The zone the reviewer confirms with an approval; null until edited (then it is what was read). */
   const [zone, setZone] = useState<string | null>(null);
+  /** Why the service refused the zone sent, shown under the zone field. */
+  const [zoneError, setZoneError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -167,6 +169,7 @@ export function ReviewCase({ id }: { id: string }) {
     setNote('');
     setReasons([]);
     setZone(null);
+    setZoneError(null);
     setError(null);
     // Focus leaves the note box for this case's heading, so the next keys are commands, not text.
     if (flash.value?.on === id) focusPageHeading();
@@ -174,6 +177,7 @@ export function ReviewCase({ id }: { id: string }) {
 
   async function submit() {
     setError(null);
+    setZoneError(null);
     if (!decision) return setError('Choose approve or decline.');
     if (!noteOk) return setError(`The note needs at least ${MIN_NOTE} characters (now ${noteLength}).`);
     // With an approval, the zone as confirmed or corrected (prefilled with what was read); an emptied field sends none.
@@ -196,8 +200,11 @@ export function ReviewCase({ id }: { id: string }) {
       afterDecision(id, `Case ${id.slice(0, 8)}: ${final ? done : `you ${done}; another reviewer decides next`}.`, 'ok');
     } catch (err) {
       if (statusOf(err) === 409) afterDecision(id, `Case ${id.slice(0, 8)} was already decided: moved on.`, 'warn');
-      else if (statusOf(err) === 422 && mrz) setError(zoneRefused(mrz, err));
-      else setError(err instanceof Error ? err.message : String(err));
+      else if (statusOf(err) === 422 && mrz) {
+        setZoneError(zoneRefused(mrz, err));
+        // Back to the zone, which the reviewer corrects next (the panel may have scrolled it away).
+        document.getElementById('zone')?.focus();
+      } else setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
     }
@@ -381,7 +388,13 @@ export function ReviewCase({ id }: { id: string }) {
                       ))}
                     </fieldset>
                   )}
-                  {decision === 'approve' && <ZoneField value={zone ?? zoneRead(c.document.mrz)} onInput={setZone} />}
+                  {decision === 'approve' && (
+                    <ZoneField
+                      value={zone ?? zoneRead(c.document.mrz)}
+                      onInput={(v) => (setZone(v), setZoneError(null))}
+                      refused={zoneError}
+                    />
+                  )}
                   <label for="note">
                     Note (why; at least {MIN_NOTE} characters; <kbd>Enter</kbd> submits, <kbd>Shift</kbd>+<kbd>Enter</kbd> new line)
                   </label>
