@@ -116,22 +116,34 @@ export async function photoNumber(page: Page): Promise<{ n: number; of: number }
   return m ? { n: Number(m[1]), of: Number(m[2]) } : null;
 }
 
-/** Reads the intro (who asks, what is taken and kept) and presses Continue: the document screen follows. */
-export async function passIntro(page: Page): Promise<void> {
+/** The document screen's first question: a passport (one photo) or an ID card (front and back). */
+export async function chooseDocument(page: Page, kind: 'passport' | 'id_card'): Promise<void> {
+  await page.getByRole('button', { name: kind === 'passport' ? /^Passport/ : /^ID card/ }).click();
+  await page.getByRole('button', { name: 'Use a different document' }).waitFor();
+}
+
+/**
+ * Reads the intro (who asks, what is taken and kept) and presses Continue: the document screen
+ * follows, where `document` is chosen (null leaves the choice open).
+ */
+export async function passIntro(page: Page, document: 'passport' | 'id_card' | null = 'passport'): Promise<void> {
   await waitForScreen(page, 'intro');
   await page.getByRole('button', { name: 'Continue' }).click();
   await waitForScreen(page, 'document');
+  if (document) await chooseDocument(page, document);
 }
 
 /** Takes the document with the camera and sends it from the preview; `shot` names screenshots. */
 export async function documentWithCamera(page: Page, shot?: (name: string) => Promise<unknown>): Promise<void> {
   await page.locator('main[data-screen="intro"], main[data-screen="document"]').waitFor({ timeout: 30_000 });
-  if ((await screenOf(page)) === 'intro') await passIntro(page);
+  if ((await screenOf(page)) === 'intro') await passIntro(page, null);
+  await shot?.('document-choice');
+  await chooseDocument(page, 'passport');
   const take = page.getByRole('button', { name: 'Take photo' });
   await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
   await shot?.('document-camera');
   await take.click();
-  await page.getByRole('img', { name: /photo of your document/ }).waitFor();
+  await page.getByRole('img', { name: /, to check before sending$/ }).waitFor();
   await shot?.('document-preview');
   await page.getByRole('button', { name: 'Send this photo' }).click();
   await waitForScreen(page, 'challenge');

@@ -49,19 +49,24 @@ function send<T>(method: 'GET' | 'POST', path: string, token: string, body?: For
   });
 }
 
-function imageForm(image: Blob, fields: Record<string, string> = {}): FormData {
+const fileName = (image: Blob, name: string) => `${name}.${image.type === 'image/png' ? 'png' : 'jpg'}`;
+
+function imageForm(image: Blob, fields: Record<string, string> = {}, back?: Blob): FormData {
   const form = new FormData();
   // The step goes first: the server then refuses a taken step before reading the image.
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('file', image, image.type === 'image/png' ? 'photo.png' : 'photo.jpg');
+  form.append('file', image, fileName(image, 'photo'));
+  // An ID card's other side (the one with the machine-readable lines) travels in the same upload.
+  if (back) form.append('back', back, fileName(back, 'back'));
   return form;
 }
 
 export function captureApi(token: string) {
   return {
     status: () => send<CaptureStatus>('GET', '/v1/capture/status', token),
-    uploadDocument: (image: Blob, onProgress?: Progress) =>
-      send<{ stage: string; next_step: NextStep }>('POST', '/v1/capture/document', token, imageForm(image), onProgress),
+    /** The document: `image` is the side with the portrait, `back` an ID card's other side. */
+    uploadDocument: (image: Blob, back: Blob | undefined, onProgress?: Progress) =>
+      send<{ stage: string; next_step: NextStep }>('POST', '/v1/capture/document', token, imageForm(image, {}, back), onProgress),
     challenge: () => send<Challenge>('POST', '/v1/capture/challenge', token),
     uploadFrame: (step: number, image: Blob, onProgress?: Progress) =>
       send<CaptureStatus>('POST', '/v1/capture/selfie', token, imageForm(image, { step: String(step) }), onProgress),

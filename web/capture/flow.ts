@@ -213,18 +213,19 @@ function onProgress(fraction: number): void {
   if (Math.floor(fraction * 4) > Math.floor(before * 4)) announcement.value = `Sending: ${Math.round(fraction * 100)} percent`;
 }
 
-export async function sendDocument(image: Blob): Promise<boolean> {
+/** Sends the document in one upload: the side with the portrait, and an ID card's back when there is one. */
+export async function sendDocument(image: Blob, back?: Blob): Promise<boolean> {
   notice.value = null;
   progress.value = 0;
-  announcement.value = 'Sending the photo of your document';
+  announcement.value = back ? 'Sending the photos of your ID card' : 'Sending the photo of your document';
   try {
-    const answer = await api!.uploadDocument(image, onProgress);
+    const answer = await api!.uploadDocument(image, back, onProgress);
     progress.value = null;
     announcement.value = 'Document received';
     await route(answer.next_step, true);
     return true;
   } catch (err) {
-    fail(err, 'document', () => void sendDocument(image));
+    fail(err, 'document', () => void sendDocument(image, back));
     return false;
   }
 }

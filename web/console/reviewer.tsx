@@ -9,6 +9,8 @@ import { describeSignals } from './review-signals.js';
 import { ClaimHolder, ClaimPanel } from './review-claim.js';
 import { ConsoleNav, SignIn } from './sign-in.js';
 import { DECLINE_REASON_WORDS, DECLINE_REASONS, type DeclineReason } from './decline-reasons.js';
+import { ZoneField, ZonePanel } from './review-zone-view.js';
+import { zoneProblems } from './review-zone.js';
 
 /** The minimum note length, as the server checks it (after trimming). */
 export const MIN_NOTE = 20;
@@ -141,6 +143,10 @@ export function ReviewCase({ id }: { id: string }) {
   const [decision, setDecision] = useState<'approve' | 'decline' | null>(null);
   const [note, setNote] = useState('');
   const [reasons, setReasons] = useState<DeclineReason[]>([]);
+  /** The zone the reviewer confirms with an approval; null until edited (then it is what was read). */
+  const [zone, setZone] = useState<string | null>(null);
+  /** Why the service refused the zone sent, shown under the zone field. */
+  const [zoneError, setZoneError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -150,6 +156,8 @@ export function ReviewCase({ id }: { id: string }) {
     setDecision(null);
     setNote('');
     setReasons([]);
+    setZone(null);
+    setZoneError(null);
     setError(null);
     // Focus leaves the note box for this case's heading, so the next keys are commands, not text.
     if (flash.value?.on === id) focusPageHeading();
@@ -157,14 +165,22 @@ export function ReviewCase({ id }: { id: string }) {
 
   async function submit() {
     setError(null);
+    setZoneError(null);
     if (!decision) return setError('Choose approve or decline.');
     if (!noteOk) return setError(`The note needs at least ${MIN_NOTE} characters (now ${noteLength}).`);
+    // With an approval, the zone as confirmed or corrected (prefilled with what was read); an emptied field sends none.
+    const mrz = decision === 'approve' ? (zone ?? zoneRead(state.data?.document.mrz)).trim() : '';
     setBusy(true);
     try {
       const result = await unwrap(
         api.POST('/v1/review/{id}', {
           params: { path: { id } },
-          body: { decision, note, ...(decision === 'decline' && reasons.length ? { decline_reasons: reasons } : {}) },
+          body: {
+            decision,
+            note,
+            ...(decision === 'decline' && reasons.length ? { decline_reasons: reasons } : {}),
+            ...(mrz ? { mrz } : {}),
+          },
         }),
       );
       const final = result.verification.status !== 'manual_review';
@@ -172,14 +188,19 @@ export function ReviewCase({ id }: { id: string }) {
       afterDecision(id, `Case ${id.slice(0, 8)}: ${final ? done : `you ${done}; another reviewer decides next`}.`, 'ok');
     } catch (err) {
       if (statusOf(err) === 409) afterDecision(id, `Case ${id.slice(0, 8)} was already decided: moved on.`, 'warn');
-      else setError(err instanceof Error ? err.message : String(err));
+      else if (statusOf(err) === 422 && mrz) {
+        setZoneError(zoneRefused(mrz, err));
+        // Back to the zone, which the reviewer corrects next (the panel may have scrolled it away).
+        document.getElementById('zone')?.focus();
+      } else setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
     }
   }
 
   useKeys((e) => {
-    if (e.key === 'Enter' && !e.shiftKey && (e.target as HTMLElement).tagName === 'TEXTAREA') {
+    // Enter in the note submits; in the zone field it starts the next line of the zone.
+    if (e.key === 'Enter' && !e.shiftKey && (e.target as HTMLElement).id === 'note') {
       e.preventDefault();
       void submit();
       return;
@@ -233,17 +254,41 @@ export function ReviewCase({ id }: { id: string }) {
                   </ul>
                 </section>
               )}
+              <section aria-labelledby="document-h">
+                <h2 id="document-h">Document</h2>
+                <div class="document-row">
+                  <Evidence
+                    images={[
+                      {
+                        key: 'document',
+                        caption: c.document.back ? 'Document, front' : 'Document',
+                        url: c.document.image_url,
+                        alt: c.document.back ? 'Identity document, front (the side with the portrait)' : 'Identity document',
+                        size: c.document.width ? `${c.document.width}×${c.document.height}` : null,
+                      },
+                      ...(c.document.back
+                        ? [
+                            {
+                              key: 'document-back',
+                              caption: 'Document, back',
+                              url: c.document.back.image_url,
+                              alt: 'Identity document, back (the side with the machine-readable zone)',
+                              size: c.document.back.width ? `${c.document.back.width}×${c.document.back.height}` : null,
+                            },
+                          ]
+                        : []),
+                    ]}
+                  />
+                  <section aria-labelledby="mrz-h" class="zone-panel">
+                    <h2 id="mrz-h">Machine-readable zone</h2>
+                    <ZonePanel zone={c.document.mrz} />
+                  </section>
+                </div>
+              </section>
               <section aria-labelledby="images-h">
-                <h2 id="images-h">Document and frames</h2>
+                <h2 id="images-h">Frames</h2>
                 <Evidence
                   images={[
-                    {
-                      key: 'document',
-                      caption: 'Document',
-                      url: c.document.image_url,
-                      alt: 'Identity document',
-                      size: c.document.width ? `${c.document.width}×${c.document.height}` : null,
-                    },
                     ...c.steps.map((st) => ({
                       key: `step-${st.step}`,
                       caption: `Step ${st.step + 1}: ${st.instruction}${st.pose ? ` (pose: ${st.pose})` : ''}`,
@@ -255,20 +300,7 @@ export function ReviewCase({ id }: { id: string }) {
                 />
               </section>
               <div class="columns">
-                <section aria-labelledby="mrz-h">
-                  <h2 id="mrz-h">MRZ</h2>
-                  {c.document.mrz ? (
-                    <dl class="facts">
-                      {Object.entries(c.document.mrz).map(([k, v]) => (
-                        <Fragment key={k}>
-                          <dt>{k}</dt>
-                          <dd>{v ?? '—'}</dd>
-                        </Fragment>
-                      ))}
-                    </dl>
-                  ) : (
-                    <p>No machine-readable zone was sent.</p>
-                  )}
+                <section aria-label="Signals">
                   <Signals signals={c.signals} />
                 </section>
                 <section aria-labelledby="audit-h">
@@ -344,6 +376,13 @@ export function ReviewCase({ id }: { id: string }) {
                       ))}
                     </fieldset>
                   )}
+                  {decision === 'approve' && (
+                    <ZoneField
+                      value={zone ?? zoneRead(c.document.mrz)}
+                      onInput={(v) => (setZone(v), setZoneError(null))}
+                      refused={zoneError}
+                    />
+                  )}
                   <label for="note">
                     Note (why; at least {MIN_NOTE} characters; <kbd>Enter</kbd> submits, <kbd>Shift</kbd>+<kbd>Enter</kbd> new line)
                   </label>
@@ -403,4 +442,16 @@ function Signals({ signals }: { signals: Record<string, unknown> }) {
       )}
     </>
   );
+}
+
+/** What the reading saw (the zone's lines), to prefill the field the reviewer confirms or corrects. */
+function zoneRead(mrz: Record<string, string | null> | null | undefined): string {
+  return mrz?.lines ?? '';
+}
+
+/** The service refused the zone sent with an approval: why, in words, and what to do. */
+function zoneRefused(mrz: string, err: unknown): string {
+  const why = zoneProblems(mrz);
+  const detail = why.length ? why.join(' ') : err instanceof Error ? err.message : String(err);
+  return `Not approved: the service did not accept the machine-readable zone. ${detail} Correct it from the document image, or empty the field to approve without a zone.`;
 }

@@ -59,15 +59,6 @@ export function CameraView(props: {
   );
 }
 
-/** The outline of an ID card (ISO/IEC 7810 ID-1 proportions) to line the document up with. */
-export function DocumentGuide() {
-  return (
-    <svg class="guide" viewBox="0 0 100 75" preserveAspectRatio="none" aria-hidden="true">
-      <rect x="8" y="11" width="84" height="53" rx="3" fill="none" stroke="#fff" stroke-width="0.8" stroke-dasharray="4 3" />
-    </svg>
-  );
-}
-
 /** An oval to put the face in. */
 export function FaceGuide() {
   return (
