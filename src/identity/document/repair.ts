@@ -149,6 +149,12 @@ function positions(lines: string[], shape: string[], second: string[]): Position
       const primary = forced(c, klass);
       const seen = other[i];
       const alternatives = confusions(c, klass);
+      // Where no check digit covers the place (document code, countries, names), a filler the
+      // second engine saw beats a filler-like character of the first: the legacy engine reads a
+      // lone '<' between letters as S or 5 now and then (measured), while neither engine invents
+      // a filler over a printed letter.
+      if (!checked && seen === '<' && (FILLER_LIKE.has(c) || c === '5'))
+        return { primary: '<', alternatives: [], checked, witness, mixed: false };
       if (seen && c !== '<' && !(seen !== '<' && FILLER_LIKE.has(seen) && c === '<')) {
         const theirs = forced(seen, klass);
         // Names carry no check digit: where the engines disagree on a letter, the second engine's
