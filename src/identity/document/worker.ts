@@ -15,7 +15,7 @@ import { workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { findZoneRows, levelledZone, type Gray } from './band.js';
-import { zoneFromText, type ZoneReading } from './repair.js';
+import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
 
 // Like the face workers: this thread yields the CPU to the API's event loop when both want it.
 try {
@@ -129,7 +129,7 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
   if (rows) {
     const full = await grayOf(image, SAMPLE_WIDTH);
     const scale = full.width / find.width;
-    for (const capHeight of [32, 24]) yield { pass: `zone ${capHeight}px`, png: await png(levelledZone(full, rows, scale, capHeight)) };
+    for (const capHeight of [32, 24, 40]) yield { pass: `zone ${capHeight}px`, png: await png(levelledZone(full, rows, scale, capHeight)) };
   }
   const angle = await skewAngle(image);
   const level = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
@@ -156,20 +156,40 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
   }
 }
 
-/** Reads the images in order (the back of a card first) and stops at the first zone that holds. */
+/** One pass's text, without spaces, for another pass to confirm a reading with. */
+const compact = (text: string) => text.replace(/[ \t]+/g, '');
+
+/**
+ * Whether another pass over the same image confirms a zone: it read the same zone, or its raw
+ * text (either engine) shows the zone's letter-and-digit fields exactly. The check digits cannot
+ * tell every look-alike apart in those fields, two readings at other scales can.
+ */
+const confirms = (other: { zone: ZoneReading | null; raw: string }, zone: ZoneReading) =>
+  other.zone?.lines.join('\n') === zone.lines.join('\n') || mixedFields(zone).every((field) => other.raw.includes(field));
+
+/**
+ * Reads the images in order (the back of a card first) and stops at the first zone that holds
+ * and that a second pass over the same image confirms.
+ */
 export default async function readDocument(task: ReadTask): Promise<ReadResult> {
   const [legacy, lstm] = await engines;
   const passes: PassTrace[] = [];
+  const traced = () => (task.trace ? { passes } : {});
   let seen = '';
   for (const [index, image] of task.images.entries()) {
+    const reads: { zone: ZoneReading | null; raw: string }[] = [];
     for await (const prepared of preparedImages(image)) {
       const [first, second] = await Promise.all([legacy.recognize(prepared.png), lstm.recognize(prepared.png)]);
       if (task.trace) passes.push({ image: index, pass: prepared.pass, legacy: first.data.text, lstm: second.data.text });
-      const zone = zoneFromText(first.data.text, second.data.text);
-      if (zone) return { zone, text: zone.lines.join('\n'), ...(task.trace ? { passes } : {}) };
+      reads.push({ zone: zoneFromText(first.data.text, second.data.text), raw: compact(`${first.data.text}\n${second.data.text}`) });
+      for (const read of reads) {
+        const zone = read.zone;
+        if (zone && reads.some((other) => other !== read && confirms(other, zone)))
+          return { zone, text: zone.lines.join('\n'), ...traced() };
+      }
       const text = zoneLikeText(first.data.text);
       if (text.length > seen.length) seen = text;
     }
   }
-  return { zone: null, text: seen, ...(task.trace ? { passes } : {}) };
+  return { zone: null, text: seen, ...traced() };
 }
