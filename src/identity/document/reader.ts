@@ -24,7 +24,8 @@ export function createDocumentReader(opts: { nice?: number } = {}): DocumentRead
   const source = import.meta.url.endsWith('.ts');
   let pool: Piscina | undefined;
   const start = (): Piscina => {
-    pool ??= new Piscina({
+    if (pool) return pool;
+    pool = new Piscina({
       filename: fileURLToPath(new URL(source ? './worker.ts' : './worker.js', import.meta.url)),
       // One thread: its two engines already take both cores of a small machine, and the
       // pipeline decides one verification at a time per instance.
