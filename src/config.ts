@@ -93,7 +93,7 @@ const envSchema = z
     FACE_MAX_SIDE: z.coerce.number().int().min(256).max(4096).default(640),
     /** Document↔selfie similarity: below LOW declined face_mismatch, below HIGH manual_review face_match_uncertain. */
     FACE_MATCH_LOW: z.coerce.number().min(0).max(1).default(0.3),
-    FACE_MATCH_HIGH: z.coerce.number().min(0).max(1).default(0.45),
+    FACE_MATCH_HIGH: z.coerce.number().min(0).max(1).default(0.4),
     /** Radians of yaw: a left/right step turns at least FACE_YAW_TURN, a front step at most FACE_YAW_FRONT. */
     FACE_YAW_TURN: z.coerce.number().min(0).max(1.5).default(0.15),
     FACE_YAW_FRONT: z.coerce.number().min(0).max(1.5).default(0.25),

@@ -81,7 +81,7 @@ describe('face rules (pure)', () => {
       FACE_CHECKS: 'on',
       FACE_WORKERS: 1,
       FACE_MATCH_LOW: 0.3,
-      FACE_MATCH_HIGH: 0.45,
+      FACE_MATCH_HIGH: 0.4,
       FACE_YAW_TURN: 0.15,
       FACE_YAW_FRONT: 0.25,
     });

@@ -149,6 +149,12 @@ function positions(lines: string[], shape: string[], second: string[]): Position
       const primary = forced(c, klass);
       const seen = other[i];
       const alternatives = confusions(c, klass);
+      // Where no check digit covers the place (document code, countries, names), a filler the
+      // second engine saw beats a filler-like character of the first: the legacy engine reads a
+      // lone '<' between letters as S or 5 now and then (measured), while neither engine invents
+      // a filler over a printed letter.
+      if (!checked && seen === '<' && (FILLER_LIKE.has(c) || c === '5'))
+        return { primary: '<', alternatives: [], checked, witness, mixed: false };
       if (seen && c !== '<' && !(seen !== '<' && FILLER_LIKE.has(seen) && c === '<')) {
         const theirs = forced(seen, klass);
         // Names carry no check digit: where the engines disagree on a letter, the second engine's
@@ -199,9 +205,16 @@ function bestMatch(line: string, candidates: string[]): string {
   return best.score <= line.length / 2 ? best.line : '';
 }
 
-/** The zone's lines with exactly `changes` positions read as one of their alternatives. */
-function* readingsWithChanges(all: Position[], widths: number[], changes: number): Generator<string[]> {
-  const options = all.flatMap((p, i) => p.alternatives.map((c) => ({ i, c })));
+/**
+ * What a change costs: reading a position as the character the second engine saw there costs 1,
+ * reading it as a look-alike neither engine saw costs 2. The cheapest reading that holds wins; two
+ * that hold at the same cost make the zone unreadable.
+ */
+const changeCost = (p: Position, c: string) => (c === p.contested ? 1 : 2);
+
+/** The zone's lines with up to `MAX_CHANGES` positions read as one of their alternatives, with the changes' cost. */
+function* readingsWithChanges(all: Position[], widths: number[]): Generator<{ lines: string[]; cost: number }> {
+  const options = all.flatMap((p, i) => p.alternatives.map((c) => ({ i, c, cost: changeCost(p, c) })));
   const build = (chosen: { i: number; c: string }[]): string[] => {
     const chars = all.map((p) => p.primary);
     for (const { i, c } of chosen) chars[i] = c;
@@ -213,17 +226,15 @@ function* readingsWithChanges(all: Position[], widths: number[], changes: number
     }
     return out;
   };
-  function* subsets(from: number, left: number, chosen: { i: number; c: string }[]): Generator<{ i: number; c: string }[]> {
-    if (left === 0) {
-      yield chosen;
-      return;
-    }
-    for (let k = from; k <= options.length - left; k++) {
+  function* subsets(from: number, left: number, chosen: typeof options): Generator<typeof options> {
+    yield chosen;
+    if (left === 0) return;
+    for (let k = from; k < options.length; k++) {
       if (chosen.some((o) => o.i === options[k]!.i)) continue;
       yield* subsets(k + 1, left - 1, [...chosen, options[k]!]);
     }
   }
-  for (const chosen of subsets(0, changes, [])) yield build(chosen);
+  for (const chosen of subsets(0, MAX_CHANGES, [])) yield { lines: build(chosen), cost: chosen.reduce((sum, o) => sum + o.cost, 0) };
 }
 
 function parsed(lines: string[]) {
@@ -345,21 +356,34 @@ export function zoneFromText(text: string, second = ''): ZoneReading | null {
     const shape = SHAPES[candidate.format];
     const all = positions(candidate.lines, shape, secondLines);
     const widths = shape.map((l) => l.length);
-    for (let changes = 0; changes <= MAX_CHANGES; changes++) {
-      const holding: string[][] = [];
-      for (const reading of readingsWithChanges(all, widths, changes)) {
-        if (checkDigitsHold(reading)) holding.push(reading);
-        if (holding.length > 1) break;
-      }
-      if (holding.length === 0) continue;
-      const reading = holding.length === 1 ? holding[0]! : null;
-      const lines =
-        reading && !contestedTwin(reading, all, widths) && overruled(reading, all) <= MAX_OVERRULED && !unwitnessed(reading, all)
-          ? repairCountries(reading, candidate.format, all)
-          : null;
-      if (lines) return { format: candidate.format, lines };
-      break;
-    }
+    const holding: { lines: string[]; cost: number }[] = [];
+    for (const reading of readingsWithChanges(all, widths)) if (checkDigitsHold(reading.lines)) holding.push(reading);
+    if (holding.length === 0) continue;
+    const cheapest = Math.min(...holding.map((h) => h.cost));
+    const best = holding.filter((h) => h.cost === cheapest);
+    const reading = best.length === 1 ? best[0]!.lines : null;
+    const lines =
+      reading && !contestedTwin(reading, all, widths) && overruled(reading, all) <= MAX_OVERRULED && !unwitnessed(reading, all)
+        ? repairCountries(reading, candidate.format, all)
+        : null;
+    if (lines) return { format: candidate.format, lines };
   }
   return null;
+}
+
+/**
+ * The fields of a zone that may hold letters and digits (document number, optional data): there
+ * a look-alike read for its twin can keep every check digit holding (G and 6 weigh the same modulo
+ * 10; two S/5 swaps can cancel under the 7-3-1 weights), so the reader has another reading of the
+ * image confirm them. Trailing fillers are left out: the engines agree on those.
+ */
+export function mixedFields(zone: ZoneReading): string[] {
+  const [l1, l2] = zone.lines as [string, string];
+  const fields =
+    zone.format === 'TD1'
+      ? [l1.slice(5, 14), l1.slice(15, 30), l2.slice(18, 29)]
+      : zone.format === 'TD2'
+        ? [l2.slice(0, 9), l2.slice(28, 35)]
+        : [l2.slice(0, 9), l2.slice(28, 42)];
+  return fields.map((f) => f.replace(/<+$/, '')).filter((f) => f.length > 0);
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decodeForFaces } from './decode.js';
+import { loadDescriber } from './descriptor.js';
 import { humanConfig } from './human-config.js';
 import type { FaceSignal, ImageAnalysis } from './signals.js';
 
@@ -55,21 +56,36 @@ function serveFileUrls(): void {
 
 export interface FaceAnalyzer {
   /** Faces in one image, downscaled first so its longest side is at most `maxSide`. */
-  analyze(image: Uint8Array, maxSide?: number): Promise<ImageAnalysis & { embedding: number[] | null }>;
+  analyze(image: Uint8Array, maxSide?: number): Promise<ImageAnalysis & { embedding: number[] | null; descriptor: number[] | null }>;
+  /** Human's `faceres` embeddings compared (0..1, higher is more alike); embeddings exist only when loaded with `faceres`. */
   similarity(a: number[], b: number[]): number;
+  /** face-api's descriptors compared: 1 − Euclidean distance (higher is more alike). */
+  descriptorSimilarity(a: number[], b: number[]): number;
 }
 
-/** Loads the models (a few seconds) and answers an analyzer. */
-export async function loadFaceAnalyzer(): Promise<FaceAnalyzer> {
+/**
+ * Loads the models (a few seconds) and answers an analyzer. The face match compares face-api's
+ * descriptors (descriptor.ts): on the fixtures it separates the people better than Human's
+ * `faceres`, most of all for a portrait on a photographed document (README, "Face checks").
+ * `faceres` is computed only when asked (`npm run faces:separation` compares the two).
+ */
+export async function loadFaceAnalyzer(opts: { faceres?: boolean } = {}): Promise<FaceAnalyzer> {
   serveFileUrls();
   // The package's exports map has no "./" subpaths, so the WASM build is loaded by path.
   const distDir = dirname(require.resolve('@vladmandic/human'));
   const { Human } = require(join(distDir, 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
   const wasmDir = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + '/';
   const human = new Human(
-    humanConfig({ wasmPath: wasmDir, modelBasePath: pathToFileURL(join(distDir, '..', 'models') + '/').href, async: false, signals: true }),
+    humanConfig({
+      wasmPath: wasmDir,
+      modelBasePath: pathToFileURL(join(distDir, '..', 'models') + '/').href,
+      async: false,
+      signals: true,
+      faceres: opts.faceres ?? false,
+    }),
   );
   await human.load();
+  const describer = await loadDescriber(wasmDir);
   return {
     async analyze(image, maxSide = DEFAULT_MAX_SIDE) {
       // RGB bytes for the tensor, alpha dropped; bounded in pixels before anything is decoded.
@@ -93,8 +109,18 @@ export async function loadFaceAnalyzer(): Promise<FaceAnalyzer> {
         antispoof: round(f.real),
         liveness: round(f.live),
       }));
-      return { width: info.width, height: info.height, face_count: faces.length, faces: signals, embedding: faces[0]?.embedding ?? null };
+      // The largest face described again from the image as uploaded (see descriptor.ts).
+      const descriptor = faces[0] ? await describer.describe(image, faces[0].box, info.width) : null;
+      return {
+        width: info.width,
+        height: info.height,
+        face_count: faces.length,
+        faces: signals,
+        embedding: faces[0]?.embedding ?? null,
+        descriptor,
+      };
     },
     similarity: (a, b) => Number(human.match.similarity(a, b).toFixed(3)),
+    descriptorSimilarity: describer.similarity,
   };
 }

@@ -4,7 +4,7 @@
  * mesh, so a face, its box and its yaw are found the same way on both sides and the page's
  * "turn a little more" agrees with the service's verdict. Only what differs is a parameter:
  * where the files are, whether detection runs async, and the models the service alone needs
- * (the descriptor to compare faces, antispoof and liveness for the signals). Pure data: no
+ * (antispoof and liveness for the signals). Pure data: no
  * Node or DOM import, so both builds take it.
  */
 export interface HumanSetup {
@@ -13,11 +13,16 @@ export interface HumanSetup {
   /** Where the model files are (a URL ending in "/"). */
   modelBasePath: string;
   async: boolean;
-  /** The service's extra models: the face descriptor (embedding), antispoof and liveness. */
+  /** The service's extra models: antispoof and liveness. */
   signals: boolean;
+  /**
+   * Human's own face descriptor (`faceres`): the service compares faces with face-api's
+   * (descriptor.ts), so only `npm run faces:separation`, which measures both, asks for it.
+   */
+  faceres?: boolean;
 }
 
-export function humanConfig({ wasmPath, modelBasePath, async, signals }: HumanSetup) {
+export function humanConfig({ wasmPath, modelBasePath, async, signals, faceres = false }: HumanSetup) {
   return {
     backend: 'wasm' as const,
     wasmPath,
@@ -34,7 +39,7 @@ export function humanConfig({ wasmPath, modelBasePath, async, signals }: HumanSe
       detector: { rotation: false, maxDetected: 5, minConfidence: 0.5, return: false },
       mesh: { enabled: true },
       iris: { enabled: false },
-      description: { enabled: signals },
+      description: { enabled: faceres },
       emotion: { enabled: false },
       antispoof: { enabled: signals },
       liveness: { enabled: signals },

@@ -37,7 +37,7 @@ export default async function analyzeVerification(task: FaceTask): Promise<FaceT
   const analysed: Awaited<ReturnType<Awaited<typeof analyzer>['analyze']>>[] = [];
   for (const image of task.images) analysed.push(await faces.analyze(image, task.maxSide));
   const similarity = analysed.map((a, i) =>
-    analysed.map((b, j) => (j <= i || !a.embedding || !b.embedding ? null : faces.similarity(a.embedding, b.embedding))),
+    analysed.map((b, j) => (j <= i || !a.descriptor || !b.descriptor ? null : faces.descriptorSimilarity(a.descriptor, b.descriptor))),
   );
-  return { images: analysed.map(({ embedding: _embedding, ...rest }) => rest), similarity };
+  return { images: analysed.map(({ embedding: _embedding, descriptor: _descriptor, ...rest }) => rest), similarity };
 }

@@ -1,0 +1,195 @@
+/**
+ * The document-reading worker (one thread of the pool in reader.ts): everything that touches
+ * pixels or runs the OCR happens here, never on the API's event loop. Tesseract (tesseract.js, the
+ * English data shipped in @tesseract.js-data/eng; nothing is downloaded) starts as soon as the
+ * thread does, in the background; a task that arrives earlier waits for it.
+ *
+ * Two engines read each prepared image: the legacy engine, which reads OCR-B's filler '<' far
+ * better (measured: the LSTM engine reads runs of fillers as K, L and C), and the LSTM engine as a
+ * second opinion on letters and digits (repair.ts weighs them).
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { setPriority } from 'node:os';
+import { workerData } from 'node:worker_threads';
+import sharp from 'sharp';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { findZoneRows, levelledZone, type Gray } from './band.js';
+import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
+
+// Like the face workers: this thread yields the CPU to the API's event loop when both want it.
+try {
+  const nice = (workerData as { nice?: number } | undefined)?.nice ?? 10;
+  if (nice > 0) setPriority(0, nice);
+} catch {
+  // Not permitted here: the OCR competes at normal priority.
+}
+
+/** Images above this many pixels are never decoded (decode bombs); uploads over it are refused earlier. */
+export const MAX_INPUT_PIXELS = 40_000_000;
+
+export interface DocumentReading {
+  /** the zone whose check digits hold, or null */
+  zone: ZoneReading | null;
+  /** the text the OCR saw where the zone should be (empty when nothing zone-like was found) */
+  text: string;
+}
+
+/** What one pass saw (the read-rate script dumps it for the documents it could not read). */
+export interface PassTrace {
+  image: number;
+  pass: string;
+  legacy: string;
+  lstm: string;
+}
+
+export interface ReadTask {
+  images: Uint8Array[];
+  trace?: boolean;
+}
+
+export type ReadResult = DocumentReading & { passes?: PassTrace[] };
+
+const require = createRequire(import.meta.url);
+const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0');
+const ZONE_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
+
+const engine = async (oem: OEM) => {
+  const w = await createWorker('eng', oem, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' });
+  // The prepared images carry no resolution; without one Tesseract assumes 70 dpi and warns. At
+  // 300 dpi a zone character of 24 to 32 px is the 8 to 10 point size Tesseract was trained on.
+  await w.setParameters({ tessedit_char_whitelist: ZONE_CHARACTERS, tessedit_pageseg_mode: PSM.SINGLE_BLOCK, user_defined_dpi: '300' });
+  return w;
+};
+const engines: Promise<[Worker, Worker]> = Promise.all([engine(OEM.TESSERACT_ONLY), engine(OEM.LSTM_ONLY)]);
+// A failed start is reported by every task (a pipeline fault), not as an unhandled rejection.
+engines.catch(() => {});
+
+/** Lines that look like part of a zone: long runs of the zone's characters with fillers in them. */
+function zoneLikeText(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\s+/g, ''))
+    .filter((l) => l.length >= 20 && /^[A-Z0-9<]+$/.test(l))
+    .join('\n');
+}
+
+/** The longest side the zone is looked for on: a zone's characters are still 10 px or more there. */
+const FIND_WIDTH = 1200;
+/** The longest side sampled from: beyond it a phone photo has more pixels than detail. */
+const SAMPLE_WIDTH = 2400;
+
+const grayOf = async (image: Uint8Array, width: number): Promise<Gray> => {
+  const { data, info } = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .grayscale()
+    .resize({ width, height: width, fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+};
+
+const png = (g: Gray) =>
+  sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+
+/**
+ * The angle that makes the text rows level: the rotation whose dark-pixel row profile varies most,
+ * searched on a small copy (the fallback when no zone-like rows were found).
+ */
+async function skewAngle(image: Uint8Array): Promise<number> {
+  const small = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .grayscale()
+    .resize({ width: 600 })
+    .normalise()
+    .png()
+    .toBuffer();
+  let best = { angle: 0, score: -1 };
+  for (let angle = -6; angle <= 6; angle += 0.5) {
+    const { data, info } = await sharp(small).rotate(angle, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    let score = 0;
+    let previous = 0;
+    for (let y = 0; y < info.height; y++) {
+      let dark = 0;
+      for (let x = 0; x < info.width; x++) if (data[(y * info.width + x) * info.channels]! < 110) dark++;
+      if (y > 0) score += (dark - previous) ** 2;
+      previous = dark;
+    }
+    if (score > best.score) best = { angle, score };
+  }
+  return best.angle;
+}
+
+/** The prepared images to read, in order, for one photo: the zone found and levelled, then the whole page as fallbacks. */
+async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string; png: Buffer }> {
+  const find = await grayOf(image, FIND_WIDTH);
+  const rows = findZoneRows(find);
+  if (rows) {
+    const full = await grayOf(image, SAMPLE_WIDTH);
+    const scale = full.width / find.width;
+    for (const capHeight of [32, 24, 40]) yield { pass: `zone ${capHeight}px`, png: await png(levelledZone(full, rows, scale, capHeight)) };
+  }
+  const angle = await skewAngle(image);
+  const level = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .rotate(angle, { background: '#ffffff' })
+    .grayscale()
+    .png({ compressionLevel: 1 })
+    .toBuffer({ resolveWithObject: true });
+  for (const { width, lowerShare } of [
+    { width: 1000, lowerShare: 1 },
+    { width: 1600, lowerShare: 0.5 },
+  ]) {
+    const { width: w, height: h } = level.info;
+    const top = Math.round(h * (1 - lowerShare));
+    yield {
+      pass: `page ${width}px, lower ${lowerShare}`,
+      png: await sharp(level.data)
+        .extract({ left: 0, top, width: w, height: h - top })
+        .resize({ width })
+        .normalise()
+        .png({ compressionLevel: 1 })
+        .toBuffer(),
+    };
+  }
+}
+
+/** One pass's text, without spaces, for another pass to confirm a reading with. */
+const compact = (text: string) => text.replace(/[ \t]+/g, '');
+
+/**
+ * Whether another pass over the same image confirms a zone: it read the same zone, or its raw
+ * text (either engine) shows the zone's letter-and-digit fields exactly. The check digits cannot
+ * tell every look-alike apart in those fields, two readings at other scales can.
+ */
+const confirms = (other: { zone: ZoneReading | null; raw: string }, zone: ZoneReading) =>
+  other.zone?.lines.join('\n') === zone.lines.join('\n') || mixedFields(zone).every((field) => other.raw.includes(field));
+
+/**
+ * Reads the images in order (the back of a card first) and stops at the first zone that holds
+ * and that a second pass over the same image confirms.
+ */
+export default async function readDocument(task: ReadTask): Promise<ReadResult> {
+  const [legacy, lstm] = await engines;
+  const passes: PassTrace[] = [];
+  const traced = () => (task.trace ? { passes } : {});
+  let seen = '';
+  for (const [index, image] of task.images.entries()) {
+    const reads: { zone: ZoneReading | null; raw: string }[] = [];
+    for await (const prepared of preparedImages(image)) {
+      const [first, second] = await Promise.all([legacy.recognize(prepared.png), lstm.recognize(prepared.png)]);
+      if (task.trace) passes.push({ image: index, pass: prepared.pass, legacy: first.data.text, lstm: second.data.text });
+      reads.push({ zone: zoneFromText(first.data.text, second.data.text), raw: compact(`${first.data.text}\n${second.data.text}`) });
+      for (const read of reads) {
+        const zone = read.zone;
+        if (zone && reads.some((other) => other !== read && confirms(other, zone)))
+          return { zone, text: zone.lines.join('\n'), ...traced() };
+      }
+      const text = zoneLikeText(first.data.text);
+      if (text.length > seen.length) seen = text;
+    }
+  }
+  return { zone: null, text: seen, ...traced() };
+}
