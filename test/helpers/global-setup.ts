@@ -27,7 +27,10 @@ export default async function setup() {
  * the PostgreSQL-only and Redis-only files use `describe.runIf`, which vitest only counts as
  * "skipped" in its summary.
  */
-export function announceSkippedTests(env: NodeJS.ProcessEnv, write = (line: string) => process.stderr.write(line)): void {
+export function announceSkippedTests(
+  env: NodeJS.ProcessEnv,
+  write: (line: string) => unknown = (line) => process.stderr.write(line),
+): void {
   const missing = [
     env.DATABASE_URL
       ? null
