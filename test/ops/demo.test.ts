@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '../..');
  * `npm run demo -- --exit` as a new user runs it: its own server and webhook receiver, the
  * README's walkthrough with the files of test/fixtures/walkthrough/, face checks and document
  * reading on (the defaults), nothing from the internet. On PostgreSQL its server gets a fresh
- * database of the CI server.
+ * database of the CI server (face checks and document reading off there: see below).
  */
 describe('npm run demo', () => {
   it(
@@ -19,7 +19,9 @@ describe('npm run demo', () => {
       const database = usingPostgres() ? await createPostgresDatabase(process.env.DATABASE_URL!) : null;
       try {
         const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn' };
-        if (database) env.DATABASE_URL = database.url;
+        // The recognition of the walkthrough's files is the same on either database: on PostgreSQL
+        // the run checks the storage path alone and spares CI the models and OCR a second time.
+        if (database) Object.assign(env, { DATABASE_URL: database.url, FACE_CHECKS: 'off', DOCUMENT_READING: 'off' });
         if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
         const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--exit', '--port', '0'], {
           cwd: root,
@@ -33,7 +35,10 @@ describe('npm run demo', () => {
         expect(code, output).toBe(0);
         expect(output).toMatch(/profile {7}[0-9a-f-]{36} {2}"Moonlight Concerts"/);
         expect(output).toMatch(/published, with a ticket type and order [0-9a-f-]{36} \(2 tickets\)/);
-        expect(output).toContain('2 of 2 deliveries succeeded');
+        // event.published and order.paid at least, each answered by the demo's receiver.
+        const [, succeeded, all] = /: (\d+) of (\d+) deliveries succeeded/.exec(output) ?? [];
+        expect(Number(all), output).toBeGreaterThanOrEqual(2);
+        expect(succeeded).toBe(all);
         // The walkthrough's files make the same person in every pose: the pipeline approves them,
         // or a face-match score between the thresholds sends them to review and the demo's reviewer approves.
         expect(output).toMatch(
