@@ -14,7 +14,7 @@ const root = join(import.meta.dirname, '../..');
 describe('npm run demo', () => {
   it(
     'makes a tenant, keys, events with delivered webhooks, a decided verification and a sealed record, then stops',
-    { timeout: 600_000 },
+    { timeout: 900_000 },
     async () => {
       const database = usingPostgres() ? await createPostgresDatabase(process.env.DATABASE_URL!) : null;
       try {
