@@ -1,4 +1,4 @@
-// The floor under webhook throughput (README, Background work): how fast a sender that does only
+// The floor under webhook throughput (docs/benchmarks.md, Background work): how fast a sender that does only
 // the least a durable queue shared by several processes must do (claim a batch under a lease in
 // PostgreSQL, send it, record the answers) delivers, against the same bare keep-alive loop and
 // HTTPS receiver as bench/webhooks.ts. It runs none of the server's code: the sender is this

@@ -1,4 +1,4 @@
-// Background work under load (README, Benchmark): webhook throughput against a bare keep-alive
+// Background work under load (docs/benchmarks.md): webhook throughput against a bare keep-alive
 // POST loop to the same HTTPS receiver, isolation from a receiver that never answers, and the
 // idle latency from commit to receiver. Runs the server as its own process on the store of
 // createStore() (PostgreSQL when DATABASE_URL is set). `npm run bench:webhooks` runs it alone.
@@ -330,7 +330,7 @@ export async function measureWebhooks(): Promise<WebhookBench> {
 const fmt = (n: number | undefined, digits = 0) =>
   n === undefined || Number.isNaN(n) ? '—' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** Deliveries per second against the bare keep-alive loop's (README, Benchmark). */
+/** Deliveries per second against the bare keep-alive loop's (docs/benchmarks.md). */
 const DELIVERY_RATIO_TARGET = 0.5;
 
 export function webhooksMarkdown(r: WebhookBench): string {

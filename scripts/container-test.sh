@@ -85,11 +85,12 @@ cleanup() {
   [ -n "$health_pid" ] && kill "$health_pid" 2>/dev/null
   if [ -S "$socket" ]; then
     DOCKER_HOST="unix://$socket" docker-compose -p "$project" -f docker-compose.yml down -v --timeout 5 >/dev/null 2>&1
+    DOCKER_HOST="unix://$socket" docker-compose -p "${project}r" -f docker-compose.yml down -v --timeout 5 >/dev/null 2>&1
   fi
   [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null
   for c in $(podman ps -a --filter "label=partner-services.container-test=$project" --format '{{.ID}}'); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
   for v in $(podman volume ls --filter "label=partner-services.container-test=$project" --format '{{.Name}}'); do podman volume rm -f "$v" >/dev/null 2>&1; done
-  podman network rm -f "${project}_default" >/dev/null 2>&1
+  podman network rm -f "${project}_default" "${project}r_default" >/dev/null 2>&1
   [ -f "$work/iptables.before" ] && undo_netavark_firewall "$work/iptables.before"
   psql "$pg_base" -qc "drop database if exists $ci_db with (force)" >/dev/null 2>&1
   echo "$ip_forward_before" >/proc/sys/net/ipv4/ip_forward
@@ -283,7 +284,9 @@ compose_port=$(free_port)
 compose=(docker-compose -p "$project" -f docker-compose.yml)
 # No systemd runs podman's health timers: run the checks by hand while compose waits on them.
 (while :; do
-  for c in $(podman ps --filter "label=com.docker.compose.project=$project" --format '{{.Names}}'); do podman healthcheck run "$c" >/dev/null 2>&1 || true; done
+  for p in "$project" "${project}r"; do
+    for c in $(podman ps --filter "label=com.docker.compose.project=$p" --format '{{.Names}}'); do podman healthcheck run "$c" >/dev/null 2>&1 || true; done
+  done
   sleep 1
 done) &
 health_pid=$!
@@ -296,6 +299,13 @@ wait_healthy "$server" 180
 echo "   HEALTHCHECK passes"
 check_runs_as_node "$server"
 check_apis "http://127.0.0.1:$compose_port"
+# The README's backup (Backup and restore, PostgreSQL with compose), as written, while the server runs:
+# pg_dump inside the postgres service, the server-data volume through a one-off server container.
+"${compose[@]}" exec -T postgres sh -c 'pg_dump -U "$POSTGRES_USER" -d "$POSTGRES_DB" --format=custom' >"$work/partner.dump" ||
+  fail "pg_dump in the postgres service"
+"${compose[@]}" run --rm -T --no-deps --entrypoint tar server -C /data -czf - . >"$work/blobs.tar.gz" ||
+  fail "tar of the server-data volume"
+echo "   backed up: pg_dump $(stat -c %s "$work/partner.dump") bytes, server-data $(stat -c %s "$work/blobs.tar.gz") bytes"
 # PostgreSQL and Redis stopped first: their names no longer resolve, and the server still stops at once.
 "${compose[@]}" stop postgres redis >/dev/null 2>&1
 sleep 3
@@ -303,4 +313,31 @@ echo "   postgres and redis stopped first"
 # Closing waits for the pools' connection attempts (3 s each) to give up: within SHUTDOWN_GRACE_MS (10 s) and 5 s.
 check_graceful_stop "$server" 15000 "${compose[@]}" stop server
 "${compose[@]}" down -v --timeout 5 >/dev/null 2>&1
+
+# The README's restore, as written, into a new stack (a second project: empty volumes).
+say "restore into a new stack (pg_restore in its postgres service, the blobs through a one-off container)"
+restored=(docker-compose -p "${project}r" -f docker-compose.yml)
+restored_port=$(free_port)
+export ADMIN_TOKEN="$admin_token" WEBHOOK_ALLOW_PRIVATE_NETWORKS=true PUBLISHED_PORT="127.0.0.1:$restored_port"
+"${restored[@]}" up -d postgres redis >"$work/restore.log" 2>&1 || {
+  cat "$work/restore.log"
+  fail "docker-compose up -d postgres redis (restore)"
+}
+wait_healthy "$("${restored[@]}" ps -q postgres)" 60
+"${restored[@]}" exec -T postgres sh -c 'pg_restore -U "$POSTGRES_USER" -d "$POSTGRES_DB" --no-owner --exit-on-error' <"$work/partner.dump" ||
+  fail "pg_restore in the postgres service"
+"${restored[@]}" run --rm -T --no-deps --entrypoint tar server -C /data -xzf - <"$work/blobs.tar.gz" ||
+  fail "tar into the new server-data volume"
+"${restored[@]}" up -d --no-build >>"$work/restore.log" 2>&1 || {
+  cat "$work/restore.log"
+  fail "docker-compose up -d (restore)"
+}
+wait_healthy "$("${restored[@]}" ps -q server)" 60
+BASE="http://127.0.0.1:$restored_port" node --input-type=module -e '
+  const res = await fetch(process.env.BASE + "/admin/v1/profiles", { headers: { authorization: `Bearer ${process.env.ADMIN_TOKEN}` } });
+  const body = await res.json();
+  if (res.status !== 200 || !JSON.stringify(body).includes("Container test")) throw new Error(`${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  console.log("   the restored stack answers with the tenant made before the backup");
+' || fail "the restored stack"
+"${restored[@]}" down -v --timeout 5 >/dev/null 2>&1
 say "container test passed"

@@ -4,7 +4,7 @@
 // from; it skips with one line instead of failing.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { markServerBuilt } from './build-stamp.mjs';
+import { markServerBuilt, markWebBuilt } from './build-stamp.mjs';
 
 if (!existsSync('node_modules/vite/package.json') || !existsSync('node_modules/typescript/package.json') || !existsSync('src/app.ts')) {
   console.log('prepare: no compiler, no Vite or no sources here (production install?): skipping the build');
@@ -15,4 +15,6 @@ const server = run('build');
 if (server !== 0) process.exit(server);
 await import('./pglite-template.mjs');
 markServerBuilt();
-process.exit(run('build:web'));
+const web = run('build:web');
+if (web === 0) markWebBuilt();
+process.exit(web);

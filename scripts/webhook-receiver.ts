@@ -237,8 +237,9 @@ async function main() {
     process.stdout.write(
       [
         `webhook receiver listening on https://${host}:${port}/ (its certificate: ${caFile})`,
-        `start the server so it trusts this receiver and may call a local address:`,
-        `  NODE_EXTRA_CA_CERTS=${caFile} WEBHOOK_ALLOW_PRIVATE_NETWORKS=true npm start`,
+        `start the server so it trusts this receiver and may call a local address, with the operator API on`,
+        `(ADMIN_TOKEN: any 16+ characters; the README's walkthrough uses this one):`,
+        `  NODE_EXTRA_CA_CERTS=${caFile} WEBHOOK_ALLOW_PRIVATE_NETWORKS=true ADMIN_TOKEN=local-operator-token-123 npm start`,
         `verifying Service-Signature with ${options.secrets.length ? '--secret and ' : ''}the secret(s) in ${join(options.dir, 'secret')} (read at each delivery)`,
         options.publicKey
           ? 'verifying Standard Webhooks signatures with --public-key'

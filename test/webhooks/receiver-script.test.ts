@@ -81,8 +81,10 @@ describe('npm run webhook-receiver', () => {
     return res.json().data as { state: string; lastStatusCode: number | null };
   }
 
-  it('prints how to start the server: the certificate file and the exact variables', () => {
-    expect(output).toContain(`NODE_EXTRA_CA_CERTS=${join(dir, 'ca.pem')} WEBHOOK_ALLOW_PRIVATE_NETWORKS=true npm start`);
+  it('prints how to start the server: the certificate file and the exact variables, the operator token included', () => {
+    expect(output).toContain(
+      `NODE_EXTRA_CA_CERTS=${join(dir, 'ca.pem')} WEBHOOK_ALLOW_PRIVATE_NETWORKS=true ADMIN_TOKEN=local-operator-token-123 npm start`,
+    );
     expect(ca).toMatch(/^-----BEGIN CERTIFICATE-----/);
   });
 
