@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ReadResult, ReadTask } from './worker.js';
 
+// Types only: importing a value of worker.ts would run it on this thread, starting two OCR engines
+// on the API's event loop that also keep the process from exiting after close.
 export type { DocumentReading, PassTrace, ReadResult } from './worker.js';
-export { MAX_INPUT_PIXELS } from './worker.js';
 
 export interface DocumentReader {
   start(): void;
