@@ -28,6 +28,8 @@ export interface ChallengeStep {
 export interface Challenge {
   challenge_id: string;
   steps: ChallengeStep[];
+  /** The yaw thresholds the server judges each frame's pose by; null when it checks no faces. */
+  pose_check: { yaw_turn: number; yaw_front: number } | null;
 }
 
 export type Progress = (fraction: number) => void;
