@@ -2,6 +2,7 @@ import { render } from 'preact';
 import './style.css';
 import { adminToken, reviewerKey, route } from './lib.js';
 import { OperatorSignIn, Profile, Profiles } from './operator.js';
+import { DeliveryDetail, VerificationDetail } from './operator/verification.js';
 import { Overview } from './overview.js';
 import { ReviewCase, ReviewerSignIn, ReviewQueue } from './reviewer.js';
 import { Link, Shell } from './ui.js';
@@ -39,7 +40,7 @@ function App() {
     .replace(/^\/console\/?/, '')
     .split('/')
     .filter(Boolean);
-  const [area, a, b, c] = parts;
+  const [area, a, b, c, d] = parts;
   if (!area) return <Home />;
   if (area === 'review') {
     if (!reviewerKey.value) return <ReviewerSignIn />;
@@ -47,6 +48,8 @@ function App() {
   }
   if (area === 'operator') {
     if (!adminToken.value) return <OperatorSignIn />;
+    if (a === 'profiles' && b && c === 'verifications' && d) return <VerificationDetail profileId={b} id={d} />;
+    if (a === 'deliveries' && b) return <DeliveryDetail id={b} />;
     if (a === 'profiles' && b) return <Profile id={b} tab={c ?? 'keys'} />;
     if (a === 'overview') return <Overview />;
     return <Profiles />;

@@ -192,13 +192,11 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
     () => unwrap(api.GET('/admin/v1/profiles/{id}/webhook-endpoints', { params: { path: { id: profileId } } })),
     [profileId],
   );
-  const ids = endpoints.data?.data.items.map((e) => e.id) ?? [];
-  const deliveries = useLoad(async () => {
-    const pages = await Promise.all(
-      ids.map((endpointId) => unwrap(api.GET('/admin/v1/webhook-deliveries', { params: { query: { endpointId, limit: 50 } } }))),
-    );
-    return pages.flatMap((p) => p.data.items).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  }, [ids.join(',')]);
+  // The profile's whole log: its endpoints' deliveries and its identity decision webhooks.
+  const deliveries = useLoad(
+    async () => (await unwrap(api.GET('/admin/v1/webhook-deliveries', { params: { query: { profileId, limit: 50 } } }))).data.items,
+    [profileId],
+  );
   const [url, setUrl] = useState('');
   const [shown, setShown] = useState<{ label: string; value: string } | null>(null);
   const refresh = () => (endpoints.reload(), deliveries.reload());
@@ -354,7 +352,7 @@ function Webhooks({ api, profileId }: { api: Api; profileId: string }) {
                   <tr key={d.id}>
                     <td data-label="Created">{localTime(d.createdAt)}</td>
                     <td data-label="Event">
-                      <code>{d.type}</code>
+                      <Link href={`/console/operator/deliveries/${d.id}`}>{d.type}</Link>
                     </td>
                     <td data-label="Endpoint">
                       <code>{d.url}</code>
@@ -524,7 +522,9 @@ function Verifications({ api, profileId }: { api: Api; profileId: string }) {
               {items.map((v) => (
                 <tr key={v.id}>
                   <td>
-                    <code>{v.id.slice(0, 8)}</code>
+                    <Link href={`/console/operator/profiles/${profileId}/verifications/${v.id}`}>
+                      <code>{v.id.slice(0, 8)}</code>
+                    </Link>
                   </td>
                   <td>{v.status}</td>
                   <td>{v.erased ? 'erased' : (v.decision_reason ?? '—')}</td>
