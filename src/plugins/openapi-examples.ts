@@ -9,7 +9,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -51,7 +51,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "72971bbe-e135-4816-86be-cc1f8b98087c",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -65,19 +65,19 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8755e948a62ebd2b6a419db51f58cf36",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "fbc66772-0b90-47d1-936b-f7ee33d87212",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "b9rsV8KMda6EYlCaCwrhkdwV0Y97C5SptMSuuUWbF8wJ6s2Fo018lmVmpEdrYlINOjOal5YlsqGuttyz7A5BCQ"
       }
     },
     "responses": {
       "200": {
         "admitted": true,
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5",
+        "record_id": "fbc66772-0b90-47d1-936b-f7ee33d87212",
         "admitted_at": "2026-12-18T21:42:28.850Z"
       }
     }
@@ -87,7 +87,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "CANCELLED",
@@ -97,7 +97,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "2050f21e-9493-4fc9-b505-95f49d6f95da",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -109,7 +109,7 @@ export const operationExamples: OperationExamples = {
   "captureStatus": {
     "responses": {
       "200": {
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "verification_id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
         "stage": "document",
         "next_step": {
           "type": "document"
@@ -118,7 +118,7 @@ export const operationExamples: OperationExamples = {
         "requester": {
           "name": "Harbour Live Events B.V."
         },
-        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified"
+        "return_url": "https://hooks.harbour-live.example/orders/a785c8a9-0ea3-47c0-9353-b3372ffddc90/verified"
       }
     }
   },
@@ -129,7 +129,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -171,7 +171,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "72971bbe-e135-4816-86be-cc1f8b98087c",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -185,12 +185,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8755e948a62ebd2b6a419db51f58cf36",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "fbc66772-0b90-47d1-936b-f7ee33d87212",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "b9rsV8KMda6EYlCaCwrhkdwV0Y97C5SptMSuuUWbF8wJ6s2Fo018lmVmpEdrYlINOjOal5YlsqGuttyz7A5BCQ"
       }
     },
     "responses": {
@@ -199,7 +199,7 @@ export const operationExamples: OperationExamples = {
         "rejected": false,
         "code": null,
         "message": "The record would be admitted",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5"
+        "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5"
       }
     }
   },
@@ -211,7 +211,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "INACTIVE",
@@ -221,7 +221,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "2050f21e-9493-4fc9-b505-95f49d6f95da",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -234,7 +234,7 @@ export const operationExamples: OperationExamples = {
     "responses": {
       "200": {
         "claim": {
-          "reviewer": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+          "reviewer": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
           "reviewer_name": "Dana at the front desk",
           "until": "2026-12-18T20:08:27.000Z"
         }
@@ -244,7 +244,7 @@ export const operationExamples: OperationExamples = {
   "createApiKey": {
     "request": {
       "service": "ticketing",
-      "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+      "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
       "scopes": [
         "events:read",
         "events:write",
@@ -257,12 +257,12 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "771e45c8-c7e0-4a7d-b1ea-b515005638b3",
+          "id": "f3fa8754-e685-4a57-aa13-f5db4f75edd7",
           "service": "ticketing",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "name": null,
-          "prefix": "tk_live_dVVf",
-          "last4": "ML0s",
+          "prefix": "tk_live_Ipqf",
+          "last4": "B8_Y",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": null,
           "key": "tk_live_EXAMPLE1exampleEXAMPLE1exampleEXAMPLE1examp",
@@ -284,12 +284,12 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "id": "98d0f4e8-eb6f-4a1e-aacf-7236a41a38d3",
+        "id": "31872763-4b5c-4218-ba2d-d373bfc43bdc",
         "claim": "identity_verified",
         "value": true,
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "verification_id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
         "issued_at": "2026-12-18T19:54:27.000Z",
-        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6ImYyZDVmYWM0NWVhZTA0MDciLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImlkZW50aXR5X3ZlcmlmaWVkIiwidmFsdWUiOnRydWUsImlkZW50aXR5X3ZlcmlmaWVkIjp0cnVlLCJzdWIiOiJiYjJjNDgzMS1lOGUwLTQ2YTYtODA1OS0zNTY5NjVjZTBlN2UiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiI4NGFhM2FkMC04MGFjLTQ1MzAtOTA4My0yZTYyMDNkZWI0M2YiLCJqdGkiOiI5OGQwZjRlOC1lYjZmLTRhMWUtYWFjZi03MjM2YTQxYTM4ZDMiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.LmHPbembSAOmcOh3okK7FHUXc3JwmaHDxQnVlwb3ewTbBmsBHYEbEpQvMGguVTMB7LFnwMJcD31SoBapTnDHDQ"
+        "jws": "eyJhbGciOiJFZERTQSIsImtpZCI6IjMzMzIzNGJmYTc2OTViZDQiLCJ0eXAiOiJKV1QifQ.eyJjbGFpbSI6ImlkZW50aXR5X3ZlcmlmaWVkIiwidmFsdWUiOnRydWUsImlkZW50aXR5X3ZlcmlmaWVkIjp0cnVlLCJzdWIiOiJmNDg0MTkwNC0zYzBjLTQ0ODQtODEyMy1iMzI4OWY5YThhMmUiLCJpc3MiOiJodHRwOi8vbG9jYWxob3N0OjMwMDAvdjEiLCJhdWQiOiJiMjZkNTljMS0zYmJjLTQxYjEtODY1ZS00NGQ0MTM4ZmRiYWIiLCJqdGkiOiIzMTg3Mjc2My00YjVjLTQyMTgtYmEyZC1kMzczYmZjNDNiZGMiLCJpYXQiOjE3OTc2MjM2NjcsImV4cCI6MTgwNTM5OTY2N30.88zph5PnWS7J1sy3H_MCXNNe_hoAvAQVXN3UZJ0Fu8Eft7oKnPb8wr-8EbgB2N5nuiSuzgZKI6c9fehYd_TpBQ"
       }
     }
   },
@@ -304,7 +304,7 @@ export const operationExamples: OperationExamples = {
         "music",
         "jazz"
       ],
-      "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+      "placeId": "2050f21e-9493-4fc9-b505-95f49d6f95da",
       "eventStartsAt": "2026-12-18T19:00:00.000Z",
       "eventEndsAt": "2026-12-18T22:30:00.000Z",
       "timezone": "Europe/Amsterdam",
@@ -316,7 +316,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet.",
           "status": "DRAFT",
@@ -326,7 +326,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "2050f21e-9493-4fc9-b505-95f49d6f95da",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -337,7 +337,7 @@ export const operationExamples: OperationExamples = {
   },
   "createGovernanceAgent": {
     "request": {
-      "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+      "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
       "agentId": "refund-agent",
       "mandate": [
         "payments.refund",
@@ -352,8 +352,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "fb72e98e-d41e-4739-9d65-ba2aaec0491a",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "c34fe743-4185-418c-b053-abf0c39c7cf1",
+          "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "agentId": "refund-agent",
           "mandate": [
             "payments.refund",
@@ -386,7 +386,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -428,7 +428,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "72971bbe-e135-4816-86be-cc1f8b98087c",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -442,18 +442,18 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8755e948a62ebd2b6a419db51f58cf36",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "fbc66772-0b90-47d1-936b-f7ee33d87212",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "b9rsV8KMda6EYlCaCwrhkdwV0Y97C5SptMSuuUWbF8wJ6s2Fo018lmVmpEdrYlINOjOal5YlsqGuttyz7A5BCQ"
       }
     }
   },
   "createGovernanceDelegation": {
     "request": {
-      "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+      "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
       "agentId": "refund-agent",
       "grantedBy": "finance@harbour-live.example",
       "expiresAt": "2026-12-31T23:00:00.000Z"
@@ -462,8 +462,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "72971bbe-e135-4816-86be-cc1f8b98087c",
+          "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -477,7 +477,7 @@ export const operationExamples: OperationExamples = {
     "request": {
       "items": [
         {
-          "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+          "ticketTypeId": "a196d708-05d6-474d-a922-9aadab66f0de",
           "quantity": 2
         }
       ],
@@ -490,8 +490,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
-          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "a785c8a9-0ea3-47c0-9353-b3372ffddc90",
+          "eventId": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "status": "PENDING",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -500,7 +500,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "ticketTypeId": "a196d708-05d6-474d-a922-9aadab66f0de",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -522,7 +522,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -542,7 +542,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+          "id": "a196d708-05d6-474d-a922-9aadab66f0de",
           "name": "General admission",
           "description": "Standing, doors at 18:30",
           "kind": "STANDARD",
@@ -569,8 +569,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "2050f21e-9493-4fc9-b505-95f49d6f95da",
+          "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "name": "Harbour Hall",
           "address": "Wilhelminakade 123",
           "city": "Rotterdam",
@@ -585,16 +585,16 @@ export const operationExamples: OperationExamples = {
   "createVerification": {
     "request": {
       "webhook_url": "https://hooks.harbour-live.example/identity",
-      "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
-      "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified"
+      "reference": "order-a785c8a9-0ea3-47c0-9353-b3372ffddc90",
+      "return_url": "https://hooks.harbour-live.example/orders/a785c8a9-0ea3-47c0-9353-b3372ffddc90/verified"
     },
     "responses": {
       "201": {
-        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
         "status": "awaiting_capture",
-        "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
+        "reference": "order-a785c8a9-0ea3-47c0-9353-b3372ffddc90",
         "webhook_url": "https://hooks.harbour-live.example/identity",
-        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified",
+        "return_url": "https://hooks.harbour-live.example/orders/a785c8a9-0ea3-47c0-9353-b3372ffddc90/verified",
         "handoff_token": "EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
         "handoff_expires_at": "2026-12-18T19:54:27.000Z",
         "capture_url": "http://localhost:3000/capture#EXAMPLE4exampleEXAMPLE4exampleEXAMPLE4examp",
@@ -616,8 +616,8 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "51a8075b-234a-4abf-847e-733a322c24f0",
+          "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -639,8 +639,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "51a8075b-234a-4abf-847e-733a322c24f0",
+          "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -661,8 +661,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "51a8075b-234a-4abf-847e-733a322c24f0",
+          "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "url": "https://hooks.harbour-live.example/ticketing",
           "events": [
             "event.published",
@@ -681,7 +681,7 @@ export const operationExamples: OperationExamples = {
   "eraseVerification": {
     "responses": {
       "200": {
-        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
         "status": "approved",
         "erased": true,
         "erased_at": "2026-12-18T20:39:27.000Z"
@@ -693,7 +693,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+          "verification_id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
           "fail_next_run": true
         }
       }
@@ -1735,10 +1735,10 @@ export const operationExamples: OperationExamples = {
   "getCarrier": {
     "responses": {
       "200": {
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5",
         "record": {
-          "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
-          "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+          "record_id": "fbc66772-0b90-47d1-936b-f7ee33d87212",
+          "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5",
           "agent_id": "refund-agent",
           "action": "payments.refund",
           "inputs": {
@@ -1755,7 +1755,7 @@ export const operationExamples: OperationExamples = {
             },
             "consequence_tier": "LOW",
             "delegation": {
-              "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+              "delegation_id": "72971bbe-e135-4816-86be-cc1f8b98087c",
               "expires_at": "2026-12-31T23:00:00.000Z",
               "granted_by": "finance@harbour-live.example",
               "revoked_at": null
@@ -1797,11 +1797,11 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:27.000Z",
           "expires_at": "2026-12-18T21:47:27.000Z",
-          "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+          "nonce": "8755e948a62ebd2b6a419db51f58cf36",
           "seq": 1,
           "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+          "signature": "b9rsV8KMda6EYlCaCwrhkdwV0Y97C5SptMSuuUWbF8wJ6s2Fo018lmVmpEdrYlINOjOal5YlsqGuttyz7A5BCQ"
         },
         "deliveries": [
           {
@@ -1815,24 +1815,35 @@ export const operationExamples: OperationExamples = {
   "getChallenge": {
     "responses": {
       "200": {
-        "challenge_id": "f08e10f2-1f92-445d-9f2f-f74bb960dc1c",
+        "challenge_id": "667291d6-c58c-4edf-b934-5acacad56adb",
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right"
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front"
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and blink slowly",
-            "pose": "front"
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right"
           },
           {
             "step": 2,
             "instruction": "Turn your head slightly to your own left",
             "pose": "left"
+          },
+          {
+            "step": 3,
+            "instruction": "Look straight at the camera",
+            "pose": "front"
+          },
+          {
+            "step": 4,
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front"
           }
-        ]
+        ],
+        "pose_check": null
       }
     }
   },
@@ -1841,7 +1852,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -1851,7 +1862,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "2050f21e-9493-4fc9-b505-95f49d6f95da",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -1866,7 +1877,7 @@ export const operationExamples: OperationExamples = {
         "from": 1,
         "to": 2,
         "proof": [
-          "+CXDPplwrelvlXrP7IxgBITFva0GHuQCdDtuLcmfP+0="
+          "1/tzOcYYO3Z1xM3asN/Kj4nLSr6lQ0KQM+CrySZDfcg="
         ]
       }
     }
@@ -1877,9 +1888,9 @@ export const operationExamples: OperationExamples = {
         "seq": 1,
         "leaf_index": 0,
         "tree_size": 2,
-        "leaf_hash": "QbUip8FZeQYyRKzehHx1QexfoIWOtqnjWYM1oUcpyj8=",
+        "leaf_hash": "MSyQIdMCsdWIjyw4Bte2gmdnTAbWZE9KgHbY6ZGE1eA=",
         "proof": [
-          "+CXDPplwrelvlXrP7IxgBITFva0GHuQCdDtuLcmfP+0="
+          "1/tzOcYYO3Z1xM3asN/Kj4nLSr6lQ0KQM+CrySZDfcg="
         ]
       }
     }
@@ -1887,13 +1898,13 @@ export const operationExamples: OperationExamples = {
   "getGovernanceLog": {
     "responses": {
       "200": {
-        "origin": "localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f",
+        "origin": "localhost:3000/governance/b26d59c1-3bbc-41b1-865e-44d4138fdbab",
         "tree_size": 2,
-        "checkpoint": "localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f\n2\nyl0/He2/+llyViPNLybdIFouekI79YlyTjKBfjRaP8I=\n\n— localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f zOEDE8l9W8umVt75p4KGsvV3YjsOyMl+H0mmXg16KZ5a/rjwuGNuHRP7TtXl/g0vr/lJTV8OMMdT++EniII5iSUgNAs=\n",
-        "verifier_key": "localhost:3000/governance/84aa3ad0-80ac-4530-9083-2e6203deb43f+cce10313+AdZI+bOt1lwBl6ko8NfuY/WdFb3doQvexopeDgWpEbq6",
+        "checkpoint": "localhost:3000/governance/b26d59c1-3bbc-41b1-865e-44d4138fdbab\n2\nwdbJcXp76Ksnp1AYOtpGgxGFQduPYe5eeIms+MtGzBA=\n\n— localhost:3000/governance/b26d59c1-3bbc-41b1-865e-44d4138fdbab EUBXJTa2qkzxPUjMLONy4oSpO5nJKmKEo2gcJDAHHYBWVGa/Tnf4EnrniEu1ei1EbKIHBqatYuA4SP+F/PBJ9/EQ9Ag=\n",
+        "verifier_key": "localhost:3000/governance/b26d59c1-3bbc-41b1-865e-44d4138fdbab+11405725+Aak7T727JtWFnP73kpgCSe7bd2JW6356O/syVMeYcajU",
         "ml_dsa": {
-          "public_key": "+uq3Z87MZi0WSy5n09Xegb6u9fan/d540c2Q+GmAzT1u98BKfk7t2tU0Q91F2fGafGw4rwai833GvX+o+c0NPHM3YUfGoUfaRm8s499JCddYrPxoZmGiAVAhM2C0FVgwm1lL/5NFLsfPP+eWFEa6vVTM77BFiyMD6U4ISWDN7I8Fa/OuyKqEaLlHPaocr/E4ky9uohbomJEj19IftFSsI/ZTY4jskzbb3tw0gTdwgzmRnBKn/j4BT0NeYVUIIOgELv5apn/NTcPAX2oIG8TFSZdtm60WHPahFPZ942qzGSVhvYHEclVKB5u0Pl5P0dlXwApC4tvwmPhkAGDmRJvQ5McehQW+Y37DXy6j8W0wJ/zwnnAFKhczBFFfpe9KzsCi7o77ehaa9vMIRaDU3yydgro2ub6b9SPa6dYxS88H2E26AMxLtDrQLoXGRrLrHoxjURNxJbO/08f1Ugq0tYXvIuho9tJbUvqd8nXpRfoLFRItdBLiJCYG/eeHYj6VTmUy4JCjaELw6Ln9+XrSUAYsl5uyfGKydc0kXOKlIDGNT9zRETlrMu87iYAFSw00Ax7H2IN0/6VPBXn5g+UVwPWJBYFwkII2xcNo1mZt5St5nsN9/nNkqKbxyUB9Vy0ZdDa6sBUnnpSiZcY6Meh9PpgswDXKglfzb5q2Ke6JVVBJERMjVUSYi42985eoseLnQja61zOykUuOP8FYrLKAs3O5u9ezJgU4H79zVdjNd7vBiMyZ2sBcWfEXG+Kql8LXMbcXpGXQcT1ZXpHyu6lQ4VEGcwPvIRcU+9hScU5tW97FLHIsgRaZteMbzzZTZFRuFv+ekfMKgMS9bUlXxsYq4JxwsNMAmmWEPRH4JbDhi90RebGbUuYAUUExjl28en09QIyhHOTsm/ko8baSiUPm71uYeM45ZTkghoZ3Lb2eppCWNrVKFrGPM68Kv74+qDjEYcrNtuwn+iumOd9p1v3Dnz4fPx2gpv2+tZSZXELqXMPzc9rp5lCINPoMg1QrW7uM6cZJFiVEkDWfKWBEfCTotT8ApQKLL3kW/uCXaA2tyM+yCIZ5dAixFC1eBIy9+VlRugzpOoepzyZ6Gk94hHA+ZiZ+eT1NwaaDk0ZOAooB1wthX0Fw2UH9G/yZgedi6g03qQXcVtMqOtw6xLgQdUGoFsivOzHvr8qV3Ahg1R4cELiyeTs5QolED093BddQaDZ1WbTUmsSEqz8Qh+2c/tjIx39t86DiHzdFatYh8veJ9D6MCQhuiGUl/hUNe4u6sSqLQywsPq3uUddsjyfibTLQZpCwewzuhHJHxV77t9MEKMUfePFOOpeiZpOtZnUChm/bazGPMjNOJd12IvYVgkBq39hs7+sWBL+9O5RzBC/g0VZgVBsoVflW6cfPMy9RlfKXg6lHgWCTo4EkJN3l8a37uGFupUJo2WhfMoKDe3+oWXkNuXkovVPH7udc/h+gGjXNrNRsBxIa0jVunq8M5OIkMDCWbYxF6q2fRiO32Znk3hT0rU+oJKWiOf1l4ZYiDuNxOU9/3oiPIDXbo0Tx5loJf3G5toXkp9q1g0979bVAMXMGZL4dEQSJMSB4k1h17I8oa2dB+1lqS5yVvAJis50hdoBs/s1RRBujnHyibF3EFvkAzGzg/tijjFIiddQbq9xQGdqEKHnpd48vsR2+ahBE4S7iVJX0JBPEDKaLh1Nud/ta2Fdz12PIYPEjOZB7tICvs8k4shnUMy6khrLkH/EUfhASCMA8MCnPqKm/vD+3t826HxS67WdTty5v8Smhvv1BGt+OyaRW+T5IVSrVanLdno8jgsh2JgxhBhZduari8YwrCahS/T2f6deslbhJVFuG8zi1IFLiIiPFQ23yVSJLXMozLvW5TARRTvBDIvEKizruC+/VykCssUNDUqfKTpcmKhyUg+K/vqKMKgSFCx2kN5joc+hMvMrE4Fcho9WJztLV44fTy0A7dMr1thz3RyngcTsvl6qDqXol7jBcIkRf2rvkr/3SxcWJe2CMJ8tFeui+/wgqSquH2GmLIhJLp3VevLvQioZXhA08M/4j5Lde3hF953QFuSzk/CEkHS9A2yaqnViYNWJfsgo0Jgjc90CKmg/JXg3eQx1gKC9SNK4+vaXSeyqM8BUte3wYdP03KOxZSDX+qe28axVsH7Fn2DuYViWy67wgSuy9hrxWRaqtnvpEbJ062CwWATOwQ2z2uThxSxYJniyM8il/3BiaBFTN8O0zYemEpOF+/gH5VLv/NZQP2Gkzn+xjhaqQOuscUEGPg0ZzZmXhyk44OGjUXey6aiOVsAGq5kM3IYkGSuaoToPSdTN/9Uoy0KdEWvRsE4Whay53QOwO3GjHbEOleRg8BByoYEffzScwvhE2RARyaEyhcTcqRhL5gXJeDKFe8wW/Vg1ItUnw5Z/IdNE3J5cE8/vr677Ei+w9rVoNRDbaX4mz6cZqKyN9NwFmsWtlQdwGBwJcthtE1RE7sNhevnvab+aT578FsWsXG61nmrNXUtt17s2QgSxXtHkUgR2cx6Z24Jz7taKcaH7w2clHbVoLzvyyQKoQIaGZRC/xIN6w3tQCdgl+UT39MAm+Ctr11Tyu/4U=",
-          "signature": "akL/cSyF3JhXJTuOREzTjiSQ1qVOHhduPzrXbdgEku3LRrAeQJSnicCcF93brs7RAzcDr/OvNtUAG981tWi45RiYnA8IOXf44WUv6nUy/A+nHmji7zp9gC8Zc3021ZlpQypooEcIkU7qNJdVs5ZA6e8QIIPXYckwmR/AYKzOdbp61ET3SXnmv1pndfweXc5n7NBmnadOCbWoCWGyum/DBLGeCtGwDGYWHzZHaXiiETom1FFoPkWa2Te9F/2CZxB5UNFwIVCIHaDBXtXewzEgizU3URXglW7WLgERVBs920c5UlHrzRFRKOrvs3kKNbpOXIxZj0PJ+PpKylWvsMiBi4+YBtr+v3UgRdWtSns9qHZnNhIC3rQQufE9s7b8iZ1Alr5BasWn+J6ppW3ZyhY9+YV00h/iYwp4xXYLQ4WLMp+pOzRfiu5jNam+nmpL4DiDXZJYGuYwFyrMfkKiBRZPgq3OXHBDeDarYgBkKmCTwcsTmuBnV9uFmdSzNeF2O3EH2jh30bL+vQky1o73sZmarSKxhwqAG7KcH3DGasKbbBBOXbcOvCqhFfNeLq2YjBKFiTPfx2DaWLTQAWCeqpojXWn4T1X/HhO7T8cOqB3ZYK8NgCE0VQzKp6ZRF8v8l+Ar2NeShsVC43zaoziql/QcaJXSrmXaRfXcEPXW875rFrQ9MkZUJWcekb9nf06r06aSX8Xh/m5frcVBEuIEct6ogxtB2oYBuFwnTw6+NqWvm7Nj5jkcTuXZ7vXtk78NsSAliqvb3ymbpTrKD7Bex+Yg46fvTM74FC5Cm3KaCMJk/kWU/7sqvSqfYbzIpl5nJMVlLeXqC9p4zDeVS6Xe7c0rndzxxeJUs1FIDkec6amRRQRTmYwcOJhcVZi8o/BC4RKHXM/6i15NXfa2Rl1buQa5/ofl/44JE/ezOHioVWHJJDe3kdhlof24SnVE5WiiBE1kjH34I13OwXpO4Jhhfdgic8e2zCl2+6/8JbsQ2nAtjSKAeokcBIizHJRW5Q4lNy4oY1sLQT1OIr/siWQ0AVrA3grLvtoEDFh5uYV0VYfOqP7h5yYGySKxm0/93ijqOKSZcBY4y0VnI183PmRIa//ajsa6LEPvBEVnFktnQNyF3KRTv3CmpGi/Q8978jGtC76I7LSH7Yf13xWqM6fcLxGvh3kruNfkDkQop9F3rxiL6y2sdhgH1T8fcpkql7/8AAQMRauAdIgekugvqAXk+QXDNO22IIXInnAOUd1x+Z58apnBUeRuHYH/UMQfOZvfy/rA8gxRa852F49gwv4X0TqaXRz/hHPeOm0uXb/MspdN3x4arkT1gKUtHFMB/1EWM1MI+mPpKFfgc2Ca04Rt4Lfac1KkXIUvqezClI0IXZDLGpCEElHK41QDgiy+nEeiZ6oiZHV45PLTgwcNN2GcKTIlxKzE3TxwhwMWKjSYQRTr7aIto6U8CSDo3CGBYZS9FqiC7jPXpKs1EjR5VJQbGW7bDLRxPqEZoDous4Krs4FfgyQNZbOBOPOZpkYulfes6E/b6N2edW1HLRZRCcUxbq3CfgpK4yNjaiunzNI3OFBG5lo2X1ejmDFeX7Z74WynhPTAAMMn5lt4gF8iFg1aYjxtqC0H4js3gcG7/H4KdtV2owXtWGpVOWtvVkxdsBqUQCOFhpdkkZMljJCYJ3NG9mVul+ktP3qkck2uDTYfwu3jwQg6wX6LcFGR4eC2wphCNOCPIvptHKv3Hj4A3Skx2GzvNeUHdtYv6EJbaMu+g9VgiK8cVM9PSX+aZvG3tAlGjVMRR0WSwtcOHoN5QMQ3rDolaaVKlcZb2vFHx3I+kYqDpv3L0fytGxOtr+NLrOf+3P3p/DaFVct7Q0SeQcqINdFonD/43nVmJdeElncvSfFvlCqJyFTy1nEvSWfyGy5LNY9+mRaLoXzLoI46akfUF8YYlqLJqUCKS1YKUweRYk0z1HPSCgJsp9wpblbDmjUN2KXEcgVo2NMWJyPyBH28EiLXnAqZdNJhn2dF5VIMyS4RkegXonZWINmeTZZ4qvv15Yz29b2tpnJ8IG5J05z5Sear8ydCd96/mEgPh9/vQt+/Nq6B8N6B1XKAmf2QSHRAqY+7QvIrds/3y40T123RblUEp4keuh10B2tJ7cC0A0wOLqFiDHiNIdaxgYPGfLzPfUCk+uThimk49gMia/G9yMRYtgGBRYsvwmMB3dgGWHgVGgyQDZi6wyRg0COvsN/5USXGTtjpmFth9AxLorepdThJzhF/js7hh+u3blaQ8ktLYtAPmQIPDGoLOJJhBYfj7d09rQJCwfMsKCpdNDL3fwoFWWV2+25xlRltc/M42WiaDMGxxLF7GUKEsiZt8Tsszt2MUdx/6EILvynjdLsH2AioW1vpsW4gPR58af+awa9UXp6yQXHNVI3qxtb7FEith0ocW+HblipwftV8hd4smkhPiZQCyaky/kK21FXWaHOQlnJnh1CzWxdxcWkhfO1BGFvn2f3tpu755D+/x3i4Oh6ne8hNzEN7uT/jNHQp+fKY7Tl3v2iWPxCQpgepupQpqhgsoE6v+XnIPgvkHSaJhHIz7f6qIg3Sin93u8HVAoDGYdT+kJzNzApivoVQXrE3gClGe2X2BmFPrnoXPSOqwbC1d15hoAiNhY7CS1Z6UUOLURqYLF+6tYveHAJ0wT3v7zfXgKpJ80EE7EbgV0NxXaYj3kF4ullh4CZ7lQ1hygrl9lliqqDpTaRITR9ri0AhWCtiG81Q9I+FTDzWk9qVv5g26EqiUxVA0YtZNpC4gOIyq0WqIxTG3HxgO7MK4kv/CmuDobRD5GMWPbWGxhIVhLNGimk7h1F7riDGgtKb1eqrWqitE9MuyZ/UQZJ8k6U7WPB1vAU9K66IQzmPntPIG1OXojjgMlCIY9+YwRJulOi4QTSGrrenK1UJdrhb1eKLqGWM8yEYn0DCpG/FQR4bt4zbuOqX2dML6Rzt0nWr7CGy6029NojH7zajJ5x6Ap8+L3e4CD9zRdyf08eA+ctMv9LEn6ONvPGPm/pANrNXndgNb0By+4uGaGS3iFlpK6G5lwRVOyLoD0iNFLrHQWeUlqqPhxlDUvzA2LRPm2ql1ahuCEe/HdfFlG1GI8Y+tIDI5TLMa6DIvwO0nUibnsOSf1bu3kukynOJDqHIa8yag5ZBqpv9Ge8Sd8/pteS1Kge89uQiVsdY8ylQ7QVlbEIYCa3nyTSzx1tF9981VpmWWY0PdfXnJ6BhQB012ZExSs8xfWSzwhhzSLpviZ4cSqsorH0eynGcszHSQygbVV7Y0yFBWN8DdxvDmiaWGcFctKih/IBgk5OKD1GY5W38te9YqUDSl3TTzMB6LpS20/FKAgmFpMAavPCz2aRSTpXs78DQbeg3fJTenvkrjVWVwU2LNP1+MNZzeGKzvNK9AGcopn7orqAaZqw1OIA5ztKo+5kJYtXxILQ63qaiCPiJnyd3Fk9gxZIPxzHylC8RC9jgg7GQVq0zpTbA3Uvhb73YSo8v21iGSmVBzjGwS8ad2lZfiyKLGuNw/blWLewor1chL3GwKRvmLww/3qau+ZLwgIJXChqCCQrlPU8hamUWujz+kHhYbuUqbTctyiNfZ6QFbXTO/ISP4CaxhEx37RZxJVqzdnDeauGWnFKENRBI4z0ioMeIJRHPYpnWdeR8I3nVihxgK7hH2F3zrWPn78qSjSRQlFRLiqutsmIN9+C36HLNdWkauk8USYH5kjHmvYcVix6iW3KYQXOqjdD4SFbG7gHAkrWA4ywmkd/CfXKewZZnbC2gKUc0yUfvuT6CSGLroboU7d17CaL6Caz0lIGrwMgZpLTkpcqLMChNO0eL4/BNuS/mN137/tJzamInsyE1H/KYLgYXoDKwOz6CU8nG4a/RfbbJNWvxNvj0STpG3bHqiv5X56Vpq4KVKbkP4BN/oFpqeGX+2LTFBpKzZuY8te5vaVHy4kCkR48vsMM5FwUHxbV0D6tT6tGN+l6teGadFpC9qm9ZymeQk/V1YgPgLKPZhgWdyak2sVAPmMSERzmO380jqI9sip1bTxof5pWR3IGX9Dyk1lfjyCZhmxBPzjAetJSvtKHv87ov/JTuOkydqCt/UFBXOtEzp9XMEodajyJajkeehV1J7jt3OqeWLeHs++5Lr4ff/cZnvZw/oG69Dgoe67NRqVXzndZ57T5abXhQdFhNJK9hhCcsKnphoKT5f/at7KxlDy6INYK8O7vXhu4L+u8fxqYL9hFwcZpWLKrnhppmahYyvHgkEnnogc2NAUBgYwEyuCHQhleWKN6ALP737N9GYvXqRCnyGNwKBkS4wXM7ZW/g4j1JiZKTvMsqL4Gh0+whMV2NmM/hISNGUF5hdICDrvhDcXarrrLG4QAAAAAAAAAAAAAABQwSGSQs"
+          "public_key": "izXQzy03TD2gINk6aCSY8Ut35HiA8umccjPZBzAcw52i27mvpX1IFKiJXjdSXQBnr7EHRXjz5WJ8Tu5IVv7MH6FUzCAvu1lKPlKuuRdb682n1t476ONfsxul1okGfoL0+fw+/5nTcfNcokkd4gcwgpBg3k3sccXF23ZfNBlqDbCuI2H1scM5V/R7/cyOWqa+/K58X0vHPYFyJfNkH1z7FTHaWAiAi+Kq0TZtJYS2UVPTBW+GbEbWpBqpAvQwprkaNU2e+MHiN+EEPVDAQsNZto3cvpJs6Rk6d6XoaPHCMA4/2oPSSTEc0iZAw+5SgZAZgORMeDACvyQH8EBET0jV4RXlXGeL3Oj/heGvUqphYFft+SwPmjXwskygFZCXxUyaGSvM2/l+fFn8uJT7gUlkOeW1pDdnmUVFibpihudnghnOPQbtl7fI8OxJ4UdgXkVzgB0sgoyqWpRHQ+fI32WepTb9C7lNm0wunIHfRXPjKBhNj4jFw2NmheDEqOIQ8h0mclJTCxA8BeSYnZDWnt8/VWsS7h/ZXGtIMDaBO4J+iA4djZ5UofrdAzYhQwFxbhZ6IUR0re6fBoC4abpVy+XkFD55baUWvIUwRg/pw+2W+yBmjaCL3KTsaZOHiSImeFEiHgv4l2W5LjhD5XpvZtUqctlKkg8vZYLaqPgSRw/UNQKLV2Iydm/AxEvus3kqJ1PnHNH51CGSBCYKYgcFrKDIrhEgL5kG1Q1rYD5O4/x4CbwpBHx/H37in+yfMM8zyJq9dCXXvipdZkXWXgJ/RrMxiqJsynaYG8mcF4aB+UOXg7T0lTrUtULd3JLrikEDtyINNNvii4N+Pq6XqN3BFeJhLMXq3X2lSvH4TKVfWkBURZLvFYmkY1KPV98iFTeKX69ya2yq6Z3PdPM0zBqYY8k+ZospHne0/QuES8oAeYGsHVJhfGKK2urOlIv/agm/TKwdHTYmYr4T54EteHDg9w++f9mgZDJwtAghvsGHmSDvLuRQysgIP/QHze+6GpFBv1BeE8GHr8O49QaGwGS++JqPLOnELb1t7yJdYbGcRh3VjxsqHl/pPf5lsDE4Awd1OdnQ75XkLfBmeznC2bi6jbTbuhTNrGjGU0ZBZqyG0KfgyvS1ySu5UDJyqfsI5gs0zEnCXWAb8uslLxsbQJ9VaQs7sxNO9tgnEgoUikB01GhmiLv2kyqAwXW2LbAzq3mXF8hSLbnRgo4Nct2+j0gbytGj6tNSTxszR05aqLqEyNa0KgECBOkY3sfRzWm+XLMneBaN079rCXPsym6ddWdMFTYriqXC7Afq1bId+ljUw4UHkNk69bGrJe0qi8BAwpusPtiTnt1SmQb/iJ7SCPUxhNP0aEM3rp/wKEjLmQ7ONWaVZfzSxLA9SweK8o+sxTdBJabGTF7R64QnAx6XBxTX8mZZVOE3n8ENLsA6bGyKeolu7w90F97h6arppDicRcTzTSheNdLpG8xkhO400XoSG+7dUxOnSBP46cGHJ3bxn9AHxmnu19D1JJh5e/bBI0EyHuR/WgdMnG7EIBB3I69cpjlUMoHyiVYYO+hJxeZjjZjd4zSEqo5L1AxTT4XEvKL2nwcsuR1OueIgjj/Q1zR9wYvvqb4W5pti/byAC3327huaNPXPCyrbx3WjLdqtOY5cOYuW9QV75DRF4QwXB8IZffH8ABZiro0sswbv4wrJx2rbelDtXZ/b1ldx2g/yio1Ov0yXwRnu2mocOSugGDukEb9BHaSPKChmE6606VKKIcwQ3aZkF+yUbSKVQZsePCDPzBY5l7EcqvGvRW66WgwUvROXl1yEyZS89ynkRK1D7HMiVTJowVBJ2L/yB4WNELhgVrm4lbvbq/JciU7qQCkWQ3us/U2hoEe8nuBFPLroU4NZjt9XRLNVrsFXdlQs0sYGO2wlz3TkPhldJnOAxumrREYzbPX5OMg1JsuheJK5px9kGsjtbNJtja3tTKa3QsOTC06Wup93SwNH0tYjMGUy70QrtjSNjs0rsz7oNgTFH4faveyhlUdbYYijVsiCNrPKBfb2g4aBRQ9YrwPEPkIG2FB1w9mFVNCHpsBPR8TfJGInOkG9ztD4lp6TkywTnaJHpgmwTBW+j1Qrck87nokalUM1zaF9hvODwaQpYH6dJ+kL8+tZJUcnTOY2WdVVB0Hz38aKBbL9vEhxlMI14HNpWOsRy4Exiqst/pJ/qLEQwTyWuBOSrQ52Id58fUTPDUsed8V47p0f0ZZzlu+rAJZRSY9tjIzUu5s4/VjhD0tdYP5bncjT41+OOkDOHINszJ9Udv4lgasJH5W+2PbKV7tVdPcdZIjtby3DWHKBLUTepOXCppwawx0955oxWQ0aPBFKLdDvh6KwxkO+e6NPbbBIkkFXAhrEUFpdN0NuPd12M3xeXxUkD02xXo2CP7v8qmorPqb82g2Sw8TDjvpqP2oiOWTrufPwzDRGvVUYLNZiRcY5OkLLEa2ZB+m2uQxPbPeChgUFUfNULnv7aEm+hT+W/zdS0DgVQ2EOyvG+JT23KILPjGPqdhdijD23BoD6hMRVQayeuDzIXYrWGUMYPTgopsy8++UC8jR02lja2s4al7SJ0Rg=",
+          "signature": "lVmX+SInZEsNSG6qRE1meRf2VDUfAbuyjaTZ1fMDKCvZDomEyPxzhFXPwkoAp6P5b1vt3YR2/VdECGS3a4bYuvRminxiRKn4+RjnzoYiKunw9fmMfQnl8wIGIkDVU2FqE/FlY+2ycmJTx7WAjf/EyCpkYObPkdgJ0IkBDd8xrmGtV5l+ZLoffePVG+dtaxPIpiT8sYIKATGhgaIC2jHh2YwjzUjAbxrRVVquSRoskrhPnCQWVg5NaeRrgnbDJMwKtVRSX181FQOA0u/q4mKFbQr9+gCOHPMkEV/MakwHVuSh01LseIhmk4dm/wtgthkf2Bod3vfPJ08I1gQ79A5r01PuXu4kiFdm4fAke27jIv+mJXwhW0nvX+OlaSQtrCE+BdGt/D0Y/IMbNihacL8OvJ0gpozC3XvPm92/fCOvE1iNr+YtTe60LNL9u4p72qQk9+yG7oa9yPlnZ7vq+iBJ8VZJ1fEJshi7zGTjWgd2EbJO+2Gzzyx0sCrXpEkW/sF63FNbt2tyMGvo6qcovC5/hZD9zLhrsgqFupFA27iK0AODqWFqoxly3rBuGCKzg3hU3fWV3WiWJjMLbUNFb99RNn79js5cEzZL1kHAyVosfJwe973j51ZXPGqyFDFccw4P0sk4gLEcJzlgVtwozw+ndEj8tTcyXoc6LceH+6ooqGMXjf4fIcasHR01GsPELCBanb4UFhbB4lA+PT0IWLd85dArqK9+57Q3v0J4ngAk4mKYMGQjwHkrTZwsfvTOMRTsBzg0T9NDjfS4sgxEgxG/XoVaXWl5ZFxc2HGsBSjF6SplWANxFuBqyS2nsk7QEDuAHNkJBf1eOReRBfwgj0pL8a2vsNvEtyHz2+5dV7MgSPorB3baIxvGlcXKoLLR9Czpawsg756zEQnXyQ31uiTaRKe89JDw119oz8HnP0Wo+qfNfgV4oE3HEq5geARYnzXZpBtoVEZAAMnzTuCdHIG1K20K4pxJVUAIJ5+25k4IFs8CO4U7wUWDz4lHJh8L+fq5ATECoDQDGlHpNI22g+/OPZTB/YV/u71kBLgoBAomTve/H6AykL9SuiBZD+qJFrtRC+lqy2kIh5RX/LNzBzoRgQrBDEdDMQNKNCsgaG5nKlsApJj17uX1bfCyJa0bOsv7ksa3XqO9RzfkDwyzt4mfE1u2oAufdK1t9z9EZB5M5AixHSp6GWq0Lch/ljHLW0QzSBvechWKJYHmir6eV+A4E9EFBp5JHnStpp34pSg38JJB5kIum6o2DaS9WMZp2cvwQgABXQ1gP0NmlLvDcTgmifl6HaLaYQK4g2XiXzISR/Je4G5tj3JSDcHJZUgd+BZXYOMOYF6wEyy7jj6SW8g0wIUBzQfyXP0pFLLa8ssmlFj32oU0/3iclGnz29Cb6jRmIMoSUHv90BgPomvyYL2ccY9V6TmFmtji0mOfwyZhvUh8dOdn5rEoCrvtd3jPIqARJltSNxXNqP27DXUUMFmqtvl3c0Ae4jIFXkq6fMAx7hOk7Q4SzOB1l6kdl3J0hDmcm1zsRmfP5OAf2EeCxkgk3Sss+4370S+TnLkl2fNQJdKtJWJMCP7KyXDRgDM5iDeWcinXwiKjfUaqi78w2Wv/95Je5HAKM7mlDcJR/A6o6tlyA6wZWHSxzv9KRzLZ6ybOVGzoMuvz1byy3zBA8hOLHpl/ZxN6hbeqKDUS1kjrr2iU89hjvBhMVNURrQgj1urgrumnvAHtRXFMdCL+/poPUSxvJKgQulTeeOfL6QMt+I4/MI3RTHaWha5BdDUetvk868f3b8JYR1bGtDB52Pm8i1DkZk3ClwmbOreKHRAs5Aq06G15vg27podn2Iu1A++9+9/SvQz7AfNXoaAZ2GZT8jP02ydLsppj3yIDqVWPOq0lruvS5NHjK1bplY0rF3nZWtsHm6s7vYTkei/DAhFdCoxhkoCir/Ab5yfsxkYG7cw4S3Nf3FIIKZWBW0N5KkVBAAK8+knB7wilLougq4B4/0ZLJzPdm1aiSwdz79xzqyku4lAzj+EUYdXAOqinSdve4AynuNZtjdS4sOr/qIldb4W2R37MXbhCTcLpM29kHlTLdYh3hY9brp81ktPX8TOiowSOUtEFpfXpbomUPGxrl0U3+osA08j9924aWHNbVnPmr+CRhuHxIiZBLrr2DmYpKESJBQ26bulgUXsJ54azIgfRtL6yJBN2j7iRUEq3DvqPJLrQg6AoycV53z5px3joAs4idpB7vyJUt69KGtgQB/CyqJfGJ8h/Ot7hlJE3RM/7O/KBDjDZKl2eVOFR5vh32liXD1oOBNqYJwingIyMUChCKWzHuu/ygt+vLAevtUeI2zJGTNqLJgmLn2xyGkBqxATeE08id+qMiSUcvws1EoV8TgpCWqsfatveyC/Ko63rNptav3wovIjhenMsvbEOksz68OQARkKi7bneI98uLpxZFF9ix8O1+tTiYWlDEfT4OsL6L5OvEJ5UnLPlxIuqlA51oIQl4fihr+RepNA4Xn3QI0bx2AJ5ojMS5jmqYT5kgwGwe687N5FvCiY3g06GSzHUKP8duFrd+vWnRoIc3xacITKpmjQipTHTTZTZGNG/QPlzIXmEaCoMra9GdOtQdeNH3TpJTBi76nsh0TgOSWVhOIn9mlBs69wf8SZzQY2pABX+DjunvTvc122XoweF4FNrMmzxWTfnzTFziHVi2mnpLBWNn5fKf6sjQL/DnU9DePPMQED2ZAiTbt7dM/xGIznccxi6/J7ISYr2ybgIu6LdGT8u+iInkrXDo3I55y7DK7h9ubqIlkEuyTj+ihQpgqMFF5D2P3cXdMDc+AhLKM+rCsHa2Mcn9zsuOnx5NHj3KhfIYbpt5C5mlvXSRcbU5+NELUYLjelLNKUboLbd2y+j3H9Qcike/b1Qb+ETtsQf5POVzkAldrwI27jFViWeKXTWKHI3Y9awhvUo+q2xcGgX9yrpm4GVPBt5R9r8bLbqoYqYrYvyV0df2YVSa7Ifaj2wSAC0NIZ3Qy/RGvR1L226Va7wR7YhmvYaUwM70gsF//07nkWnE46roTT0GGUkOeIePxhIkvsGEaRVa93LbwtYLL6dhoEgcmzN1FfWDI6QGN2QFw+6a5Ic6uYtKOXxIQ42C8hEEniCzN5P3Il2EXn2i9pUZp6xFpLsUpBlagSBTdQTRz10x79iVsHBnHNs+sal3rld7Q4NwbW15VxisoOLbmqEO0eO2EeYmdH8LxRFYT/YabiEmcqpfRYJeIlUwXfVRq1heuNEU4EK1fRytqwwhpexMjcJ7tMcb9fN8KHdfHZvq8/49IlP6DmoJAMK46mhFqzAENyIE4lwWtnou9QkztYebn+AuOABawHVaQyzba1HvaCgR5YtkYvF40Ke+uFHdE+WLNMMDOJtD9zmAL4SXVq6i9EgLlwEAj3PZ0z7Gb8tDHUpRpvcQ0nxoAuUDVvuZ7m1LV4gGWpKuQkgYRqTtq6uh3dCgblcOJTYmTmssuWaSHYZI4se0Wl44C8NACEekJ6PaFFlBWWjHh7+PNMONLn4WTQYd3V7ygkPhfd8Ovs+jHfojI2RaaP1DgXu6HkiuWbSs28uDojo5b+LFlz+nGAnrss3Lqdmlu0CKubGp5UA1hFlKGkHohowOxd+dk+MUr/PkPUBRyRcNuF2UwwW0EFkl2uYrU8PWILj3pgldaMKtghsIwEZOGR56I0rWmJ0OIFMupt56CQGt2wHjturU+FApvYV0jIsktJDPG1nHWbPyANYAXnB5U7jJ8i9VxH1hW1Rmn3wgkiJ1h40Y2assuGzadjqm4ytif1nAXoy3dpmdhQ9mNWDVSAuIcDXuRnPJOWKfEi24Moh34LLO0EKOgR296n8/XwTfiAHabMafXER9E713mm5sk9JE0k2z7oqgvJey2eEQmvT8qM7s5iAe5btq9Er6BBth7yJ15oViBcxyMZjeQTIsKM+Yz3cc708K6bIR65QR3GE7aKVPpNm8v17xApzIgrIOSyvGbjYFJU7w3yxlv5wn8aw5VkjrxBqvpz7x4gWmnBkN2HxFBslJqxxOz7ku2tMkbCPN1z7eAwNPnZRx0t/DusCjHX3pJNwhO0RPZr0vgvzbS+DZVQmsQ0vAxCSLnl3bo1hJVLONbw/K873+yvU4AKoTlK2zu/Znh7Yp/Y+AslmctEwWpS2HHyILeCHKSVvlcJ06xTOV6QVOXtxGribdA9xafP3SNpexNf+30KpIzmJSCJPGUERTb+ZGxfesZzK4s9sEyUbjIEmOeRUdgFJ+u2cBly2gsetrTPO/VTaveMsIi64IET7hm0/lHEbpU5lJJcgqoEZmew3cHgDHy5KYXeApr7W4f8vPkpaW2Kw19huh4nu7/g+QGBt2gAAAAAAAAAAAAAAAAAAAAAAAwYSGyEm"
         }
       }
     }
@@ -1903,8 +1914,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
-          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "a785c8a9-0ea3-47c0-9353-b3372ffddc90",
+          "eventId": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -1913,7 +1924,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "ticketTypeId": "a196d708-05d6-474d-a922-9aadab66f0de",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -1931,10 +1942,352 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "name": "Harbour Live Events",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
+        }
+      }
+    }
+  },
+  "getProfileVerification": {
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "verification": {
+            "id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
+            "status": "approved",
+            "reference": "order-a785c8a9-0ea3-47c0-9353-b3372ffddc90",
+            "webhook_url": "https://hooks.harbour-live.example/identity",
+            "return_url": "https://hooks.harbour-live.example/orders/a785c8a9-0ea3-47c0-9353-b3372ffddc90/verified",
+            "stage": "complete",
+            "decision_reason": "reviewer_approved",
+            "document": {
+              "type": "passport",
+              "issuing_country": "NLD",
+              "expires_on": "2031-01-01",
+              "mrz_source": "typed"
+            },
+            "created_at": "2026-12-18T19:24:27.000Z",
+            "updated_at": "2026-12-18T19:53:27.000Z",
+            "decided_at": "2026-12-18T19:53:27.000Z",
+            "erased": false
+          },
+          "timeline": [
+            {
+              "seq": 1,
+              "type": "verification.created",
+              "at": "2026-12-18T19:24:27.000Z",
+              "actor": "backend:54dc66fd-ec3f-46a3-b672-bf4abb603750",
+              "actor_name": null,
+              "data": {
+                "status": "awaiting_capture"
+              }
+            },
+            {
+              "seq": 2,
+              "type": "handoff.issued",
+              "at": "2026-12-18T19:24:27.000Z",
+              "actor": "backend:54dc66fd-ec3f-46a3-b672-bf4abb603750",
+              "actor_name": null,
+              "data": {
+                "expires_at": "2026-12-18T19:54:27.000Z"
+              }
+            },
+            {
+              "seq": 3,
+              "type": "handoff.issued",
+              "at": "2026-12-18T19:25:27.000Z",
+              "actor": "backend:54dc66fd-ec3f-46a3-b672-bf4abb603750",
+              "actor_name": null,
+              "data": {
+                "expires_at": "2026-12-18T19:55:27.000Z"
+              }
+            },
+            {
+              "seq": 4,
+              "type": "capture.document_uploaded",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "device",
+              "actor_name": null,
+              "data": {
+                "mrz": true,
+                "back": {
+                  "width": 1024,
+                  "height": 720,
+                  "sha256": "d9cc21feb56311fa3ee661e35d2b43a0998e1fbd1803eab9a4036f3507004f94"
+                },
+                "width": 1024,
+                "height": 720,
+                "sha256": "e74d1bd13ffa9532822d6f42de16c69719d00ff081e85ae53cc2fb0c6181a756"
+              }
+            },
+            {
+              "seq": 5,
+              "type": "capture.challenge_issued",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "device",
+              "actor_name": null,
+              "data": {
+                "steps": 5,
+                "challenge_id": "667291d6-c58c-4edf-b934-5acacad56adb"
+              }
+            },
+            {
+              "seq": 6,
+              "type": "operator.fault_injected",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "operator",
+              "actor_name": null,
+              "data": {}
+            },
+            {
+              "seq": 7,
+              "type": "capture.frame_uploaded",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "device",
+              "actor_name": null,
+              "data": {
+                "step": 0,
+                "sha256": "886f437477a97bfb93903d41816c513600e2ba871b74d63ab105241ae4b5d1bd"
+              }
+            },
+            {
+              "seq": 8,
+              "type": "capture.frame_uploaded",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "device",
+              "actor_name": null,
+              "data": {
+                "step": 1,
+                "sha256": "632b580b9e92cb79ec6d8931bb4eb0f465bc0e627ac8286c62d8cba866068909"
+              }
+            },
+            {
+              "seq": 9,
+              "type": "capture.frame_uploaded",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "device",
+              "actor_name": null,
+              "data": {
+                "step": 2,
+                "sha256": "1f9e2d24812ed7754a6d921d819ad2ddd3a80ac035a4e74c8b23d15e457edd85"
+              }
+            },
+            {
+              "seq": 10,
+              "type": "capture.frame_uploaded",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "device",
+              "actor_name": null,
+              "data": {
+                "step": 3,
+                "sha256": "5e25821e249ebd377fb0388039d312306ae7045708e2ff68b8aaef3498402e8a"
+              }
+            },
+            {
+              "seq": 11,
+              "type": "capture.frame_uploaded",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "device",
+              "actor_name": null,
+              "data": {
+                "step": 4,
+                "sha256": "a9fb040a37b976d1f698da8a43b32bcf69036f6aa47790fcaab2d2f6c7dcffbe"
+              }
+            },
+            {
+              "seq": 12,
+              "type": "verification.processing",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "device",
+              "actor_name": null,
+              "data": {
+                "status": "processing"
+              }
+            },
+            {
+              "seq": 13,
+              "type": "verification.pipeline_error",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "pipeline",
+              "actor_name": null,
+              "data": {
+                "error": "injected_fault"
+              }
+            },
+            {
+              "seq": 14,
+              "type": "verification.manual_review",
+              "at": "2026-12-18T19:27:27.000Z",
+              "actor": "pipeline",
+              "actor_name": null,
+              "data": {
+                "reason": "pipeline_error"
+              }
+            },
+            {
+              "seq": 15,
+              "type": "review.claimed",
+              "at": "2026-12-18T19:53:27.000Z",
+              "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "actor_name": "Dana at the front desk",
+              "data": {
+                "until": "2026-12-18T20:08:27.000Z"
+              }
+            },
+            {
+              "seq": 16,
+              "type": "review.case_viewed",
+              "at": "2026-12-18T19:53:27.000Z",
+              "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "actor_name": "Dana at the front desk",
+              "data": {}
+            },
+            {
+              "seq": 17,
+              "type": "review.released",
+              "at": "2026-12-18T19:53:27.000Z",
+              "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "actor_name": "Dana at the front desk",
+              "data": {}
+            },
+            {
+              "seq": 18,
+              "type": "review.claimed",
+              "at": "2026-12-18T19:53:27.000Z",
+              "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "actor_name": "Dana at the front desk",
+              "data": {
+                "until": "2026-12-18T20:08:27.000Z"
+              }
+            },
+            {
+              "seq": 19,
+              "type": "review.image_viewed",
+              "at": "2026-12-18T19:53:27.000Z",
+              "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "actor_name": "Dana at the front desk",
+              "data": {
+                "image": "document"
+              }
+            },
+            {
+              "seq": 20,
+              "type": "review.image_viewed",
+              "at": "2026-12-18T19:53:27.000Z",
+              "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "actor_name": "Dana at the front desk",
+              "data": {
+                "image": "document-back"
+              }
+            },
+            {
+              "seq": 21,
+              "type": "review.image_viewed",
+              "at": "2026-12-18T19:53:27.000Z",
+              "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "actor_name": "Dana at the front desk",
+              "data": {
+                "step": 0,
+                "image": "selfie"
+              }
+            },
+            {
+              "seq": 22,
+              "type": "review.decided",
+              "at": "2026-12-18T19:53:27.000Z",
+              "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "actor_name": "Dana at the front desk",
+              "data": {
+                "decision": "approve",
+                "review_id": "83a3873f-329b-4ae9-b37a-eaadca51560d"
+              }
+            },
+            {
+              "seq": 23,
+              "type": "verification.approved",
+              "at": "2026-12-18T19:53:27.000Z",
+              "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "actor_name": "Dana at the front desk",
+              "data": {
+                "reason": "reviewer_approved"
+              }
+            }
+          ],
+          "reviews": [
+            {
+              "reviewer": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+              "reviewer_name": "Dana at the front desk",
+              "decision": "approve",
+              "decline_reasons": [],
+              "note": "Pipeline error on upload; document and selfie match, hologram checked by hand.",
+              "decided_at": "2026-12-18T19:53:27.000Z"
+            }
+          ],
+          "images": {
+            "document": "/admin/v1/profiles/b26d59c1-3bbc-41b1-865e-44d4138fdbab/verifications/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/document",
+            "document_back": "/admin/v1/profiles/b26d59c1-3bbc-41b1-865e-44d4138fdbab/verifications/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/document-back",
+            "steps": [
+              {
+                "step": 0,
+                "instruction": "Look straight at the camera and smile",
+                "pose": "front",
+                "image_url": "/admin/v1/profiles/b26d59c1-3bbc-41b1-865e-44d4138fdbab/verifications/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/0"
+              },
+              {
+                "step": 1,
+                "instruction": "Turn your head slightly to your own right",
+                "pose": "right",
+                "image_url": "/admin/v1/profiles/b26d59c1-3bbc-41b1-865e-44d4138fdbab/verifications/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/1"
+              },
+              {
+                "step": 2,
+                "instruction": "Turn your head slightly to your own left",
+                "pose": "left",
+                "image_url": "/admin/v1/profiles/b26d59c1-3bbc-41b1-865e-44d4138fdbab/verifications/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/2"
+              },
+              {
+                "step": 3,
+                "instruction": "Look straight at the camera",
+                "pose": "front",
+                "image_url": "/admin/v1/profiles/b26d59c1-3bbc-41b1-865e-44d4138fdbab/verifications/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/3"
+              },
+              {
+                "step": 4,
+                "instruction": "Look straight at the camera and blink slowly",
+                "pose": "front",
+                "image_url": "/admin/v1/profiles/b26d59c1-3bbc-41b1-865e-44d4138fdbab/verifications/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/4"
+              }
+            ]
+          },
+          "can_issue_capture_link": false,
+          "deliveries": [
+            {
+              "id": "33fd6ae7-c4f5-4a32-b753-473ab5fe082c",
+              "eventId": "966fc687-7048-45ea-bd4f-311b4873c9d2",
+              "type": "verification.manual_review",
+              "endpointId": null,
+              "url": "https://hooks.harbour-live.example/identity",
+              "state": "succeeded",
+              "attemptCount": 1,
+              "maxAttempts": 3,
+              "lastStatusCode": 200,
+              "lastError": null,
+              "nextAttemptAt": null,
+              "createdAt": "2026-12-18T19:27:27.000Z",
+              "attempts": [
+                {
+                  "attempt": 1,
+                  "at": "2026-12-18T19:27:27.000Z",
+                  "statusCode": 200,
+                  "durationMs": 63,
+                  "error": null
+                }
+              ]
+            }
+          ]
         }
       }
     }
@@ -2048,18 +2401,18 @@ export const operationExamples: OperationExamples = {
   "getReviewCase": {
     "responses": {
       "200": {
-        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
         "status": "manual_review",
         "reason": "pipeline_error",
-        "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
+        "reference": "order-a785c8a9-0ea3-47c0-9353-b3372ffddc90",
         "created_at": "2026-12-18T19:24:27.000Z",
         "document": {
-          "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/document",
+          "image_url": "/v1/review/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/document",
           "content_type": "image/png",
           "width": 1024,
           "height": 720,
           "back": {
-            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/document-back",
+            "image_url": "/v1/review/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/document-back",
             "content_type": "image/png",
             "width": 1024,
             "height": 720
@@ -2087,18 +2440,18 @@ export const operationExamples: OperationExamples = {
         "steps": [
           {
             "step": 0,
-            "instruction": "Turn your head slightly to your own right",
-            "pose": "right",
-            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/selfie/0",
+            "instruction": "Look straight at the camera and smile",
+            "pose": "front",
+            "image_url": "/v1/review/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/0",
             "content_type": "image/png",
             "width": 640,
             "height": 480
           },
           {
             "step": 1,
-            "instruction": "Look straight at the camera and blink slowly",
-            "pose": "front",
-            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/selfie/1",
+            "instruction": "Turn your head slightly to your own right",
+            "pose": "right",
+            "image_url": "/v1/review/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/1",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -2107,7 +2460,25 @@ export const operationExamples: OperationExamples = {
             "step": 2,
             "instruction": "Turn your head slightly to your own left",
             "pose": "left",
-            "image_url": "/v1/review/bb2c4831-e8e0-46a6-8059-356965ce0e7e/images/selfie/2",
+            "image_url": "/v1/review/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/2",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 3,
+            "instruction": "Look straight at the camera",
+            "pose": "front",
+            "image_url": "/v1/review/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/3",
+            "content_type": "image/png",
+            "width": 640,
+            "height": 480
+          },
+          {
+            "step": 4,
+            "instruction": "Look straight at the camera and blink slowly",
+            "pose": "front",
+            "image_url": "/v1/review/f4841904-3c0c-4484-8123-b3289f9a8a2e/images/selfie/4",
             "content_type": "image/png",
             "width": 640,
             "height": 480
@@ -2118,19 +2489,19 @@ export const operationExamples: OperationExamples = {
           {
             "type": "verification.created",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+            "actor": "backend:54dc66fd-ec3f-46a3-b672-bf4abb603750",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:24:27.000Z",
-            "actor": "backend:a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+            "actor": "backend:54dc66fd-ec3f-46a3-b672-bf4abb603750",
             "actor_name": null
           },
           {
             "type": "handoff.issued",
             "at": "2026-12-18T19:25:27.000Z",
-            "actor": "backend:a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+            "actor": "backend:54dc66fd-ec3f-46a3-b672-bf4abb603750",
             "actor_name": null
           },
           {
@@ -2170,6 +2541,18 @@ export const operationExamples: OperationExamples = {
             "actor_name": null
           },
           {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:27:27.000Z",
+            "actor": "device",
+            "actor_name": null
+          },
+          {
+            "type": "capture.frame_uploaded",
+            "at": "2026-12-18T19:27:27.000Z",
+            "actor": "device",
+            "actor_name": null
+          },
+          {
             "type": "verification.processing",
             "at": "2026-12-18T19:27:27.000Z",
             "actor": "device",
@@ -2188,9 +2571,15 @@ export const operationExamples: OperationExamples = {
             "actor_name": null
           },
           {
+            "type": "review.claimed",
+            "at": "2026-12-18T19:53:27.000Z",
+            "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
+            "actor_name": "Dana at the front desk"
+          },
+          {
             "type": "review.case_viewed",
             "at": "2026-12-18T19:53:27.000Z",
-            "actor": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+            "actor": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
             "actor_name": "Dana at the front desk"
           }
         ],
@@ -2199,7 +2588,7 @@ export const operationExamples: OperationExamples = {
         "decisions": [],
         "decided_by_you": false,
         "claim": {
-          "reviewer": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+          "reviewer": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
           "reviewer_name": "Dana at the front desk",
           "until": "2026-12-18T20:08:27.000Z"
         },
@@ -2219,11 +2608,11 @@ export const operationExamples: OperationExamples = {
   "getVerification": {
     "responses": {
       "200": {
-        "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
         "status": "approved",
-        "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
+        "reference": "order-a785c8a9-0ea3-47c0-9353-b3372ffddc90",
         "webhook_url": "https://hooks.harbour-live.example/identity",
-        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified",
+        "return_url": "https://hooks.harbour-live.example/orders/a785c8a9-0ea3-47c0-9353-b3372ffddc90/verified",
         "stage": "complete",
         "decision_reason": "reviewer_approved",
         "document": {
@@ -2239,15 +2628,24 @@ export const operationExamples: OperationExamples = {
       }
     }
   },
+  "getVerificationDocumentBackImage": {
+    "responses": {}
+  },
+  "getVerificationDocumentImage": {
+    "responses": {}
+  },
+  "getVerificationSelfieImage": {
+    "responses": {}
+  },
   "getWebhookDelivery": {
     "responses": {
       "200": {
         "success": true,
         "data": {
-          "id": "fa7a6bdd-0268-42a3-bb4e-d22a79af82bf",
-          "eventId": "e41badb4-586c-4260-bf92-ed5455478282",
+          "id": "eb686e02-0922-45e2-aef2-877264ff6fe7",
+          "eventId": "607abc14-81f2-4378-96ae-34397087e03c",
           "type": "order.paid",
-          "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+          "endpointId": "51a8075b-234a-4abf-847e-733a322c24f0",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "succeeded",
           "attemptCount": 1,
@@ -2261,10 +2659,11 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 31,
+              "durationMs": 45,
               "error": null
             }
-          ]
+          ],
+          "requestBody": "{\"id\":\"607abc14-81f2-4378-96ae-34397087e03c\",\"type\":\"order.paid\",\"created\":\"2026-11-22T14:09:00.000Z\",\"data\":{\"id\":\"a785c8a9-0ea3-47c0-9353-b3372ffddc90\",\"eventId\":\"64693224-ca46-488a-9c54-5dcfa9212b12\",\"status\":\"CONFIRMED\",\"totalAmount\":\"70.00\",\"currency\":\"USD\",\"createdAt\":\"2026-11-22T14:05:00.000Z\",\"checkedIn\":false,\"checkedInAt\":null,\"items\":[{\"ticketTypeId\":\"a196d708-05d6-474d-a922-9aadab66f0de\",\"quantity\":2,\"unitPrice\":\"35.00\"}],\"buyer\":{\"name\":\"Ada Lovelace\",\"email\":\"ada@example.com\"}}}"
         }
       }
     }
@@ -2283,8 +2682,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "tdQ4jwLzrCMi3pWuVc8UuvIjl5vza70x3tRQNfNWC1A",
-            "kid": "f2d5fac45eae0407",
+            "x": "gZrXNbXXlScUHPBeK_0lBItKkPxLDYxL4YXnXxuO2ng",
+            "kid": "333234bfa7695bd4",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -2295,8 +2694,8 @@ export const operationExamples: OperationExamples = {
           {
             "kty": "OKP",
             "crv": "Ed25519",
-            "x": "ByJAm0kKb-DIpttYk4MypUOWTHynJhHvRSL6G4qtiOE",
-            "kid": "cb230a8388e3760b",
+            "x": "yTJOXecfWynGoEsuCJAENSYj2Q19ltMkUDvg33kx1j8",
+            "kid": "5753d8b93388493c",
             "alg": "EdDSA",
             "use": "sig",
             "key_ops": [
@@ -2308,6 +2707,19 @@ export const operationExamples: OperationExamples = {
       }
     }
   },
+  "issueCaptureLink": {
+    "responses": {
+      "200": {
+        "success": true,
+        "data": {
+          "verification_id": "c51f743f-cc72-49f0-94b2-d71fe4f16c49",
+          "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
+          "handoff_expires_at": "2026-12-18T19:55:27.000Z",
+          "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
+        }
+      }
+    }
+  },
   "listApiKeys": {
     "responses": {
       "200": {
@@ -2315,12 +2727,12 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "771e45c8-c7e0-4a7d-b1ea-b515005638b3",
+              "id": "f3fa8754-e685-4a57-aa13-f5db4f75edd7",
               "service": "ticketing",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "name": null,
-              "prefix": "tk_live_dVVf",
-              "last4": "ML0s",
+              "prefix": "tk_live_Ipqf",
+              "last4": "B8_Y",
               "createdAt": "2026-11-22T12:00:00.000Z",
               "lastUsedAt": "2026-12-18T18:41:27.000Z",
               "scopes": [
@@ -2333,36 +2745,36 @@ export const operationExamples: OperationExamples = {
               "revokedAt": null
             },
             {
-              "id": "a8b9f4f0-bd91-47e0-87da-a12291d728d9",
+              "id": "54dc66fd-ec3f-46a3-b672-bf4abb603750",
               "service": "identity",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "name": null,
-              "prefix": "idv_live_QXFk",
-              "last4": "LDF0",
+              "prefix": "idv_live_hwBN",
+              "last4": "up68",
               "createdAt": "2026-11-22T12:01:00.000Z",
               "lastUsedAt": "2026-12-18T20:39:27.000Z",
               "role": "backend",
               "revokedAt": null
             },
             {
-              "id": "550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+              "id": "bec6f83c-e9ff-4027-a2a9-820065034b55",
               "service": "identity",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "name": "Dana at the front desk",
-              "prefix": "idv_live_oRKe",
-              "last4": "UQlo",
+              "prefix": "idv_live_rfXm",
+              "last4": "o3-Q",
               "createdAt": "2026-11-22T12:02:00.000Z",
               "lastUsedAt": "2026-12-18T19:53:27.000Z",
               "role": "reviewer",
               "revokedAt": null
             },
             {
-              "id": "f764be6b-a117-40e9-a2cb-800a91191343",
+              "id": "5376afe9-c2ca-4d47-a7c0-8f955c99dfa4",
               "service": "governance",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "name": null,
-              "prefix": "gov_live_QxUU",
-              "last4": "qtjM",
+              "prefix": "gov_live_3YXS",
+              "last4": "PHYI",
               "createdAt": "2026-11-22T12:03:00.000Z",
               "lastUsedAt": "2026-12-18T21:42:27.000Z",
               "scopes": [
@@ -2416,8 +2828,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "d653bb85-f56d-4559-a1f9-6f562de231da",
-              "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
+              "id": "0bdc2439-b8bc-4070-a16d-3884a436e440",
+              "orderId": "a785c8a9-0ea3-47c0-9353-b3372ffddc90",
               "result": "ALLOW",
               "reasonCode": null,
               "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -2437,8 +2849,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
-              "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+              "id": "a785c8a9-0ea3-47c0-9353-b3372ffddc90",
+              "eventId": "64693224-ca46-488a-9c54-5dcfa9212b12",
               "status": "CONFIRMED",
               "totalAmount": "70.00",
               "currency": "USD",
@@ -2447,7 +2859,7 @@ export const operationExamples: OperationExamples = {
               "checkedInAt": null,
               "items": [
                 {
-                  "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+                  "ticketTypeId": "a196d708-05d6-474d-a922-9aadab66f0de",
                   "quantity": 2,
                   "unitPrice": "35.00"
                 }
@@ -2472,9 +2884,9 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "03b30319-b79e-4e04-aa98-403d3a7f1da2",
-              "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "id": "0a311405-5816-453d-ab33-b49063f73be0",
+              "orderId": "a785c8a9-0ea3-47c0-9353-b3372ffddc90",
+              "ticketTypeId": "a196d708-05d6-474d-a922-9aadab66f0de",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -2484,9 +2896,9 @@ export const operationExamples: OperationExamples = {
               }
             },
             {
-              "id": "4dec934b-8f1b-4d23-b8fa-0d56d0dacdec",
-              "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "id": "59603f7f-67c8-442b-9348-86ad069d808e",
+              "orderId": "a785c8a9-0ea3-47c0-9353-b3372ffddc90",
+              "ticketTypeId": "a196d708-05d6-474d-a922-9aadab66f0de",
               "quantity": 1,
               "checkedIn": false,
               "checkedInAt": null,
@@ -2510,7 +2922,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+              "id": "64693224-ca46-488a-9c54-5dcfa9212b12",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "ACTIVE",
@@ -2520,7 +2932,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+              "placeId": "2050f21e-9493-4fc9-b505-95f49d6f95da",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2556,8 +2968,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "records": [
           {
-            "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
-            "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+            "record_id": "fbc66772-0b90-47d1-936b-f7ee33d87212",
+            "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5",
             "agent_id": "refund-agent",
             "action": "payments.refund",
             "inputs": {
@@ -2574,7 +2986,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "LOW",
               "delegation": {
-                "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+                "delegation_id": "72971bbe-e135-4816-86be-cc1f8b98087c",
                 "expires_at": "2026-12-31T23:00:00.000Z",
                 "granted_by": "finance@harbour-live.example",
                 "revoked_at": null
@@ -2616,15 +3028,15 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:27.000Z",
             "expires_at": "2026-12-18T21:47:27.000Z",
-            "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+            "nonce": "8755e948a62ebd2b6a419db51f58cf36",
             "seq": 1,
             "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+            "signature": "b9rsV8KMda6EYlCaCwrhkdwV0Y97C5SptMSuuUWbF8wJ6s2Fo018lmVmpEdrYlINOjOal5YlsqGuttyz7A5BCQ"
           },
           {
-            "record_id": "90213661-9ab1-40e3-a0bb-6afee12c7ada",
-            "execution_id": "9269bdb5-b007-4475-9931-2d36c503e459",
+            "record_id": "f826b798-8fdd-4a70-a109-0b287ad27254",
+            "execution_id": "ec5814a4-ce86-4d9f-84d7-9b9b7eaf1931",
             "agent_id": "proof-scenario-agent",
             "action": "scenario.payments.transfer",
             "inputs": {
@@ -2641,7 +3053,7 @@ export const operationExamples: OperationExamples = {
               },
               "consequence_tier": "MODERATE",
               "delegation": {
-                "delegation_id": "b2122b27-3769-45a3-8627-af22edf32d84",
+                "delegation_id": "58ba1aed-7372-492f-b233-0a62756a050f",
                 "expires_at": "2027-12-18T21:42:28.850Z",
                 "granted_by": "governance-proof-scenario",
                 "revoked_at": null
@@ -2682,11 +3094,11 @@ export const operationExamples: OperationExamples = {
             "policy_version": "governance-gates/1.0",
             "issued_at": "2026-12-18T21:42:28.850Z",
             "expires_at": "2026-12-18T21:47:28.850Z",
-            "nonce": "8ce251a1870ab66480054081b566ac8c",
+            "nonce": "ba586a3934178192ab8b7ea436616372",
             "seq": 2,
-            "prev_hash": "18873df49684f8509ff910f2aacc19298f97900c09c43a3edb946b87c6d4e964",
+            "prev_hash": "3584ec040d0181501e64d58987516b6bdcfc5aa40ca8cddbadf2ba992c03fc28",
             "key_id": "fe812c12f3ab4ce6",
-            "signature": "jQAi66xCbTk1ytoaZcmx0isclDwx1_Fc8v2FQQl2RfaXRp4no0Sk9npyDixUyTBfPEenTc1qkuBW-wQ2OjuxCw"
+            "signature": "-NIU5HF-PqQ9lMAbVrNNvskOeXqLEMLjF8_KNRGxINl4yaHAA-w0901l2cwqFcwChZH77XvoAEKjHRGzLsXkAA"
           }
         ],
         "next_after_seq": null
@@ -2700,7 +3112,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+              "id": "64693224-ca46-488a-9c54-5dcfa9212b12",
               "name": "Jazz on the Quay",
               "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
               "status": "CANCELLED",
@@ -2710,7 +3122,7 @@ export const operationExamples: OperationExamples = {
               "allDay": false,
               "address": "Wilhelminakade 123, Rotterdam",
               "city": "Rotterdam",
-              "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+              "placeId": "2050f21e-9493-4fc9-b505-95f49d6f95da",
               "ticketMode": "SERVICE",
               "imageUrl": null,
               "createdAt": "2026-11-22T12:23:00.000Z",
@@ -2731,8 +3143,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "agents": [
             {
-              "id": "fb72e98e-d41e-4739-9d65-ba2aaec0491a",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "c34fe743-4185-418c-b053-abf0c39c7cf1",
+              "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "agentId": "refund-agent",
               "mandate": [
                 "payments.refund",
@@ -2745,8 +3157,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:39:27.000Z"
             },
             {
-              "id": "c6702b05-3620-4564-923e-b4684192f8c5",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "6c43640d-47c7-44fa-8c2d-ce6603002892",
+              "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "agentId": "proof-scenario-agent",
               "mandate": [
                 "scenario.payments.*"
@@ -2760,8 +3172,8 @@ export const operationExamples: OperationExamples = {
           ],
           "delegations": [
             {
-              "id": "b2122b27-3769-45a3-8627-af22edf32d84",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "58ba1aed-7372-492f-b233-0a62756a050f",
+              "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "agentId": "proof-scenario-agent",
               "grantedBy": "governance-proof-scenario",
               "expiresAt": "2027-12-18T21:42:28.850Z",
@@ -2769,8 +3181,8 @@ export const operationExamples: OperationExamples = {
               "createdAt": "2026-12-18T21:42:28.850Z"
             },
             {
-              "id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "72971bbe-e135-4816-86be-cc1f8b98087c",
+              "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "agentId": "refund-agent",
               "grantedBy": "finance@harbour-live.example",
               "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -2789,7 +3201,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "d4f9137b-2736-493c-bc00-758f47768ef6",
+              "id": "c51f743f-cc72-49f0-94b2-d71fe4f16c49",
               "status": "awaiting_capture",
               "reference": "box-office walk-in 7",
               "webhook_url": null,
@@ -2803,7 +3215,7 @@ export const operationExamples: OperationExamples = {
               "erased": false
             },
             {
-              "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+              "id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
               "status": "approved",
               "erased": true,
               "erased_at": "2026-12-18T20:39:27.000Z"
@@ -2823,7 +3235,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "name": "Harbour Live Events B.V.",
               "plan": "ENTERPRISE",
               "reviewPolicy": "single",
@@ -2842,7 +3254,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "items": [
           {
-            "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+            "id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
             "status": "manual_review",
             "reason": "pipeline_error",
             "created_at": "2026-12-18T19:24:27.000Z",
@@ -2851,7 +3263,7 @@ export const operationExamples: OperationExamples = {
             "review_disagreement": false,
             "decisions": [],
             "claim": {
-              "reviewer": "reviewer:550b50ab-9391-4d1c-a97a-6bc6c98aaf6c",
+              "reviewer": "reviewer:bec6f83c-e9ff-4027-a2a9-820065034b55",
               "reviewer_name": "Dana at the front desk",
               "until": "2026-12-18T20:08:27.000Z"
             }
@@ -2867,7 +3279,7 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "id": "a196d708-05d6-474d-a922-9aadab66f0de",
               "name": "General admission",
               "description": "Standing, doors at 18:30",
               "kind": "STANDARD",
@@ -2890,10 +3302,10 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "fa7a6bdd-0268-42a3-bb4e-d22a79af82bf",
-              "eventId": "e41badb4-586c-4260-bf92-ed5455478282",
+              "id": "eb686e02-0922-45e2-aef2-877264ff6fe7",
+              "eventId": "607abc14-81f2-4378-96ae-34397087e03c",
               "type": "order.paid",
-              "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+              "endpointId": "51a8075b-234a-4abf-847e-733a322c24f0",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -2907,16 +3319,16 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 31,
+                  "durationMs": 45,
                   "error": null
                 }
               ]
             },
             {
-              "id": "d3e905fd-090d-4785-88ab-71baaa2fc22b",
-              "eventId": "2828326b-9033-40dc-9ccc-80dc9f932d1d",
-              "type": "ticket.checked_in",
-              "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+              "id": "e5db74d8-70c1-4ebe-ac1a-8492f9c3b07d",
+              "eventId": "735dfa3c-9691-4a46-9436-83cb08d0dad5",
+              "type": "order.paid",
+              "endpointId": "51a8075b-234a-4abf-847e-733a322c24f0",
               "url": "https://hooks.harbour-live.example/ticketing",
               "state": "succeeded",
               "attemptCount": 1,
@@ -2930,7 +3342,7 @@ export const operationExamples: OperationExamples = {
                   "attempt": 1,
                   "at": "2026-12-18T18:54:27.000Z",
                   "statusCode": 200,
-                  "durationMs": 47,
+                  "durationMs": 341,
                   "error": null
                 }
               ]
@@ -2950,8 +3362,8 @@ export const operationExamples: OperationExamples = {
         "data": {
           "items": [
             {
-              "id": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
-              "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+              "id": "51a8075b-234a-4abf-847e-733a322c24f0",
+              "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
               "url": "https://hooks.harbour-live.example/ticketing",
               "events": [
                 "event.published",
@@ -2974,8 +3386,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "ac4a1941-28ee-4472-991a-a8d170be1001",
-          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "a785c8a9-0ea3-47c0-9353-b3372ffddc90",
+          "eventId": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "status": "CONFIRMED",
           "totalAmount": "70.00",
           "currency": "USD",
@@ -2984,7 +3396,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "ticketTypeId": "a196d708-05d6-474d-a922-9aadab66f0de",
               "quantity": 2,
               "unitPrice": "35.00"
             }
@@ -3002,7 +3414,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "ACTIVE",
@@ -3012,7 +3424,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "2050f21e-9493-4fc9-b505-95f49d6f95da",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -3034,10 +3446,10 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "id": "fa7a6bdd-0268-42a3-bb4e-d22a79af82bf",
-          "eventId": "e41badb4-586c-4260-bf92-ed5455478282",
+          "id": "eb686e02-0922-45e2-aef2-877264ff6fe7",
+          "eventId": "607abc14-81f2-4378-96ae-34397087e03c",
           "type": "order.paid",
-          "endpointId": "cac3abad-b9b6-4c38-8e15-8153e39b97d7",
+          "endpointId": "51a8075b-234a-4abf-847e-733a322c24f0",
           "url": "https://hooks.harbour-live.example/ticketing",
           "state": "pending",
           "attemptCount": 1,
@@ -3051,7 +3463,7 @@ export const operationExamples: OperationExamples = {
               "attempt": 1,
               "at": "2026-12-18T18:54:27.000Z",
               "statusCode": 200,
-              "durationMs": 31,
+              "durationMs": 45,
               "error": null
             }
           ]
@@ -3064,8 +3476,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "eb622efe-334f-43af-ba24-6dd30deca48b",
-          "eventId": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "759d2299-4fe9-49ad-8c08-d4ed77c7f0f0",
+          "eventId": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "status": "REFUNDED",
           "totalAmount": "35.00",
           "currency": "USD",
@@ -3074,7 +3486,7 @@ export const operationExamples: OperationExamples = {
           "checkedInAt": null,
           "items": [
             {
-              "ticketTypeId": "3c99e17b-14f5-453d-8498-7b6fa82dffc9",
+              "ticketTypeId": "a196d708-05d6-474d-a922-9aadab66f0de",
               "quantity": 1,
               "unitPrice": "35.00"
             }
@@ -3090,10 +3502,10 @@ export const operationExamples: OperationExamples = {
   "reissueHandoffToken": {
     "responses": {
       "201": {
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
-        "handoff_token": "EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp",
+        "verification_id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
+        "handoff_token": "EXAMPLE7exampleEXAMPLE7exampleEXAMPLE7examp",
         "handoff_expires_at": "2026-12-18T19:55:27.000Z",
-        "capture_url": "http://localhost:3000/capture#EXAMPLE6exampleEXAMPLE6exampleEXAMPLE6examp"
+        "capture_url": "http://localhost:3000/capture#EXAMPLE7exampleEXAMPLE7exampleEXAMPLE7examp"
       }
     }
   },
@@ -3110,7 +3522,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -3152,7 +3564,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "72971bbe-e135-4816-86be-cc1f8b98087c",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -3166,12 +3578,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8755e948a62ebd2b6a419db51f58cf36",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "fbc66772-0b90-47d1-936b-f7ee33d87212",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "b9rsV8KMda6EYlCaCwrhkdwV0Y97C5SptMSuuUWbF8wJ6s2Fo018lmVmpEdrYlINOjOal5YlsqGuttyz7A5BCQ"
       }
     },
     "responses": {
@@ -3217,13 +3629,13 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "200": {
-        "review_id": "76420127-0b5c-4d18-b2f5-ee7651cfe2b9",
+        "review_id": "83a3873f-329b-4ae9-b37a-eaadca51560d",
         "verification": {
-          "id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+          "id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
           "status": "approved",
-          "reference": "order-ac4a1941-28ee-4472-991a-a8d170be1001",
+          "reference": "order-a785c8a9-0ea3-47c0-9353-b3372ffddc90",
           "webhook_url": "https://hooks.harbour-live.example/identity",
-          "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified",
+          "return_url": "https://hooks.harbour-live.example/orders/a785c8a9-0ea3-47c0-9353-b3372ffddc90/verified",
           "stage": "complete",
           "decision_reason": "reviewer_approved",
           "document": {
@@ -3245,12 +3657,12 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "771e45c8-c7e0-4a7d-b1ea-b515005638b3",
+          "id": "f3fa8754-e685-4a57-aa13-f5db4f75edd7",
           "service": "ticketing",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "name": null,
-          "prefix": "tk_live_dVVf",
-          "last4": "ML0s",
+          "prefix": "tk_live_Ipqf",
+          "last4": "B8_Y",
           "createdAt": "2026-11-22T12:00:00.000Z",
           "lastUsedAt": "2026-12-18T18:41:27.000Z",
           "scopes": [
@@ -3270,8 +3682,8 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
-          "profileId": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "72971bbe-e135-4816-86be-cc1f8b98087c",
+          "profileId": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "agentId": "refund-agent",
           "grantedBy": "finance@harbour-live.example",
           "expiresAt": "2026-12-31T23:00:00.000Z",
@@ -3284,7 +3696,7 @@ export const operationExamples: OperationExamples = {
   "revokeHandoffToken": {
     "responses": {
       "200": {
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "verification_id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
         "handoff_revoked": true
       }
     }
@@ -3305,8 +3717,8 @@ export const operationExamples: OperationExamples = {
     },
     "responses": {
       "201": {
-        "record_id": "90213661-9ab1-40e3-a0bb-6afee12c7ada",
-        "execution_id": "9269bdb5-b007-4475-9931-2d36c503e459",
+        "record_id": "f826b798-8fdd-4a70-a109-0b287ad27254",
+        "execution_id": "ec5814a4-ce86-4d9f-84d7-9b9b7eaf1931",
         "agent_id": "proof-scenario-agent",
         "action": "scenario.payments.transfer",
         "inputs": {
@@ -3328,7 +3740,7 @@ export const operationExamples: OperationExamples = {
             "max_drift": 0.1
           },
           "delegation": {
-            "delegation_id": "b2122b27-3769-45a3-8627-af22edf32d84",
+            "delegation_id": "58ba1aed-7372-492f-b233-0a62756a050f",
             "granted_by": "governance-proof-scenario",
             "expires_at": "2027-12-18T21:42:28.850Z",
             "revoked_at": null
@@ -3364,16 +3776,16 @@ export const operationExamples: OperationExamples = {
         "policy_version": "governance-gates/1.0",
         "issued_at": "2026-12-18T21:42:28.850Z",
         "expires_at": "2026-12-18T21:47:28.850Z",
-        "nonce": "8ce251a1870ab66480054081b566ac8c",
+        "nonce": "ba586a3934178192ab8b7ea436616372",
         "seq": 2,
-        "prev_hash": "18873df49684f8509ff910f2aacc19298f97900c09c43a3edb946b87c6d4e964",
+        "prev_hash": "3584ec040d0181501e64d58987516b6bdcfc5aa40ca8cddbadf2ba992c03fc28",
         "key_id": "fe812c12f3ab4ce6",
-        "signature": "jQAi66xCbTk1ytoaZcmx0isclDwx1_Fc8v2FQQl2RfaXRp4no0Sk9npyDixUyTBfPEenTc1qkuBW-wQ2OjuxCw",
+        "signature": "-NIU5HF-PqQ9lMAbVrNNvskOeXqLEMLjF8_KNRGxINl4yaHAA-w0901l2cwqFcwChZH77XvoAEKjHRGzLsXkAA",
         "condition": "A",
         "changed_condition": null,
         "record": {
-          "record_id": "90213661-9ab1-40e3-a0bb-6afee12c7ada",
-          "execution_id": "9269bdb5-b007-4475-9931-2d36c503e459",
+          "record_id": "f826b798-8fdd-4a70-a109-0b287ad27254",
+          "execution_id": "ec5814a4-ce86-4d9f-84d7-9b9b7eaf1931",
           "agent_id": "proof-scenario-agent",
           "action": "scenario.payments.transfer",
           "inputs": {
@@ -3395,7 +3807,7 @@ export const operationExamples: OperationExamples = {
               "max_drift": 0.1
             },
             "delegation": {
-              "delegation_id": "b2122b27-3769-45a3-8627-af22edf32d84",
+              "delegation_id": "58ba1aed-7372-492f-b233-0a62756a050f",
               "granted_by": "governance-proof-scenario",
               "expires_at": "2027-12-18T21:42:28.850Z",
               "revoked_at": null
@@ -3431,25 +3843,25 @@ export const operationExamples: OperationExamples = {
           "policy_version": "governance-gates/1.0",
           "issued_at": "2026-12-18T21:42:28.850Z",
           "expires_at": "2026-12-18T21:47:28.850Z",
-          "nonce": "8ce251a1870ab66480054081b566ac8c",
+          "nonce": "ba586a3934178192ab8b7ea436616372",
           "seq": 2,
-          "prev_hash": "18873df49684f8509ff910f2aacc19298f97900c09c43a3edb946b87c6d4e964",
+          "prev_hash": "3584ec040d0181501e64d58987516b6bdcfc5aa40ca8cddbadf2ba992c03fc28",
           "key_id": "fe812c12f3ab4ce6",
-          "signature": "jQAi66xCbTk1ytoaZcmx0isclDwx1_Fc8v2FQQl2RfaXRp4no0Sk9npyDixUyTBfPEenTc1qkuBW-wQ2OjuxCw"
+          "signature": "-NIU5HF-PqQ9lMAbVrNNvskOeXqLEMLjF8_KNRGxINl4yaHAA-w0901l2cwqFcwChZH77XvoAEKjHRGzLsXkAA"
         }
       }
     }
   },
   "scanTicket": {
     "request": {
-      "ticketId": "03b30319-b79e-4e04-aa98-403d3a7f1da2"
+      "ticketId": "0a311405-5816-453d-ab33-b49063f73be0"
     },
     "responses": {
       "201": {
         "success": true,
         "data": {
-          "id": "d653bb85-f56d-4559-a1f9-6f562de231da",
-          "orderId": "ac4a1941-28ee-4472-991a-a8d170be1001",
+          "id": "0bdc2439-b8bc-4070-a16d-3884a436e440",
+          "orderId": "a785c8a9-0ea3-47c0-9353-b3372ffddc90",
           "result": "ALLOW",
           "reasonCode": null,
           "scannedAt": "2026-12-18T18:41:27.000Z"
@@ -3462,8 +3874,8 @@ export const operationExamples: OperationExamples = {
       "202": {
         "success": true,
         "data": {
-          "eventId": "42b0f0e7-1a95-4f59-adf2-a2e5ea1d6856",
-          "deliveryId": "617a8d4b-2e1d-4a99-bcbf-b1c660312285"
+          "eventId": "db62b154-255c-4150-9485-d32e7098d62c",
+          "deliveryId": "4b325b9a-2586-4708-9fde-bf54431bf09b"
         }
       }
     }
@@ -3476,7 +3888,7 @@ export const operationExamples: OperationExamples = {
       "201": {
         "success": true,
         "data": {
-          "id": "d4f9137b-2736-493c-bc00-758f47768ef6",
+          "id": "c51f743f-cc72-49f0-94b2-d71fe4f16c49",
           "status": "awaiting_capture",
           "reference": "box-office walk-in 7",
           "webhook_url": null,
@@ -3497,7 +3909,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "e40721d7-4693-4df4-af8e-ecb2637ff48c",
+          "id": "64693224-ca46-488a-9c54-5dcfa9212b12",
           "name": "Jazz on the Quay",
           "description": "An evening of harbour-side jazz with the Maas River Quartet and guests.",
           "status": "DRAFT",
@@ -3507,7 +3919,7 @@ export const operationExamples: OperationExamples = {
           "allDay": false,
           "address": "Wilhelminakade 123, Rotterdam",
           "city": "Rotterdam",
-          "placeId": "b32d1b82-60ce-4507-ad1b-7317e11dd78b",
+          "placeId": "2050f21e-9493-4fc9-b505-95f49d6f95da",
           "ticketMode": "SERVICE",
           "imageUrl": null,
           "createdAt": "2026-11-22T12:23:00.000Z",
@@ -3524,7 +3936,7 @@ export const operationExamples: OperationExamples = {
       "200": {
         "success": true,
         "data": {
-          "id": "84aa3ad0-80ac-4530-9083-2e6203deb43f",
+          "id": "b26d59c1-3bbc-41b1-865e-44d4138fdbab",
           "name": "Harbour Live Events B.V.",
           "plan": "ENTERPRISE",
           "reviewPolicy": "single"
@@ -3545,12 +3957,12 @@ export const operationExamples: OperationExamples = {
   "uploadSelfieFrame": {
     "responses": {
       "201": {
-        "verification_id": "bb2c4831-e8e0-46a6-8059-356965ce0e7e",
+        "verification_id": "f4841904-3c0c-4484-8123-b3289f9a8a2e",
         "stage": "selfie",
         "next_step": {
           "type": "selfie",
           "step": 1,
-          "pose": "front"
+          "pose": "right"
         },
         "uploaded_steps": [
           0
@@ -3558,7 +3970,7 @@ export const operationExamples: OperationExamples = {
         "requester": {
           "name": "Harbour Live Events B.V."
         },
-        "return_url": "https://hooks.harbour-live.example/orders/ac4a1941-28ee-4472-991a-a8d170be1001/verified"
+        "return_url": "https://hooks.harbour-live.example/orders/a785c8a9-0ea3-47c0-9353-b3372ffddc90/verified"
       }
     }
   },
@@ -3568,7 +3980,7 @@ export const operationExamples: OperationExamples = {
         "action": "payments.refund",
         "agent_id": "refund-agent",
         "disposition": "ALLOW",
-        "execution_id": "b59159e0-d0fc-40d2-9f87-fb20fddb1bf5",
+        "execution_id": "7d1444d2-5726-465f-a4df-21f9483196f5",
         "expires_at": "2026-12-18T21:47:27.000Z",
         "gates": [
           {
@@ -3610,7 +4022,7 @@ export const operationExamples: OperationExamples = {
           },
           "consequence_tier": "LOW",
           "delegation": {
-            "delegation_id": "8f0c2914-5ac0-4ed7-908f-a9f38711e127",
+            "delegation_id": "72971bbe-e135-4816-86be-cc1f8b98087c",
             "expires_at": "2026-12-31T23:00:00.000Z",
             "granted_by": "finance@harbour-live.example",
             "revoked_at": null
@@ -3624,12 +4036,12 @@ export const operationExamples: OperationExamples = {
         },
         "issued_at": "2026-12-18T21:42:27.000Z",
         "key_id": "fe812c12f3ab4ce6",
-        "nonce": "0eef331a2aa4046bf3ea1968bfd58ee8",
+        "nonce": "8755e948a62ebd2b6a419db51f58cf36",
         "policy_version": "governance-gates/1.0",
         "prev_hash": "0000000000000000000000000000000000000000000000000000000000000000",
-        "record_id": "3e0920dd-85f6-4e50-9256-7a825c8a414b",
+        "record_id": "fbc66772-0b90-47d1-936b-f7ee33d87212",
         "seq": 1,
-        "signature": "RqNMtW6hCgPMxd1sxFynNe4rEg-Qm7yBA4szmnGhaSJszZSRfzkhnHob1Wr0HL7lj_cuuwlT4180ht9eWmypCw"
+        "signature": "b9rsV8KMda6EYlCaCwrhkdwV0Y97C5SptMSuuUWbF8wJ6s2Fo018lmVmpEdrYlINOjOal5YlsqGuttyz7A5BCQ"
       }
     },
     "responses": {
