@@ -42,6 +42,10 @@ export async function runInProcess(request: ParsedRequest, processEnv: NodeJS.Pr
         headers: { authorization: `Bearer ${adminToken}` },
         ...(request.body ? { payload: request.body } : {}),
       });
+      const type = String(res.headers['content-type'] ?? '');
+      // An image is not for a terminal: say what came, so the command's answer stays readable.
+      if (type.startsWith('image/'))
+        return { status: res.statusCode, body: { image: { contentType: type, bytes: res.rawPayload.length } } };
       return { status: res.statusCode, body: res.body ? (res.json() as unknown) : { status: res.statusCode } };
     } finally {
       await app.close();

@@ -48,6 +48,9 @@ async function main(argv: string[]): Promise<number> {
   return answer.status < 400 ? 0 : 1;
 }
 
+/** What the CLI prints for an image answer (the console shows images). */
+const imageSummary = (contentType: string, bytes: number) => ({ image: { contentType, bytes } });
+
 async function overHttp(base: string, request: ParsedRequest, env: NodeJS.ProcessEnv): Promise<OperatorAnswer> {
   const token = env.ADMIN_TOKEN;
   if (!token) throw new UsageError(`--url needs ADMIN_TOKEN set to the operator token of the server at ${base}`);
@@ -63,6 +66,9 @@ async function overHttp(base: string, request: ParsedRequest, env: NodeJS.Proces
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     throw new UsageError(`cannot reach ${base}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
   }
+  const type = res.headers.get('content-type') ?? '';
+  // An image is not for a terminal: say what came, so the command's answer stays readable.
+  if (type.startsWith('image/')) return { status: res.status, body: imageSummary(type, (await res.arrayBuffer()).byteLength) };
   const text = await res.text();
   if (!text) return { status: res.status, body: { status: res.status } };
   try {

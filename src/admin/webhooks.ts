@@ -23,7 +23,8 @@ const endpointCreate = z.strictObject({
   events: z.array(z.enum(TICKETING_EVENT_TYPES)).min(1).optional().describe('Omit to receive every event type'),
 });
 
-const delivery = z.object({
+/** A delivery in the log (also in a verification's detail: its decision webhooks). */
+export const delivery = z.object({
   id: z.uuid(),
   eventId: z.uuid(),
   type: z.string().describe('The event type'),
@@ -187,13 +188,19 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getWebhookDelivery',
-        summary: 'Get one webhook delivery with its attempts',
+        summary: 'Get one webhook delivery with its attempts and the body it sends',
         tags,
+        description:
+          'The delivery with every attempt (time, status code, duration, error), `nextAttemptAt` while it is pending, and `requestBody`: the event exactly as every attempt sends it. ' +
+          "The receiver's answer is kept as its status code (or what went wrong), not its body.",
         params: s.idParams,
-        response: { 200: s.envelope(delivery), ...errors },
+        response: {
+          200: s.envelope(delivery.extend({ requestBody: z.string().describe('The signed body, byte for byte as sent (JSON text)') })),
+          ...errors,
+        },
       },
     },
-    async (req) => ({ success: true as const, data: await call(() => ops.getDelivery(req.params.id)) }),
+    async (req) => ({ success: true as const, data: await call(() => ops.deliveryDetail(req.params.id)) }),
   );
 
   app.post(

@@ -113,7 +113,11 @@ export const identityApi: FastifyPluginAsync = async (app) => {
 
   const verifications = createVerificationService(deps);
   useIdempotency(app, withoutHandoffAtRest(identityIdempotency, verifications, app.config.PUBLIC_URL));
-  const capture = createCaptureService({ ...deps, jobs: app.jobs });
+  const capture = createCaptureService({
+    ...deps,
+    jobs: app.jobs,
+    poseCheck: faces ? { yawTurn: faces.thresholds.yawTurn, yawFront: faces.thresholds.yawFront } : null,
+  });
   const attestations = createAttestationService(deps, `${app.config.PUBLIC_URL}/v1`);
   const cases = createReviewCaseService(deps);
   const claims = createReviewClaimService(deps);

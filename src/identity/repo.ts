@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import {
   identityAttestations,
@@ -235,8 +235,52 @@ export async function insertAuditEntry(tx: DbOrTx, values: typeof identityAuditE
 /** A verification's audit chain in order, for the reviewer's case view. */
 export async function auditTrail(db: DbOrTx, verificationId: string) {
   return db
-    .select({ type: identityAuditEvents.type, actor: identityAuditEvents.actor, createdAt: identityAuditEvents.createdAt })
+    .select({
+      seq: identityAuditEvents.seq,
+      type: identityAuditEvents.type,
+      actor: identityAuditEvents.actor,
+      data: identityAuditEvents.data,
+      createdAt: identityAuditEvents.createdAt,
+    })
     .from(identityAuditEvents)
     .where(eq(identityAuditEvents.verificationId, verificationId))
     .orderBy(asc(identityAuditEvents.seq));
+}
+
+/** Every reviewer decision on a verification with its note (null once erased), oldest first, for the operator's detail. */
+export async function reviewsOf(db: DbOrTx, verificationId: string) {
+  return db
+    .select({
+      reviewerKeyId: identityReviews.reviewerKeyId,
+      reviewerName: apiKeys.name,
+      decision: identityReviews.decision,
+      note: identityReviews.note,
+      declineReasons: identityReviews.declineReasons,
+      createdAt: identityReviews.createdAt,
+    })
+    .from(identityReviews)
+    .innerJoin(apiKeys, eq(apiKeys.id, identityReviews.reviewerKeyId))
+    .where(eq(identityReviews.verificationId, verificationId))
+    .orderBy(asc(identityReviews.ordinal));
+}
+
+/**
+ * The outbox events of a verification's decision webhooks, oldest first. Bounded by the profile
+ * and the verification's creation time, so the profile's events index narrows the scan before
+ * the body is read.
+ */
+export async function decisionWebhookEventIds(db: DbOrTx, v: Pick<VerificationRow, 'id' | 'profileId' | 'createdAt'>): Promise<string[]> {
+  const rows = await db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(
+      and(
+        eq(webhookEvents.profileId, v.profileId),
+        gte(webhookEvents.createdAt, v.createdAt),
+        isNotNull(webhookEvents.targetUrl),
+        sql`${webhookEvents.body}->'data'->>'verification_id' = ${v.id}`,
+      ),
+    )
+    .orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.id));
+  return rows.map((r) => r.id);
 }

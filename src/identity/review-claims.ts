@@ -1,10 +1,11 @@
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import { keyNames } from '../auth/repo.js';
 import type { DbOrTx } from '../db/client.js';
+import { appendAudit } from './audit.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
-import type { IdentityDeps } from './service.js';
+import { keyActor, type IdentityDeps } from './service.js';
 
 /** How long a claim holds a case for one reviewer before it lapses by itself (README, "Consoles"). */
 export const REVIEW_CLAIM_MS = 15 * 60 * 1000;
@@ -41,7 +42,9 @@ export async function claimViews(db: DbOrTx, profileId: string, rows: Verificati
 /**
  * A reviewer claims a case in review so others see it is being worked on: the claim holds for
  * REVIEW_CLAIM_MS and is renewed by claiming again; another key's live claim refuses (409).
- * Claims never block a decision; a decision ends the claim.
+ * Claims never block a decision; a decision ends the claim. Every claim (a renewal too) and every
+ * release of a held claim is an audit event with the reviewer key as actor, so the trail says who
+ * worked on a case and when, beside what they saw and decided.
  */
 export function createReviewClaimService({ db, clock }: Pick<IdentityDeps, 'db' | 'clock'>) {
   async function withCase<T>(principal: KeyPrincipal, id: string, fn: (tx: DbOrTx, v: VerificationRow, now: Date) => Promise<T>) {
@@ -63,9 +66,13 @@ export function createReviewClaimService({ db, clock }: Pick<IdentityDeps, 'db' 
       return withCase(principal, id, async (tx, v, now) => {
         const held = liveClaim(v, now);
         if (held && held.keyId !== principal.keyId) throw errors.claimedByAnother(held.until.toISOString());
-        const claimed = await repo.updateVerification(tx, v.id, {
-          claimedByKeyId: principal.keyId,
-          claimedUntil: new Date(now.getTime() + REVIEW_CLAIM_MS),
+        const until = new Date(now.getTime() + REVIEW_CLAIM_MS);
+        const claimed = await repo.updateVerification(tx, v.id, { claimedByKeyId: principal.keyId, claimedUntil: until });
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: 'review.claimed',
+          actor: keyActor(principal),
+          data: { until: until.toISOString() },
         });
         return viewOf(tx, principal, claimed, now);
       });
@@ -77,6 +84,8 @@ export function createReviewClaimService({ db, clock }: Pick<IdentityDeps, 'db' 
         const held = liveClaim(v, now);
         if (held && held.keyId !== principal.keyId) throw errors.claimedByAnother(held.until.toISOString());
         const released = await repo.updateVerification(tx, v.id, { claimedByKeyId: null, claimedUntil: null });
+        // Only giving back a claim this key held is an event; a release of nothing changes nothing.
+        if (held) await appendAudit(tx, clock, { verificationId: v.id, type: 'review.released', actor: keyActor(principal) });
         return viewOf(tx, principal, released, now);
       });
     },

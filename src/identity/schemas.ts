@@ -120,9 +120,19 @@ export const captureStatus = z.object({
   return_url: z.string().nullable().describe('The verification’s `return_url`: where the page sends the person back when it ends, or null'),
 });
 export const stageAnswer = z.object({ stage, next_step: nextStep });
+export const poseCheck = z
+  .object({
+    yaw_turn: z.number().describe('Radians: a `left` or `right` step turns the head at least this far (FACE_YAW_TURN)'),
+    yaw_front: z.number().describe('Radians: a `front` step turns it at most this far either way (FACE_YAW_FRONT)'),
+  })
+  .nullable()
+  .describe(
+    'The head-pose thresholds the pipeline judges each frame by (`challenge_not_followed`), so a device can check a frame before it sends it; null when this server does not check faces (FACE_CHECKS=off)',
+  );
 export const challenge = z.object({
   challenge_id: z.string(),
   steps: z.array(z.object({ step: z.number().int(), instruction: z.string(), pose: pose.nullable() })),
+  pose_check: poseCheck,
 });
 
 export const reviewBody = z.object({

@@ -94,6 +94,24 @@ async function issueHandoffToken(tx: DbOrTx, clock: Clock, verificationId: strin
   return { token, expiresAt };
 }
 
+/**
+ * A fresh handoff token for a locked verification, by the backend or the operator (`actor`):
+ * every earlier one stops working. Only while capture is still open.
+ */
+export async function issueHandoff(tx: DbOrTx, clock: Clock, v: VerificationRow, actor: string): Promise<IssuedHandoff> {
+  if (v.erasedAt) throw errors.verificationErased();
+  if (v.stage === 'complete') throw errors.captureComplete();
+  await repo.revokeHandoffTokens(tx, v.id, clock.now());
+  const handoff = await issueHandoffToken(tx, clock, v.id);
+  await appendAudit(tx, clock, {
+    verificationId: v.id,
+    type: 'handoff.issued',
+    actor,
+    data: { expires_at: handoff.expiresAt.toISOString() },
+  });
+  return handoff;
+}
+
 export function createVerificationService({ db, clock, blobs, webhooks }: IdentityDeps) {
   async function load(principal: KeyPrincipal, id: string): Promise<VerificationRow> {
     const v = await repo.findVerification(db, principal.profileId, id);
@@ -123,19 +141,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
 
     /** A fresh handoff token; every earlier one stops working. Only while capture is still open. */
     async reissueHandoff(principal: KeyPrincipal, id: string) {
-      return withLocked(principal, id, async (tx, v) => {
-        if (v.erasedAt) throw errors.verificationErased();
-        if (v.stage === 'complete') throw errors.captureComplete();
-        await repo.revokeHandoffTokens(tx, v.id, clock.now());
-        const handoff = await issueHandoffToken(tx, clock, v.id);
-        await appendAudit(tx, clock, {
-          verificationId: v.id,
-          type: 'handoff.issued',
-          actor: keyActor(principal),
-          data: { expires_at: handoff.expiresAt.toISOString() },
-        });
-        return handoffView(v.id, handoff);
-      });
+      return withLocked(principal, id, async (tx, v) => handoffView(v.id, await issueHandoff(tx, clock, v, keyActor(principal))));
     },
 
     async revokeHandoff(principal: KeyPrincipal, id: string) {

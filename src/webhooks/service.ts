@@ -145,6 +145,13 @@ export function createWebhookService({ db, clock, jobs, dispatcher, guard }: Web
 
     getDelivery,
 
+    async deliveryDetail(deliveryId) {
+      const view = await getDelivery(deliveryId);
+      const event = await repo.findEvent(db, view.eventId);
+      if (!event) throw deliveryNotFound();
+      return { ...view, requestBody: event.payload };
+    },
+
     async redeliver(deliveryId) {
       const current = await getDelivery(deliveryId);
       if (current.endpointId) {

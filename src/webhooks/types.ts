@@ -108,6 +108,8 @@ export interface WebhookService {
     limit: number;
   }): Promise<{ items: WebhookDeliveryView[]; total: number }>;
   getDelivery(deliveryId: string): Promise<WebhookDeliveryView>;
+  /** The delivery with the body every attempt sends (the event's payload, byte for byte), for the operator's detail. */
+  deliveryDetail(deliveryId: string): Promise<WebhookDeliveryView & { requestBody: string }>;
   /** Another attempt now: brings a pending one forward, or grants one more to a finished delivery. */
   redeliver(deliveryId: string): Promise<WebhookDeliveryView>;
 }

@@ -44,6 +44,8 @@ describe('identity pipeline with face checks (FACE_CHECKS=on, one shared worker)
   it('issues challenges with one left, one right and 1–3 front steps, each saying its pose in words', async () => {
     const v = await captureAll(ctx, tenant.backend, { document: photo('a-1'), frames: framesFrom(personA) });
     const poses = v.challenge.steps.map((s: { pose: Pose }) => s.pose);
+    // The device is told the thresholds the pipeline below judges by, so its own check agrees with it.
+    expect(v.challenge.pose_check).toEqual({ yaw_turn: ctx.app.config.FACE_YAW_TURN, yaw_front: ctx.app.config.FACE_YAW_FRONT });
     expect(poses.filter((p: Pose) => p === 'left')).toHaveLength(1);
     expect(poses.filter((p: Pose) => p === 'right')).toHaveLength(1);
     expect(poses.filter((p: Pose) => p === 'front').length).toBeGreaterThanOrEqual(1);

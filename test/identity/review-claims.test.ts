@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { identityAuditEvents } from '../../src/db/schema/identity.js';
+import { verifyAuditChain } from '../../src/identity/audit.js';
 import { useTestApp } from '../helpers/suite.js';
 import { addKey } from '../helpers/tenants.js';
 import { api, captureIntoManualReview, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
@@ -55,5 +58,41 @@ describe('reviewer claims on cases in review', () => {
     await claim(dana.key, foreign.id, 404);
     await claim(other.backend, foreign.id, 403);
     await api(ctx).call('PUT', `/v1/review/${foreign.id}/claim`, null, undefined, 401);
+  });
+
+  it('puts each claim and each release of a held claim in the audit trail with the reviewer key as actor; refusals and empty releases add nothing', async () => {
+    const { id } = await captureIntoManualReview(ctx, tenant.backend, 9304);
+    const trail = async () => {
+      const rows = await ctx.app.db
+        .select()
+        .from(identityAuditEvents)
+        .where(eq(identityAuditEvents.verificationId, id))
+        .orderBy(identityAuditEvents.seq);
+      expect(verifyAuditChain(rows as Parameters<typeof verifyAuditChain>[0])).toBe(true);
+      return rows.filter((r) => r.type.startsWith('review.') && r.type !== 'review.case_viewed').map((r) => [r.type, r.actor, r.data]);
+    };
+    await release(dana.key, id, 200);
+    const first = new Date(ctx.clock.now().getTime() + 15 * 60_000).toISOString();
+    await claim(dana.key, id, 200);
+    await claim(lee.key, id, 409);
+    await release(lee.key, id, 409);
+    ctx.clock.advance(60_000);
+    const renewed = new Date(ctx.clock.now().getTime() + 15 * 60_000).toISOString();
+    await claim(dana.key, id, 200);
+    await release(dana.key, id, 200);
+    await release(dana.key, id, 200);
+    const taken = new Date(ctx.clock.now().getTime() + 15 * 60_000).toISOString();
+    await claim(lee.key, id, 200);
+    expect(await trail()).toEqual([
+      ['review.claimed', `reviewer:${dana.keyId}`, { until: first }],
+      ['review.claimed', `reviewer:${dana.keyId}`, { until: renewed }],
+      ['review.released', `reviewer:${dana.keyId}`, {}],
+      ['review.claimed', `reviewer:${lee.keyId}`, { until: taken }],
+    ]);
+    // The reviewer's case view lists them with the key's name, as every reviewer event.
+    const audit = (await api(ctx).call('GET', `/v1/review/${id}`, dana.key, undefined, 200)).json().audit;
+    expect(audit.filter((e: { type: string }) => e.type === 'review.released')).toEqual([
+      { type: 'review.released', at: expect.any(String), actor: `reviewer:${dana.keyId}`, actor_name: 'Dana' },
+    ]);
   });
 });

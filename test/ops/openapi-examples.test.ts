@@ -263,7 +263,13 @@ describe('the examples of the OpenAPI document', () => {
     // A walk-in at the box office: the operator starts one from the console, with no backend.
     // A minute later, so the profile's verification list (newest first) has one order every run.
     minutes(1);
-    await call('startVerification', { token: admin, params: { id: profile.id }, body: { reference: 'box-office walk-in 7' } });
+    const walkIn = await call('startVerification', {
+      token: admin,
+      params: { id: profile.id },
+      body: { reference: 'box-office walk-in 7' },
+    });
+    // The person lost the link: the operator issues a new one from the verification's page.
+    await call('issueCaptureLink', { token: admin, params: { id: profile.id, verificationId: walkIn.data.id } });
     const handoff = (await call('reissueHandoffToken', { token: backendKey, params: { id: verification.id } })).handoff_token as string;
     minutes(2);
     await call('captureStatus', { token: handoff });
@@ -303,6 +309,12 @@ describe('the examples of the OpenAPI document', () => {
     });
     minutes(1);
     await call('getVerification', { token: backendKey, params: { id: verification.id } });
+    // The operator looks the decided verification over: its page and its images (each view audited).
+    const theCase = { id: profile.id, verificationId: verification.id };
+    await call('getProfileVerification', { token: admin, params: theCase });
+    await call('getVerificationDocumentImage', { token: admin, params: theCase });
+    await call('getVerificationDocumentBackImage', { token: admin, params: theCase });
+    await call('getVerificationSelfieImage', { token: admin, params: { ...theCase, step: '0' } });
     await call('listAttestationClaims');
     await call('createAttestation', { token: backendKey, params: { id: verification.id }, body: { claim: 'identity_verified' } });
     await call('identityJwks');

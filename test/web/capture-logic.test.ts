@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, OfflineError } from '../../web/capture/errors.js';
 import { classify, tokenFromHash, waitText } from '../../web/capture/messages.js';
-import { judgeFrame } from '../../web/capture/pose/rule.js';
+import { poseFollowed, type Pose } from '../../src/identity/faces/signals.js';
+import { judgeFrame as judgeWith, yawThresholdsOf } from '../../web/capture/pose/rule.js';
 
 describe('capture page logic', () => {
   it('reads the handoff token from the fragment only when it looks like one', () => {
@@ -34,6 +35,9 @@ describe('capture page logic', () => {
 describe('the capture page’s pose rule: the service’s own, in words', () => {
   const face = (yaw: number | null, width = 200) => ({ box: [100, 80, width, 260] as [number, number, number, number], yaw });
   const frame = (...faces: ReturnType<typeof face>[]) => ({ width: 640, faces });
+  // The server's defaults (FACE_YAW_TURN 0.15, FACE_YAW_FRONT 0.25), as a challenge hands them over.
+  const judgeFrame = (pose: Pose | null, f: ReturnType<typeof frame>) =>
+    judgeWith(pose, f, yawThresholdsOf({ yaw_turn: 0.15, yaw_front: 0.25 }));
 
   it('passes the asked turn at the service’s thresholds (left: yaw ≤ -0.15, as the image turns to its right edge)', () => {
     expect(judgeFrame('left', frame(face(-0.15))).ok).toBe(true);
@@ -58,5 +62,21 @@ describe('the capture page’s pose rule: the service’s own, in words', () => 
       hint: 'Move closer: your face should fill the oval.',
     });
     expect(judgeFrame('front', frame(face(0, 200)))).toMatchObject({ ok: true, closer: false });
+  });
+
+  it('judges by the thresholds the server hands over: what the page accepts, the pipeline’s rule accepts, and nothing else', () => {
+    const strict = { yaw_turn: 0.4, yaw_front: 0.1 };
+    const t = { ...yawThresholdsOf(strict)!, matchLow: 0, matchHigh: 0 };
+    // A turn the defaults would take is "a little more" under a server asking for 0.4 rad.
+    expect(judgeWith('left', frame(face(-0.3)), yawThresholdsOf(strict))).toEqual({ ok: false, hint: 'Turn a little more to your left.' });
+    expect(judgeWith('front', frame(face(0.2)), yawThresholdsOf(strict))).toEqual({ ok: false, hint: 'Look straight at the screen.' });
+    for (const pose of ['front', 'left', 'right'] as const)
+      for (let yaw = -0.8; yaw <= 0.8; yaw += 0.05)
+        expect(judgeWith(pose, frame(face(yaw)), yawThresholdsOf(strict)).ok, `${pose} at ${yaw}`).toBe(poseFollowed(pose, yaw, t));
+  });
+
+  it('judges no pose when the server checks no faces (pose_check null), but still asks for one face', () => {
+    expect(judgeWith('right', frame(face(-0.6)), yawThresholdsOf(null)).ok).toBe(true);
+    expect(judgeWith('right', frame(), yawThresholdsOf(null)).ok).toBe(false);
   });
 });

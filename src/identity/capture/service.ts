@@ -10,7 +10,7 @@ import type { VerificationRow } from '../repo.js';
 import type { IdentityDeps } from '../service.js';
 import { storeImage, type StoredImage } from '../uploads/inspect.js';
 import type { CaptureForm, UploadSink } from '../uploads/multipart.js';
-import { captureStatusView, challengeView } from '../views.js';
+import { captureStatusView, challengeView, type PoseCheck } from '../views.js';
 import { newChallenge, storedChallenge } from './challenge.js';
 
 export const PIPELINE_QUEUE = 'identity.pipeline';
@@ -27,8 +27,12 @@ function assertCanUploadSelfie(v: VerificationRow): void {
   if (v.stage === 'complete') throw errors.allFramesUploaded();
 }
 
-export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
-  const { db, clock, blobs, jobs } = deps;
+/**
+ * `poseCheck`: the yaw thresholds the pipeline will judge the frames by (null when it checks no
+ * faces), handed to the device with the challenge so the page refuses exactly what the server would.
+ */
+export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue; poseCheck: PoseCheck }) {
+  const { db, clock, blobs, jobs, poseCheck } = deps;
 
   async function status(v: VerificationRow) {
     const [frames, requester] = await Promise.all([repo.framesOf(db, v.id), repo.profileName(db, v.profileId)]);
@@ -176,7 +180,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue }) {
         });
         return issued;
       });
-      return challengeView(row);
+      return challengeView(row, poseCheck);
     },
 
     /**

@@ -69,7 +69,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{
         security,
         description:
           'The calling reviewer key holds the case for 15 minutes, so other reviewers see who is working on it (`claim` in the queue and the case); ' +
-          'claiming again renews it. Another key’s live claim answers 409; a lapsed one is taken over. A claim does not block decisions; a decision ends it.',
+          'claiming again renews it. Another key’s live claim answers 409; a lapsed one is taken over. A claim does not block decisions; a decision ends it. ' +
+          'Each claim appends `review.claimed` (with `until`) to the audit chain with `reviewer:<key id>` as actor.',
         params: s.idParams,
         response: { 200: s.reviewClaimResult, ...s.errors(401, 403, 404, 409) },
       },
@@ -86,7 +87,9 @@ export const reviewRoutes: FastifyPluginAsyncZod<{
         summary: 'Give a claimed case back',
         tags,
         security,
-        description: 'Ends the calling key’s claim (a no-op when nobody holds the case); another key’s live claim answers 409.',
+        description:
+          'Ends the calling key’s claim (a no-op when nobody holds the case); another key’s live claim answers 409. ' +
+          'Giving back a held claim appends `review.released` to the audit chain with `reviewer:<key id>` as actor.',
         params: s.idParams,
         response: { 200: s.reviewClaimResult, ...s.errors(401, 403, 404, 409) },
       },

@@ -3,7 +3,7 @@ import type { Challenge, Pose } from '../api.js';
 import { canvasToJpeg, fileToCanvas, snapshot, UnreadableImage } from '../camera.js';
 import { notice, progress, sendFrame, waitSeconds } from '../flow.js';
 import { checkerState, loadPoseChecker } from '../pose/checker.js';
-import { judgeFrame, type Verdict } from '../pose/rule.js';
+import { judgeFrame, yawThresholdsOf, type Verdict, type YawThresholds } from '../pose/rule.js';
 import { CAMERA_PROBLEM, CameraView, FaceGuide, PhotoPicker, useCamera } from './camera-view.js';
 import { Heading } from './heading.js';
 import { NoticeBox, UploadProgress } from './notice.js';
@@ -22,11 +22,11 @@ const CHECK_FAILED =
   'The automatic check of your head position could not run on this device: follow the instruction carefully before you take the photo.';
 
 /** The check of a picture against the step, or null when the check cannot run (the picture is then sent as it is). */
-async function verdictOf(picture: HTMLCanvasElement, pose: Pose | null): Promise<Verdict | null> {
+async function verdictOf(picture: HTMLCanvasElement, pose: Pose | null, yaw: YawThresholds | null): Promise<Verdict | null> {
   const state = checkerState.value;
   if (state.status !== 'ready') return null;
   try {
-    return judgeFrame(pose, await state.checker.analyze(picture));
+    return judgeFrame(pose, await state.checker.analyze(picture), yaw);
   } catch {
     return null;
   }
@@ -54,6 +54,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
   const busy = useRef(false);
   const current = challenge.steps.find((s) => s.step === step) ?? challenge.steps[0]!;
   const pose = poseOf(current);
+  const yaw = yawThresholdsOf(challenge.pose_check);
   const sending = progress.value !== null || waitSeconds.value > 0;
   const total = challenge.steps.length;
   const checker = checkerState.value.status;
@@ -76,7 +77,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
     if (busy.current) return;
     busy.current = true;
     try {
-      const v = verdict === undefined ? await verdictOf(picture, pose) : verdict;
+      const v = verdict === undefined ? await verdictOf(picture, pose, yaw) : verdict;
       if (v && !v.ok) {
         notice.value = { kind: 'retake', message: refusal(v.hint) };
         return;
@@ -104,7 +105,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
       } catch {
         return void (timer = setTimeout(tick, 250));
       }
-      const verdict = await verdictOf(picture, pose);
+      const verdict = await verdictOf(picture, pose, yaw);
       if (stopped) return;
       setHint(verdict);
       if (verdict?.ok && !verdict.closer) {
@@ -149,7 +150,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
     try {
       const canvas = await fileToCanvas(file, FRAME_SIDE);
       const blob = await canvasToJpeg(canvas);
-      setPicked({ canvas, url: URL.createObjectURL(blob), verdict: await verdictOf(canvas, pose) });
+      setPicked({ canvas, url: URL.createObjectURL(blob), verdict: await verdictOf(canvas, pose, yaw) });
     } catch (err) {
       notice.value = {
         kind: 'retake',

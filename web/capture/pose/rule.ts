@@ -2,11 +2,16 @@ import { poseFollowed, type FaceThresholds, type Pose } from '../../../src/ident
 
 /**
  * What the page checks in a frame before it sends it: the service's own pose rule
- * (`poseFollowed`, README "Face checks") with its default yaw thresholds (FACE_YAW_TURN,
- * FACE_YAW_FRONT), so a frame the pipeline would decline as `challenge_not_followed` is refused
- * here, before it is sent, and the person is told how to fix it.
+ * (`poseFollowed`, README "Face checks") with the yaw thresholds this server judges by
+ * (FACE_YAW_TURN, FACE_YAW_FRONT, handed over with the challenge as `pose_check`), so a frame the
+ * pipeline would decline as `challenge_not_followed` is refused here, before it is sent, and the
+ * person is told how to fix it; and a turn the page accepts is one the server accepts.
  */
-export const YAW_THRESHOLDS: Pick<FaceThresholds, 'yawTurn' | 'yawFront'> = { yawTurn: 0.15, yawFront: 0.25 };
+export type YawThresholds = Pick<FaceThresholds, 'yawTurn' | 'yawFront'>;
+
+/** The challenge's `pose_check` as the rule reads it; null when the server judges no poses. */
+export const yawThresholdsOf = (check: { yaw_turn: number; yaw_front: number } | null): YawThresholds | null =>
+  check && { yawTurn: check.yaw_turn, yawFront: check.yaw_front };
 
 /** A face narrower than this share of the picture is too far for the guide to say "hold it". */
 const MIN_FACE_SHARE = 0.18;
@@ -27,14 +32,17 @@ export type Verdict =
 const side = (pose: 'left' | 'right') => (pose === 'left' ? 'your left' : 'your right');
 const other = (pose: 'left' | 'right') => (pose === 'left' ? 'your right' : 'your left');
 
-/** Judges one analysed frame against the step's pose, in the words the person reads. */
-export function judgeFrame(pose: Pose | null, frame: FrameFaces): Verdict {
+/**
+ * Judges one analysed frame against the step's pose, in the words the person reads. Without
+ * thresholds (the server checks no faces) the pose is not judged, since nothing would refuse it later.
+ */
+export function judgeFrame(pose: Pose | null, frame: FrameFaces, yaw: YawThresholds | null): Verdict {
   const [face, second] = frame.faces;
   if (!face) return { ok: false, hint: 'We cannot see your face. Look at the screen, in good light, with your whole face in view.' };
   if (second) return { ok: false, hint: 'Only one face please: make sure nobody else is in the picture.' };
   const closer = face.box[2] < frame.width * MIN_FACE_SHARE;
-  const t = { ...YAW_THRESHOLDS, matchLow: 0, matchHigh: 0 };
-  if (pose && !poseFollowed(pose, face.yaw, t)) {
+  const t = yaw && { ...yaw, matchLow: 0, matchHigh: 0 };
+  if (pose && t && !poseFollowed(pose, face.yaw, t)) {
     if (pose === 'front') return { ok: false, hint: 'Look straight at the screen.' };
     const wrongWay = face.yaw !== null && (pose === 'left' ? face.yaw >= t.yawTurn : face.yaw <= -t.yawTurn);
     return {

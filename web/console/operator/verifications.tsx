@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { localTime, unwrap } from '../lib.js';
 import { FilteredList } from '../filtered-list.js';
-import { ActionForm, ShownOnce } from '../ui.js';
+import { ActionForm, Link, ShownOnce } from '../ui.js';
 import { VERIFICATION_STATUSES } from '../vocabulary.js';
 import type { SectionProps } from './context.js';
 
@@ -64,7 +64,9 @@ export function Verifications({ api, profileId }: SectionProps) {
               {items.map((v) => (
                 <tr key={v.id}>
                   <td>
-                    <code>{v.id.slice(0, 8)}</code>
+                    <Link href={`/console/operator/profiles/${profileId}/verifications/${v.id}`}>
+                      <code>{v.id.slice(0, 8)}</code>
+                    </Link>
                   </td>
                   <td>{v.status}</td>
                   <td>{v.erased ? 'erased' : (v.decision_reason ?? '—')}</td>

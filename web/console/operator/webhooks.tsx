@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { localTime, unwrap, useLoad } from '../lib.js';
-import { ActionButton, ActionForm, Async, Notice, ShownOnce } from '../ui.js';
+import { ActionButton, ActionForm, Async, Link, Notice, ShownOnce } from '../ui.js';
 import { ConfirmButton } from '../confirm.js';
 import type { SectionProps } from './context.js';
 
@@ -10,13 +10,11 @@ export function Webhooks({ api, profileId }: SectionProps) {
     () => unwrap(api.GET('/admin/v1/profiles/{id}/webhook-endpoints', { params: { path: { id: profileId } } })),
     [profileId],
   );
-  const ids = endpoints.data?.data.items.map((e) => e.id) ?? [];
-  const deliveries = useLoad(async () => {
-    const pages = await Promise.all(
-      ids.map((endpointId) => unwrap(api.GET('/admin/v1/webhook-deliveries', { params: { query: { endpointId, limit: 50 } } }))),
-    );
-    return pages.flatMap((p) => p.data.items).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  }, [ids.join(',')]);
+  // The profile's whole log: its endpoints' deliveries and its identity decision webhooks.
+  const deliveries = useLoad(
+    async () => (await unwrap(api.GET('/admin/v1/webhook-deliveries', { params: { query: { profileId, limit: 50 } } }))).data.items,
+    [profileId],
+  );
   const [url, setUrl] = useState('');
   const [shown, setShown] = useState<{ label: string; value: string } | null>(null);
   const refresh = () => (endpoints.reload(), deliveries.reload());
@@ -172,7 +170,7 @@ export function Webhooks({ api, profileId }: SectionProps) {
                   <tr key={d.id}>
                     <td data-label="Created">{localTime(d.createdAt)}</td>
                     <td data-label="Event">
-                      <code>{d.type}</code>
+                      <Link href={`/console/operator/deliveries/${d.id}`}>{d.type}</Link>
                     </td>
                     <td data-label="Endpoint">
                       <code>{d.url}</code>

@@ -1,0 +1,262 @@
+import { useState } from 'preact/hooks';
+import { QrCode } from '../../capture/components/qr-code.js';
+import type { ApiClient } from '../../shared/api.js';
+import { imageDataUrl, localTime, unwrap, useLoad } from '../lib.js';
+import { ActionButton, Async, Link, Notice, Shell } from '../ui.js';
+import { useApi } from './context.js';
+import { OperatorNav } from './nav.js';
+
+type Api = ApiClient;
+
+/** One stored image, fetched with the operator token only when the operator asks (each view is audited). */
+function CaseImage({ api, url, caption }: { api: Api; url: string | null; caption: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <figure class="case-image">
+      {!url ? (
+        <p class="missing">Not uploaded</p>
+      ) : src ? (
+        <img src={src} alt={caption} style={{ maxWidth: '100%', maxHeight: '320px' }} />
+      ) : (
+        <button
+          type="button"
+          onClick={() => imageDataUrl(api, url).then(setSrc, (err: unknown) => setError(err instanceof Error ? err.message : String(err)))}
+        >
+          Show {caption.toLowerCase()}
+        </button>
+      )}
+      {error && <p role="alert">{error}</p>}
+      <figcaption>{caption}</figcaption>
+    </figure>
+  );
+}
+
+/**
+ * The operator's page of one verification: status and reason, the timeline from the audit chain,
+ * the reviewers' decisions and notes, the images (shown on request: each view is recorded in the
+ * audit trail), a new capture link with its QR code, and the decision webhook's deliveries.
+ */
+export function VerificationDetail({ profileId, id }: { profileId: string; id: string }) {
+  const api = useApi();
+  const params = { path: { id: profileId, verificationId: id } };
+  const state = useLoad(() => unwrap(api.GET('/admin/v1/profiles/{id}/verifications/{verificationId}', { params })), [profileId, id]);
+  const [link, setLink] = useState<{ url: string; expires: string } | null>(null);
+  return (
+    <Shell title="Verification" nav={<OperatorNav />}>
+      <p>
+        <Link href={`/console/operator/profiles/${profileId}/verifications`}>Back to the profile’s verifications</Link>
+      </p>
+      <Async state={state}>
+        {({ data }) => {
+          const v = data.verification;
+          return (
+            <>
+              <section aria-labelledby="summary-h">
+                <h2 id="summary-h">Summary</h2>
+                <dl class="facts">
+                  <dt>Id</dt>
+                  <dd>
+                    <code>{v.id}</code>
+                  </dd>
+                  <dt>Status</dt>
+                  <dd data-testid="verification-status">{v.status}</dd>
+                  <dt>Reason</dt>
+                  <dd>{v.erased ? 'erased' : (v.decision_reason ?? '—')}</dd>
+                  <dt>Reference</dt>
+                  <dd>{v.erased ? '—' : (v.reference ?? '—')}</dd>
+                  <dt>Created</dt>
+                  <dd>{v.erased ? '—' : localTime(v.created_at)}</dd>
+                </dl>
+              </section>
+              <section aria-labelledby="capture-link-h">
+                <h2 id="capture-link-h">Capture link</h2>
+                {data.can_issue_capture_link ? (
+                  <>
+                    <p>A new link makes every earlier one stop working. It is valid 30 minutes and shown only here.</p>
+                    <ActionButton
+                      label="Issue a new capture link"
+                      action={async () => {
+                        const issued = (
+                          await unwrap(api.POST('/admin/v1/profiles/{id}/verifications/{verificationId}/capture-link', { params }))
+                        ).data;
+                        setLink({ url: issued.capture_url, expires: issued.handoff_expires_at });
+                        state.reload();
+                      }}
+                    >
+                      Issue a new capture link
+                    </ActionButton>
+                    {link && (
+                      <div class="capture-link">
+                        <p>
+                          <a href={link.url} data-testid="capture-link">
+                            {link.url}
+                          </a>
+                        </p>
+                        <p class="muted">Valid until {localTime(link.expires)}. Scan it with the person’s phone:</p>
+                        <QrCode text={link.url} label="QR code of the capture link" />
+                      </div>
+                    )}
+                  </>
+                ) : (
+                  <Notice>{v.erased ? 'The verification was erased.' : 'Capture is complete: no new link is needed.'}</Notice>
+                )}
+              </section>
+              <section aria-labelledby="reviews-h">
+                <h2 id="reviews-h">Reviewer decisions</h2>
+                {data.reviews.length === 0 ? (
+                  <Notice>No reviewer has decided this verification.</Notice>
+                ) : (
+                  <ul class="reviews">
+                    {data.reviews.map((r) => (
+                      <li key={r.decided_at + r.reviewer}>
+                        <strong>{r.decision === 'approve' ? 'Approved' : 'Declined'}</strong> by {r.reviewer_name ?? r.reviewer},{' '}
+                        {localTime(r.decided_at)}
+                        {r.decline_reasons.length > 0 && <> — reasons: {r.decline_reasons.join(', ')}</>}
+                        <blockquote>{r.note ?? 'The note was erased.'}</blockquote>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+              <section aria-labelledby="images-h">
+                <h2 id="images-h">Images</h2>
+                <p class="muted">Each image you open is recorded in the verification’s audit trail.</p>
+                {data.images.document === null && data.images.steps.length === 0 ? (
+                  <Notice>No images: nothing was captured yet, or the verification was erased.</Notice>
+                ) : (
+                  <div class="evidence">
+                    <CaseImage api={api} url={data.images.document} caption="Document" />
+                    {data.images.document_back && <CaseImage api={api} url={data.images.document_back} caption="Document back" />}
+                    {data.images.steps.map((s) => (
+                      <CaseImage key={s.step} api={api} url={s.image_url} caption={`Selfie ${s.step + 1}: ${s.instruction}`} />
+                    ))}
+                  </div>
+                )}
+              </section>
+              <section aria-labelledby="timeline-h">
+                <h2 id="timeline-h">Timeline</h2>
+                <table class="list" aria-labelledby="timeline-h">
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">What</th>
+                      <th scope="col">Who</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.timeline.map((e) => (
+                      <tr key={e.seq}>
+                        <td>{localTime(e.at)}</td>
+                        <td>
+                          <code>{e.type}</code>
+                          {typeof e.data.reason === 'string' && <> ({e.data.reason})</>}
+                        </td>
+                        <td>{e.actor_name ? `${e.actor_name} (${e.actor})` : e.actor}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+              <section aria-labelledby="deliveries-h">
+                <h2 id="deliveries-h">Decision webhook deliveries</h2>
+                {data.deliveries.length === 0 ? (
+                  <Notice>No decision webhook was sent{v.erased || v.webhook_url ? '' : ': this verification has no webhook URL'}.</Notice>
+                ) : (
+                  <table class="list" aria-labelledby="deliveries-h">
+                    <thead>
+                      <tr>
+                        <th scope="col">Event</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Attempts</th>
+                        <th scope="col">Next attempt</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.deliveries.map((d) => (
+                        <tr key={d.id}>
+                          <td>
+                            <Link href={`/console/operator/deliveries/${d.id}`}>{d.type}</Link>
+                          </td>
+                          <td>{d.state}</td>
+                          <td>
+                            {d.attemptCount} / {d.maxAttempts}
+                          </td>
+                          <td>{localTime(d.nextAttemptAt)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
+              </section>
+            </>
+          );
+        }}
+      </Async>
+    </Shell>
+  );
+}
+
+/** One webhook delivery: the body every attempt sends, each attempt's answer, and when the next one is due. */
+export function DeliveryDetail({ id }: { id: string }) {
+  const api = useApi();
+  const state = useLoad(() => unwrap(api.GET('/admin/v1/webhook-deliveries/{id}', { params: { path: { id } } })), [id]);
+  return (
+    <Shell title="Webhook delivery" nav={<OperatorNav />}>
+      <Async state={state}>
+        {({ data: d }) => (
+          <>
+            <dl class="facts">
+              <dt>Event</dt>
+              <dd>
+                <code>{d.type}</code> <code>{d.eventId}</code>
+              </dd>
+              <dt>Sent to</dt>
+              <dd>
+                <code>{d.url}</code>
+              </dd>
+              <dt>Status</dt>
+              <dd data-testid="delivery-state">{d.state}</dd>
+              <dt>Attempts</dt>
+              <dd>
+                {d.attemptCount} of at most {d.maxAttempts}
+              </dd>
+              <dt>Next attempt</dt>
+              <dd data-testid="next-attempt">{d.nextAttemptAt ? localTime(d.nextAttemptAt) : 'none: the delivery has ended'}</dd>
+            </dl>
+            <h2 id="request-h">Request body</h2>
+            <pre aria-labelledby="request-h" tabIndex={0}>
+              {JSON.stringify(JSON.parse(d.requestBody), null, 2)}
+            </pre>
+            <h2 id="attempts-h">Responses</h2>
+            <p class="muted">The receiver’s answer is kept as its status code, or what went wrong; not its body.</p>
+            {d.attempts.length === 0 ? (
+              <Notice>No attempt yet.</Notice>
+            ) : (
+              <table class="list" aria-labelledby="attempts-h">
+                <thead>
+                  <tr>
+                    <th scope="col">Attempt</th>
+                    <th scope="col">At</th>
+                    <th scope="col">Response</th>
+                    <th scope="col">Duration</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.attempts.map((a) => (
+                    <tr key={a.attempt}>
+                      <td>{a.attempt}</td>
+                      <td>{localTime(a.at)}</td>
+                      <td>{a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? 'no answer recorded')}</td>
+                      <td>{a.durationMs !== null ? `${a.durationMs} ms` : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </Async>
+    </Shell>
+  );
+}
