@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
-import type { IdentityRole, KeyService, Plan } from '../profiles/vocabulary.js';
+import type { IdentityRole, KeyService, Plan } from '../db/vocabulary.js';
 import { keyCacheOf, notifyApiKeysChanged } from './key-cache.js';
 import { keyUseRecorderOf } from './key-usage.js';
 import * as repo from './repo.js';

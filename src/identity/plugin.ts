@@ -22,7 +22,7 @@ import { MAX_UPLOAD_BYTES } from './uploads/limits.js';
 import { createReviewCaseService } from './review-case.js';
 import { createReviewClaimService } from './review-claims.js';
 import { registerIdentityWebhooks } from './webhooks.js';
-import type { IdentityRole } from '../profiles/vocabulary.js';
+import type { IdentityRole } from '../db/vocabulary.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
