@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
-import type { IdentityDeps } from './service.js';
+import type { IdentityDeps } from './deps.js';
 
 /** How long a claim holds a case for one reviewer before it lapses by itself (README, "Consoles"). */
 export const REVIEW_CLAIM_MS = 15 * 60 * 1000;
