@@ -13,7 +13,6 @@ import { attestationView, jwkView } from './views.js';
 /** How long an attestation JWS stays valid. */
 const ATTESTATION_TTL_SEC = 90 * 24 * 3600;
 
-
 /**
  * The claim's value from the verification's data, or null when the data cannot support it. A
  * zone only the capturing device typed supports no claim: the person being verified could type

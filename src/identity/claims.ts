@@ -22,7 +22,6 @@ export const CLAIMS = {
 export type ClaimName = keyof typeof CLAIMS;
 export const CLAIM_NAMES = Object.keys(CLAIMS) as [ClaimName, ...ClaimName[]];
 
-
 export function claimCatalogue() {
   return { claims: CLAIM_NAMES.map((name) => ({ name, ...CLAIMS[name] })) };
 }

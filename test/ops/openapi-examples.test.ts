@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyUseRecorderOf } from '../../src/auth/key-usage.js';
-import type { OperationExamples } from '../../src/plugins/openapi-example-types.js';
-import { operationExamples } from '../../src/plugins/openapi-examples.js';
+import type { OperationExamples } from '../../src/docs/openapi-example-types.js';
+import { operationExamples } from '../../src/docs/openapi-examples.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
 import { multipart, passportMrz, type Part } from '../helpers/identity.js';
@@ -16,14 +16,14 @@ import { compileSchemaValidator, shapeDifferences } from './openapi-support.js';
  * The examples of the OpenAPI document are real answers: the scenario below calls every
  * operation once the way a partner would, with one organizer's data throughout (the same
  * profile, venue, event, order and verification in every call), and records each request body
- * and 2xx answer. The document's examples (src/plugins/openapi-examples.ts, generated from these
+ * and 2xx answer. The document's examples (src/docs/openapi-examples.ts, generated from these
  * recordings) must validate against the document's schemas and have the shape of today's answers.
  *
  * A new route: add its call to the scenario, then run
  *   UPDATE_OPENAPI_EXAMPLES=1 npx vitest run test/ops/openapi-examples.test.ts
- * which rewrites src/plugins/openapi-examples.ts from the recordings.
+ * which rewrites src/docs/openapi-examples.ts from the recordings.
  */
-const EXAMPLES_FILE = fileURLToPath(new URL('../../src/plugins/openapi-examples.ts', import.meta.url));
+const EXAMPLES_FILE = fileURLToPath(new URL('../../src/docs/openapi-examples.ts', import.meta.url));
 const UPDATE = process.env.UPDATE_OPENAPI_EXAMPLES === '1';
 const HOW_TO_ADD =
   'call it in the scenario of test/ops/openapi-examples.test.ts, then run UPDATE_OPENAPI_EXAMPLES=1 npx vitest run test/ops/openapi-examples.test.ts';
@@ -66,7 +66,7 @@ describe('the examples of the OpenAPI document', () => {
   let doc: Document;
   let operations: Map<string, Located>;
   const recorded: OperationExamples = {};
-  /** The recordings as src/plugins/openapi-examples.ts holds them. */
+  /** The recordings as src/docs/openapi-examples.ts holds them. */
   let published: OperationExamples = {};
 
   /** Calls one operation by its operationId; records its request body and answer the first time it answers 2xx. */

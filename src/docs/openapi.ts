@@ -3,11 +3,11 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { contentSecurityPolicy } from './security-headers.js';
+import { contentSecurityPolicy } from '../plugins/security-headers.js';
 import { documentIdempotency } from '../idempotency/openapi.js';
 import { applyExamples } from './openapi-example-types.js';
 import { operationExamples } from './openapi-examples.js';
-import { securitySchemes } from './openapi-security.js';
+import { securitySchemes } from '../plugins/openapi-security.js';
 
 const ERROR_FORMATS = {
   envelope:
