@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
-import { identityIdempotency } from '../idempotency/apis.js';
+import { identityIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
-import { ticketingIdempotency } from '../idempotency/apis.js';
+import { ticketingIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { routeNotFound } from '../plugins/error-handler.js';
