@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { GOVERNANCE_RATE_LIMIT_PER_MINUTE } from './governance/scope.js';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -62,7 +61,8 @@ const envSchema = z
     EVENT_PAGE_CACHE_MB: nonNegativeInt.default(16),
     CAPTURE_RATE_LIMIT_PER_MINUTE: positiveInt.default(40),
     IDENTITY_RATE_LIMIT_PER_MINUTE: positiveInt.default(240),
-    GOVERNANCE_RATE_LIMIT_PER_MINUTE: positiveInt.default(GOVERNANCE_RATE_LIMIT_PER_MINUTE),
+    /** Per governance key (per client IP on its public routes), across all governance paths and, with REDIS_URL, all instances. */
+    GOVERNANCE_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
     /** Per client IP over /admin/v1, counted before the operator token is checked. */
     ADMIN_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
     /** Failed authentications per client IP and minute, over every API, before it answers 429 (README, Security). */

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { bearerToken } from '../auth/api-keys.js';
-import { operatorIdempotency } from '../idempotency/apis.js';
+import { operatorIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { safeEqual } from '../lib/crypto.js';
 import { envelopeFormat, useEnvelopeErrors } from '../plugins/envelope-errors.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createdVerification, httpsUrl } from '../identity/schemas.js';
 import { isTimeZone } from '../lib/time.js';
 import { envelope, errorEnvelope } from '../plugins/envelope-schemas.js';
-import { GOVERNANCE_SCOPES, IDENTITY_ROLES, KEY_SERVICES, PLANS, REVIEW_POLICIES, TICKETING_SCOPES } from '../profiles/vocabulary.js';
+import { GOVERNANCE_SCOPES, IDENTITY_ROLES, KEY_SERVICES, PLANS, REVIEW_POLICIES, TICKETING_SCOPES } from '../db/vocabulary.js';
 
 export { envelope, errorEnvelope };
 

@@ -1,13 +1,15 @@
 import type { DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
-import type { IdentityRole, KeyService, Plan } from '../profiles/vocabulary.js';
+import type { IdentityRole, KeyService } from '../db/vocabulary.js';
 import { keyCacheOf, notifyApiKeysChanged } from './key-cache.js';
 import { keyUseRecorderOf } from './key-usage.js';
 import * as repo from './repo.js';
+import type { KeyPrincipal } from './principal.js';
 
 export { startKeyCache, notifyApiKeysChanged, type KeyCacheHandle } from './key-cache.js';
 export { startKeyUseRecorder } from './key-usage.js';
+export type { KeyPrincipal } from './principal.js';
 
 const KEY_PREFIX: Record<KeyService, string> = {
   ticketing: 'tk_live_',
@@ -22,17 +24,6 @@ export interface ApiKeyGrant {
   role?: IdentityRole;
   /** Who holds the key, in the operator's words. */
   name?: string;
-}
-
-/** The caller behind a verified key. */
-export interface KeyPrincipal {
-  keyId: string;
-  keyHash: string;
-  profileId: string;
-  plan: Plan;
-  service: KeyService;
-  scopes: string[];
-  role: IdentityRole | null;
 }
 
 export function hashApiKey(key: string): string {

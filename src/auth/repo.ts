@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { apiKeys, profiles } from '../db/schema/core.js';
 import { isUuid } from '../lib/uuid.js';
-import type { KeyPrincipal } from './api-keys.js';
+import type { KeyPrincipal } from './principal.js';
 
 /** All SQL over API keys: issue, list, revoke, and the lookup by hash that authenticates a request. */
 

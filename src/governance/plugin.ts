@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal } from '../auth/api-keys.js';
-import { governanceIdempotency } from '../idempotency/apis.js';
+import { governanceIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { liveMlDsaKey } from '../signing-keys/ml-dsa.js';
 import { liveSigningKey } from '../signing-keys/service.js';

@@ -4,7 +4,7 @@ import type { BoundaryService } from './boundary.js';
 import { useGovernanceNotFound } from './error-handler.js';
 import { transparencyLogRoutes } from './log-routes.js';
 import { profileOf } from './principal.js';
-import { GOVERNANCE_RATE_LIMIT_PER_MINUTE } from './scope.js';
+import { configFrom } from '../config.js';
 import * as s from './schemas.js';
 import type { GovernanceService } from './service.js';
 import { proofBoundaryStatement } from './statement.js';
@@ -17,7 +17,7 @@ interface Deps {
 }
 
 const tags = ['governance'];
-const rateNote = `Rate limit: GOVERNANCE_RATE_LIMIT_PER_MINUTE (default ${GOVERNANCE_RATE_LIMIT_PER_MINUTE}) requests per minute per API key (per client IP on public routes).`;
+const rateNote = `Rate limit: GOVERNANCE_RATE_LIMIT_PER_MINUTE (default ${configFrom().GOVERNANCE_RATE_LIMIT_PER_MINUTE}) requests per minute per API key (per client IP on public routes).`;
 const withRejections = { ...s.errors, 409: s.errorBody, 422: s.errorBody };
 
 export const governanceRoutes: FastifyPluginAsyncZod<Deps> = async (app, { service, boundary, log }) => {

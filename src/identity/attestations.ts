@@ -6,34 +6,12 @@ import { appendAudit } from './audit.js';
 import { identityErrors as errors } from './errors.js';
 import { ageAt, readMrz, startOfDay } from './pipeline/mrz.js';
 import * as repo from './repo.js';
-import { keyActor, type IdentityDeps } from './service.js';
+import type { ClaimName } from './claims.js';
+import { keyActor, type IdentityDeps } from './deps.js';
 import { attestationView, jwkView } from './views.js';
-
-export const CLAIMS = {
-  identity_verified: { description: 'The verification was approved.', needs_mrz: false },
-  age_over_18: {
-    description: 'The holder is at least 18 years old today (birth date in the zone read from the document).',
-    needs_mrz: true,
-  },
-  age_over_21: {
-    description: 'The holder is at least 21 years old today (birth date in the zone read from the document).',
-    needs_mrz: true,
-  },
-  document_unexpired: {
-    description: 'The document has not expired today (expiry date in the zone read from the document).',
-    needs_mrz: true,
-  },
-  nationality: { description: 'The holder’s nationality, ISO 3166-1 alpha-3 (the zone read from the document).', needs_mrz: true },
-} as const;
-export type ClaimName = keyof typeof CLAIMS;
-export const CLAIM_NAMES = Object.keys(CLAIMS) as [ClaimName, ...ClaimName[]];
 
 /** How long an attestation JWS stays valid. */
 const ATTESTATION_TTL_SEC = 90 * 24 * 3600;
-
-export function claimCatalogue() {
-  return { claims: CLAIM_NAMES.map((name) => ({ name, ...CLAIMS[name] })) };
-}
 
 /**
  * The claim's value from the verification's data, or null when the data cannot support it. A

@@ -1,4 +1,4 @@
-import type { ReviewPolicy } from '../profiles/vocabulary.js';
+import type { ReviewPolicy } from '../db/vocabulary.js';
 
 /** Why a reviewer declines, from a short list; the note says the rest. */
 export const DECLINE_REASONS = [

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
-import { identityIdempotency } from '../idempotency/apis.js';
+import { identityIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
@@ -17,12 +17,13 @@ import { attestationRoutes } from './routes/attestations.js';
 import { captureRoutes } from './routes/capture.js';
 import { reviewRoutes } from './routes/review.js';
 import { verificationRoutes } from './routes/verifications.js';
-import { createVerificationService, type IdentityDeps } from './service.js';
+import type { IdentityDeps } from './deps.js';
+import { createVerificationService } from './service.js';
 import { MAX_UPLOAD_BYTES } from './uploads/limits.js';
 import { createReviewCaseService } from './review-case.js';
 import { createReviewClaimService } from './review-claims.js';
 import { registerIdentityWebhooks } from './webhooks.js';
-import type { IdentityRole } from '../profiles/vocabulary.js';
+import type { IdentityRole } from '../db/vocabulary.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -10,7 +10,7 @@ import {
 } from '../db/schema/identity.js';
 import { webhookEvents } from '../db/schema/webhooks.js';
 import { apiKeys, profiles } from '../db/schema/core.js';
-import type { ReviewPolicy } from '../profiles/vocabulary.js';
+import type { ReviewPolicy } from '../db/vocabulary.js';
 import type { PriorDecision } from './four-eyes.js';
 import { isUuid } from '../lib/uuid.js';
 

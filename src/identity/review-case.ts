@@ -6,7 +6,7 @@ import { appendAudit } from './audit.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
-import { keyActor, type IdentityDeps } from './service.js';
+import { keyActor, type IdentityDeps } from './deps.js';
 import { actorKeyId, imageContentType, reviewCaseView } from './views.js';
 
 /** How long a case stays open to reviewers after a reviewer decided it (README, "Security"). */

@@ -5,7 +5,7 @@ import { appendAudit } from './audit.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
-import { keyActor, type IdentityDeps } from './service.js';
+import { keyActor, type IdentityDeps } from './deps.js';
 
 /** How long a claim holds a case for one reviewer before it lapses by itself (README, "Consoles"). */
 export const REVIEW_CLAIM_MS = 15 * 60 * 1000;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLAIM_NAMES } from './attestations.js';
+import { CLAIM_NAMES } from './claims.js';
 import { errorBody } from './errors.js';
 import { DECLINE_REASONS } from './four-eyes.js';
 

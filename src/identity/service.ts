@@ -1,6 +1,5 @@
-import type { BlobStore } from '../blobs/store.js';
 import type { KeyPrincipal } from '../auth/api-keys.js';
-import type { Db, DbOrTx } from '../db/client.js';
+import type { DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { forgetAnswersOf } from '../idempotency/repo.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
@@ -15,19 +14,11 @@ import { normalisedZone } from './pipeline/decide.js';
 import { readMrz } from './pipeline/mrz.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
+import { keyActor, type IdentityDeps } from './deps.js';
 import { createdVerificationView, handoffView, reviewQueueItemView, verificationView, type IssuedHandoff } from './views.js';
 import { sendDecisionWebhook } from './webhooks.js';
 
 export const HANDOFF_TTL_MS = 30 * 60 * 1000;
-
-export interface IdentityDeps {
-  db: Db;
-  clock: Clock;
-  blobs: BlobStore;
-  webhooks: WebhookPlatform;
-}
-
-export const keyActor = (p: KeyPrincipal) => `${p.role}:${p.keyId}`;
 
 /**
  * A new verification awaiting capture, with its first handoff token, for the partner's backend

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { profileErrors } from './errors.js';
 import * as repo from './repo.js';
-import type { Plan, ReviewPolicy } from './vocabulary.js';
+import type { Plan, ReviewPolicy } from '../db/vocabulary.js';
 import { apiKeyView, profileView, venueView } from './views.js';
 
 export interface VenueInput {

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
-import { ticketingIdempotency } from '../idempotency/apis.js';
+import { ticketingIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { routeNotFound } from '../plugins/error-handler.js';
@@ -9,7 +9,7 @@ import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { refuseBraked } from '../plugins/auth-brake.js';
 import { ticketingErrors as errors } from './errors.js';
 import { ticketingRoutes } from './routes.js';
-import type { TicketingScope } from '../profiles/vocabulary.js';
+import type { TicketingScope } from '../db/vocabulary.js';
 import { createEventPageCache } from './page-cache.js';
 import { createTicketingService } from './service.js';
 import type { EventRow } from './views.js';

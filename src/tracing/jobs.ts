@@ -1,3 +1,5 @@
+import type { FastifyPluginCallback } from 'fastify';
+
 /**
  * How the job runner carries trace context (README, "Traces"): a job stores the traceparent of
  * the span that queued it, and its run is a span under that one. Without tracing (`untracedJobs`)
@@ -14,3 +16,12 @@ export const untracedJobs: JobTracing = {
   currentTraceParent: () => undefined,
   runJob: (_job, work) => work(),
 };
+
+/** Tracing of the process when it is on: the request spans' plugin, the jobs' carrier, and the exporter's flush. */
+export interface Tracing {
+  /** Registered on the root instance before anything else, so every route and hook is traced. */
+  plugin: FastifyPluginCallback;
+  jobs: JobTracing;
+  /** Sends the spans still buffered and stops. */
+  shutdown(): Promise<void>;
+}

@@ -5,7 +5,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
-import type { Tracing } from './start.js';
+import type { Tracing } from './jobs.js';
 
 /** Probes and scrapes would be most of the spans and tell nothing. */
 const UNTRACED_PATHS = new Set(['/health', '/ready', '/metrics']);

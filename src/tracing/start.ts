@@ -1,15 +1,7 @@
-import type { FastifyPluginCallback } from 'fastify';
 import type { Config } from '../config.js';
-import type { JobTracing } from './jobs.js';
+import type { Tracing } from './jobs.js';
 
-/** Tracing of the process when it is on: the request spans' plugin, the jobs' carrier, and the exporter's flush. */
-export interface Tracing {
-  /** Registered on the root instance before anything else, so every route and hook is traced. */
-  plugin: FastifyPluginCallback;
-  jobs: JobTracing;
-  /** Sends the spans still buffered and stops. */
-  shutdown(): Promise<void>;
-}
+export type { Tracing } from './jobs.js';
 
 /**
  * Traces over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (README, "Traces"); the standard

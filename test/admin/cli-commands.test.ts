@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { flagSpec } from '../../src/admin/cli-args.js';
-import { OPERATOR_COMMANDS } from '../../src/admin/cli-commands.js';
+import { flagSpec } from '../../src/cli/cli-args.js';
+import { OPERATOR_COMMANDS } from '../../src/cli/cli-commands.js';
 import { useTestApp } from '../helpers/suite.js';
 
 interface Schema {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../helpers/app.js';
-import { buildRequest, commandName, parseFlags, splitGlobalOptions, UsageError } from '../../src/admin/cli-args.js';
+import { buildRequest, commandName, parseFlags, splitGlobalOptions, UsageError } from '../../src/cli/cli-args.js';
 
 const run = promisify(execFile);
 
@@ -107,14 +107,14 @@ describe('operator CLI', () => {
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database?.url ?? 'memory://', LOG_LEVEL: 'silent' };
     try {
       const tsx = join(process.cwd(), 'node_modules/.bin/tsx');
-      const { stdout } = await run(tsx, ['src/admin/cli.ts', 'create-profile', '--name', 'Acme Events', '--plan', 'ENTERPRISE'], { env });
+      const { stdout } = await run(tsx, ['src/cli/cli.ts', 'create-profile', '--name', 'Acme Events', '--plan', 'ENTERPRISE'], { env });
       expect(JSON.parse(stdout)).toMatchObject({ success: true, data: { name: 'Acme Events', plan: 'ENTERPRISE' } });
-      const failed = await run(tsx, ['src/admin/cli.ts', 'create-profile', '--name', 'Acme', '--plan', 'GOLD'], { env }).catch(
+      const failed = await run(tsx, ['src/cli/cli.ts', 'create-profile', '--name', 'Acme', '--plan', 'GOLD'], { env }).catch(
         (e: { code: number; stdout: string }) => e,
       );
       expect(failed).toMatchObject({ code: 1 });
       expect(JSON.parse((failed as { stdout: string }).stdout).error.code).toBe('VALIDATION_ERROR');
-      const unknown = await run(tsx, ['src/admin/cli.ts', 'make-coffee'], { env }).catch((e: { code: number; stderr: string }) => e);
+      const unknown = await run(tsx, ['src/cli/cli.ts', 'make-coffee'], { env }).catch((e: { code: number; stderr: string }) => e);
       expect(unknown).toMatchObject({ code: 2 });
       expect((unknown as { stderr: string }).stderr).toContain('unknown command "make-coffee"');
     } finally {

@@ -1,4 +1,4 @@
-import { GOVERNANCE_SCOPES } from '../../src/profiles/vocabulary.js';
+import { GOVERNANCE_SCOPES } from '../../src/db/vocabulary.js';
 import type { InjectOptions } from 'fastify';
 import type { TestContext } from './app.js';
 import { createTenant, type Tenant } from './tenants.js';

@@ -1,4 +1,4 @@
-import { TICKETING_SCOPES } from '../../src/profiles/vocabulary.js';
+import { TICKETING_SCOPES } from '../../src/db/vocabulary.js';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { webhookEvents } from '../../src/db/schema/webhooks.js';

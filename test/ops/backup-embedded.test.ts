@@ -14,7 +14,7 @@ function admin(args: string[], dataDir: string): Promise<{ code: number; out: st
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/admin/cli.ts', ...args],
+      ['--import', 'tsx', 'src/cli/cli.ts', ...args],
       { cwd: root, timeout: 60_000, env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } },
       (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout, err: stderr }),
     );

@@ -41,7 +41,7 @@ function runTs(args: string[], env: Record<string, string>, cwd = root): Promise
   });
 }
 
-const cli = (args: string[], env: Record<string, string>, cwd?: string) => runTs([join(root, 'src/admin/cli.ts'), ...args], env, cwd);
+const cli = (args: string[], env: Record<string, string>, cwd?: string) => runTs([join(root, 'src/cli/cli.ts'), ...args], env, cwd);
 
 async function waitFor(check: () => boolean, what: string) {
   for (let i = 0; i < 200; i++) {

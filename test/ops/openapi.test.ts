@@ -1,6 +1,6 @@
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openApiTags, registeredRoutes } from '../../src/plugins/openapi.js';
+import { openApiTags, registeredRoutes } from '../../src/docs/openapi.js';
 import { useTestApp } from '../helpers/suite.js';
 
 type Operation = {
@@ -127,7 +127,7 @@ describe('the OpenAPI document', () => {
     const used = new Set(operations().flatMap(({ op }) => op.tags ?? []));
     expect(
       [...used].filter((t) => !declared.has(t) || !grouped.has(t)),
-      'tags to declare in src/plugins/openapi.ts (openApiTags, tagGroups)',
+      'tags to declare in src/docs/openapi.ts (openApiTags, tagGroups)',
     ).toEqual([]);
   });
 

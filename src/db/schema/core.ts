@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid, doublePrecision } from 'drizzle-orm/pg-core';
-import { IDENTITY_ROLES, KEY_SERVICES, PLANS, REVIEW_POLICIES } from '../../profiles/vocabulary.js';
+import { IDENTITY_ROLES, KEY_SERVICES, PLANS, REVIEW_POLICIES } from '../vocabulary.js';
 
 export const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 

@@ -7,7 +7,7 @@ import { appendAudit } from '../audit.js';
 import { identityErrors as errors } from '../errors.js';
 import * as repo from '../repo.js';
 import type { VerificationRow } from '../repo.js';
-import type { IdentityDeps } from '../service.js';
+import type { IdentityDeps } from '../deps.js';
 import { storeImage, type StoredImage } from '../uploads/inspect.js';
 import type { CaptureForm, UploadSink } from '../uploads/multipart.js';
 import { captureStatusView, challengeView, type PoseCheck } from '../views.js';

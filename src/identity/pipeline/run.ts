@@ -5,7 +5,7 @@ import type { JobHandler } from '../../jobs/queue.js';
 import type { Meter } from '../../metrics/meter.js';
 import { appendAudit } from '../audit.js';
 import * as repo from '../repo.js';
-import type { IdentityDeps } from '../service.js';
+import type { IdentityDeps } from '../deps.js';
 import { sendDecisionWebhook } from '../webhooks.js';
 import { storedChallenge } from '../capture/challenge.js';
 import { FaceAnalysisTimeout, type FacePool } from '../faces/pool.js';

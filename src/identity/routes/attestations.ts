@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { claimCatalogue, type AttestationService } from '../attestations.js';
+import type { AttestationService } from '../attestations.js';
+import { claimCatalogue } from '../claims.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 

@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
-import type { BlobStore } from '../blobs/store.js';
-import type { Config } from '../config.js';
-import type { Database, Db } from '../db/client.js';
-import type { JobQueue } from '../jobs/queue.js';
-import type { Clock } from '../lib/clock.js';
-import type { Meter } from '../metrics/meter.js';
-import type { WebhookPlatform } from '../webhooks/types.js';
-import type { FacePool } from '../identity/faces/pool.js';
-import type { DocumentReader } from '../identity/document/reader.js';
+import type { BlobStore } from './blobs/store.js';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/client.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { Clock } from './lib/clock.js';
+import type { Meter } from './metrics/meter.js';
+import type { WebhookPlatform } from './webhooks/types.js';
+import type { FacePool } from './identity/faces/pool.js';
+import type { DocumentReader } from './identity/document/reader.js';
 
 /** What the whole process shares; buildApp decorates the root instance with these. */
 declare module 'fastify' {

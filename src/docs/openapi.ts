@@ -3,11 +3,14 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { contentSecurityPolicy } from './security-headers.js';
+import { contentSecurityPolicy } from '../plugins/security-headers.js';
 import { documentIdempotency } from '../idempotency/openapi.js';
-import { applyExamples } from './openapi-example-types.js';
-import { operationExamples } from './openapi-examples.js';
-import { securitySchemes } from './openapi-security.js';
+import { applyExamples, type OperationExamples } from './openapi-example-types.js';
+import examples from './openapi-examples.json' with { type: 'json' };
+import { securitySchemes } from '../plugins/openapi-security.js';
+
+/** The examples, real answers recorded by test/ops/openapi-examples.test.ts (UPDATE_OPENAPI_EXAMPLES=1). */
+const operationExamples: OperationExamples = examples;
 
 const ERROR_FORMATS = {
   envelope:

@@ -4,7 +4,7 @@ export interface OperationExample {
   responses: Record<string, unknown>;
 }
 
-/** The examples of the OpenAPI document, by operationId (src/plugins/openapi-examples.ts). */
+/** The examples of the OpenAPI document, by operationId (src/docs/openapi-examples.json). */
 export type OperationExamples = Record<string, OperationExample>;
 
 type Media = { example?: unknown };

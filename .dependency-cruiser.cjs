@@ -1,0 +1,95 @@
+// The import graph's floors (issue 31), checked by `npm run lint:imports` in CI.
+//
+//   ground     src/lib, src/db, src/config.ts, src/tracing: words and plumbing every floor uses
+//   http       src/plugins: the HTTP layer (envelope, errors, headers, health), over the ground only
+//   shared     auth, profiles, idempotency, webhooks, jobs, signing-keys, blobs, metrics: the
+//              mechanisms the APIs share, which know no API
+//   apis       ticketing, identity, governance and the operator API (admin)
+//   top        app.ts, server.ts, src/cli, src/docs: assemble the APIs or describe them
+//
+// An import runs from a floor to the same floor or one below, never up, and no module imports
+// itself back through a circle. An API reaches another API only through its public face (the
+// service, its views, schemas and errors), and only the operator API does so.
+const ground = '^src/(lib|db|tracing)/|^src/config[.]ts$';
+const http = '^src/plugins/';
+const shared = '^src/(auth|profiles|idempotency|webhooks|jobs|signing-keys|blobs|metrics)/';
+const apis = '^src/(ticketing|identity|governance|admin)/';
+const top = '^src/(cli|docs)/|^src/(app|server|startup-lines|decorations)[.]ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A circle of imports has no floor: each module of it depends on itself.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'ground-stays-down',
+      severity: 'error',
+      comment: 'The ground floor imports only the ground floor.',
+      from: { path: ground },
+      to: { path: `${http}|${shared}|${apis}|${top}` },
+    },
+    {
+      name: 'http-layer-over-ground-only',
+      severity: 'error',
+      comment: 'plugins/ is the HTTP layer: it knows the ground floor, not the mechanisms or the APIs above it.',
+      from: { path: http },
+      to: { path: `${shared}|${apis}|${top}` },
+    },
+    {
+      name: 'shared-knows-no-api',
+      severity: 'error',
+      comment: 'The shared mechanisms serve every API and know none of them: each API registers its policy with them.',
+      from: { path: shared },
+      to: { path: `${apis}|${top}` },
+    },
+    {
+      name: 'apis-stay-below-the-assembly',
+      severity: 'error',
+      comment: 'An API does not import the app that assembles it, nor the CLI or the documentation built over it.',
+      from: { path: apis },
+      to: { path: top },
+    },
+    {
+      name: 'partner-apis-are-separate',
+      severity: 'error',
+      comment: 'Ticketing, identity and governance do not import one another or the operator API.',
+      from: { path: '^src/(ticketing|identity|governance)/' },
+      to: { path: '^src/(ticketing|identity|governance|admin)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'operator-api-through-public-faces',
+      severity: 'error',
+      comment: "The operator API reaches another API's service, views, schemas and errors, never its repository, routes or plugin.",
+      from: { path: '^src/admin/' },
+      to: {
+        path: '^src/(ticketing|identity|governance)/',
+        pathNot: '^src/(ticketing|identity|governance)/(service|views|schemas|errors)[.]ts$|^src/identity/capture/url[.]ts$',
+      },
+    },
+    {
+      name: 'bench-not-from-test',
+      severity: 'error',
+      comment: 'The benchmark runs outside the test suite: what both need lives in src/ or scripts/.',
+      from: { path: '^bench/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that does not resolve to a file.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
