@@ -64,12 +64,22 @@ module.exports = {
     {
       name: 'operator-api-through-public-faces',
       severity: 'error',
-      comment: "The operator API reaches another API's service, views, schemas and errors, never its repository, routes or plugin.",
+      comment:
+        "The operator API reaches another API's service, views, schemas and errors (and identity's operator-case, the operator's own service for a verification), never its repository, routes or plugin.",
       from: { path: '^src/admin/' },
       to: {
         path: '^src/(ticketing|identity|governance)/',
-        pathNot: '^src/(ticketing|identity|governance)/(service|views|schemas|errors)[.]ts$|^src/identity/capture/url[.]ts$',
+        pathNot:
+          '^src/(ticketing|identity|governance)/(service|views|schemas|errors)[.]ts$|^src/identity/capture/url[.]ts$|^src/identity/operator-case[.]ts$',
       },
+    },
+    {
+      name: 'worker-threads-load-their-own-module',
+      severity: 'error',
+      comment:
+        'A worker module (identity/document, identity/faces) starts its models when it loads: only its pool loads it, in a thread. A value imported on the main thread would start them on the event loop and keep the process alive after close; its types are fine.',
+      from: {},
+      to: { path: '^src/identity/(document|faces)/worker[.]ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'bench-not-from-test',
