@@ -160,7 +160,9 @@ function splitCommas(value: string): string[] {
 }
 
 export function usage(commands: OperatorCommand[]): string {
-  const lines = commands.map((c) => `  ${c.name.padEnd(30)} ${c.summary ?? ''}`).sort();
+  // Names and summaries stay two spaces apart however long the longest name grows.
+  const width = Math.max(30, ...commands.map((c) => c.name.length + 1));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)} ${c.summary ?? ''}`).sort();
   return [
     'usage: npm run admin -- [--url http://host:port] <command> [--flag value …]',
     '',
@@ -175,8 +177,8 @@ export function usage(commands: OperatorCommand[]): string {
     ...lines,
     '',
     'backups of the embedded database (DATA_DIR; the server must be stopped; README, "Backup and restore"):',
-    `  ${'backup <file>'.padEnd(30)} Writes the embedded database and the file blob store to <file> (a new .tar.gz)`,
-    `  ${'restore <file>'.padEnd(30)} Restores <file> into DATA_DIR, which must be new or empty`,
+    `  ${'backup <file>'.padEnd(width)} Writes the embedded database and the file blob store to <file> (a new .tar.gz)`,
+    `  ${'restore <file>'.padEnd(width)} Restores <file> into DATA_DIR, which must be new or empty`,
   ].join('\n');
 }
 

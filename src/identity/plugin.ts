@@ -117,7 +117,8 @@ export const identityApi: FastifyPluginAsync = async (app) => {
   const capture = createCaptureService({
     ...deps,
     jobs: app.jobs,
-    poseCheck: faces ? { yawTurn: faces.thresholds.yawTurn, yawFront: faces.thresholds.yawFront } : null,
+    // Also with FACE_CHECKS=off: the capture page's pose check guides the person either way.
+    poseCheck: { yawTurn: app.config.FACE_YAW_TURN, yawFront: app.config.FACE_YAW_FRONT },
   });
   const attestations = createAttestationService(deps, `${app.config.PUBLIC_URL}/v1`);
   const cases = createReviewCaseService(deps);

@@ -125,9 +125,8 @@ export const poseCheck = z
     yaw_turn: z.number().describe('Radians: a `left` or `right` step turns the head at least this far (FACE_YAW_TURN)'),
     yaw_front: z.number().describe('Radians: a `front` step turns it at most this far either way (FACE_YAW_FRONT)'),
   })
-  .nullable()
   .describe(
-    'The head-pose thresholds the pipeline judges each frame by (`challenge_not_followed`), so a device can check a frame before it sends it; null when this server does not check faces (FACE_CHECKS=off)',
+    'The head-pose thresholds the pipeline judges each frame by (`challenge_not_followed`), so a device can check a frame before it sends it. Given also when this server checks no faces (FACE_CHECKS=off): the capture page then still guides the person to the asked pose on the device',
   );
 export const challenge = z.object({
   challenge_id: z.string(),

@@ -106,14 +106,14 @@ export function stepsView(steps: ChallengeStep[]): z.infer<typeof s.challenge>['
   return steps.map((step) => ({ step: step.step, instruction: step.instruction, pose: step.pose ?? null }));
 }
 
-/** The yaw thresholds the pipeline judges poses by, or null when it does not check faces. */
-export type PoseCheck = { yawTurn: number; yawFront: number } | null;
+/** The yaw thresholds the pipeline judges poses by (FACE_YAW_TURN, FACE_YAW_FRONT). */
+export type PoseCheck = { yawTurn: number; yawFront: number };
 
 export function challengeView(v: VerificationRow, poseCheck: PoseCheck): z.infer<typeof s.challenge> {
   return {
     challenge_id: v.challengeId!,
     steps: stepsView(storedChallenge(v)),
-    pose_check: poseCheck && { yaw_turn: poseCheck.yawTurn, yaw_front: poseCheck.yawFront },
+    pose_check: { yaw_turn: poseCheck.yawTurn, yaw_front: poseCheck.yawFront },
   };
 }
 

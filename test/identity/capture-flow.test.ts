@@ -75,8 +75,8 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
     expect(challenge.steps.length).toBeLessThanOrEqual(5);
     expect(challenge.steps.map((s: { step: number }) => s.step)).toEqual([...Array(challenge.steps.length).keys()]);
     expect((await a.challenge(token)).json()).toEqual(challenge);
-    // This app checks no faces (FACE_CHECKS=off): nothing will judge a pose, so the page gets no thresholds to judge by.
-    expect(challenge.pose_check).toBeNull();
+    // This app checks no faces (FACE_CHECKS=off), yet the page gets the thresholds: its pose check guides the person either way.
+    expect(challenge.pose_check).toEqual({ yaw_turn: ctx.app.config.FACE_YAW_TURN, yaw_front: ctx.app.config.FACE_YAW_FRONT });
     // Every step names its head pose; one turn each way (README, "Face checks").
     expect(challenge.steps.map((s: { pose: string }) => s.pose).sort()).toEqual(expect.arrayContaining(['front', 'left', 'right']));
     expect(

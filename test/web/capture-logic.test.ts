@@ -74,9 +74,4 @@ describe('the capture page’s pose rule: the service’s own, in words', () => 
       for (let yaw = -0.8; yaw <= 0.8; yaw += 0.05)
         expect(judgeWith(pose, frame(face(yaw)), yawThresholdsOf(strict)).ok, `${pose} at ${yaw}`).toBe(poseFollowed(pose, yaw, t));
   });
-
-  it('judges no pose when the server checks no faces (pose_check null), but still asks for one face', () => {
-    expect(judgeWith('right', frame(face(-0.6)), yawThresholdsOf(null)).ok).toBe(true);
-    expect(judgeWith('right', frame(), yawThresholdsOf(null)).ok).toBe(false);
-  });
 });

@@ -9,9 +9,11 @@ import { poseFollowed, type FaceThresholds, type Pose } from '../../../src/ident
  */
 export type YawThresholds = Pick<FaceThresholds, 'yawTurn' | 'yawFront'>;
 
-/** The challenge's `pose_check` as the rule reads it; null when the server judges no poses. */
-export const yawThresholdsOf = (check: { yaw_turn: number; yaw_front: number } | null): YawThresholds | null =>
-  check && { yawTurn: check.yaw_turn, yawFront: check.yaw_front };
+/** The challenge's `pose_check` as the rule reads it. */
+export const yawThresholdsOf = (check: { yaw_turn: number; yaw_front: number }): YawThresholds => ({
+  yawTurn: check.yaw_turn,
+  yawFront: check.yaw_front,
+});
 
 /** A face narrower than this share of the picture is too far for the guide to say "hold it". */
 const MIN_FACE_SHARE = 0.18;
@@ -32,17 +34,14 @@ export type Verdict =
 const side = (pose: 'left' | 'right') => (pose === 'left' ? 'your left' : 'your right');
 const other = (pose: 'left' | 'right') => (pose === 'left' ? 'your right' : 'your left');
 
-/**
- * Judges one analysed frame against the step's pose, in the words the person reads. Without
- * thresholds (the server checks no faces) the pose is not judged, since nothing would refuse it later.
- */
-export function judgeFrame(pose: Pose | null, frame: FrameFaces, yaw: YawThresholds | null): Verdict {
+/** Judges one analysed frame against the step's pose, in the words the person reads. */
+export function judgeFrame(pose: Pose | null, frame: FrameFaces, yaw: YawThresholds): Verdict {
   const [face, second] = frame.faces;
   if (!face) return { ok: false, hint: 'We cannot see your face. Look at the screen, in good light, with your whole face in view.' };
   if (second) return { ok: false, hint: 'Only one face please: make sure nobody else is in the picture.' };
   const closer = face.box[2] < frame.width * MIN_FACE_SHARE;
-  const t = yaw && { ...yaw, matchLow: 0, matchHigh: 0 };
-  if (pose && t && !poseFollowed(pose, face.yaw, t)) {
+  const t = { ...yaw, matchLow: 0, matchHigh: 0 };
+  if (pose && !poseFollowed(pose, face.yaw, t)) {
     if (pose === 'front') return { ok: false, hint: 'Look straight at the screen.' };
     const wrongWay = face.yaw !== null && (pose === 'left' ? face.yaw >= t.yawTurn : face.yaw <= -t.yawTurn);
     return {
