@@ -89,6 +89,24 @@ describe('reading a zone out of OCR text (pure)', () => {
     expect(zoneFromText(second, first)).toBeNull();
   });
 
+  it('reads nothing from a zone whose check digits hold but whose document code or sex is no valid one', () => {
+    // Measured (seed 4711, hard #6): P read as O and F as 5, places no check digit covers.
+    const holder: Holder = {
+      ...HOLDER,
+      surname: 'GARCIA',
+      givenNames: 'ELENA',
+      documentNumber: 'DP0032026',
+      issuingCountry: 'D',
+      nationality: 'D',
+      birthDate: '040723',
+      expiryDate: '330110',
+    };
+    const lines = mrzLines('TD3', holder);
+    expect(seenByBoth(lines.join('\n'))).toEqual({ format: 'TD3', lines });
+    expect(seenByBoth([lines[0]!.replace(/^P/, 'O'), lines[1]].join('\n'))).toBeNull();
+    expect(seenByBoth([lines[0], lines[1]!.replace('0407230F', '04072305')].join('\n'))).toBeNull();
+  });
+
   it('never makes a zone hold by changing a check digit: a misprinted one stays unread even when an engine saw the right digit', () => {
     // The document number's check digit printed wrong, the composite computed over the right one
     // (a forgery that fixed the composite, or a misprint): the second engine happening to read the

@@ -4,8 +4,9 @@
  * ICAO 9303 puts there (a digit where a date is, a letter where a country is); where a second
  * engine's reading disagrees, or a letter/digit confusion is possible in a field that may hold
  * both, the check digits choose, preferring the reading with the fewest changes. A reading counts
- * only when every check digit holds, the composite included, the country codes exist, and no other
- * reading with as few changes holds too.
+ * only when every check digit holds, the composite included, every field is valid (the country codes
+ * exist, the document code and the sex are ones ICAO 9303 allows), and no other reading with as few
+ * changes holds too.
  */
 import { parse } from 'mrz';
 
@@ -387,7 +388,10 @@ export function zoneFromText(text: string, second = ''): ZoneReading | null {
       reading && !contestedTwin(reading, all, widths) && overruled(reading, all) <= MAX_OVERRULED && !unwitnessed(reading, all)
         ? repairCountries(reading, candidate.format, all)
         : null;
-    if (lines) return { format: candidate.format, lines };
+    // Every field must be valid too, not only the check digits: no check digit covers the
+    // document code or the sex (measured: a P read as O and an F read as 5 in a zone whose check
+    // digits all held).
+    if (lines && parsed(lines)?.valid) return { format: candidate.format, lines };
   }
   return null;
 }
