@@ -76,6 +76,73 @@ describe('reading a zone out of OCR text (pure)', () => {
     const first = [lines[0]!.replace('VG5553095', 'VG5SS3095'), lines[1], lines[2]].join('\n');
     expect(zoneFromText(first, lines.join('\n'))).toBeNull();
   });
+
+  it('reads nothing where one engine saw a character whose look-alike the check digits cannot tell apart and the other engine saw something else (S read as 5 and as 8)', () => {
+    // Measured on a clean render of 5S2178500: the legacy engine read 552178500, the LSTM engine
+    // 582178500. S and 8 weigh the same modulo 10, so 582178500 holds and was accepted.
+    const lines = mrzLines('TD3', { ...HOLDER, documentNumber: '5S2178500' });
+    const first = [lines[0], lines[1]!.replace('5S2178500', '552178500')].join('\n');
+    const second = [lines[0], lines[1]!.replace('5S2178500', '582178500')].join('\n');
+    // The check digits alone cannot notice: the wrong number holds.
+    expect(seenByBoth(second)).toEqual({ format: 'TD3', lines: [lines[0], lines[1]!.replace('5S2178500', '582178500')] });
+    expect(zoneFromText(first, second)).toBeNull();
+    expect(zoneFromText(second, first)).toBeNull();
+  });
+
+  it('reads nothing from a zone whose check digits hold but whose document code or sex is no valid one', () => {
+    // Measured (seed 4711, hard #6): P read as O and F as 5, places no check digit covers.
+    const holder: Holder = {
+      ...HOLDER,
+      surname: 'GARCIA',
+      givenNames: 'ELENA',
+      documentNumber: 'DP0032026',
+      issuingCountry: 'D',
+      nationality: 'D',
+      birthDate: '040723',
+      expiryDate: '330110',
+    };
+    const lines = mrzLines('TD3', holder);
+    expect(seenByBoth(lines.join('\n'))).toEqual({ format: 'TD3', lines });
+    expect(seenByBoth([lines[0]!.replace(/^P/, 'O'), lines[1]].join('\n'))).toBeNull();
+    expect(seenByBoth([lines[0], lines[1]!.replace('0407230F', '04072305')].join('\n'))).toBeNull();
+  });
+
+  it('never makes a zone hold by changing a check digit: a misprinted one stays unread even when an engine saw the right digit', () => {
+    // The document number's check digit printed wrong, the composite computed over the right one
+    // (a forgery that fixed the composite, or a misprint): the second engine happening to read the
+    // right digit must not "repair" it.
+    const printed = [TD3[0]!, TD3[1]!.slice(0, 9) + String((Number(TD3[1]![9]) + 3) % 10) + TD3[1]!.slice(10)];
+    expect(zoneFromText(printed.join('\n'), TD3.join('\n'))).toBeNull();
+    // A letter where the check digit stands is read as the digit the second engine saw, not as any digit.
+    const letter = TD3[1]![9] === '0' ? 'O' : TD3[1]![9] === '8' ? 'B' : null;
+    if (letter)
+      expect(zoneFromText([TD3[0], TD3[1]!.slice(0, 9) + letter + TD3[1]!.slice(10)].join('\n'), TD3.join('\n'))).toEqual({
+        format: 'TD3',
+        lines: TD3,
+      });
+  });
+
+  it('never changes optional data only the composite covers into a look-alike: with a look-alike read in the number, that made a broken check digit hold', () => {
+    // Measured (seed 2026, broken #5): EZ2963448 printed with its check digit one too high. The
+    // legacy engine read Z as 2, which alone makes the number's check digit hold (and breaks the
+    // composite); changing the 1 both engines saw in the optional data, covered only by the
+    // composite, into I made the composite hold too.
+    const holder: Holder = {
+      ...HOLDER,
+      surname: 'SILVA',
+      givenNames: 'ANA',
+      documentNumber: 'EZ2963448',
+      issuingCountry: 'HRV',
+      nationality: 'HRV',
+      birthDate: '980415',
+      expiryDate: '281209',
+      optional: '8771056',
+    };
+    const printed = mrzLines('TD2', holder, true);
+    const legacy = [printed[0], printed[1]!.replace('EZ2963448', 'E22963448')].join('\n');
+    expect(zoneFromText(legacy, printed.join('\n'))).toBeNull();
+    expect(zoneFromText(legacy, legacy)).toBeNull();
+  });
 });
 
 describe('the document-reading rules (pure)', () => {

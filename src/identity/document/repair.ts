@@ -4,8 +4,9 @@
  * ICAO 9303 puts there (a digit where a date is, a letter where a country is); where a second
  * engine's reading disagrees, or a letter/digit confusion is possible in a field that may hold
  * both, the check digits choose, preferring the reading with the fewest changes. A reading counts
- * only when every check digit holds, the composite included, the country codes exist, and no other
- * reading with as few changes holds too.
+ * only when every check digit holds, the composite included, every field is valid (the country codes
+ * exist, the document code and the sex are ones ICAO 9303 allows), and no other reading with as few
+ * changes holds too.
  */
 import { parse } from 'mrz';
 
@@ -16,7 +17,11 @@ export interface ZoneReading {
   lines: string[];
 }
 
-/** d: digit, a: letter, x: letter or digit (document numbers, optional data), n: name, f: sex, c: check digit. */
+/**
+ * d: digit, a: letter, x: letter or digit (document numbers, optional data), n: name, f: sex,
+ * c: check digit. In SHAPES, o marks letters or digits that only the composite check digit covers
+ * (the optional data of TD1 and TD2): read as x, but never changed into a look-alike.
+ */
 type FieldClass = 'd' | 'a' | 'x' | 'n' | 'f' | 'c';
 
 const SHAPES: Record<ZoneFormat, string[]> = {
@@ -24,10 +29,10 @@ const SHAPES: Record<ZoneFormat, string[]> = {
     'a' + 'a' + 'aaa' + 'n'.repeat(39),
     'x'.repeat(9) + 'c' + 'aaa' + 'dddddd' + 'c' + 'f' + 'dddddd' + 'c' + 'x'.repeat(14) + 'c' + 'c',
   ],
-  TD2: ['aa' + 'aaa' + 'n'.repeat(31), 'x'.repeat(9) + 'c' + 'aaa' + 'dddddd' + 'c' + 'f' + 'dddddd' + 'c' + 'x'.repeat(7) + 'c'],
+  TD2: ['aa' + 'aaa' + 'n'.repeat(31), 'x'.repeat(9) + 'c' + 'aaa' + 'dddddd' + 'c' + 'f' + 'dddddd' + 'c' + 'o'.repeat(7) + 'c'],
   TD1: [
-    'aa' + 'aaa' + 'x'.repeat(9) + 'c' + 'x'.repeat(15),
-    'dddddd' + 'c' + 'f' + 'dddddd' + 'c' + 'aaa' + 'x'.repeat(11) + 'c',
+    'aa' + 'aaa' + 'x'.repeat(9) + 'c' + 'o'.repeat(15),
+    'dddddd' + 'c' + 'f' + 'dddddd' + 'c' + 'aaa' + 'o'.repeat(11) + 'c',
     'n'.repeat(30),
   ],
 };
@@ -143,12 +148,26 @@ function positions(lines: string[], shape: string[], second: string[]): Position
     const other = second.length ? alignTo(line, bestMatch(line, second)) : [];
     return [...shape[row]!].map((cls, i): Position => {
       const c = line[i]!;
-      const klass = cls as FieldClass;
+      const compositeOnly = cls === 'o';
+      const klass = (compositeOnly ? 'x' : cls) as FieldClass;
       const checked = klass === 'x' || klass === 'd' || klass === 'c';
       const witness = klass === 'x' && seenAt(other, i) ? forced(other[i]!, 'x') : undefined;
       const primary = forced(c, klass);
       const seen = other[i];
-      const alternatives = confusions(c, klass);
+      if (klass === 'c') {
+        // A check digit is read, never repaired: one changed to make its field hold would make a
+        // misprinted or forged one hold too. A letter where it stands counts only as the digit
+        // the second engine saw there (O seen as 0), and no other digit is ever tried.
+        const digit = /\d|</.test(c) ? c : seen !== undefined && /\d/.test(seen) && seen === forced(c, 'c') ? seen : c;
+        const contested = seen !== undefined && /\d/.test(seen) && seen !== digit ? seen : undefined;
+        return { primary: digit, alternatives: [], contested, checked, witness, mixed: false };
+      }
+      // Optional data that only the composite check digit covers is never changed into a
+      // look-alike neither engine saw: one check digit is too weak a witness for a change, and
+      // such a change can make a misprinted check digit elsewhere hold (measured: Z read as 2 in
+      // a document number and a 1 both engines saw changed to I in the optional data "repaired" a
+      // broken number check digit). The second engine's reading is still weighed.
+      const alternatives = compositeOnly ? [] : confusions(c, klass);
       // Where no check digit covers the place (document code, countries, names), a filler the
       // second engine saw beats a filler-like character of the first: the legacy engine reads a
       // lone '<' between letters as S or 5 now and then (measured), while neither engine invents
@@ -176,8 +195,8 @@ const seenAt = (other: (string | undefined)[], i: number) => other[i] !== undefi
 /**
  * Letter/digit pairs that look alike in OCR-B and that the check digits cannot tell apart (their
  * values are equal modulo 10: G=16 and 6, L=21 and 1, S=28 and 8, U=30 and 0). In a field that may
- * hold both, such a character counts only when the second engine saw it too (or a look-alike that
- * the check digits do tell apart, as O for 0).
+ * hold both, such a character counts only when both engines saw it (or a look-alike that the check
+ * digits do tell apart, as O for 0).
  */
 const UNCHECKABLE: Record<string, string> = { G: '6', '6': 'G', L: '1', '1': 'L', S: '8', '8': 'S', U: '0', '0': 'U' };
 
@@ -189,7 +208,10 @@ function unwitnessed(reading: string[], all: Position[]): boolean {
     if (!p.mixed || twin === undefined) return false;
     // The second engine must have seen this character, or a look-alike the check digits do tell apart (O for 0).
     const lookAlike = /\d/.test(c) ? TO_LETTER[c] : TO_DIGIT[c];
-    return p.witness !== c && (p.witness === undefined || p.witness === twin || p.witness !== lookAlike);
+    const saw = (x: string | undefined) => x === c || (x !== undefined && x === lookAlike);
+    // And the first engine too: where it saw another character (5 where the second saw 8), the
+    // printed one may be the twin that looks like both (an S), and no check digit can tell.
+    return !saw(p.witness) || !saw(p.primary);
   });
 }
 
@@ -366,7 +388,10 @@ export function zoneFromText(text: string, second = ''): ZoneReading | null {
       reading && !contestedTwin(reading, all, widths) && overruled(reading, all) <= MAX_OVERRULED && !unwitnessed(reading, all)
         ? repairCountries(reading, candidate.format, all)
         : null;
-    if (lines) return { format: candidate.format, lines };
+    // Every field must be valid too, not only the check digits: no check digit covers the
+    // document code or the sex (measured: a P read as O and an F read as 5 in a zone whose check
+    // digits all held).
+    if (lines && parsed(lines)?.valid) return { format: candidate.format, lines };
   }
   return null;
 }

@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setPriority } from 'node:os';
-import { workerData } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { findZoneRows, levelledZone, type Gray } from './band.js';
@@ -61,9 +61,22 @@ const engine = async (oem: OEM) => {
   await w.setParameters({ tessedit_char_whitelist: ZONE_CHARACTERS, tessedit_pageseg_mode: PSM.SINGLE_BLOCK, user_defined_dpi: '300' });
   return w;
 };
-const engines: Promise<[Worker, Worker]> = Promise.all([engine(OEM.TESSERACT_ONLY), engine(OEM.LSTM_ONLY)]);
-// A failed start is reported by every task (a pipeline fault), not as an unhandled rejection.
-engines.catch(() => {});
+let started: Promise<[Worker, Worker]> | undefined;
+/**
+ * The two engines, started once. In a pool thread they start as the module loads (in the
+ * background, like the face models); anywhere else only when asked, so that importing this module
+ * on the API's thread starts no engine threads that would keep the process alive after the
+ * reader is closed.
+ */
+const engines = (): Promise<[Worker, Worker]> => {
+  if (!started) {
+    started = Promise.all([engine(OEM.TESSERACT_ONLY), engine(OEM.LSTM_ONLY)]);
+    // A failed start is reported by every task (a pipeline fault), not as an unhandled rejection.
+    started.catch(() => {});
+  }
+  return started;
+};
+if (!isMainThread) void engines();
 
 /** Lines that look like part of a zone: long runs of the zone's characters with fillers in them. */
 function zoneLikeText(text: string): string {
@@ -172,7 +185,7 @@ const confirms = (other: { zone: ZoneReading | null; raw: string }, zone: ZoneRe
  * and that a second pass over the same image confirms.
  */
 export default async function readDocument(task: ReadTask): Promise<ReadResult> {
-  const [legacy, lstm] = await engines;
+  const [legacy, lstm] = await engines();
   const passes: PassTrace[] = [];
   const traced = () => (task.trace ? { passes } : {});
   let seen = '';
