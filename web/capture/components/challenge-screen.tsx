@@ -22,7 +22,7 @@ const CHECK_FAILED =
   'The automatic check of your head position could not run on this device: follow the instruction carefully before you take the photo.';
 
 /** The check of a picture against the step, or null when the check cannot run (the picture is then sent as it is). */
-async function verdictOf(picture: HTMLCanvasElement, pose: Pose | null, yaw: YawThresholds | null): Promise<Verdict | null> {
+async function verdictOf(picture: HTMLCanvasElement, pose: Pose | null, yaw: YawThresholds): Promise<Verdict | null> {
   const state = checkerState.value;
   if (state.status !== 'ready') return null;
   try {
