@@ -1,4 +1,7 @@
 import { appendAudit } from './audit.js';
+import { caseImageKey, type CaseImage } from './case-images.js';
+
+export type { CaseImage } from './case-images.js';
 import { storedChallenge } from './capture/challenge.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
@@ -11,8 +14,6 @@ import { toIso } from '../lib/time.js';
 
 /** The operator's actor in the audit chain (every operator action, this file's included). */
 export const OPERATOR = 'operator';
-
-export type CaseImage = 'document' | 'document-back' | number;
 
 /**
  * The operator's view of one verification of a profile (README, "Consoles"): its timeline from
@@ -85,18 +86,7 @@ export function createOperatorCaseService({ db, clock, blobs, webhooks }: Identi
       return db.transaction(async (tx) => {
         const v = (await repo.lockVerification(tx, id))!;
         if (v.erasedAt) throw errors.imagesErased();
-        let key: string | null;
-        if (which === 'document') {
-          key = v.documentBlob;
-          if (!key) throw errors.noDocumentImage();
-        } else if (which === 'document-back') {
-          key = v.documentBackBlob;
-          if (!key) throw errors.noDocumentBack();
-        } else {
-          key = (await repo.framesOf(tx, v.id)).find((f) => f.step === which)?.blobKey ?? null;
-          if (!key) throw errors.noSelfieFrame(which);
-        }
-        const bytes = await blobs.get(key);
+        const bytes = await blobs.get(await caseImageKey(tx, v, which));
         await appendAudit(tx, clock, {
           verificationId: v.id,
           type: 'operator.image_viewed',

@@ -3,6 +3,7 @@ import { keyNames } from '../auth/repo.js';
 import { claimViews } from './review-claims.js';
 import type { DbOrTx } from '../db/client.js';
 import { appendAudit } from './audit.js';
+import { caseImageKey, type CaseImage } from './case-images.js';
 import { identityErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
@@ -79,21 +80,10 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
     },
 
     /** The stored bytes of the document, of its back or of one selfie frame (its step); appends `review.image_viewed`. */
-    async image(principal: KeyPrincipal, id: string, which: 'document' | 'document-back' | number) {
+    async image(principal: KeyPrincipal, id: string, which: CaseImage) {
       return db.transaction(async (tx) => {
         const v = await lockInReach(tx, principal, id);
-        let key: string | null;
-        if (which === 'document') {
-          key = v.documentBlob;
-          if (!key) throw errors.noDocumentImage();
-        } else if (which === 'document-back') {
-          key = v.documentBackBlob;
-          if (!key) throw errors.noDocumentBack();
-        } else {
-          key = (await repo.framesOf(tx, v.id)).find((f) => f.step === which)?.blobKey ?? null;
-          if (!key) throw errors.noSelfieFrame(which);
-        }
-        const bytes = await blobs.get(key);
+        const bytes = await blobs.get(await caseImageKey(tx, v, which));
         await appendAudit(tx, clock, {
           verificationId: v.id,
           type: 'review.image_viewed',
