@@ -300,10 +300,11 @@ echo "   HEALTHCHECK passes"
 check_runs_as_node "$server"
 check_apis "http://127.0.0.1:$compose_port"
 # The README's backup (Backup and restore, PostgreSQL with compose), as written, while the server runs:
-# pg_dump inside the postgres service, the server-data volume through a one-off server container.
+# pg_dump inside the postgres service, the server-data volume through tar inside the running server
+# (`docker compose exec`; a one-off `run` container is refused by podman, which has no links).
 "${compose[@]}" exec -T postgres sh -c 'pg_dump -U "$POSTGRES_USER" -d "$POSTGRES_DB" --format=custom' >"$work/partner.dump" ||
   fail "pg_dump in the postgres service"
-"${compose[@]}" run --rm -T --no-deps --entrypoint tar server -C /data -czf - . >"$work/blobs.tar.gz" ||
+"${compose[@]}" exec -T server tar -C /data -czf - . >"$work/blobs.tar.gz" ||
   fail "tar of the server-data volume"
 echo "   backed up: pg_dump $(stat -c %s "$work/partner.dump") bytes, server-data $(stat -c %s "$work/blobs.tar.gz") bytes"
 # PostgreSQL and Redis stopped first: their names no longer resolve, and the server still stops at once.
@@ -315,7 +316,7 @@ check_graceful_stop "$server" 15000 "${compose[@]}" stop server
 "${compose[@]}" down -v --timeout 5 >/dev/null 2>&1
 
 # The README's restore, as written, into a new stack (a second project: empty volumes).
-say "restore into a new stack (pg_restore in its postgres service, the blobs through a one-off container)"
+say "restore into a new stack (pg_restore in its postgres service, then the blobs into its running server)"
 restored=(docker-compose -p "${project}r" -f docker-compose.yml)
 restored_port=$(free_port)
 export ADMIN_TOKEN="$admin_token" WEBHOOK_ALLOW_PRIVATE_NETWORKS=true PUBLISHED_PORT="127.0.0.1:$restored_port"
@@ -326,13 +327,13 @@ export ADMIN_TOKEN="$admin_token" WEBHOOK_ALLOW_PRIVATE_NETWORKS=true PUBLISHED_
 wait_healthy "$("${restored[@]}" ps -q postgres)" 60
 "${restored[@]}" exec -T postgres sh -c 'pg_restore -U "$POSTGRES_USER" -d "$POSTGRES_DB" --no-owner --exit-on-error' <"$work/partner.dump" ||
   fail "pg_restore in the postgres service"
-"${restored[@]}" run --rm -T --no-deps --entrypoint tar server -C /data -xzf - <"$work/blobs.tar.gz" ||
-  fail "tar into the new server-data volume"
 "${restored[@]}" up -d --no-build >>"$work/restore.log" 2>&1 || {
   cat "$work/restore.log"
   fail "docker-compose up -d (restore)"
 }
-wait_healthy "$("${restored[@]}" ps -q server)" 60
+wait_healthy "$("${restored[@]}" ps -q server)" 180
+"${restored[@]}" exec -T server tar -C /data -xzf - <"$work/blobs.tar.gz" ||
+  fail "tar into the new server-data volume"
 BASE="http://127.0.0.1:$restored_port" node --input-type=module -e '
   const res = await fetch(process.env.BASE + "/admin/v1/profiles", { headers: { authorization: `Bearer ${process.env.ADMIN_TOKEN}` } });
   const body = await res.json();
