@@ -149,12 +149,22 @@ export async function documentWithCamera(page: Page, shot?: (name: string) => Pr
   await waitForScreen(page, 'challenge');
 }
 
-/** Takes the current challenge step's photo with the camera and waits until the page moved on. */
+/**
+ * Takes the current challenge step's photo with the camera and waits until the page moved on.
+ * The page also takes the picture by itself once the asked pose holds (README, the capture page),
+ * so the button is pressed only while the page has not moved on, and a press that loses that race
+ * (the button disabled or gone mid-click) is not an error: the page moving on is what counts.
+ */
 export async function stepWithCamera(page: Page): Promise<void> {
   const before = await photoNumber(page);
+  if (!before) return waitForScreen(page, 'done');
+  const movedOn =
+    before.n === before.of
+      ? page.locator('main[data-screen="done"]')
+      : page.locator('main[data-screen="challenge"] .step', { hasText: `photo ${before.n + 1} of` });
   const take = page.getByRole('button', { name: 'Take photo' });
-  await expect.poll(() => take.isEnabled(), { timeout: 30_000 }).toBe(true);
-  await take.click();
-  if (before && before.n === before.of) return waitForScreen(page, 'done');
-  await page.locator('main[data-screen="challenge"] .step', { hasText: `photo ${before!.n + 1} of` }).waitFor({ timeout: 30_000 });
+  const ready = async () => (await movedOn.count()) > 0 || (await take.isEnabled({ timeout: 1_000 }).catch(() => false));
+  await expect.poll(ready, { timeout: 30_000 }).toBe(true);
+  if ((await movedOn.count()) === 0) await take.click({ timeout: 5_000 }).catch(() => undefined);
+  await movedOn.waitFor({ timeout: 30_000 });
 }
