@@ -3,6 +3,7 @@ import { parse as parseMrz } from 'mrz';
 import type { PublishedKey } from '../signing-keys/service.js';
 import { toIso, toIsoOrNull } from '../lib/time.js';
 import { nextStep, storedChallenge, type ChallengeStep } from './capture/challenge.js';
+import type { FaceThresholds } from './faces/signals.js';
 import type { FrameRow, VerificationRow } from './repo.js';
 import type * as s from './schemas.js';
 import { sniffImageType } from './uploads/strip-metadata.js';
@@ -107,7 +108,7 @@ export function stepsView(steps: ChallengeStep[]): z.infer<typeof s.challenge>['
 }
 
 /** The yaw thresholds the pipeline judges poses by (FACE_YAW_TURN, FACE_YAW_FRONT). */
-export type PoseCheck = { yawTurn: number; yawFront: number };
+export type PoseCheck = Pick<FaceThresholds, 'yawTurn' | 'yawFront'>;
 
 export function challengeView(v: VerificationRow, poseCheck: PoseCheck): z.infer<typeof s.challenge> {
   return {
