@@ -33,9 +33,9 @@ export async function profileName(db: DbOrTx, profileId: string): Promise<string
   return row?.name ?? '';
 }
 
-/** A verification of one profile; null for a non-UUID id, an unknown id or another profile's. */
+/** A verification of one profile; null for a non-UUID id (either one), an unknown id or another profile's. */
 export async function findVerification(db: DbOrTx, profileId: string, id: string): Promise<VerificationRow | null> {
-  if (!isUuid(id)) return null;
+  if (!isUuid(id) || !isUuid(profileId)) return null;
   const [row] = await db
     .select()
     .from(identityVerifications)
