@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EnvelopeError, validationError } from '../plugins/envelope-errors.js';
 import { WebhookOperationError } from '../webhooks/errors.js';
+import { RESPONSE_EXCERPT_BYTES } from '../webhooks/response-excerpt.js';
 import { TICKETING_EVENT_TYPES } from '../webhooks/types.js';
 import * as s from './schemas.js';
 
@@ -23,6 +24,14 @@ const endpointCreate = z.strictObject({
   events: z.array(z.enum(TICKETING_EVENT_TYPES)).min(1).optional().describe('Omit to receive every event type'),
 });
 
+const attempt = z.object({
+  attempt: z.number().int(),
+  at: z.string(),
+  statusCode: z.number().int().nullable(),
+  durationMs: z.number().int().nullable().describe('Until the status line came, or until the attempt ended without one'),
+  error: z.string().nullable(),
+});
+
 /** A delivery in the log (also in a verification's detail: its decision webhooks). */
 export const delivery = z.object({
   id: z.uuid(),
@@ -37,13 +46,24 @@ export const delivery = z.object({
   lastError: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),
   createdAt: z.string(),
+  attempts: z.array(attempt),
+});
+
+/** The delivery detail: the body it sends, and the start of each answer's body (src/webhooks/response-excerpt.ts). */
+const deliveryDetail = delivery.extend({
+  requestBody: z.string().describe('The signed body, byte for byte as sent (JSON text)'),
   attempts: z.array(
-    z.object({
-      attempt: z.number().int(),
-      at: z.string(),
-      statusCode: z.number().int().nullable(),
-      durationMs: z.number().int().nullable(),
-      error: z.string().nullable(),
+    attempt.extend({
+      responseBody: z
+        .string()
+        .nullable()
+        .describe(
+          `The start of the receiver's answer body: its first ${RESPONSE_EXCERPT_BYTES} bytes as UTF-8 text (bytes that are not UTF-8, and NUL, read as U+FFFD; a character cut in two at the bound is left out). ` +
+            'Null when no answer came (timeout, refused connection, a refusal before sending) and for attempts made before the answer was kept.',
+        ),
+      responseBodyTruncated: z
+        .boolean()
+        .describe("The answer body went on past the excerpt, or stopped arriving before it ended (within the attempt's timeout)"),
     }),
   ),
 });
@@ -192,12 +212,10 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         description:
           'The delivery with every attempt (time, status code, duration, error), `nextAttemptAt` while it is pending, and `requestBody`: the event exactly as every attempt sends it. ' +
-          "The receiver's answer is kept as its status code (or what went wrong), not its body.",
+          `Each attempt keeps the start of the receiver's answer body, \`responseBody\`: at most its first ${RESPONSE_EXCERPT_BYTES} bytes (1 KiB), so a receiver answering megabytes cannot fill the database; the rest is read only to reuse the connection, and never kept. ` +
+          "The answer's headers are not kept, nor anything of the request's signature. The list (`GET /admin/v1/webhook-deliveries`) leaves the answer bodies out.",
         params: s.idParams,
-        response: {
-          200: s.envelope(delivery.extend({ requestBody: z.string().describe('The signed body, byte for byte as sent (JSON text)') })),
-          ...errors,
-        },
+        response: { 200: s.envelope(deliveryDetail), ...errors },
       },
     },
     async (req) => ({ success: true as const, data: await call(() => ops.deliveryDetail(req.params.id)) }),

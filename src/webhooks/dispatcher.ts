@@ -218,7 +218,17 @@ export function createDispatcher(deps: DispatcherDeps) {
           ? { kind: 'delivery-failed' }
           : { kind: 'none' };
     const writes = repo.attemptResultWrites(
-      { deliveryId: delivery.id, attempt, statusCode: statusCode ?? null, durationMs: result.durationMs, error, state, nextAttemptAt, now },
+      {
+        deliveryId: delivery.id,
+        attempt,
+        statusCode: statusCode ?? null,
+        durationMs: result.durationMs,
+        error,
+        response: result.response ?? null,
+        state,
+        nextAttemptAt,
+        now,
+      },
       delivery.endpointId,
       effect,
     );

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { rowsOf, type Db, type DbOrTx } from '../db/client.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from '../db/schema/webhooks.js';
 import type { JobWrite, WriteKind } from '../jobs/queue.js';
+import type { ResponseExcerpt } from './response-excerpt.js';
 import type { DeliveryState } from './types.js';
 import { isUuid } from '../lib/uuid.js';
 
@@ -175,6 +176,8 @@ export interface AttemptResult {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** The start of the answer's body; null without an answer. */
+  response: ResponseExcerpt | null;
   state: DeliveryState;
   nextAttemptAt: Date | null;
   now: Date;
@@ -196,8 +199,9 @@ export type EndpointEffect =
 // The kinds of write that record attempts' results (attemptResultWrites).
 const attemptLogged: WriteKind = {
   name: 'attempt_logged',
-  columns: 'delivery_id uuid, attempt int, status_code int, duration_ms int, error text',
-  statement: (rows) => sql`update webhook_attempts a set status_code = r.status_code, duration_ms = r.duration_ms, error = r.error
+  columns: 'delivery_id uuid, attempt int, status_code int, duration_ms int, error text, response_body text, response_body_truncated bool',
+  statement: (rows) => sql`update webhook_attempts a set status_code = r.status_code, duration_ms = r.duration_ms, error = r.error,
+    response_body = r.response_body, response_body_truncated = r.response_body_truncated
     from ${rows} where a.delivery_id = r.delivery_id and a.attempt = r.attempt`,
   target: { table: 'webhook_attempts', columns: ['delivery_id', 'attempt'] },
 };
@@ -260,7 +264,15 @@ export function attemptResultWrites(r: AttemptResult, endpointId: string | null,
   const writes: JobWrite[] = [
     {
       kind: attemptLogged,
-      row: { delivery_id: r.deliveryId, attempt: r.attempt, status_code: r.statusCode, duration_ms: r.durationMs, error: r.error },
+      row: {
+        delivery_id: r.deliveryId,
+        attempt: r.attempt,
+        status_code: r.statusCode,
+        duration_ms: r.durationMs,
+        error: r.error,
+        response_body: r.response?.body ?? null,
+        response_body_truncated: r.response?.truncated ?? false,
+      },
     },
     {
       kind: deliveryMoved,
@@ -355,10 +367,27 @@ export async function countDeliveries(db: DbOrTx, f: DeliveryFilter): Promise<nu
   return Number(row?.n ?? 0);
 }
 
-/** The attempts of these deliveries, in order. */
-export async function attemptsOf(db: DbOrTx, deliveryIds: string[]): Promise<AttemptRow[]> {
+/** An attempt as the log lists it: without the receiver's answer body (the delivery detail has it). */
+export type LoggedAttempt = Omit<AttemptRow, 'responseBody' | 'responseBodyTruncated'>;
+
+/** The attempts of these deliveries, in order, without the answers' bodies. */
+export async function attemptsOf(db: DbOrTx, deliveryIds: string[]): Promise<LoggedAttempt[]> {
   if (deliveryIds.length === 0) return [];
-  return db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(asc(webhookAttempts.attempt));
+  const { responseBody: _body, responseBodyTruncated: _truncated, ...columns } = getTableColumns(webhookAttempts);
+  return db
+    .select(columns)
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+    .orderBy(asc(webhookAttempts.attempt));
+}
+
+/** Each attempt's excerpt of the receiver's answer body, by attempt number (the delivery detail). */
+export async function answersOf(db: DbOrTx, deliveryId: string): Promise<Map<number, ResponseExcerpt | null>> {
+  const rows = await db
+    .select({ attempt: webhookAttempts.attempt, body: webhookAttempts.responseBody, truncated: webhookAttempts.responseBodyTruncated })
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, deliveryId));
+  return new Map(rows.map((r) => [r.attempt, r.body === null ? null : { body: r.body, truncated: r.truncated }]));
 }
 
 /** The delivery, locked for the rest of the transaction (a redeliver decides on its state). */

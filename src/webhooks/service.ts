@@ -12,7 +12,7 @@ import * as repo from './repo.js';
 import { SERVICE_HMAC_SIGNER } from './signers.js';
 import { checkTarget, WebhookTargetError, type GuardOptions } from './ssrf.js';
 import type { WebhookDeliveryView, WebhookService } from './types.js';
-import { deliveryViews, endpointView } from './views.js';
+import { deliveryDetailView, deliveryViews, endpointView } from './views.js';
 
 export const TEST_EVENT_TYPE = 'webhook.test';
 
@@ -149,7 +149,7 @@ export function createWebhookService({ db, clock, jobs, dispatcher, guard }: Web
       const view = await getDelivery(deliveryId);
       const event = await repo.findEvent(db, view.eventId);
       if (!event) throw deliveryNotFound();
-      return { ...view, requestBody: event.payload };
+      return deliveryDetailView(view, event.payload, await repo.answersOf(db, view.id));
     },
 
     async redeliver(deliveryId) {

@@ -1,6 +1,7 @@
 import { Agent, request, type RequestOptions } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { ExcerptCollector, type ResponseExcerpt } from './response-excerpt.js';
 import type { CheckedTarget } from './ssrf.js';
 
 export interface SendOptions {
@@ -11,12 +12,15 @@ export interface SendOptions {
   connections?: ConnectionPool;
 }
 
-/** What one attempt got: a status code, or the reason there was none. */
+/** What one attempt got: a status code with the start of the body, or the reason there was none. */
 export interface SendResult {
   statusCode?: number;
+  /** The start of the answer's body (src/webhooks/response-excerpt.ts), with the status code. */
+  response?: ResponseExcerpt;
   error?: string;
   /** No answer at all (timeout, refused or broken connection), as opposed to an error status or a refusal before sending. */
   unanswered?: boolean;
+  /** Until the status line came (or the attempt ended without one). */
   durationMs: number;
 }
 
@@ -96,7 +100,8 @@ function pinnedLookup(target: CheckedTarget): LookupFunction {
 
 /**
  * POSTs the body to the checked address. Redirects are not followed (a 3xx is just a failed
- * attempt), and the whole exchange up to the status line must fit in the timeout.
+ * attempt), and the whole exchange up to the status line must fit in the timeout; the excerpt of
+ * the answer's body is what of its first bytes arrived within that timeout too.
  */
 export async function postWebhook(
   target: CheckedTarget,
@@ -123,11 +128,11 @@ function attempt(
   const remaining = Math.max(1, opts.timeoutMs - (performance.now() - started));
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (result: Omit<SendResult, 'durationMs'>) => {
+    const settle = (result: Omit<SendResult, 'durationMs'>, durationMs = elapsed()) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...result, durationMs: elapsed() });
+      resolve({ ...result, durationMs });
     };
     const options: RequestOptions = {
       method: 'POST',
@@ -141,33 +146,53 @@ function attempt(
       ca: opts.ca,
     };
     const req = request(options);
+    /**
+     * Ends the attempt early (the timeout, a broken connection): before the status line as no
+     * answer; after it, with the status and the excerpt of the body so far.
+     */
+    let cutShort = (error: string) => settle({ error, unanswered: true });
+    let responded = false;
     const timer = setTimeout(() => {
-      settle({ error: `no answer within ${opts.timeoutMs} ms`, unanswered: true });
+      cutShort(`no answer within ${opts.timeoutMs} ms`);
       req.destroy();
     }, remaining);
     req.on('response', (res) => {
-      settle({ statusCode: res.statusCode });
-      // The body is of no interest, but reading it to the end returns the connection to the
-      // pool; a large or slow one is cut off instead of holding the connection.
+      responded = true;
+      const statusCode = res.statusCode;
+      const durationMs = elapsed();
+      const excerpt = new ExcerptCollector();
+      const answered = (ended: boolean) => {
+        if (settled) return;
+        settle({ statusCode, response: excerpt.result(ended) }, durationMs);
+        // Without a pool the connection is not reused: the rest of the body is not read.
+        if (!opts.connections) res.destroy();
+      };
+      cutShort = () => answered(false);
+      // Past the excerpt the body is of no interest, but reading it to the end returns the
+      // connection to the pool; a large or slow one is cut off instead of holding the connection.
       let size = 0;
       const cut = setTimeout(() => res.destroy(), BODY_TIMEOUT_MS);
       cut.unref();
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
+        if (!settled && excerpt.add(chunk)) answered(false);
         if (size > BODY_LIMIT_BYTES) res.destroy();
       });
-      res.on('close', () => clearTimeout(cut));
+      res.on('end', () => answered(true));
+      res.on('close', () => {
+        clearTimeout(cut);
+        answered(false);
+      });
       res.on('error', () => {});
-      if (!opts.connections) res.destroy();
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
-      if (!settled && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+      if (!settled && !responded && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
         settled = true;
         clearTimeout(timer);
         resolve('stale');
         return;
       }
-      settle({ error: describe(err), unanswered: true });
+      cutShort(describe(err));
     });
     req.end(body);
   });

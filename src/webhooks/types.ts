@@ -72,6 +72,20 @@ export interface WebhookAttemptView {
   error: string | null;
 }
 
+/** An attempt in the delivery detail: with the start of the receiver's answer body. */
+export interface WebhookAttemptDetailView extends WebhookAttemptView {
+  /** The first bytes of the answer's body as text (src/webhooks/response-excerpt.ts); null without an answer. */
+  responseBody: string | null;
+  /** The body went on past the excerpt, or was cut off. */
+  responseBodyTruncated: boolean;
+}
+
+/** One delivery as the operator's detail shows it: the body every attempt sends, and what each attempt got back. */
+export interface WebhookDeliveryDetailView extends Omit<WebhookDeliveryView, 'attempts'> {
+  requestBody: string;
+  attempts: WebhookAttemptDetailView[];
+}
+
 export type DeliveryState = 'pending' | 'succeeded' | 'failed';
 
 export interface WebhookDeliveryView {
@@ -108,8 +122,11 @@ export interface WebhookService {
     limit: number;
   }): Promise<{ items: WebhookDeliveryView[]; total: number }>;
   getDelivery(deliveryId: string): Promise<WebhookDeliveryView>;
-  /** The delivery with the body every attempt sends (the event's payload, byte for byte), for the operator's detail. */
-  deliveryDetail(deliveryId: string): Promise<WebhookDeliveryView & { requestBody: string }>;
+  /**
+   * The delivery with the body every attempt sends (the event's payload, byte for byte) and the
+   * start of each answer's body, for the operator's detail.
+   */
+  deliveryDetail(deliveryId: string): Promise<WebhookDeliveryDetailView>;
   /** Another attempt now: brings a pending one forward, or grants one more to a finished delivery. */
   redeliver(deliveryId: string): Promise<WebhookDeliveryView>;
 }

@@ -99,10 +99,16 @@ export const file = (data: Buffer, filename = 'image.bin'): Part => ({ name: 'fi
 export async function captureAll(
   ctx: TestContext,
   key: string,
-  opts: { document?: Buffer; mrz?: string | null; frames?: (step: number, pose: 'front' | 'left' | 'right' | null) => Buffer } = {},
+  opts: {
+    document?: Buffer;
+    mrz?: string | null;
+    frames?: (step: number, pose: 'front' | 'left' | 'right' | null) => Buffer;
+    /** Where the decision webhook goes (a test receiver); https://127.0.0.1:9/hooks, where nothing listens, by default. */
+    webhookUrl?: string;
+  } = {},
 ) {
   const a = api(ctx);
-  const v = await a.createVerification(key);
+  const v = await a.createVerification(key, { webhook_url: opts.webhookUrl ?? 'https://127.0.0.1:9/hooks', reference: 'order-42' });
   const token = v.handoff_token as string;
   const docParts: Part[] = [file(opts.document ?? png(640, 480, { seed: randomBytes(4).readUInt32BE() }))];
   if (opts.mrz !== null) docParts.push({ name: 'mrz', value: opts.mrz ?? passportMrz() });
@@ -134,11 +140,11 @@ export async function settle(ctx: TestContext, key: string, id: string) {
 }
 
 /** A verification of `key` in manual_review: its document was already used by an earlier verification. */
-export async function captureIntoManualReview(ctx: TestContext, key: string, seed: number) {
+export async function captureIntoManualReview(ctx: TestContext, key: string, seed: number, opts: { webhookUrl?: string } = {}) {
   const document = png(640, 480, { seed });
-  const first = await captureAll(ctx, key, { document });
+  const first = await captureAll(ctx, key, { document, ...opts });
   await settle(ctx, key, first.id);
-  const second = await captureAll(ctx, key, { document });
+  const second = await captureAll(ctx, key, { document, ...opts });
   expect((await settle(ctx, key, second.id)).status).toBe('manual_review');
   return second;
 }

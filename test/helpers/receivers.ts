@@ -18,8 +18,11 @@ export interface Received {
   body: string;
 }
 
-/** What the receiver answers: a status code, or 'hang' to never answer. */
-export type Answer = number | 'hang';
+/**
+ * What the receiver answers: a status code (with the body `ok`), 'hang' to never answer, or a
+ * status with a body of its own; `open: true` sends that body and then neither ends nor closes.
+ */
+export type Answer = number | 'hang' | { status: number; body: string | Buffer; open?: boolean };
 
 export interface Receiver {
   url(path?: string): string;
@@ -46,6 +49,12 @@ export async function startReceiver(certificate: Certificate, host = '127.0.0.1'
       received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const answer = queue.shift() ?? receiver.fallback;
       if (answer === 'hang') return;
+      if (typeof answer === 'object') {
+        res.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8' });
+        if (answer.open) res.write(answer.body);
+        else res.end(answer.body);
+        return;
+      }
       res.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'https://127.0.0.1:1/elsewhere' } : {}).end('ok');
     });
   });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { profiles, ts } from './core.js';
 
 /** The outbox: one row per event, written in the transaction of the change it announces. */
@@ -97,6 +97,13 @@ export const webhookAttempts = pgTable(
     durationMs: integer('duration_ms'),
     statusCode: integer('status_code'),
     error: text('error'),
+    /**
+     * The start of the receiver's answer body (src/webhooks/response-excerpt.ts: at most 1,024
+     * characters); null when no answer came, and for attempts made before it was kept.
+     */
+    responseBody: text('response_body'),
+    /** The answer's body went on past the excerpt (or was cut off); false without an answer. */
+    responseBodyTruncated: boolean('response_body_truncated').notNull().default(false),
   },
   (t) => [
     uniqueIndex('webhook_attempts_delivery_attempt_uq').on(t.deliveryId, t.attempt),

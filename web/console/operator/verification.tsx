@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { QrCode } from '../../capture/components/qr-code.js';
 import type { ApiClient } from '../../shared/api.js';
+import { DECLINE_REASON_WORDS } from '../decline-reasons.js';
 import { imageDataUrl, localTime, unwrap, useLoad } from '../lib.js';
 import { ActionButton, Async, Link, Notice, Shell } from '../ui.js';
 import { useApi } from './context.js';
@@ -8,26 +9,41 @@ import { OperatorNav } from './nav.js';
 
 type Api = ApiClient;
 
-/** One stored image, fetched with the operator token only when the operator asks (each view is audited). */
-function CaseImage({ api, url, caption }: { api: Api; url: string | null; caption: string }) {
+/** A decline reason in the reviewer's words (the list the reviewer chose from); an unknown code as it is. */
+const reasonWords = (code: string): string => DECLINE_REASON_WORDS[code as keyof typeof DECLINE_REASON_WORDS] ?? code;
+
+/**
+ * One stored image, fetched with the operator token only when the operator asks (each view is
+ * audited); `onViewed` runs once it is shown, so the page can show the view in its timeline.
+ */
+function CaseImage({ api, url, caption, onViewed }: { api: Api; url: string | null; caption: string; onViewed: () => void }) {
   const [src, setSrc] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   return (
     <figure class="case-image">
+      <figcaption>{caption}</figcaption>
       {!url ? (
         <p class="missing">Not uploaded</p>
       ) : src ? (
-        <img src={src} alt={caption} style={{ maxWidth: '100%', maxHeight: '320px' }} />
+        <img src={src} alt={caption} />
       ) : (
         <button
           type="button"
-          onClick={() => imageDataUrl(api, url).then(setSrc, (err: unknown) => setError(err instanceof Error ? err.message : String(err)))}
+          aria-label={`Show ${caption.toLowerCase()}`}
+          onClick={() =>
+            imageDataUrl(api, url).then(
+              (shown) => {
+                setSrc(shown);
+                onViewed();
+              },
+              (err: unknown) => setError(err instanceof Error ? err.message : String(err)),
+            )
+          }
         >
-          Show {caption.toLowerCase()}
+          Show
         </button>
       )}
       {error && <p role="alert">{error}</p>}
-      <figcaption>{caption}</figcaption>
     </figure>
   );
 }
@@ -112,7 +128,7 @@ export function VerificationDetail({ profileId, id }: { profileId: string; id: s
                       <li key={r.decided_at + r.reviewer}>
                         <strong>{r.decision === 'approve' ? 'Approved' : 'Declined'}</strong> by {r.reviewer_name ?? r.reviewer},{' '}
                         {localTime(r.decided_at)}
-                        {r.decline_reasons.length > 0 && <> — reasons: {r.decline_reasons.join(', ')}</>}
+                        {r.decline_reasons.length > 0 && <> — {r.decline_reasons.map(reasonWords).join('; ')}</>}
                         <blockquote>{r.note ?? 'The note was erased.'}</blockquote>
                       </li>
                     ))}
@@ -121,15 +137,23 @@ export function VerificationDetail({ profileId, id }: { profileId: string; id: s
               </section>
               <section aria-labelledby="images-h">
                 <h2 id="images-h">Images</h2>
-                <p class="muted">Each image you open is recorded in the verification’s audit trail.</p>
+                <p class="muted">Each image you open is recorded in the verification’s audit trail (the timeline below).</p>
                 {data.images.document === null && data.images.steps.length === 0 ? (
                   <Notice>No images: nothing was captured yet, or the verification was erased.</Notice>
                 ) : (
                   <div class="evidence">
-                    <CaseImage api={api} url={data.images.document} caption="Document" />
-                    {data.images.document_back && <CaseImage api={api} url={data.images.document_back} caption="Document back" />}
+                    <CaseImage api={api} url={data.images.document} caption="Document" onViewed={state.reload} />
+                    {data.images.document_back && (
+                      <CaseImage api={api} url={data.images.document_back} caption="Document back" onViewed={state.reload} />
+                    )}
                     {data.images.steps.map((s) => (
-                      <CaseImage key={s.step} api={api} url={s.image_url} caption={`Selfie ${s.step + 1}: ${s.instruction}`} />
+                      <CaseImage
+                        key={s.step}
+                        api={api}
+                        url={s.image_url}
+                        caption={`Selfie ${s.step + 1}: ${s.instruction}`}
+                        onViewed={state.reload}
+                      />
                     ))}
                   </div>
                 )}
@@ -225,30 +249,38 @@ export function DeliveryDetail({ id }: { id: string }) {
               <dd data-testid="next-attempt">{d.nextAttemptAt ? localTime(d.nextAttemptAt) : 'none: the delivery has ended'}</dd>
             </dl>
             <h2 id="request-h">Request body</h2>
-            <pre aria-labelledby="request-h" tabIndex={0}>
+            <p class="muted">The event exactly as every attempt sends it (shown indented here), signed anew at each attempt.</p>
+            <pre class="payload" role="region" aria-labelledby="request-h" tabIndex={0} data-testid="request-body">
               {JSON.stringify(JSON.parse(d.requestBody), null, 2)}
             </pre>
             <h2 id="attempts-h">Responses</h2>
-            <p class="muted">The receiver’s answer is kept as its status code, or what went wrong; not its body.</p>
+            <p class="muted">
+              Each answer is kept as its status code (or what went wrong) and the start of its body: the first 1 KiB, as text. The headers
+              are not kept.
+            </p>
             {d.attempts.length === 0 ? (
               <Notice>No attempt yet.</Notice>
             ) : (
-              <table class="list" aria-labelledby="attempts-h">
+              <table class="list stacked" aria-labelledby="attempts-h">
                 <thead>
                   <tr>
                     <th scope="col">Attempt</th>
                     <th scope="col">At</th>
                     <th scope="col">Response</th>
                     <th scope="col">Duration</th>
+                    <th scope="col">Body of the answer</th>
                   </tr>
                 </thead>
                 <tbody>
                   {d.attempts.map((a) => (
-                    <tr key={a.attempt}>
-                      <td>{a.attempt}</td>
-                      <td>{localTime(a.at)}</td>
-                      <td>{a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? 'no answer recorded')}</td>
-                      <td>{a.durationMs !== null ? `${a.durationMs} ms` : '—'}</td>
+                    <tr key={a.attempt} data-testid={`attempt-${a.attempt}`}>
+                      <td data-label="Attempt">{a.attempt}</td>
+                      <td data-label="At">{localTime(a.at)}</td>
+                      <td data-label="Response">{a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? 'no answer recorded')}</td>
+                      <td data-label="Duration">{a.durationMs !== null ? `${a.durationMs} ms` : '—'}</td>
+                      <td data-label="Body">
+                        <AnswerBody attempt={a.attempt} body={a.responseBody} truncated={a.responseBodyTruncated} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -258,5 +290,26 @@ export function DeliveryDetail({ id }: { id: string }) {
         )}
       </Async>
     </Shell>
+  );
+}
+
+/** The start of one answer's body as the log keeps it, or why there is none. */
+function AnswerBody({ attempt, body, truncated }: { attempt: number; body: string | null; truncated: boolean }) {
+  if (body === null) return <span class="muted">no answer</span>;
+  if (body === '' && !truncated) return <span class="muted">empty</span>;
+  // One element: a stacked table's cell (a phone) lays out its label and one item side by side.
+  return (
+    <div>
+      <pre
+        class="payload excerpt"
+        role="region"
+        tabIndex={0}
+        aria-label={`Body of the answer to attempt ${attempt}`}
+        data-testid="response-body"
+      >
+        {body}
+      </pre>
+      {truncated && <p class="muted">Only the first 1 KiB is kept: the answer went on past it, or stopped arriving.</p>}
+    </div>
   );
 }
