@@ -70,6 +70,7 @@ describe.skipIf(!browserAvailable())("operator console: a verification's detail 
     const { page, errors } = await signedIn(`/console/operator/profiles/${tenant.profileId}/verifications/${decided}`);
     await page.getByRole('heading', { name: 'Verification', level: 1 }).waitFor();
     expect(await page.getByTestId('verification-status').textContent()).toBe('declined');
+    await page.getByText('Declined by a reviewer (reviewer_declined)').waitFor();
 
     const reviews = page.getByRole('region', { name: 'Reviewer decisions' });
     await reviews.getByText(/^Declined$/).waitFor();

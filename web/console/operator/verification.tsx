@@ -6,6 +6,7 @@ import { imageDataUrl, localTime, unwrap, useLoad } from '../lib.js';
 import { ActionButton, Async, Link, Notice, Shell } from '../ui.js';
 import { useApi } from './context.js';
 import { OperatorNav } from './nav.js';
+import { decisionReasonText } from '../decision-reasons.js';
 
 type Api = ApiClient;
 
@@ -78,7 +79,7 @@ export function VerificationDetail({ profileId, id }: { profileId: string; id: s
                   <dt>Status</dt>
                   <dd data-testid="verification-status">{v.status}</dd>
                   <dt>Reason</dt>
-                  <dd>{v.erased ? 'erased' : (v.decision_reason ?? '—')}</dd>
+                  <dd>{v.erased ? 'erased' : decisionReasonText(v.decision_reason)}</dd>
                   <dt>Reference</dt>
                   <dd>{v.erased ? '—' : (v.reference ?? '—')}</dd>
                   <dt>Created</dt>

@@ -4,6 +4,7 @@ import { FilteredList } from '../filtered-list.js';
 import { ActionForm, Link, ShownOnce } from '../ui.js';
 import { VERIFICATION_STATUSES } from '../vocabulary.js';
 import type { SectionProps } from './context.js';
+import { decisionReasonText } from '../decision-reasons.js';
 
 /** A profile's identity verifications by status, and a form that starts one and shows its capture link once. */
 export function Verifications({ api, profileId }: SectionProps) {
@@ -69,7 +70,7 @@ export function Verifications({ api, profileId }: SectionProps) {
                     </Link>
                   </td>
                   <td>{v.status}</td>
-                  <td>{v.erased ? 'erased' : (v.decision_reason ?? '—')}</td>
+                  <td>{v.erased ? 'erased' : decisionReasonText(v.decision_reason)}</td>
                   <td>{v.erased ? '—' : (v.reference ?? '—')}</td>
                   <td>{v.erased ? localTime(v.erased_at) : localTime(v.created_at)}</td>
                 </tr>
