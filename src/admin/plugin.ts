@@ -9,13 +9,13 @@ import { refuseBraked } from '../plugins/auth-brake.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { operatorErrors } from './errors.js';
 import { documentScopeSecurity, securityOf } from '../plugins/openapi-security.js';
-import { governanceAdminRoutes } from './governance.js';
-import { identityAdminRoutes } from './identity.js';
-import { overviewRoutes } from './overview-routes.js';
-import { activityRoutes } from './activity-routes.js';
-import { profileRoutes } from './profiles.js';
-import { webhookRoutes } from './webhooks.js';
-import { ticketingOperatorRoutes } from './ticketing.js';
+import { governanceAdminRoutes } from './routes/governance.js';
+import { identityAdminRoutes } from './routes/identity.js';
+import { overviewRoutes } from './routes/overview.js';
+import { activityRoutes } from './routes/activity.js';
+import { profileRoutes } from './routes/profiles.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { ticketingOperatorRoutes } from './routes/ticketing.js';
 
 /** Without ADMIN_TOKEN every path under /admin/v1 answers 404, saying why and how to turn it on. */
 function disabledOperatorApi(app: FastifyInstance): void {

@@ -1,4 +1,5 @@
-import { ApiError } from '../plugins/error-handler.js';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, createNotFoundHandler, useErrorFormat, type ErrorFormat } from '../plugins/error-handler.js';
 
 /** An error of the governance API: `{ "error": { "code", "message" } }` with its status. */
 export class GovernanceError extends ApiError {}
@@ -29,7 +30,7 @@ export const governanceErrors = {
   unauthorized: () => new GovernanceError(401, 'UNAUTHORIZED', 'A valid governance API key is required'),
   insufficientScope: (scope: string) => new GovernanceError(403, 'INSUFFICIENT_SCOPE', `This operation requires the ${scope} scope`),
   rateLimited: () => new GovernanceError(429, 'RATE_LIMITED', 'Too many requests; retry later'),
-  /** A body the strict JSON reading refuses (src/governance/canonical-json.ts). */
+  /** A body the strict JSON reading refuses (src/governance/strict-json.ts). */
   unreadableBody: (message: string) => new GovernanceError(400, 'VALIDATION_ERROR', message),
   agentNotFound: () => notFound('Agent'),
   recordNotFound: () => notFound('Record'),
@@ -43,3 +44,22 @@ export const governanceErrors = {
   /** A record the execution boundary refuses, with the status its code has at admit. */
   rejected: (code: RejectionCode, message: string) => new GovernanceError(REJECTION_STATUS[code], code, message),
 };
+
+/** `{error:{code,message}}`; a refused request names its first bad field in the message, 400. */
+export const governanceErrorFormat: ErrorFormat = {
+  body: ({ code, message }) => ({ error: { code, message } }),
+  validation: { status: 400, issues: 'first' },
+  rateLimitMessage: governanceErrors.rateLimited().message,
+};
+
+/**
+ * Every error of the governance scopes, the framework's own included. The not-found answer is
+ * set per path scope (useGovernanceNotFound): the governance API has no prefix of its own.
+ */
+export function useGovernanceErrors(scope: FastifyInstance): void {
+  useErrorFormat(scope, governanceErrorFormat, { notFound: false });
+}
+
+export function useGovernanceNotFound(scope: FastifyInstance): void {
+  scope.setNotFoundHandler(createNotFoundHandler(governanceErrorFormat));
+}

@@ -1,17 +1,19 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
-import { bearerToken, findPrincipal } from '../auth/api-keys.js';
+import { useKeyAuth } from '../auth/key-auth.js';
 import { governanceIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { liveMlDsaKey } from '../signing-keys/ml-dsa.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
-import { refuseBraked } from '../plugins/auth-brake.js';
 import { createExecutionBoundary } from './boundary.js';
-import { CanonicalJsonError, parseCanonicalJson } from './canonical-json.js';
-import { governanceErrors as errors } from './errors.js';
-import { carrierRoutes, challengeRoutes, cryptoRoutes, governanceRoutes, proofRoutes } from './routes.js';
-import { useGovernanceErrors } from './error-handler.js';
+import { StrictJsonError, parseStrictJson } from './strict-json.js';
+import { governanceErrors as errors, useGovernanceErrors } from './errors.js';
+import { carrierRoutes } from './routes/carrier.js';
+import { challengeRoutes } from './routes/challenge.js';
+import { cryptoRoutes } from './routes/crypto.js';
+import { governanceRoutes } from './routes/governance.js';
+import { proofRoutes } from './routes/proof.js';
 import { createGovernanceService } from './service.js';
 import { createTransparencyLog } from './transparency-log.js';
 
@@ -52,27 +54,26 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     try {
-      done(null, parseCanonicalJson(body as string));
+      done(null, parseStrictJson(body as string));
     } catch (err) {
       const message =
-        err instanceof CanonicalJsonError ? `The JSON body cannot be canonicalized safely: ${err.message}` : 'The body is not valid JSON';
+        err instanceof StrictJsonError ? `The JSON body cannot be canonicalized safely: ${err.message}` : 'The body is not valid JSON';
       done(errors.unreadableBody(message), undefined);
     }
   });
 
   app.decorateRequest('governancePrincipal', null);
-  app.addHook('onRequest', async (req, reply) => {
-    const required = req.routeOptions.config?.governanceScope;
-    if (!required) return;
-    await refuseBraked(app.authBrake, req, reply, () => errors.rateLimited());
-    const token = bearerToken(req.headers.authorization);
-    const principal = token ? await findPrincipal(app.db, 'governance', token) : null;
-    if (!principal) {
-      await app.authBrake.failed(req.ip);
-      throw errors.unauthorized();
-    }
-    if (!principal.scopes.includes(required)) throw errors.insufficientScope(required);
-    req.governancePrincipal = principal;
+  // Only routes with a governanceScope take a key; the scope is checked with it, before the rate limit.
+  useKeyAuth(app, {
+    service: 'governance',
+    principal: 'governancePrincipal',
+    keyed: (req) => Boolean(req.routeOptions.config?.governanceScope),
+    braked: () => errors.rateLimited(),
+    unauthenticated: () => errors.unauthorized(),
+    forbidden: (principal, req) => {
+      const required = req.routeOptions.config.governanceScope!;
+      return principal.scopes.includes(required) ? undefined : errors.insufficientScope(required);
+    },
   });
 
   await app.register(

@@ -1,13 +1,16 @@
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ApiError, codeForStatus, useErrorFormat, type ErrorFormat } from '../plugins/error-handler.js';
 import { MAX_IMAGE_MEGAPIXELS, MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from './uploads/limits.js';
 
-/** An identity API error: its status and the one human-readable `detail`. */
-export class IdentityError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly detail: string,
-  ) {
-    super(detail);
+/**
+ * An identity API error: its status and the one human-readable `detail` (the message). The
+ * identity API shows no code; the one it carries is its status's, for the operator API, which
+ * answers the identity service's refusals in its envelope (410 is GONE there).
+ */
+export class IdentityError extends ApiError {
+  constructor(statusCode: number, detail: string) {
+    super(statusCode, statusCode === 410 ? 'GONE' : codeForStatus(statusCode), detail);
   }
 }
 
@@ -103,4 +106,19 @@ const MULTIPART_ERRORS: Record<string, () => IdentityError> = {
 export function multipartError(err: unknown): IdentityError | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && Object.hasOwn(MULTIPART_ERRORS, code) ? MULTIPART_ERRORS[code]!() : undefined;
+}
+
+/** Exactly `{detail}`; a refused request names its first bad field, 422. The multipart plugin's own limit errors are answered from the catalogue. */
+export const identityErrorFormat: ErrorFormat = {
+  body: ({ message }) => ({ detail: message }),
+  validation: { status: 422, issues: 'first' },
+  ownError: (err) => {
+    const known = multipartError(err);
+    return known ? { status: known.statusCode, code: known.code, message: known.message } : undefined;
+  },
+};
+
+/** Every error in this scope, the framework's own included, becomes exactly `{detail}`. */
+export function useIdentityErrors(scope: FastifyInstance): void {
+  useErrorFormat(scope, identityErrorFormat);
 }

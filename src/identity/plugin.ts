@@ -1,17 +1,16 @@
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
+import type { KeyPrincipal } from '../auth/api-keys.js';
+import { useKeyAuth } from '../auth/key-auth.js';
 import { identityIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
-import { refuseBraked } from '../plugins/auth-brake.js';
 import { createAttestationService } from './attestations.js';
 import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
-import { useDetailErrors } from './error-handler.js';
 import { withoutHandoffAtRest } from './idempotent-answers.js';
-import { identityErrors as errors } from './errors.js';
+import { identityErrors as errors, useIdentityErrors } from './errors.js';
 import { pipelineHandler } from './pipeline/run.js';
 import { attestationRoutes } from './routes/attestations.js';
 import { captureRoutes } from './routes/capture.js';
@@ -61,18 +60,16 @@ async function rateLimited(scope: FastifyInstance, max: number, nameSpace: strin
  * other role. Added after the rate limiter, so it runs after it.
  */
 function requireRoleKeys(scope: FastifyInstance): void {
-  scope.addHook('onRequest', async (req, reply) => {
-    const role = req.routeOptions.config?.identityRole;
-    if (!role) return;
-    await refuseBraked(scope.authBrake, req, reply, (sec) => errors.authBraked(sec));
-    const token = bearerToken(req.headers.authorization);
-    const principal = token ? await findPrincipal(scope.db, 'identity', token) : null;
-    if (!principal) {
-      await scope.authBrake.failed(req.ip);
-      throw token ? errors.apiKeyInvalid() : errors.apiKeyMissing();
-    }
-    if (principal.role !== role) throw errors.wrongRole(role);
-    req.identityPrincipal = principal;
+  useKeyAuth(scope, {
+    service: 'identity',
+    principal: 'identityPrincipal',
+    keyed: (req) => Boolean(req.routeOptions.config?.identityRole),
+    braked: (sec) => errors.authBraked(sec),
+    unauthenticated: (token) => (token ? errors.apiKeyInvalid() : errors.apiKeyMissing()),
+    forbidden: (principal, req) => {
+      const role = req.routeOptions.config.identityRole!;
+      return principal.role === role ? undefined : errors.wrongRole(role);
+    },
   });
 }
 
@@ -82,7 +79,7 @@ function requireRoleKeys(scope: FastifyInstance): void {
  * governance routes that share the /v1 prefix keep their own.
  */
 export const identityApi: FastifyPluginAsync = async (app) => {
-  useDetailErrors(app);
+  useIdentityErrors(app);
   app.decorateRequest('identityPrincipal', null);
   await app.register(multipart, {
     // One byte over the limit is enough to know; the inspector answers 413 itself.

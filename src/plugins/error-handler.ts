@@ -17,8 +17,9 @@ export interface ErrorAnswer {
 }
 
 /**
- * An error with a stable code, thrown by services and hooks of the coded APIs (ticketing, the
- * operator API, governance); each API's format decides how it looks on the wire.
+ * An error with a status and a stable code, thrown by the services and hooks of every API and
+ * of the shared mechanisms (webhooks, profiles); each API's format decides how it looks on the
+ * wire, so an error of one service is answered as it is by any API that calls it.
  */
 export class ApiError extends Error {
   constructor(
@@ -75,7 +76,8 @@ function answerOf(err: ApiError): ErrorAnswer {
   return { status: err.statusCode, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
 }
 
-const VALIDATION_MESSAGE = 'The request is not valid';
+/** The message of a refused request whose problems are listed in `details`. */
+export const VALIDATION_MESSAGE = 'The request is not valid';
 const UNAVAILABLE: ErrorAnswer = { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' };
 const INTERNAL: ErrorAnswer = { status: 500, code: 'INTERNAL', message: 'Internal server error' };
 

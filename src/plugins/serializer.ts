@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import fastJson from 'fast-json-stringify';
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
@@ -34,3 +35,12 @@ export const responseSerializerCompiler: FastifySerializerCompiler<ResponseSchem
   if (!json) return zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]);
   return fastJson(json as Parameters<typeof fastJson>[0]);
 };
+
+/**
+ * Sends JSON text a route has already written in the shape of its response schema (a cached
+ * page, a record's canonical JSON): with the JSON content type set, Fastify sends a string as
+ * it is, so the serializer above never runs on it.
+ */
+export function sendJsonText(reply: FastifyReply, status: number, json: string): FastifyReply {
+  return reply.status(status).type('application/json; charset=utf-8').send(json);
+}

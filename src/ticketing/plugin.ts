@@ -1,14 +1,16 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
-import { bearerToken, findPrincipal, type KeyPrincipal } from '../auth/api-keys.js';
+import type { KeyPrincipal } from '../auth/api-keys.js';
+import { useKeyAuth } from '../auth/key-auth.js';
 import { ticketingIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { routeNotFound } from '../plugins/error-handler.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
-import { refuseBraked } from '../plugins/auth-brake.js';
 import { ticketingErrors as errors } from './errors.js';
-import { ticketingRoutes } from './routes.js';
+import { doorRoutes } from './routes/door.js';
+import { eventRoutes } from './routes/events.js';
+import { salesRoutes } from './routes/sales.js';
 import type { TicketingScope } from '../db/vocabulary.js';
 import { createEventPageCache } from './page-cache.js';
 import { createTicketingService } from './service.js';
@@ -48,15 +50,18 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
   app.decorateRequest('ticketingEvent', null);
   app.decorateRequest('ticketingEventJson', null);
 
-  app.addHook('onRequest', async (req, reply) => {
-    await refuseBraked(app.authBrake, req, reply, (sec) => errors.rateLimited(`${sec} seconds`));
-    const token = bearerToken(req.headers.authorization);
-    const principal = token ? await findPrincipal(app.db, 'ticketing', token) : null;
-    if (!principal) {
-      await app.authBrake.failed(req.ip);
-      throw errors.unauthorized();
-    }
-    req.ticketingPrincipal = principal;
+  useKeyAuth(app, {
+    service: 'ticketing',
+    principal: 'ticketingPrincipal',
+    braked: (sec) => errors.rateLimited(`${sec} seconds`),
+    unauthenticated: () => errors.unauthorized(),
+    // After the per-key rate limit: the contract answers 429 before 403.
+    forbiddenIn: 'preParsing',
+    forbidden: (principal, req) => {
+      if (principal.plan !== 'ENTERPRISE') return errors.featureNotAvailable();
+      const scope = req.routeOptions.config.ticketingScope;
+      return scope && !principal.scopes.includes(scope) ? errors.insufficientScope(scope) : undefined;
+    },
   });
 
   // Route-level onRequest hooks run after the scope's, so the limiter always sees a verified key.
@@ -70,15 +75,8 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  app.addHook('preParsing', async (req) => {
-    const principal = req.ticketingPrincipal!;
-    if (principal.plan !== 'ENTERPRISE') throw errors.featureNotAvailable();
-    const scope = req.routeOptions.config.ticketingScope;
-    if (scope && !principal.scopes.includes(scope)) throw errors.insufficientScope(scope);
-  });
-
   useIdempotency(app, ticketingIdempotency);
-  await app.register(ticketingRoutes, { service });
+  for (const routes of [eventRoutes, salesRoutes, doorRoutes]) await app.register(routes, { service });
 
   // Unknown paths under /api/v1 go through the same key, limit and plan checks as the real ones,
   // so every keyed answer carries the rate-limit headers, before their 404.

@@ -2,9 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { governanceErrorFormat } from '../../src/governance/error-handler.js';
-import { identityErrorFormat } from '../../src/identity/error-handler.js';
-import { IdentityError } from '../../src/identity/errors.js';
+import { governanceErrorFormat } from '../../src/governance/errors.js';
+import { IdentityError, identityErrorFormat } from '../../src/identity/errors.js';
 import { envelopeFormat } from '../../src/plugins/envelope-errors.js';
 import { ApiError, useErrorFormat, type ErrorFormat } from '../../src/plugins/error-handler.js';
 

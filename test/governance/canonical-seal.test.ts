@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CanonicalJsonError, parseCanonicalJson } from '../../src/governance/canonical-json.js';
+import { StrictJsonError, parseStrictJson } from '../../src/governance/strict-json.js';
 import { evaluateGates, POLICY_VERSION } from '../../src/governance/policy.js';
 import { canonicalJson, GENESIS_HASH } from '../../src/lib/canonical-json.js';
 import { isAcceptablePublicKey, recordHash, sealRecord, signingBytes, verifyRecordSignature } from '../../src/governance/seal.js';
@@ -54,14 +54,14 @@ describe('RFC 8785 (JCS) canonical form', () => {
       "literals": [null, true, false]
     }`;
     const expected = String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`;
-    expect(canonicalJson(parseCanonicalJson(input))).toBe(expected);
-    expect(referenceJcs(parseCanonicalJson(input))).toBe(expected);
+    expect(canonicalJson(parseStrictJson(input))).toBe(expected);
+    expect(referenceJcs(parseStrictJson(input))).toBe(expected);
   });
 
   it('sorts properties by UTF-16 code units (RFC 8785 §3.2.3)', () => {
     const input = String.raw`{"\u20ac":"Euro Sign","\r":"Carriage Return","\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\ud83d\ude00":"Emoji: Grinning Face","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis"}`;
-    const canonical = canonicalJson(parseCanonicalJson(input));
-    expect(canonical).toBe(referenceJcs(parseCanonicalJson(input)));
+    const canonical = canonicalJson(parseStrictJson(input));
+    expect(canonical).toBe(referenceJcs(parseStrictJson(input)));
     expect(canonical.startsWith('{"\\r":"Carriage Return","1":"One","\u0080":"Control"')).toBe(true);
     const order = [...canonical.matchAll(/"([^"]*)":"([^"]*)"/g)].map((m) => m[2]);
     expect(order).toEqual([
@@ -140,18 +140,18 @@ describe('strict JSON reading before canonicalization', () => {
     ['trailing garbage', '{"a":1} x'],
     ['syntax error', '{"a":}'],
   ])('refuses %s', (_what, text) => {
-    expect(() => parseCanonicalJson(text)).toThrow(CanonicalJsonError);
+    expect(() => parseStrictJson(text)).toThrow(StrictJsonError);
   });
 
   it('accepts what canonicalizes safely, __proto__ as a plain key included', () => {
-    expect(parseCanonicalJson('{"a":9007199254740991,"b":-9007199254740991,"c":1e300,"d":"\\ud83d\\ude00","e":[1.5,0,-0]}')).toEqual({
+    expect(parseStrictJson('{"a":9007199254740991,"b":-9007199254740991,"c":1e300,"d":"\\ud83d\\ude00","e":[1.5,0,-0]}')).toEqual({
       a: 9007199254740991,
       b: -9007199254740991,
       c: 1e300,
       d: '😀',
       e: [1.5, 0, -0],
     });
-    const withProto = parseCanonicalJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const withProto = parseStrictJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
     expect(Object.keys(withProto)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

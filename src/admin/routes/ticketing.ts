@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import * as s from '../ticketing/schemas.js';
-import { createTicketingService } from '../ticketing/service.js';
-import type { EventRow } from '../ticketing/views.js';
+import * as s from '../../ticketing/schemas.js';
+import { createTicketingService } from '../../ticketing/service.js';
+import type { EventRow } from '../../ticketing/views.js';
 
 const failures = (...statuses: number[]) => Object.fromEntries(statuses.map((code) => [code, s.errorEnvelope]));
 const tags = ['operator'];

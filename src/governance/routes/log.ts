@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { securityOf } from '../plugins/openapi-security.js';
-import * as s from './log-schemas.js';
-import { errors, errorBody } from './schemas.js';
-import { profileOf } from './principal.js';
-import type { TransparencyLog } from './transparency-log.js';
+import { securityOf } from '../../plugins/openapi-security.js';
+import * as s from '../log-schemas.js';
+import { errors, errorBody } from '../schemas.js';
+import { profileOf } from '../principal.js';
+import type { TransparencyLog } from '../transparency-log.js';
+import { tags } from './common.js';
 
-const tags = ['governance'];
 const withRange = { ...errors, 422: errorBody };
 
 /** The transparency log of the caller's profile under /v1/governance (README, "Transparency log"). */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createGovernanceOperatorService } from '../governance/service.js';
-import { createProfileService } from '../profiles/service.js';
-import * as s from './schemas.js';
+import { createGovernanceOperatorService } from '../../governance/service.js';
+import { createProfileService } from '../../profiles/service.js';
+import * as s from '../schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope, 409: s.errorEnvelope };
 const tags = ['operator'];

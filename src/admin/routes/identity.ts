@@ -1,15 +1,13 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { captureUrl } from '../identity/capture/url.js';
-import { IdentityError } from '../identity/errors.js';
-import { createOperatorCaseService, type CaseImage } from '../identity/operator-case.js';
-import * as identitySchemas from '../identity/schemas.js';
-import { createIdentityOperatorService } from '../identity/service.js';
-import { EnvelopeError, notFound } from '../plugins/envelope-errors.js';
-import { codeForStatus } from '../plugins/error-handler.js';
-import { createProfileService } from '../profiles/service.js';
-import * as s from './schemas.js';
+import { captureUrl } from '../../identity/capture/url.js';
+import { createOperatorCaseService, type CaseImage } from '../../identity/operator-case.js';
+import * as identitySchemas from '../../identity/schemas.js';
+import { createIdentityOperatorService } from '../../identity/service.js';
+import { notFound } from '../../plugins/envelope-errors.js';
+import { createProfileService } from '../../profiles/service.js';
+import * as s from '../schemas.js';
 import { delivery } from './webhooks.js';
 
 const caseParams = z.object({ id: z.string().describe('Profile id'), verificationId: z.string().describe('Verification id (UUID)') });
@@ -50,19 +48,6 @@ const verificationDetail = z.object({
   can_issue_capture_link: z.boolean().describe('Capture is still open, so a new capture link can be issued'),
   deliveries: z.array(delivery).describe('The decision webhook’s deliveries, oldest first'),
 });
-
-/** The identity service's refusals in the operator's envelope (410 has no code of the framework's own). */
-function asEnvelopeError(err: unknown): unknown {
-  if (!(err instanceof IdentityError)) return err;
-  return new EnvelopeError(err.statusCode, err.statusCode === 410 ? 'GONE' : codeForStatus(err.statusCode), err.detail);
-}
-async function call<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw asEnvelopeError(err);
-  }
-}
 
 /** Operator tools of the identity service: starting a verification from the console, fault injection for the decision pipeline. */
 export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -143,7 +128,7 @@ export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const { id, verificationId } = req.params;
       const base = `/admin/v1/profiles/${id}/verifications/${verificationId}/images`;
-      return { success: true as const, data: await call(() => cases.detail(id, verificationId, base)) };
+      return { success: true as const, data: await cases.detail(id, verificationId, base) };
     },
   );
 
@@ -167,7 +152,7 @@ export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const handoff = await call(() => cases.reissueHandoff(req.params.id, req.params.verificationId));
+      const handoff = await cases.reissueHandoff(req.params.id, req.params.verificationId);
       return { success: true as const, data: { ...handoff, capture_url: captureUrl(app.config.PUBLIC_URL, handoff.handoff_token) } };
     },
   );
@@ -187,7 +172,7 @@ export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     'Never cached (`Cache-Control: no-store`); every view appends `operator.image_viewed` to the verification’s audit chain with `operator` as actor, as a reviewer’s views are recorded. ' +
     'Another profile’s verification or a missing image answers 404; erased 410.';
   const sendImage = async (reply: FastifyReply, id: string, verificationId: string, which: CaseImage) => {
-    const image = await call(() => cases.image(id, verificationId, which));
+    const image = await cases.image(id, verificationId, which);
     return reply.type(image.contentType).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').send(image.bytes);
   };
   for (const [which, operationId, summary] of [

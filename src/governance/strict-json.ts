@@ -3,13 +3,14 @@
  * JSON.parse silently keeps the last of duplicate keys, accepts lone surrogates and rounds
  * big integers, so two parsers can read one signed text differently. This scanner refuses
  * those inputs on the raw text before JSON.parse builds the value.
+ * (The canonical form itself is written by src/lib/canonical-json.ts.)
  */
-export class CanonicalJsonError extends Error {}
+export class StrictJsonError extends Error {}
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_DEPTH = 64;
 
-export function parseCanonicalJson(text: string): unknown {
+export function parseStrictJson(text: string): unknown {
   new Scanner(text).document();
   return JSON.parse(text);
 }
@@ -27,7 +28,7 @@ class Scanner {
   }
 
   private fail(message: string): never {
-    throw new CanonicalJsonError(`${message} (at character ${this.i})`);
+    throw new StrictJsonError(`${message} (at character ${this.i})`);
   }
 
   private ws(): void {

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { verification } from '../identity/schemas.js';
-import { event } from '../ticketing/schemas.js';
-import { createOperatorOverview } from './overview.js';
-import * as s from './schemas.js';
+import { verification } from '../../identity/schemas.js';
+import { event } from '../../ticketing/schemas.js';
+import { createOperatorOverview } from '../overview.js';
+import * as s from '../schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope };
 const tags = ['operator'];

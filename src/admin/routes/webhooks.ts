@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EnvelopeError, validationError } from '../plugins/envelope-errors.js';
-import { WebhookOperationError } from '../webhooks/errors.js';
-import { RESPONSE_EXCERPT_BYTES } from '../webhooks/response-excerpt.js';
-import { TICKETING_EVENT_TYPES } from '../webhooks/types.js';
-import * as s from './schemas.js';
+import { RESPONSE_EXCERPT_BYTES } from '../../webhooks/response-excerpt.js';
+import { TICKETING_EVENT_TYPES } from '../../webhooks/types.js';
+import * as s from '../schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope, 409: s.errorEnvelope, 503: s.errorEnvelope };
 
@@ -77,24 +75,10 @@ const deliveryQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-function asEnvelopeError(err: unknown): unknown {
-  if (!(err instanceof WebhookOperationError)) return err;
-  if (err.code === 'NOT_FOUND') return new EnvelopeError(404, 'NOT_FOUND', err.message);
-  if (err.code === 'INVALID_URL') return validationError([{ path: 'body.url', message: err.message }]);
-  return new EnvelopeError(409, err.code, err.message);
-}
-
 /** Webhook endpoints and the delivery log (signed, retried deliveries of ticketing events), over the webhooks service. */
 export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   const ops = app.webhooks.service;
   const tags = ['operator'];
-  const call = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (err) {
-      throw asEnvelopeError(err);
-    }
-  };
 
   app.post(
     '/profiles/:id/webhook-endpoints',
@@ -111,7 +95,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const created = await call(() => ops.createEndpoint(req.params.id, req.body));
+      const created = await ops.createEndpoint(req.params.id, req.body);
       return reply.status(201).send({ success: true, data: created });
     },
   );
@@ -127,7 +111,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: s.envelope(z.object({ items: z.array(endpoint) })), ...errors },
       },
     },
-    async (req) => ({ success: true as const, data: { items: await call(() => ops.listEndpoints(req.params.id)) } }),
+    async (req) => ({ success: true as const, data: { items: await ops.listEndpoints(req.params.id) } }),
   );
 
   for (const [action, enabled] of [
@@ -146,7 +130,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: s.envelope(endpoint), ...errors },
         },
       },
-      async (req) => ({ success: true as const, data: await call(() => ops.setEndpointEnabled(req.params.id, enabled)) }),
+      async (req) => ({ success: true as const, data: await ops.setEndpointEnabled(req.params.id, enabled) }),
     );
   }
 
@@ -163,7 +147,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: s.envelope(z.object({ secret: z.string() })), ...errors },
       },
     },
-    async (req) => ({ success: true as const, data: await call(() => ops.rotateSecret(req.params.id)) }),
+    async (req) => ({ success: true as const, data: await ops.rotateSecret(req.params.id) }),
   );
 
   app.post(
@@ -178,7 +162,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 202: s.envelope(z.object({ eventId: z.uuid(), deliveryId: z.uuid() })), ...errors },
       },
     },
-    async (req, reply) => reply.status(202).send({ success: true, data: await call(() => ops.sendTestEvent(req.params.id)) }),
+    async (req, reply) => reply.status(202).send({ success: true, data: await ops.sendTestEvent(req.params.id) }),
   );
 
   app.get(
@@ -198,7 +182,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const { status, page, limit, profileId, endpointId, eventId } = req.query;
-      const result = await call(() => ops.listDeliveries({ profileId, endpointId, eventId, state: status, page, limit }));
+      const result = await ops.listDeliveries({ profileId, endpointId, eventId, state: status, page, limit });
       return { success: true as const, data: { ...result, page, limit } };
     },
   );
@@ -218,7 +202,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: s.envelope(deliveryDetail), ...errors },
       },
     },
-    async (req) => ({ success: true as const, data: await call(() => ops.deliveryDetail(req.params.id)) }),
+    async (req) => ({ success: true as const, data: await ops.deliveryDetail(req.params.id) }),
   );
 
   app.post(
@@ -234,6 +218,6 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 202: s.envelope(delivery), ...errors },
       },
     },
-    async (req, reply) => reply.status(202).send({ success: true, data: await call(() => ops.redeliver(req.params.id)) }),
+    async (req, reply) => reply.status(202).send({ success: true, data: await ops.redeliver(req.params.id) }),
   );
 };

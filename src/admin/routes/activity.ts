@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LANES } from '../jobs/kinds.js';
-import { createActivityReport } from './activity.js';
-import * as s from './schemas.js';
+import { LANES } from '../../jobs/kinds.js';
+import { createActivityReport } from '../activity.js';
+import * as s from '../schemas.js';
 
 const count = z.number().int().nonnegative();
 const minute = z.object({
