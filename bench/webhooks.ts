@@ -30,7 +30,7 @@ const WARMUP = Math.min(1000, DELIVERIES);
 const ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
-export interface WebhookBench {
+interface WebhookBench {
   startedAt: string;
   database: string;
   node: string;

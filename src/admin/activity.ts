@@ -8,7 +8,7 @@ const MINUTE_MS = 60_000;
 const STATUSES = ['approved', 'declined', 'manual_review'] as const;
 type DecisionStatus = (typeof STATUSES)[number];
 
-export interface MinuteOfActivity {
+interface MinuteOfActivity {
   /** The start of the minute. */
   at: string;
   deliveries: { delivered: number; failed: number };

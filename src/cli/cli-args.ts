@@ -10,7 +10,7 @@ export interface OperatorCommand {
   flags?: string[];
 }
 
-export interface FlagSpec {
+interface FlagSpec {
   name: string;
   required: boolean;
   list: boolean;

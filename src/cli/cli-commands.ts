@@ -7,7 +7,7 @@
  * Flags: `name!` is required, `name[]` is a list (`--scopes a,b`, a JSON array, or the flag
  * repeated), `a.b` is a nested field. Path parameters come first.
  */
-export interface CommandSpec {
+interface CommandSpec {
   operationId: string;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Under /admin/v1, with `{param}` placeholders. */

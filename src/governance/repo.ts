@@ -17,7 +17,7 @@ import { splitHashes } from './merkle.js';
 
 export type AgentRow = typeof governanceAgents.$inferSelect;
 export type DelegationRow = typeof governanceDelegations.$inferSelect;
-export type RecordRow = typeof governanceRecords.$inferSelect;
+type RecordRow = typeof governanceRecords.$inferSelect;
 
 export async function findAgent(db: DbOrTx, profileId: string, agentId: string): Promise<AgentRow | undefined> {
   const [row] = await db
@@ -154,7 +154,7 @@ export async function lockChainHead(tx: Tx, profileId: string, at: Date): Promis
 }
 
 /** A sealed record as stored: its exact canonical text and hash, and the columns it is found by. */
-export type StoredRecord = Pick<
+type StoredRecord = Pick<
   RecordRow,
   'recordId' | 'executionId' | 'agentId' | 'seq' | 'nonce' | 'disposition' | 'canonical' | 'hash' | 'treeHashes' | 'expiresAt'
 >;

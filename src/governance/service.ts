@@ -17,12 +17,12 @@ import { agentView, delegationView } from './views.js';
  * mandate, baseline and a one-year delegation renewed when none is current. Operators
  * cannot create an agent with this id, so the scenario's inputs are the same in every tenant.
  */
-export const SCENARIO_AGENT_ID = 'proof-scenario-agent';
+const SCENARIO_AGENT_ID = 'proof-scenario-agent';
 const SCENARIO_MANDATE = ['scenario.payments.*'];
 const SCENARIO_BASELINE = { fingerprint: 'scenario-baseline-v1', maxDrift: 0.1 };
 const SCENARIO_DELEGATION_MS = 365 * 24 * 3600_000;
 
-export interface GovernanceDeps {
+interface GovernanceDeps {
   db: Db;
   clock: Clock;
   signingKey: SigningKey;

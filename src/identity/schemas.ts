@@ -8,7 +8,7 @@ export { errorBody };
 export const idParams = z.object({ id: z.string().describe('Verification id (UUID); anything else answers 404') });
 
 /** An HTTPS address in the field `field`; the service then checks its host as webhook endpoints are checked. */
-export const httpsUrlField = (field: string) =>
+const httpsUrlField = (field: string) =>
   z
     .string()
     .max(2048)

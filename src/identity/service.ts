@@ -18,7 +18,7 @@ import { keyActor, type IdentityDeps } from './deps.js';
 import { createdVerificationView, handoffView, reviewQueueItemView, verificationView, type IssuedHandoff } from './views.js';
 import { sendDecisionWebhook } from './webhooks.js';
 
-export const HANDOFF_TTL_MS = 30 * 60 * 1000;
+const HANDOFF_TTL_MS = 30 * 60 * 1000;
 
 /**
  * A new verification awaiting capture, with its first handoff token, for the partner's backend

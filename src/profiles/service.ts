@@ -7,7 +7,7 @@ import * as repo from './repo.js';
 import type { Plan, ReviewPolicy } from '../db/vocabulary.js';
 import { apiKeyView, profileView, venueView } from './views.js';
 
-export interface VenueInput {
+interface VenueInput {
   name: string;
   address: string;
   city?: string | undefined;
@@ -17,7 +17,7 @@ export interface VenueInput {
 }
 
 /** A venue's changes: only the fields present change; `city` and `timezone` may be cleared with null. */
-export interface VenuePatch {
+interface VenuePatch {
   name?: string | undefined;
   address?: string | undefined;
   city?: string | null | undefined;

@@ -5,7 +5,7 @@ import { PRICE_PATTERN } from './money.js';
 
 export { envelope, errorEnvelope };
 
-export const eventStatus = z.enum(['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED']);
+const eventStatus = z.enum(['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED']);
 export const ticketMode = z.enum(['SERVICE', 'EXTERNAL', 'FREE']);
 export const orderStatus = z.enum(['PENDING', 'CONFIRMED', 'REFUNDED', 'CANCELLED']);
 

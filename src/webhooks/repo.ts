@@ -14,7 +14,7 @@ import { isUuid } from '../lib/uuid.js';
 
 export type EventRow = typeof webhookEvents.$inferSelect;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 /** A delivery as the log lists it: with its event's type. */
 export type LoggedDelivery = DeliveryRow & { eventType: string };
@@ -66,7 +66,7 @@ export async function failPendingDelivery(db: DbOrTx, id: string, error: string,
 }
 
 /** The text an attempt row carries until its answer is recorded. */
-export const INTERRUPTED = 'no answer recorded: the process stopped during this attempt';
+const INTERRUPTED = 'no answer recorded: the process stopped during this attempt';
 
 const startedRow = z.object({
   id: z.string(),
@@ -169,7 +169,7 @@ export async function startAttempts(
 }
 
 /** What one attempt got, and what it leaves the delivery in. */
-export interface AttemptResult {
+interface AttemptResult {
   deliveryId: string;
   attempt: number;
   statusCode: number | null;
@@ -311,7 +311,7 @@ export async function updateEndpoint(
 
 // The operator's side: the delivery log
 
-export interface DeliveryFilter {
+interface DeliveryFilter {
   profileId?: string;
   endpointId?: string;
   eventId?: string;
