@@ -17,7 +17,7 @@ import { applyMigrations } from '../src/db/migrate.js';
 import { systemClock } from '../src/lib/clock.js';
 import { serviceHmacSigner } from '../src/webhooks/signers.js';
 import { makeLocalCertificate, type Certificate } from '../scripts/local-certificate.js';
-import { png } from '../test/helpers/images.js';
+import { png } from '../scripts/fixtures/images.js';
 import { startChild, type Child } from './processes.js';
 import { ratioShown } from './report.js';
 import { createStore, type Store } from './seed.js';
