@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EnvelopeError, validationError } from '../plugins/envelope-errors.js';
 import { WebhookOperationError } from '../webhooks/errors.js';
 import { TICKETING_EVENT_TYPES } from '../webhooks/types.js';
+import { DELIVERY_STATES } from '../db/vocabulary.js';
 import * as s from './schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope, 409: s.errorEnvelope, 503: s.errorEnvelope };
@@ -30,7 +31,7 @@ export const delivery = z.object({
   type: z.string().describe('The event type'),
   endpointId: z.uuid().nullable(),
   url: z.string(),
-  state: z.enum(['pending', 'succeeded', 'failed']),
+  state: z.enum(DELIVERY_STATES),
   attemptCount: z.number().int(),
   maxAttempts: z.number().int(),
   lastStatusCode: z.number().int().nullable(),
@@ -52,7 +53,7 @@ const deliveryQuery = z.strictObject({
   profileId: z.uuid().optional().describe("Only this profile's deliveries (its endpoints' and its identity decision webhooks)"),
   endpointId: z.uuid().optional(),
   eventId: z.uuid().optional(),
-  status: z.enum(['pending', 'succeeded', 'failed']).optional().describe('Filters on the delivery state'),
+  status: z.enum(DELIVERY_STATES).optional().describe('Filters on the delivery state'),
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });

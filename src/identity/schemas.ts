@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VERIFICATION_STATUSES } from '../db/vocabulary.js';
 import { CLAIM_NAMES } from './claims.js';
 import { errorBody } from './errors.js';
 import { DECLINE_REASONS } from './four-eyes.js';
@@ -36,7 +37,7 @@ export const createVerificationBody = z.object({
   return_url: returnUrlInput,
 });
 
-const status = z.enum(['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined']);
+const status = z.enum(VERIFICATION_STATUSES);
 const stage = z.enum(['document', 'challenge', 'selfie', 'complete']);
 
 const captureUrl = z

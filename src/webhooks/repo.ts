@@ -5,6 +5,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } f
 import type { JobWrite, WriteKind } from '../jobs/queue.js';
 import type { DeliveryState } from './types.js';
 import { isUuid } from '../lib/uuid.js';
+import { DELIVERY_STATES } from '../db/vocabulary.js';
 
 /**
  * The webhooks tables: the outbox (events), registered endpoints, deliveries and their
@@ -75,7 +76,7 @@ const startedRow = z.object({
   url: z.string(),
   signer: z.string(),
   policy: z.string(),
-  state: z.enum(['pending', 'succeeded', 'failed']),
+  state: z.enum(DELIVERY_STATES),
   attempts: z.number(),
   max_attempts: z.number(),
   event_payload: z.string().nullable(),

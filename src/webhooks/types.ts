@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client.js';
+import type { DELIVERY_STATES } from '../db/vocabulary.js';
 
 /** What a signer gets: the event id, the send time and the exact bytes that will be sent. */
 interface SignInput {
@@ -71,7 +72,7 @@ interface WebhookAttemptView {
   error: string | null;
 }
 
-export type DeliveryState = 'pending' | 'succeeded' | 'failed';
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface WebhookDeliveryView {
   id: string;
