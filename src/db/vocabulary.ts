@@ -34,6 +34,7 @@ export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];
 
 /** A ticketing event's status. */
 export const EVENT_STATUSES = ['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED'] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 /** A ticket type is sold per person or per table (a TABLE has a party size). */
 export const TICKET_TYPE_KINDS = ['STANDARD', 'TABLE'] as const;
@@ -43,6 +44,7 @@ export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'REFUNDED', 'CANCELLED'] 
 
 /** An identity verification's status. */
 export const VERIFICATION_STATUSES = ['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
 /** A webhook delivery's state in the delivery log. */
 export const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const;

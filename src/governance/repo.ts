@@ -41,6 +41,26 @@ export async function delegationsOf(db: DbOrTx, profileId: string, agentId: stri
     .orderBy(desc(governanceDelegations.createdAt), desc(governanceDelegations.id));
 }
 
+/** A profile's agents, oldest first (the operator console's list). */
+export async function agentsOfProfile(db: DbOrTx, profileId: string): Promise<AgentRow[]> {
+  if (!isUuid(profileId)) return [];
+  return db
+    .select()
+    .from(governanceAgents)
+    .where(eq(governanceAgents.profileId, profileId))
+    .orderBy(asc(governanceAgents.createdAt), asc(governanceAgents.id));
+}
+
+/** A profile's delegations to any of its agents, newest first (the operator console's list). */
+export async function delegationsOfProfile(db: DbOrTx, profileId: string): Promise<DelegationRow[]> {
+  if (!isUuid(profileId)) return [];
+  return db
+    .select()
+    .from(governanceDelegations)
+    .where(eq(governanceDelegations.profileId, profileId))
+    .orderBy(desc(governanceDelegations.createdAt), desc(governanceDelegations.id));
+}
+
 export async function insertDelegation(db: DbOrTx, values: typeof governanceDelegations.$inferInsert): Promise<DelegationRow> {
   const [row] = await db.insert(governanceDelegations).values(values).returning();
   return row!;

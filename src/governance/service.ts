@@ -144,6 +144,13 @@ export function createGovernanceService({ db, clock, signingKey, meter }: Govern
  */
 export function createGovernanceOperatorService({ db, clock, profiles }: { db: DbOrTx; clock: Clock; profiles: ProfileService }) {
   return {
+    /** A profile's agents (oldest first) and delegations (newest first), for the operator console (README, "Consoles"). */
+    async profileGovernance(profileId: string) {
+      await profiles.requireProfile(profileId);
+      const [agents, delegations] = await Promise.all([repo.agentsOfProfile(db, profileId), repo.delegationsOfProfile(db, profileId)]);
+      return { agents: agents.map(agentView), delegations: delegations.map(delegationView) };
+    },
+
     async registerAgent(input: {
       profileId: string;
       agentId: string;

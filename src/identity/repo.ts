@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.js';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { rowsOf, type DbOrTx } from '../db/client.js';
+import { at, minuteOf, type MinuteWindow } from '../db/minutes.js';
 import {
   identityAttestations,
   identityAuditEvents,
@@ -10,7 +11,7 @@ import {
 } from '../db/schema/identity.js';
 import { webhookEvents } from '../db/schema/webhooks.js';
 import { apiKeys, profiles } from '../db/schema/core.js';
-import type { ReviewPolicy } from '../db/vocabulary.js';
+import type { ReviewPolicy, VerificationStatus } from '../db/vocabulary.js';
 import type { PriorDecision } from './four-eyes.js';
 import { isUuid } from '../lib/uuid.js';
 
@@ -283,4 +284,39 @@ export async function decisionWebhookEventIds(db: DbOrTx, v: Pick<VerificationRo
     )
     .orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.id));
   return rows.map((r) => r.id);
+}
+
+// ---- the operator console's reads ------------------------------------------------------------
+
+/** A profile's verifications, newest first, optionally of one status: one page and the total. */
+export async function verificationsOfProfile(
+  db: DbOrTx,
+  profileId: string,
+  status: VerificationStatus | undefined,
+  w: { limit: number; offset: number },
+): Promise<{ rows: VerificationRow[]; total: number }> {
+  if (!isUuid(profileId)) return { rows: [], total: 0 };
+  const where = and(eq(identityVerifications.profileId, profileId), status ? eq(identityVerifications.status, status) : undefined);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(identityVerifications)
+      .where(where)
+      .orderBy(desc(identityVerifications.createdAt), desc(identityVerifications.id))
+      .limit(w.limit)
+      .offset(w.offset),
+    db.select({ n: count() }).from(identityVerifications).where(where),
+  ]);
+  return { rows, total: Number(counted?.n ?? 0) };
+}
+
+/** Decisions (the pipeline's and the reviewers') per minute and status, from the audit trail. */
+export async function decisionsPerMinute(db: DbOrTx, w: MinuteWindow) {
+  const result = await db.execute(sql`
+    select ${minuteOf('created_at')} as minute, substr(type, 14) as status, count(*)::int as n
+    from identity_audit_events
+    where created_at >= ${at(w.from)} and created_at < ${at(w.to)}
+      and type in ('verification.approved', 'verification.declined', 'verification.manual_review')
+    group by 1, 2`);
+  return rowsOf<{ minute: number; status: string; n: number }>(result);
 }

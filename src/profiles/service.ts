@@ -2,6 +2,7 @@ import { issueApiKey, notifyApiKeysChanged, revokeApiKey, type ApiKeyGrant } fro
 import * as keys from '../auth/repo.js';
 import type { DbOrTx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import { toIso } from '../lib/time.js';
 import { profileErrors } from './errors.js';
 import * as repo from './repo.js';
 import type { Plan, ReviewPolicy } from '../db/vocabulary.js';
@@ -103,6 +104,12 @@ export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }
       await requireProfile(grant.profileId);
       const { row, key } = await issueApiKey(db, clock, grant);
       return { ...apiKeyView(row), key };
+    },
+
+    /** Every profile, newest first, with its creation time: one page and the total (the operator console's list). */
+    async listProfiles(w: { limit: number; offset: number }) {
+      const { rows, total } = await repo.profilesPage(db, w);
+      return { items: rows.map((p) => ({ ...profileView(p), createdAt: toIso(p.createdAt) })), total };
     },
 
     async listKeys(profileId?: string) {

@@ -182,6 +182,16 @@ export async function eventListState(db: DbOrTx, profileId: string, status: Even
   return row!;
 }
 
+/** A profile's events in every status or one, latest start first: one page and the total (the operator console's list). */
+export function eventsOfProfile(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined, w: Window) {
+  if (!isUuid(profileId)) return Promise.resolve({ rows: [] as EventRow[], total: 0 });
+  const where = and(eq(ticketingEvents.profileId, profileId), status ? eq(ticketingEvents.status, status) : undefined);
+  return paged(
+    db.select().from(ticketingEvents).where(where).orderBy(desc(ticketingEvents.startsAt), desc(ticketingEvents.id)).limit(w.limit).offset(w.offset),
+    db.select({ n: count() }).from(ticketingEvents).where(where),
+  );
+}
+
 /** What a new event is made of; the venue and its profile come from the venues table. */
 export interface NewEvent {
   profileId: string;
