@@ -187,7 +187,13 @@ export function eventsOfProfile(db: DbOrTx, profileId: string, status: EventRow[
   if (!isUuid(profileId)) return Promise.resolve({ rows: [] as EventRow[], total: 0 });
   const where = and(eq(ticketingEvents.profileId, profileId), status ? eq(ticketingEvents.status, status) : undefined);
   return paged(
-    db.select().from(ticketingEvents).where(where).orderBy(desc(ticketingEvents.startsAt), desc(ticketingEvents.id)).limit(w.limit).offset(w.offset),
+    db
+      .select()
+      .from(ticketingEvents)
+      .where(where)
+      .orderBy(desc(ticketingEvents.startsAt), desc(ticketingEvents.id))
+      .limit(w.limit)
+      .offset(w.offset),
     db.select({ n: count() }).from(ticketingEvents).where(where),
   );
 }

@@ -99,10 +99,15 @@ describe('operator CLI arguments', () => {
       method: 'POST',
       path: '/api-keys',
       flags: ['service!', 'profileId!', 'scopes[]', 'role'],
-      choices: { service: ['ticketing', 'identity'], scopes: { ticketing: ['events:read', 'orders:read'], governance: ['governance:read'] } },
+      choices: {
+        service: ['ticketing', 'identity'],
+        scopes: { ticketing: ['events:read', 'orders:read'], governance: ['governance:read'] },
+      },
     }).split('\n');
     expect(help.find((l) => l.includes('--service'))).toMatch(/required\s+one of: ticketing, identity$/);
-    expect(help.find((l) => l.includes('--scopes'))).toMatch(/optional\s+any of, for ticketing: events:read, orders:read; for governance: governance:read$/);
+    expect(help.find((l) => l.includes('--scopes'))).toMatch(
+      /optional\s+any of, for ticketing: events:read, orders:read; for governance: governance:read$/,
+    );
     expect(help.find((l) => l.includes('--profileId'))).toMatch(/required$/);
     expect(help.find((l) => l.includes('--role'))).toMatch(/optional$/);
   });
@@ -124,7 +129,9 @@ describe('operator CLI', () => {
     const { stdout } = await run(tsx, ['src/cli/cli.ts', 'create-api-key', '--help'], { env });
     expect(stdout).toMatch(/--service\s+required\s+one of: ticketing, identity, governance\n/);
     expect(stdout).toMatch(/--role\s+optional\s+one of: backend, reviewer\n/);
-    expect(stdout).toContain('any of, for ticketing: events:read, events:write, orders:read, tickets:read, attendees:read; for governance: governance:decide, governance:read');
+    expect(stdout).toContain(
+      'any of, for ticketing: events:read, events:write, orders:read, tickets:read, attendees:read; for governance: governance:decide, governance:read',
+    );
     const status = await run(tsx, ['src/cli/cli.ts', 'change-event-status', '--help'], { env });
     expect(status.stdout).toMatch(/--status\s+required\s+one of: ACTIVE, INACTIVE, ARCHIVED\n/);
     expect(existsSync(dataDir)).toBe(false);

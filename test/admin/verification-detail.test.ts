@@ -127,7 +127,12 @@ describe('GET /admin/v1/profiles/{id}/verifications/{verificationId}: the operat
     const before = (await trail(id)).length;
     // A malformed profile id is not found either (it once reached the database as a uuid and answered 500).
     const malformedProfiles = [base(id, '%20'), base(id, 'not-a-profile')];
-    for (const path of [base(id, other.profileId), base('00000000-0000-4000-8000-000000000000'), base('not-a-uuid'), ...malformedProfiles]) {
+    for (const path of [
+      base(id, other.profileId),
+      base('00000000-0000-4000-8000-000000000000'),
+      base('not-a-uuid'),
+      ...malformedProfiles,
+    ]) {
       expect(await ctx.admin('GET', path, undefined, 404)).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
       await ctx.admin('POST', `${path}/capture-link`, undefined, 404);
       expect((await image(`${path}/images/document`)).statusCode).toBe(404);

@@ -15,15 +15,7 @@ interface Consequence {
  * (focus stays inside), Escape cancels, and focus goes back to the button that opened it.
  * Focus starts on Cancel, so a stray Enter does nothing destructive.
  */
-function ConfirmDialog({
-  consequence,
-  onConfirm,
-  onClose,
-}: {
-  consequence: Consequence;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
+function ConfirmDialog({ consequence, onConfirm, onClose }: { consequence: Consequence; onConfirm: () => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
