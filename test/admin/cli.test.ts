@@ -104,12 +104,11 @@ describe('operator CLI arguments', () => {
         scopes: { ticketing: ['events:read', 'orders:read'], governance: ['governance:read'] },
       },
     }).split('\n');
-    expect(help.find((l) => l.includes('--service'))).toMatch(/required\s+one of: ticketing, identity$/);
-    expect(help.find((l) => l.includes('--scopes'))).toMatch(
-      /optional\s+any of, for ticketing: events:read, orders:read; for governance: governance:read$/,
-    );
-    expect(help.find((l) => l.includes('--profileId'))).toMatch(/required$/);
-    expect(help.find((l) => l.includes('--role'))).toMatch(/optional$/);
+    const flagLine = (flag: string) => help.find((l) => l.trimStart().startsWith(flag));
+    expect(flagLine('--service')).toMatch(/required\s+one of: ticketing, identity$/);
+    expect(flagLine('--scopes')).toMatch(/optional\s+any of, for ticketing: events:read, orders:read; for governance: governance:read$/);
+    expect(flagLine('--profileId')).toMatch(/required$/);
+    expect(flagLine('--role')).toMatch(/optional$/);
   });
 
   it('refuses a missing path parameter and stray words', () => {
