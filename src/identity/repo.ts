@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../db/client.js';
 import { at, minuteOf, type MinuteWindow } from '../db/minutes.js';
+import { paged, type Window } from '../db/paged.js';
 import {
   identityAttestations,
   identityAuditEvents,
@@ -152,19 +153,21 @@ export async function openReviewQueue(db: DbOrTx, profileId: string): Promise<Ve
     .orderBy(asc(identityVerifications.updatedAt), asc(identityVerifications.id));
 }
 
+/** A reviewer decision as the review rules and the consoles read it: who (the key and its name), what, why and when. */
+const decisionColumns = {
+  reviewerKeyId: identityReviews.reviewerKeyId,
+  reviewerName: apiKeys.name,
+  decision: identityReviews.decision,
+  declineReasons: identityReviews.declineReasons,
+  createdAt: identityReviews.createdAt,
+};
+
 /** The reviewer decisions of each verification, oldest first. */
 export async function decisionsOf(db: DbOrTx, verificationIds: string[]): Promise<Map<string, PriorDecision[]>> {
   const byVerification = new Map<string, PriorDecision[]>(verificationIds.map((id) => [id, []]));
   if (verificationIds.length === 0) return byVerification;
   const rows = await db
-    .select({
-      verificationId: identityReviews.verificationId,
-      reviewerKeyId: identityReviews.reviewerKeyId,
-      decision: identityReviews.decision,
-      createdAt: identityReviews.createdAt,
-      reviewerName: apiKeys.name,
-      declineReasons: identityReviews.declineReasons,
-    })
+    .select({ verificationId: identityReviews.verificationId, ...decisionColumns })
     .from(identityReviews)
     .innerJoin(apiKeys, eq(apiKeys.id, identityReviews.reviewerKeyId))
     .where(inArray(identityReviews.verificationId, verificationIds))
@@ -251,14 +254,7 @@ export async function auditTrail(db: DbOrTx, verificationId: string) {
 /** Every reviewer decision on a verification with its note (null once erased), oldest first, for the operator's detail. */
 export async function reviewsOf(db: DbOrTx, verificationId: string) {
   return db
-    .select({
-      reviewerKeyId: identityReviews.reviewerKeyId,
-      reviewerName: apiKeys.name,
-      decision: identityReviews.decision,
-      note: identityReviews.note,
-      declineReasons: identityReviews.declineReasons,
-      createdAt: identityReviews.createdAt,
-    })
+    .select({ ...decisionColumns, note: identityReviews.note })
     .from(identityReviews)
     .innerJoin(apiKeys, eq(apiKeys.id, identityReviews.reviewerKeyId))
     .where(eq(identityReviews.verificationId, verificationId))
@@ -293,11 +289,11 @@ export async function verificationsOfProfile(
   db: DbOrTx,
   profileId: string,
   status: VerificationStatus | undefined,
-  w: { limit: number; offset: number },
+  w: Window,
 ): Promise<{ rows: VerificationRow[]; total: number }> {
   if (!isUuid(profileId)) return { rows: [], total: 0 };
   const where = and(eq(identityVerifications.profileId, profileId), status ? eq(identityVerifications.status, status) : undefined);
-  const [rows, [counted]] = await Promise.all([
+  return paged(
     db
       .select()
       .from(identityVerifications)
@@ -306,8 +302,7 @@ export async function verificationsOfProfile(
       .limit(w.limit)
       .offset(w.offset),
     db.select({ n: count() }).from(identityVerifications).where(where),
-  ]);
-  return { rows, total: Number(counted?.n ?? 0) };
+  );
 }
 
 /** Decisions (the pipeline's and the reviewers') per minute and status, from the audit trail. */

@@ -1,6 +1,7 @@
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import type { DbOrTx } from '../db/client.js';
 import type { MinuteWindow } from '../db/minutes.js';
+import type { Window } from '../db/paged.js';
 import type { VerificationStatus } from '../db/vocabulary.js';
 import type { Clock } from '../lib/clock.js';
 import { forgetAnswersOf } from '../idempotency/repo.js';
@@ -302,7 +303,7 @@ function confirmedZone(text: string, decision: 'approve' | 'decline', now: Date)
 export function createIdentityOperatorReads(db: DbOrTx) {
   return {
     /** A profile's verifications, newest first, optionally of one status: one page and the total. */
-    async verifications(profileId: string, status: VerificationStatus | undefined, w: { limit: number; offset: number }) {
+    async verifications(profileId: string, status: VerificationStatus | undefined, w: Window) {
       const { rows, total } = await repo.verificationsOfProfile(db, profileId, status, w);
       return { items: rows.map(verificationView), total };
     },

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
+import { paged, type Window } from '../db/paged.js';
 import { profiles, venues } from '../db/schema/core.js';
 import { isUuid } from '../lib/uuid.js';
 
@@ -44,12 +45,11 @@ export async function insertVenue(db: DbOrTx, values: typeof venues.$inferInsert
 }
 
 /** Every profile, newest first: one page and the total (the operator console's list). */
-export async function profilesPage(db: DbOrTx, w: { limit: number; offset: number }): Promise<{ rows: ProfileRow[]; total: number }> {
-  const [rows, [counted]] = await Promise.all([
+export function profilesPage(db: DbOrTx, w: Window): Promise<{ rows: ProfileRow[]; total: number }> {
+  return paged(
     db.select().from(profiles).orderBy(desc(profiles.createdAt), desc(profiles.id)).limit(w.limit).offset(w.offset),
     db.select({ n: count() }).from(profiles),
-  ]);
-  return { rows, total: Number(counted?.n ?? 0) };
+  );
 }
 
 /** A profile's venues, oldest first (the id breaks a tie of creation times). */

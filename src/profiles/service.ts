@@ -1,6 +1,7 @@
 import { issueApiKey, notifyApiKeysChanged, revokeApiKey, type ApiKeyGrant } from '../auth/api-keys.js';
 import * as keys from '../auth/repo.js';
 import type { DbOrTx } from '../db/client.js';
+import type { Window } from '../db/paged.js';
 import type { Clock } from '../lib/clock.js';
 import { toIso } from '../lib/time.js';
 import { profileErrors } from './errors.js';
@@ -107,7 +108,7 @@ export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }
     },
 
     /** Every profile, newest first, with its creation time: one page and the total (the operator console's list). */
-    async listProfiles(w: { limit: number; offset: number }) {
+    async listProfiles(w: Window) {
       const { rows, total } = await repo.profilesPage(db, w);
       return { items: rows.map((p) => ({ ...profileView(p), createdAt: toIso(p.createdAt) })), total };
     },

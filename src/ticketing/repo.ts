@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type DbOrTx } from '../db/client.js';
+import { paged, type Window } from '../db/paged.js';
 import { recordSet } from '../db/record-set.js';
 import { prepared, rawRows } from '../db/prepared.js';
 import { venues } from '../db/schema/core.js';
@@ -9,16 +10,6 @@ import type { EventRow, OrderItemRow, OrderRow } from './views.js';
 import { isUuid } from '../lib/uuid.js';
 
 /** The SQL of ticketing. Every function takes the connection or the transaction to run on. */
-
-export interface Window {
-  limit: number;
-  offset: number;
-}
-
-async function paged<T>(rows: Promise<T[]>, total: Promise<{ n: number }[]>) {
-  const [items, [counted]] = await Promise.all([rows, total]);
-  return { rows: items, total: Number(counted?.n ?? 0) };
-}
 
 // ---- events ----------------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@ import { createDoorService } from './door.js';
 import { createEventService, type TicketingDeps } from './events.js';
 import { createSalesService } from './sales.js';
 import type { DbOrTx } from '../db/client.js';
+import type { Window } from '../db/paged.js';
 import type { EventStatus } from '../db/vocabulary.js';
 import * as repo from './repo.js';
 import { eventView } from './views.js';
@@ -23,7 +24,7 @@ export type TicketingService = ReturnType<typeof createTicketingService>;
 export function createTicketingOperatorReads(db: DbOrTx) {
   return {
     /** A profile's events in every status or one, latest start first: one page and the total. */
-    async events(profileId: string, status: EventStatus | undefined, w: { limit: number; offset: number }) {
+    async events(profileId: string, status: EventStatus | undefined, w: Window) {
       const { rows, total } = await repo.eventsOfProfile(db, profileId, status, w);
       return { items: rows.map(eventView), total };
     },
