@@ -1,4 +1,5 @@
-// The import graph's floors (issue 31), checked by `npm run lint:imports` in CI.
+// The import graph's floors (issue 31), checked by `npm run lint:imports` in CI over src/ and
+// bench/ (the benchmark stands outside the floors: it may import src/ and scripts/, never test/).
 //
 //   ground     src/lib, src/db, src/config.ts, src/tracing: words and plumbing every floor uses
 //   http       src/plugins: the HTTP layer (envelope, errors, headers, health), over the ground only

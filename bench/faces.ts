@@ -15,8 +15,8 @@ import { rssOf, sampleRss } from './processes.js';
 import { ratioShown } from './report.js';
 import type { Seeded } from './seed.js';
 
-export const FACES_DECIDE_TARGET_MS = 3000;
-export const FACES_P99_RATIO_TARGET = 1.5;
+const FACES_DECIDE_TARGET_MS = 3000;
+const FACES_P99_RATIO_TARGET = 1.5;
 
 export interface FacesResult {
   /** Last frame's upload answered → decision visible, for one verification of a document and 5 frames. */

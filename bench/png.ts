@@ -1,16 +1,6 @@
 // Test images without image libraries: valid PNG structure (signature, IHDR, IDAT, IEND, CRCs).
-// The identity tests build their images from the same chunks.
-import { crc32 } from 'node:zlib';
-
-/** One PNG chunk: length, type, data and the CRC-32 of type and data. */
-export function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
+// The chunks are scripts/fixtures/images.ts's, which the identity tests build their images from.
+import { pngChunk } from '../scripts/fixtures/images.js';
 
 /** A structurally valid PNG (4000×3000) of `size` bytes (up to 12 fewer): what a phone camera sends. */
 export function documentImage(size: number): Buffer {

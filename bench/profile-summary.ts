@@ -20,7 +20,7 @@ interface CpuProfile {
 const root = new URL('..', import.meta.url).pathname;
 
 /** The area a frame's time is charged to: a package, a folder of src/, Node's internals or V8's own pseudo-frames. */
-export function areaOf(url: string, functionName: string): string {
+function areaOf(url: string, functionName: string): string {
   if (!url) {
     if (functionName === '(idle)' || functionName === '(program)' || functionName === '(garbage collector)') return functionName;
     return '(native)';
@@ -34,7 +34,7 @@ export function areaOf(url: string, functionName: string): string {
   return rel.startsWith('..') ? path : rel;
 }
 
-export function summarise(profile: CpuProfile, top = 25): string {
+function summarise(profile: CpuProfile, top = 25): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   let total = 0;

@@ -21,8 +21,8 @@ export const targets: Target[] = [
   { id: 'verify', against: 'verifyLoop', ratio: 0.5 },
 ];
 
-export const UPLOAD_RATIO_TARGET = 0.8;
-export const UPLOAD_RSS_TARGET_MB = 64;
+const UPLOAD_RATIO_TARGET = 0.8;
+const UPLOAD_RSS_TARGET_MB = 64;
 
 export interface UploadResult {
   server?: UploadFigure;

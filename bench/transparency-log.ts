@@ -84,7 +84,7 @@ export async function seedLog(store: Store, size: number, log: (msg: string) => 
   }
 }
 
-export const LOG_BUDGETS = { p50Ms: 2, p99Ms: 10 };
+const LOG_BUDGETS = { p50Ms: 2, p99Ms: 10 };
 const logBudgetRows: Record<string, { p50Ms: number; p99Ms?: number }> = {
   logInclusion: LOG_BUDGETS,
   logConsistency: LOG_BUDGETS,

@@ -17,7 +17,7 @@ import { applyMigrations } from '../src/db/migrate.js';
 import { systemClock } from '../src/lib/clock.js';
 import { serviceHmacSigner } from '../src/webhooks/signers.js';
 import { makeLocalCertificate, type Certificate } from '../scripts/local-certificate.js';
-import { png } from '../test/helpers/images.js';
+import { png } from '../scripts/fixtures/images.js';
 import { startChild, type Child } from './processes.js';
 import { ratioShown } from './report.js';
 import { createStore, type Store } from './seed.js';
@@ -30,7 +30,7 @@ const WARMUP = Math.min(1000, DELIVERIES);
 const ADMIN_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
-export interface WebhookBench {
+interface WebhookBench {
   startedAt: string;
   database: string;
   node: string;

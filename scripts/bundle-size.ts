@@ -13,7 +13,7 @@ export function captureGzipBytes(dir = 'dist/web'): number {
 }
 
 /** One page of the build with everything it loads (chunks and CSS), gzipped, from Vite's manifest. */
-export function entryGzipBytes(entry: string, dir = 'dist/web'): number {
+function entryGzipBytes(entry: string, dir = 'dist/web'): number {
   type Chunk = { file: string; css?: string[]; imports?: string[] };
   const manifest = JSON.parse(readFileSync(join(dir, '.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
   const files = new Set<string>();

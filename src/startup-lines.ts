@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Config } from './config.js';
 
 /** Which store DATABASE_URL selects, said so a person can find it (never the password). */
-export function describeDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): string {
+function describeDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): string {
   const url = config.DATABASE_URL;
   if (!url) return `embedded PGlite in ${resolve(config.DATA_DIR, 'pglite')} (set DATABASE_URL=postgres://… for PostgreSQL)`;
   if (url === 'memory://') return 'in-memory PGlite (DATABASE_URL=memory://): nothing is kept after the process exits';

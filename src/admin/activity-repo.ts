@@ -1,24 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../db/client.js';
+import { at, minuteOf, type MinuteWindow } from '../db/minutes.js';
 
 /**
- * The reads behind the operator's last hour (GET /admin/v1/activity), from the tables every
- * instance writes, so any instance answers for all of them and a restart forgets nothing. Minutes
- * are counted from the Unix epoch, so no time zone setting of the session can shift them.
+ * The reads behind the operator's last hour (GET /admin/v1/activity) of the shared mechanisms'
+ * tables, which every instance writes, so any instance answers for all of them and a restart
+ * forgets nothing. Identity's decisions come from identity's own service.
  */
 
-export interface Window {
-  from: Date;
-  to: Date;
-  /** Capped at `to`: the last minute's queue depth is the depth now. */
-  now: Date;
-}
-
-const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-const minuteOf = (column: string) => sql.raw(`floor(extract(epoch from ${column}) / 60)::int`);
-
 /** Finished attempts started in the window, per minute: 2xx answers, and the rest (errors, timeouts, other statuses). */
-export async function attemptsPerMinute(db: DbOrTx, w: Window) {
+export async function attemptsPerMinute(db: DbOrTx, w: MinuteWindow) {
   const result = await db.execute(sql`
     select ${minuteOf('started_at')} as minute,
       count(*) filter (where status_code between 200 and 299)::int as delivered,
@@ -30,23 +21,12 @@ export async function attemptsPerMinute(db: DbOrTx, w: Window) {
   return rowsOf<{ minute: number; delivered: number; failed: number }>(result);
 }
 
-/** Identity decisions (the pipeline's and the reviewers') per minute and status, from the audit trail. */
-export async function decisionsPerMinute(db: DbOrTx, w: Window) {
-  const result = await db.execute(sql`
-    select ${minuteOf('created_at')} as minute, substr(type, 14) as status, count(*)::int as n
-    from identity_audit_events
-    where created_at >= ${at(w.from)} and created_at < ${at(w.to)}
-      and type in ('verification.approved', 'verification.declined', 'verification.manual_review')
-    group by 1, 2`);
-  return rowsOf<{ minute: number; status: string; n: number }>(result);
-}
-
 /**
  * Jobs not yet finished at the end of each minute, per queue: a job counts from its creation
  * until it ended (done or failed; its last update). Live jobs and the jobs that ended in the window
  * are read through their partial indexes (jobs_pending_idx, jobs_running_idx, jobs_finished_idx).
  */
-export async function queuedPerMinute(db: DbOrTx, w: Window, minutes: number) {
+export async function queuedPerMinute(db: DbOrTx, w: MinuteWindow, minutes: number) {
   const result = await db.execute(sql`
     with live as (
       select queue, created_at, null::timestamptz as ended from jobs where state = 'pending' and created_at < ${at(w.to)}

@@ -1,14 +1,15 @@
 import type { Db } from '../db/client.js';
 import { isJobName, JOB_KINDS, LANES, type LaneName } from '../jobs/kinds.js';
 import type { Clock } from '../lib/clock.js';
-import { attemptsPerMinute, decisionsPerMinute, queuedPerMinute } from './activity-repo.js';
+import { createIdentityOperatorReads } from '../identity/service.js';
+import { attemptsPerMinute, queuedPerMinute } from './activity-repo.js';
 
 const MINUTES = 60;
 const MINUTE_MS = 60_000;
 const STATUSES = ['approved', 'declined', 'manual_review'] as const;
 type DecisionStatus = (typeof STATUSES)[number];
 
-export interface MinuteOfActivity {
+interface MinuteOfActivity {
   /** The start of the minute. */
   at: string;
   deliveries: { delivered: number; failed: number };
@@ -26,6 +27,7 @@ const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.
  * every instance did, and outlive a restart, which counters in one process's memory do not.
  */
 export function createActivityReport(db: Db, clock: Clock) {
+  const identity = createIdentityOperatorReads(db);
   return {
     async lastHour(): Promise<{ from: string; to: string; minutes: MinuteOfActivity[] }> {
       const now = clock.now();
@@ -33,7 +35,7 @@ export function createActivityReport(db: Db, clock: Clock) {
       const window = { from: new Date(firstMinute * MINUTE_MS), to: new Date((firstMinute + MINUTES) * MINUTE_MS), now };
       const [attempts, decisions, queued] = await Promise.all([
         attemptsPerMinute(db, window),
-        decisionsPerMinute(db, window),
+        identity.decisionsPerMinute(window),
         queuedPerMinute(db, window, MINUTES),
       ]);
       const minutes: MinuteOfActivity[] = Array.from({ length: MINUTES }, (_, i) => ({

@@ -1,46 +1,46 @@
 import type { Db } from '../db/client.js';
+import type { EventStatus, VerificationStatus } from '../db/vocabulary.js';
 import type { Clock } from '../lib/clock.js';
-import { agentView, delegationView } from '../governance/views.js';
-import { verificationView } from '../identity/views.js';
-import { toIso } from '../lib/time.js';
+import { createGovernanceOperatorService } from '../governance/service.js';
+import { createIdentityOperatorReads } from '../identity/service.js';
 import { createProfileService } from '../profiles/service.js';
-import { eventView } from '../ticketing/views.js';
-import * as repo from './overview-repo.js';
+import { createTicketingOperatorReads } from '../ticketing/service.js';
+
+interface Page {
+  page: number;
+  limit: number;
+}
+const windowOf = ({ page, limit }: Page) => ({ limit, offset: (page - 1) * limit });
 
 /**
  * What the operator console lists (README "Consoles"): profiles, and per profile its
- * verifications, ticketing events, governance agents and delegations. Reads only; the actions
- * have their own operator routes.
+ * verifications, ticketing events, governance agents and delegations, each read through the
+ * service that owns it. Reads only; the actions have their own operator routes.
  */
 export function createOperatorOverview(db: Db, clock: Clock) {
-  const { requireProfile } = createProfileService({ db, clock });
+  const profiles = createProfileService({ db, clock });
+  const { requireProfile } = profiles;
+  const identity = createIdentityOperatorReads(db);
+  const ticketing = createTicketingOperatorReads(db);
+  const governance = createGovernanceOperatorService({ db, clock, profiles });
 
   return {
-    async profiles(page: repo.Page) {
-      const { items, total } = await repo.profilesPage(db, page);
-      return {
-        items: items.map((p) => ({ id: p.id, name: p.name, plan: p.plan, reviewPolicy: p.reviewPolicy, createdAt: toIso(p.createdAt) })),
-        total,
-        ...page,
-      };
+    async profiles(page: Page) {
+      return { ...(await profiles.listProfiles(windowOf(page))), ...page };
     },
 
-    async verifications(profileId: string, status: repo.VerificationStatus | undefined, page: repo.Page) {
+    async verifications(profileId: string, status: VerificationStatus | undefined, page: Page) {
       await requireProfile(profileId);
-      const { items, total } = await repo.verificationsPage(db, profileId, status, page);
-      return { items: items.map(verificationView), total, ...page };
+      return { ...(await identity.verifications(profileId, status, windowOf(page))), ...page };
     },
 
-    async events(profileId: string, status: repo.EventStatus | undefined, page: repo.Page) {
+    async events(profileId: string, status: EventStatus | undefined, page: Page) {
       await requireProfile(profileId);
-      const { items, total } = await repo.eventsPage(db, profileId, status, page);
-      return { items: items.map(eventView), total, ...page };
+      return { ...(await ticketing.events(profileId, status, windowOf(page))), ...page };
     },
 
     async governance(profileId: string) {
-      await requireProfile(profileId);
-      const [agents, delegations] = await Promise.all([repo.agentsOf(db, profileId), repo.delegationsOfProfile(db, profileId)]);
-      return { agents: agents.map(agentView), delegations: delegations.map(delegationView) };
+      return governance.profileGovernance(profileId);
     },
   };
 }

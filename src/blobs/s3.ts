@@ -36,7 +36,7 @@ export const S3_PART_SIZE = 5 * 1024 * 1024;
  * Uploads that buffer parts at once: what bounds the memory of many concurrent uploads. Further
  * uploads wait with their request body unread, which the client's TCP connection absorbs.
  */
-export const DEFAULT_UPLOADS_IN_FLIGHT = 2;
+const DEFAULT_UPLOADS_IN_FLIGHT = 2;
 
 /** A counting semaphore: acquire() resolves to the release function. */
 function createSlots(size: number) {

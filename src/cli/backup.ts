@@ -13,7 +13,7 @@ import { UsageError } from './cli-args.js';
  * The backup is one gzipped tar: the database's own dump (PGlite dumpDataDir), the file blob
  * store (DATA_DIR/blobs, the uploaded images) and a manifest saying what is inside.
  */
-export const MANIFEST = 'backup.json';
+const MANIFEST = 'backup.json';
 const DATABASE_DUMP = 'pglite-dump.tar.gz';
 const BLOBS = 'blobs';
 const FORMAT = 'partner-services-embedded-backup';
@@ -26,7 +26,7 @@ interface Manifest {
   blobs: number;
 }
 
-export interface BackupSummary {
+interface BackupSummary {
   file: string;
   dataDir: string;
   blobs: number;

@@ -8,9 +8,24 @@ export interface OperatorCommand {
   summary?: string;
   /** `name!` required, `name[]` a list (see cli-commands.ts). */
   flags?: string[];
+  /** Allowed values by flag name, shown by `<command> --help`. */
+  choices?: Record<string, Choices>;
 }
 
-export interface FlagSpec {
+/** A flag's allowed values: one list, or lists by what they go with (a key's scopes by its service). */
+export type Choices = readonly string[] | Readonly<Record<string, readonly string[]>>;
+
+function choicesText(choices: Choices, list: boolean): string {
+  const lead = list ? 'any of' : 'one of';
+  if (isList(choices)) return `${lead}: ${choices.join(', ')}`;
+  return `${lead}, ${Object.entries(choices)
+    .map(([group, values]) => `for ${group}: ${values.join(', ')}`)
+    .join('; ')}`;
+}
+
+const isList = (choices: Choices): choices is readonly string[] => Array.isArray(choices);
+
+interface FlagSpec {
   name: string;
   required: boolean;
   list: boolean;
@@ -184,7 +199,11 @@ export function usage(commands: OperatorCommand[]): string {
 
 export function commandUsage(command: OperatorCommand): string {
   const flags = (command.flags ?? []).map(flagSpec);
-  const shown = flags.map((f) => `  ${`--${f.name}${f.list ? ' a,b,…' : ''}`.padEnd(28)} ${f.required ? 'required' : 'optional'}`);
+  const shown = flags.map((f) => {
+    const choices = command.choices?.[f.name];
+    const line = `  ${`--${f.name}${f.list ? ' a,b,…' : ''}`.padEnd(28)} ${f.required ? 'required' : 'optional'}`;
+    return choices ? `${line}  ${choicesText(choices, f.list)}` : line;
+  });
   return [
     `usage: npm run admin -- [--url http://host:port] ${command.name}${flags
       .filter((f) => f.required)

@@ -5,15 +5,36 @@
  * operation, method, path and parameter), so it cannot drift from the routes.
  *
  * Flags: `name!` is required, `name[]` is a list (`--scopes a,b`, a JSON array, or the flag
- * repeated), `a.b` is a nested field. Path parameters come first.
+ * repeated), `a.b` is a nested field. Path parameters come first. `choices` gives a flag's
+ * allowed values, taken from the vocabulary the server validates with (src/db/vocabulary.ts,
+ * the request schemas), so `<command> --help` lists them; the test holds them equal to the
+ * OpenAPI document's enums.
  */
-export interface CommandSpec {
+import {
+  DELIVERY_STATES,
+  EVENT_STATUSES,
+  GOVERNANCE_SCOPES,
+  IDENTITY_ROLES,
+  KEY_SERVICES,
+  PLANS,
+  REVIEW_POLICIES,
+  TICKET_TYPE_KINDS,
+  TICKETING_SCOPES,
+  VERIFICATION_STATUSES,
+} from '../db/vocabulary.js';
+import { eventStatusChange, orderCreate } from '../ticketing/schemas.js';
+import { TICKETING_EVENT_TYPES } from '../webhooks/types.js';
+import type { Choices } from './cli-args.js';
+
+interface CommandSpec {
   operationId: string;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Under /admin/v1, with `{param}` placeholders. */
   path: string;
   description: string;
   flags: string[];
+  /** Allowed values by flag name (without `!` or `[]`). */
+  choices?: Record<string, Choices>;
 }
 
 export const OPERATOR_COMMANDS: CommandSpec[] = [
@@ -23,6 +44,7 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/profiles',
     description: 'Create a profile (a tenant) on a plan: ENTERPRISE, PRO or FREE',
     flags: ['name!', 'plan!'],
+    choices: { plan: PLANS },
   },
   { operationId: 'getProfile', method: 'GET', path: '/profiles/{id}', description: 'Show one profile', flags: ['id!'] },
   {
@@ -31,6 +53,7 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/profiles/{id}',
     description: "Change a profile's name, plan or review policy (single or four_eyes)",
     flags: ['id!', 'name', 'plan', 'reviewPolicy'],
+    choices: { plan: PLANS, reviewPolicy: REVIEW_POLICIES },
   },
   {
     operationId: 'createVenue',
@@ -54,6 +77,11 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     description:
       'Issue an API key (shown once): ticketing or governance with --scopes, identity with --role backend|reviewer; --name says who holds it',
     flags: ['service!', 'profileId!', 'scopes[]', 'role', 'name'],
+    choices: {
+      service: KEY_SERVICES,
+      scopes: { ticketing: TICKETING_SCOPES, governance: GOVERNANCE_SCOPES },
+      role: IDENTITY_ROLES,
+    },
   },
   {
     operationId: 'listApiKeys',
@@ -117,6 +145,7 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/profiles/{id}/webhook-endpoints',
     description: 'Register a webhook endpoint for a profile (its secret is shown once)',
     flags: ['id!', 'url!', 'events[]'],
+    choices: { events: TICKETING_EVENT_TYPES },
   },
   {
     operationId: 'listWebhookEndpoints',
@@ -159,6 +188,7 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/webhook-deliveries',
     description: 'List webhook deliveries and their attempts, newest first',
     flags: ['profileId', 'endpointId', 'eventId', 'status', 'page', 'limit'],
+    choices: { status: DELIVERY_STATES },
   },
   {
     operationId: 'getWebhookDelivery',
@@ -180,6 +210,7 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/events/{eventId}/ticket-types',
     description: 'Add a ticket type to an event',
     flags: ['eventId!', 'name!', 'description', 'kind!', 'partySize', 'price!', 'quantity!', 'salesEndAt', 'isActive'],
+    choices: { kind: TICKET_TYPE_KINDS },
   },
   {
     operationId: 'publishEvent',
@@ -195,6 +226,7 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/events/{eventId}/status',
     description: "Set an event's status: INACTIVE, ARCHIVED or ACTIVE",
     flags: ['eventId!', 'status!'],
+    choices: { status: eventStatusChange.shape.status.options },
   },
   {
     operationId: 'createOrder',
@@ -202,6 +234,7 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/events/{eventId}/orders',
     description: 'Place an order (items as JSON: --items \'[{"ticketTypeId":"…","quantity":2}]\')',
     flags: ['eventId!', 'items[]!', 'buyer.name!', 'buyer.email!', 'status'],
+    choices: { status: orderCreate.shape.status.unwrap().options },
   },
   {
     operationId: 'payOrder',
@@ -224,6 +257,7 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/profiles/{id}/verifications',
     description: "List a profile's identity verifications, newest first, optionally by status",
     flags: ['id!', 'status', 'page', 'limit'],
+    choices: { status: VERIFICATION_STATUSES },
   },
   {
     operationId: 'getProfileVerification',
@@ -266,6 +300,7 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     path: '/profiles/{id}/events',
     description: "List a profile's ticketing events, latest start first, optionally by status",
     flags: ['id!', 'status', 'page', 'limit'],
+    choices: { status: EVENT_STATUSES },
   },
   {
     operationId: 'listProfileGovernance',

@@ -15,8 +15,9 @@ import type { OperatorAnswer } from './cli-local.js';
  * The operator API from a shell: every /admin/v1 operation, named after its operationId.
  * `--url http://host:port` calls a running server over HTTP with ADMIN_TOKEN; without it the
  * operation runs in-process against the configured database with the same validation and
- * rules. Only this file and the command table load up front, so `--help` answers at once and
- * touches no database; the app is imported when an operation runs in-process.
+ * rules. Only this file and the command table (with the word lists its --help shows) load up
+ * front, so `--help` answers at once and touches no database; the app is imported when an
+ * operation runs in-process.
  */
 const commands: OperatorCommand[] = OPERATOR_COMMANDS.map((c) => ({
   name: commandName(c.operationId),
@@ -24,6 +25,7 @@ const commands: OperatorCommand[] = OPERATOR_COMMANDS.map((c) => ({
   path: c.path,
   summary: c.description,
   flags: c.flags,
+  choices: c.choices,
 }));
 
 async function main(argv: string[]): Promise<number> {

@@ -39,7 +39,7 @@ export interface Database {
   pglite?: PGlite;
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   url?: string;
   dataDir: string;
   /**

@@ -10,9 +10,9 @@ import { join } from 'node:path';
  */
 export const LOCK_FILE = 'process.lock';
 
-export type LockHolder = 'server' | 'cli';
+type LockHolder = 'server' | 'cli';
 
-export interface LockInfo {
+interface LockInfo {
   pid: number;
   holder: LockHolder;
   since: string;
@@ -53,7 +53,7 @@ function readLock(path: string): LockInfo | undefined {
 }
 
 /** Whether a process with this PID exists (EPERM: it exists but belongs to another user). */
-export function isRunning(pid: number): boolean {
+function isRunning(pid: number): boolean {
   if (pid === process.pid) return false; // a lock left by an earlier process that had our PID (containers reuse PID 1)
   try {
     process.kill(pid, 0);

@@ -1,5 +1,5 @@
 /**
- * The words every API and the operator API share about tenants and their keys, defined once:
+ * The words every API and the operator API share about tenants, their keys and their records, defined once:
  * the database columns, the operator API's schemas and each API's checks import them from here.
  */
 
@@ -26,3 +26,25 @@ export type IdentityRole = (typeof IDENTITY_ROLES)[number];
 /** Who must agree on a manual review decision: one reviewer, or two different reviewer keys (README, "Four-eyes review"). */
 export const REVIEW_POLICIES = ['single', 'four_eyes'] as const;
 export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];
+
+/*
+ * The states an API's records move through, which the database columns hold, the APIs' schemas
+ * answer with and the operator API (its lists, the CLI's --help) filters and offers.
+ */
+
+/** A ticketing event's status. */
+export const EVENT_STATUSES = ['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED'] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+/** A ticket type is sold per person or per table (a TABLE has a party size). */
+export const TICKET_TYPE_KINDS = ['STANDARD', 'TABLE'] as const;
+
+/** An order's status; IssuedTickets exist for CONFIRMED orders only. */
+export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'REFUNDED', 'CANCELLED'] as const;
+
+/** An identity verification's status. */
+export const VERIFICATION_STATUSES = ['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+/** A webhook delivery's state in the delivery log. */
+export const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const;

@@ -1,5 +1,5 @@
 /** One operation's examples: its JSON request body and its answer, by status. */
-export interface OperationExample {
+interface OperationExample {
   request?: unknown;
   responses: Record<string, unknown>;
 }

@@ -131,7 +131,7 @@ const commonErrors: { status: string; description: string; jsonBody?: boolean }[
   { status: '503', description: 'The database is unreachable; retry later (GET /ready tells when it is back).' },
 ];
 
-export function documentCommonErrors(paths: Paths): void {
+function documentCommonErrors(paths: Paths): void {
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item)) {
       if (!op || typeof op !== 'object' || !op.responses) continue;
@@ -171,7 +171,7 @@ const transform: typeof jsonSchemaTransform = (input) => {
   return { ...out, schema };
 };
 
-export interface RegisteredRoute {
+interface RegisteredRoute {
   method: string;
   url: string;
   /** Left out of the document on purpose (the docs UI's own assets, /openapi.json). */

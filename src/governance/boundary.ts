@@ -13,9 +13,9 @@ export const TIMESTAMP_WINDOW_MS = 60_000;
 export const CLOCK_SKEW_MS = 5_000;
 
 export const BYPASS_KINDS = ['replayed_receipt', 'modified_payload', 'expired_signature', 'timestamp_manipulation'] as const;
-export type BypassKind = (typeof BYPASS_KINDS)[number];
+type BypassKind = (typeof BYPASS_KINDS)[number];
 
-export interface Rejection {
+interface Rejection {
   code: RejectionCode;
   message: string;
 }
@@ -24,7 +24,7 @@ type RecordObject = Record<string, unknown>;
 type ChainPosition = { seq: number | null; recorded: boolean; prev_hash_matches: boolean | null };
 
 /** Records remembered as verified (about 1 KB each), least recently presented dropped first. */
-export const VERIFIED_RECORDS_KEPT = 10_000;
+const VERIFIED_RECORDS_KEPT = 10_000;
 
 const timeOf = (v: unknown): number => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
 
@@ -32,7 +32,7 @@ const timeOf = (v: unknown): number => (typeof v === 'string' ? Date.parse(v) : 
  * The checks after the signature, pure over an authentic record and a moment: expiry, the
  * timestamp window, the disposition. The offline CLI applies the same three.
  */
-export function freshnessRejection(record: RecordObject, now: number): Rejection | null {
+function freshnessRejection(record: RecordObject, now: number): Rejection | null {
   const expiresAt = timeOf(record.expires_at);
   if (!(now < expiresAt)) return { code: 'RECEIPT_EXPIRED', message: 'The record expired before it was presented' };
   const issuedAt = timeOf(record.issued_at);

@@ -12,7 +12,7 @@ import { sealRecord } from './seal.js';
 import type { DecisionInputs, Disposition, GateResult, SealedRecord } from './types.js';
 
 /** How long a sealed record can be presented at the execution boundary. */
-export const RECORD_TTL_MS = 300_000;
+const RECORD_TTL_MS = 300_000;
 /** At most this many decisions are sealed in one transaction; more wait for the next batch. */
 export const MAX_BATCH = 64;
 
@@ -173,8 +173,6 @@ export interface SealedLink {
   record: SealedRecord;
   canonical: string;
 }
-
-export type ChainSealer = ReturnType<typeof createChainSealer>;
 
 function isDecision(outcome: Decision | Error): outcome is Decision {
   return !(outcome instanceof Error);

@@ -15,7 +15,7 @@ export function checkpointBody(origin: string, size: number, root: Uint8Array): 
 }
 
 /** The 4-byte key hash of a note key: SHA-256(name ‖ "\n" ‖ 0x01 ‖ public key), first 4 bytes. */
-export function noteKeyHash(name: string, publicKey: Uint8Array): Buffer {
+function noteKeyHash(name: string, publicKey: Uint8Array): Buffer {
   return createHash('sha256').update(`${name}\n`).update(Buffer.of(ED25519_ALGORITHM)).update(publicKey).digest().subarray(0, 4);
 }
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
  * names splits into O(log n) such subtrees, so a proof reads O(log n) stored hashes.
  */
 
-export const HASH_SIZE = 32;
+const HASH_SIZE = 32;
 
 /** An aligned perfect subtree: leaves [index · 2^level, (index + 1) · 2^level). */
 export interface Subtree {

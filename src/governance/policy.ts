@@ -13,7 +13,7 @@ export const POLICY_VERSION = 'governance-gates/1.0';
 const TIER_RANK: Record<string, number> = { LOW: 0, MODERATE: 1, HIGH: 2, CRITICAL: 3, EMERGENCY: 4 };
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-export interface Evaluation {
+interface Evaluation {
   gates: GateResult[];
   disposition: Disposition;
 }

@@ -17,7 +17,7 @@ import { splitHashes } from './merkle.js';
 
 export type AgentRow = typeof governanceAgents.$inferSelect;
 export type DelegationRow = typeof governanceDelegations.$inferSelect;
-export type RecordRow = typeof governanceRecords.$inferSelect;
+type RecordRow = typeof governanceRecords.$inferSelect;
 
 export async function findAgent(db: DbOrTx, profileId: string, agentId: string): Promise<AgentRow | undefined> {
   const [row] = await db
@@ -38,6 +38,26 @@ export async function delegationsOf(db: DbOrTx, profileId: string, agentId: stri
     .select()
     .from(governanceDelegations)
     .where(and(eq(governanceDelegations.profileId, profileId), eq(governanceDelegations.agentId, agentId)))
+    .orderBy(desc(governanceDelegations.createdAt), desc(governanceDelegations.id));
+}
+
+/** A profile's agents, oldest first (the operator console's list). */
+export async function agentsOfProfile(db: DbOrTx, profileId: string): Promise<AgentRow[]> {
+  if (!isUuid(profileId)) return [];
+  return db
+    .select()
+    .from(governanceAgents)
+    .where(eq(governanceAgents.profileId, profileId))
+    .orderBy(asc(governanceAgents.createdAt), asc(governanceAgents.id));
+}
+
+/** A profile's delegations to any of its agents, newest first (the operator console's list). */
+export async function delegationsOfProfile(db: DbOrTx, profileId: string): Promise<DelegationRow[]> {
+  if (!isUuid(profileId)) return [];
+  return db
+    .select()
+    .from(governanceDelegations)
+    .where(eq(governanceDelegations.profileId, profileId))
     .orderBy(desc(governanceDelegations.createdAt), desc(governanceDelegations.id));
 }
 
@@ -154,7 +174,7 @@ export async function lockChainHead(tx: Tx, profileId: string, at: Date): Promis
 }
 
 /** A sealed record as stored: its exact canonical text and hash, and the columns it is found by. */
-export type StoredRecord = Pick<
+type StoredRecord = Pick<
   RecordRow,
   'recordId' | 'executionId' | 'agentId' | 'seq' | 'nonce' | 'disposition' | 'canonical' | 'hash' | 'treeHashes' | 'expiresAt'
 >;

@@ -67,7 +67,7 @@ function verifierOf(raw: Uint8Array): KeyObject | null {
   return verifier;
 }
 
-export type SignatureCheck = { valid: true; key_id: string } | { valid: false; key_id: string | null; reason: string };
+type SignatureCheck = { valid: true; key_id: string } | { valid: false; key_id: string | null; reason: string };
 
 const BASE64URL_SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
 

@@ -17,12 +17,12 @@ import { agentView, delegationView } from './views.js';
  * mandate, baseline and a one-year delegation renewed when none is current. Operators
  * cannot create an agent with this id, so the scenario's inputs are the same in every tenant.
  */
-export const SCENARIO_AGENT_ID = 'proof-scenario-agent';
+const SCENARIO_AGENT_ID = 'proof-scenario-agent';
 const SCENARIO_MANDATE = ['scenario.payments.*'];
 const SCENARIO_BASELINE = { fingerprint: 'scenario-baseline-v1', maxDrift: 0.1 };
 const SCENARIO_DELEGATION_MS = 365 * 24 * 3600_000;
 
-export interface GovernanceDeps {
+interface GovernanceDeps {
   db: Db;
   clock: Clock;
   signingKey: SigningKey;
@@ -144,6 +144,13 @@ export function createGovernanceService({ db, clock, signingKey, meter }: Govern
  */
 export function createGovernanceOperatorService({ db, clock, profiles }: { db: DbOrTx; clock: Clock; profiles: ProfileService }) {
   return {
+    /** A profile's agents (oldest first) and delegations (newest first), for the operator console (README, "Consoles"). */
+    async profileGovernance(profileId: string) {
+      await profiles.requireProfile(profileId);
+      const [agents, delegations] = await Promise.all([repo.agentsOfProfile(db, profileId), repo.delegationsOfProfile(db, profileId)]);
+      return { agents: agents.map(agentView), delegations: delegations.map(delegationView) };
+    },
+
     async registerAgent(input: {
       profileId: string;
       agentId: string;

@@ -2,14 +2,14 @@
  * The published proof-boundary statement: what the service proves and what it does not.
  * Revised with each specification revision (version 1.0, schema suffix v1).
  */
-export const STATEMENT_SCHEMA = 'governance-evidence/proof-boundaries/v1';
-export const STATEMENT_VERSION = '1.0';
+const STATEMENT_SCHEMA = 'governance-evidence/proof-boundaries/v1';
+const STATEMENT_VERSION = '1.0';
 /** The date this revision of the statement was published. */
-export const STATEMENT_PUBLISHED = '2026-11-23';
+const STATEMENT_PUBLISHED = '2026-11-23';
 
 type Answer = 'YES' | 'YES — PARTIAL' | 'PARTIAL' | 'NO' | 'NO — by design' | 'NOT CLAIMED';
 
-export const WHAT_PROVES: Record<string, { answer: Answer; detail: string }> = {
+const WHAT_PROVES: Record<string, { answer: Answer; detail: string }> = {
   governance_disposition_produced: {
     answer: 'YES',
     detail:
@@ -87,7 +87,7 @@ export const WHAT_PROVES: Record<string, { answer: Answer; detail: string }> = {
   },
 };
 
-export const CANONICAL_CLAIM =
+const CANONICAL_CLAIM =
   'This service gives decision-to-consequence evidence for a specifically protected execution route; complete coverage of the consequence boundary remains unproven.';
 
 /** RFC 3339 with an explicit numeric offset (the server speaks UTC: +00:00). */

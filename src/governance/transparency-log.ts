@@ -19,7 +19,7 @@ import {
 /** Signed checkpoints remembered, one per profile and tree size (a tree of a given size never changes). */
 const REMEMBERED_CHECKPOINTS = 10_000;
 
-export interface LogAnswer {
+interface LogAnswer {
   origin: string;
   tree_size: number;
   checkpoint: string;

@@ -1,7 +1,7 @@
 export const TIERS = ['LOW', 'MODERATE', 'HIGH', 'CRITICAL', 'EMERGENCY'] as const;
-export type ConsequenceTier = (typeof TIERS)[number];
+type ConsequenceTier = (typeof TIERS)[number];
 export const AUTHORITY_STATUSES = ['VALID', 'EXPIRED', 'REVOKED'] as const;
-export type AuthorityStatus = (typeof AUTHORITY_STATUSES)[number];
+type AuthorityStatus = (typeof AUTHORITY_STATUSES)[number];
 export type Disposition = 'ALLOW' | 'DENY' | 'ESCALATE';
 
 /** A delegation as it stood when the decision was taken. */

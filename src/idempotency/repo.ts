@@ -16,8 +16,7 @@ export interface StoredAnswer {
   body: Buffer;
 }
 
-export type Reservation =
-  { outcome: 'reserved' } | { outcome: 'replay'; answer: StoredAnswer } | { outcome: 'reused' } | { outcome: 'in-use' };
+type Reservation = { outcome: 'reserved' } | { outcome: 'replay'; answer: StoredAnswer } | { outcome: 'reused' } | { outcome: 'in-use' };
 
 const iso = (d: Date) => d.toISOString();
 

@@ -4,7 +4,7 @@ import { canonicalJson, GENESIS_HASH } from '../lib/canonical-json.js';
 import { sha256Hex } from '../lib/crypto.js';
 import * as repo from './repo.js';
 
-export interface AuditEntry {
+interface AuditEntry {
   verificationId: string;
   seq: number;
   type: string;
@@ -14,7 +14,7 @@ export interface AuditEntry {
 }
 
 /** SHA-256 over the previous hash and the JCS form of the entry: changing or dropping any entry breaks every later hash. */
-export function auditHash(prevHash: string, e: AuditEntry): string {
+function auditHash(prevHash: string, e: AuditEntry): string {
   const content = canonicalJson({
     verification_id: e.verificationId,
     seq: e.seq,

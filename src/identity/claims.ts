@@ -3,7 +3,7 @@
  * attestation service and the public catalogue share, in a module of their own so that the
  * schemas do not import the service that answers with them.
  */
-export const CLAIMS = {
+const CLAIMS = {
   identity_verified: { description: 'The verification was approved.', needs_mrz: false },
   age_over_18: {
     description: 'The holder is at least 18 years old today (birth date in the zone read from the document).',

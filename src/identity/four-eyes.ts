@@ -28,7 +28,7 @@ export interface PriorDecision {
  * verification; `first` records the first of two; `disagreement` records a second that differs
  * from the first, so a third reviewer decides.
  */
-export type DecisionWeight = 'final' | 'first' | 'disagreement';
+type DecisionWeight = 'final' | 'first' | 'disagreement';
 
 /** Weighs a decision by a key that has not decided this case yet (the caller refuses a repeat). */
 export function weighDecision(policy: ReviewPolicy, prior: PriorDecision[], decision: 'approve' | 'decline'): DecisionWeight {

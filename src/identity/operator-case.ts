@@ -13,7 +13,7 @@ import { keyNames } from '../auth/repo.js';
 import { toIso } from '../lib/time.js';
 
 /** The operator's actor in the audit chain (every operator action, this file's included). */
-export const OPERATOR = 'operator';
+const OPERATOR = 'operator';
 
 /**
  * The operator's view of one verification of a profile (README, "Consoles"): its timeline from
@@ -107,5 +107,3 @@ export function createOperatorCaseService({ db, clock, blobs, webhooks }: Identi
     },
   };
 }
-
-export type OperatorCaseService = ReturnType<typeof createOperatorCaseService>;

@@ -1,5 +1,7 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.js';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { rowsOf, type DbOrTx } from '../db/client.js';
+import { at, minuteOf, type MinuteWindow } from '../db/minutes.js';
+import { paged, type Window } from '../db/paged.js';
 import {
   identityAttestations,
   identityAuditEvents,
@@ -10,7 +12,7 @@ import {
 } from '../db/schema/identity.js';
 import { webhookEvents } from '../db/schema/webhooks.js';
 import { apiKeys, profiles } from '../db/schema/core.js';
-import type { ReviewPolicy } from '../db/vocabulary.js';
+import type { ReviewPolicy, VerificationStatus } from '../db/vocabulary.js';
 import type { PriorDecision } from './four-eyes.js';
 import { isUuid } from '../lib/uuid.js';
 
@@ -151,19 +153,21 @@ export async function openReviewQueue(db: DbOrTx, profileId: string): Promise<Ve
     .orderBy(asc(identityVerifications.updatedAt), asc(identityVerifications.id));
 }
 
+/** A reviewer decision as the review rules and the consoles read it: who (the key and its name), what, why and when. */
+const decisionColumns = {
+  reviewerKeyId: identityReviews.reviewerKeyId,
+  reviewerName: apiKeys.name,
+  decision: identityReviews.decision,
+  declineReasons: identityReviews.declineReasons,
+  createdAt: identityReviews.createdAt,
+};
+
 /** The reviewer decisions of each verification, oldest first. */
 export async function decisionsOf(db: DbOrTx, verificationIds: string[]): Promise<Map<string, PriorDecision[]>> {
   const byVerification = new Map<string, PriorDecision[]>(verificationIds.map((id) => [id, []]));
   if (verificationIds.length === 0) return byVerification;
   const rows = await db
-    .select({
-      verificationId: identityReviews.verificationId,
-      reviewerKeyId: identityReviews.reviewerKeyId,
-      decision: identityReviews.decision,
-      createdAt: identityReviews.createdAt,
-      reviewerName: apiKeys.name,
-      declineReasons: identityReviews.declineReasons,
-    })
+    .select({ verificationId: identityReviews.verificationId, ...decisionColumns })
     .from(identityReviews)
     .innerJoin(apiKeys, eq(apiKeys.id, identityReviews.reviewerKeyId))
     .where(inArray(identityReviews.verificationId, verificationIds))
@@ -250,14 +254,7 @@ export async function auditTrail(db: DbOrTx, verificationId: string) {
 /** Every reviewer decision on a verification with its note (null once erased), oldest first, for the operator's detail. */
 export async function reviewsOf(db: DbOrTx, verificationId: string) {
   return db
-    .select({
-      reviewerKeyId: identityReviews.reviewerKeyId,
-      reviewerName: apiKeys.name,
-      decision: identityReviews.decision,
-      note: identityReviews.note,
-      declineReasons: identityReviews.declineReasons,
-      createdAt: identityReviews.createdAt,
-    })
+    .select({ ...decisionColumns, note: identityReviews.note })
     .from(identityReviews)
     .innerJoin(apiKeys, eq(apiKeys.id, identityReviews.reviewerKeyId))
     .where(eq(identityReviews.verificationId, verificationId))
@@ -283,4 +280,38 @@ export async function decisionWebhookEventIds(db: DbOrTx, v: Pick<VerificationRo
     )
     .orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.id));
   return rows.map((r) => r.id);
+}
+
+// ---- the operator console's reads ------------------------------------------------------------
+
+/** A profile's verifications, newest first, optionally of one status: one page and the total. */
+export async function verificationsOfProfile(
+  db: DbOrTx,
+  profileId: string,
+  status: VerificationStatus | undefined,
+  w: Window,
+): Promise<{ rows: VerificationRow[]; total: number }> {
+  if (!isUuid(profileId)) return { rows: [], total: 0 };
+  const where = and(eq(identityVerifications.profileId, profileId), status ? eq(identityVerifications.status, status) : undefined);
+  return paged(
+    db
+      .select()
+      .from(identityVerifications)
+      .where(where)
+      .orderBy(desc(identityVerifications.createdAt), desc(identityVerifications.id))
+      .limit(w.limit)
+      .offset(w.offset),
+    db.select({ n: count() }).from(identityVerifications).where(where),
+  );
+}
+
+/** Decisions (the pipeline's and the reviewers') per minute and status, from the audit trail. */
+export async function decisionsPerMinute(db: DbOrTx, w: MinuteWindow) {
+  const result = await db.execute(sql`
+    select ${minuteOf('created_at')} as minute, substr(type, 14) as status, count(*)::int as n
+    from identity_audit_events
+    where created_at >= ${at(w.from)} and created_at < ${at(w.to)}
+      and type in ('verification.approved', 'verification.declined', 'verification.manual_review')
+    group by 1, 2`);
+  return rowsOf<{ minute: number; status: string; n: number }>(result);
 }

@@ -11,14 +11,14 @@ import { keyActor, type IdentityDeps } from './deps.js';
 import { actorKeyId, imageContentType, reviewCaseView } from './views.js';
 
 /** How long a case stays open to reviewers after a reviewer decided it (README, "Security"). */
-export const REVIEW_REACH_MS = 24 * 60 * 60 * 1000;
+const REVIEW_REACH_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Whether reviewers may open the case now: while it waits in manual_review, and for 24 hours
  * after a reviewer decided it (to check or explain the decision); never a case the pipeline
  * decided or one still being captured.
  */
-export function withinReviewerReach(v: Pick<VerificationRow, 'status' | 'decisionReason' | 'decidedAt'>, now: Date): boolean {
+function withinReviewerReach(v: Pick<VerificationRow, 'status' | 'decisionReason' | 'decidedAt'>, now: Date): boolean {
   if (v.status === 'manual_review') return true;
   if (!v.decidedAt || !v.decisionReason?.startsWith('reviewer_')) return false;
   return now.getTime() < v.decidedAt.getTime() + REVIEW_REACH_MS;

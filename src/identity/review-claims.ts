@@ -8,17 +8,17 @@ import type { VerificationRow } from './repo.js';
 import { keyActor, type IdentityDeps } from './deps.js';
 
 /** How long a claim holds a case for one reviewer before it lapses by itself (README, "Consoles"). */
-export const REVIEW_CLAIM_MS = 15 * 60 * 1000;
+const REVIEW_CLAIM_MS = 15 * 60 * 1000;
 
 /** Who holds a case now, as the queue and the case view show it; null when nobody does or the claim lapsed. */
-export interface ClaimView {
+interface ClaimView {
   reviewer: string;
   reviewer_name: string | null;
   until: string;
 }
 
 /** The live claim on a case (lapsed claims read as none). */
-export function liveClaim(v: Pick<VerificationRow, 'claimedByKeyId' | 'claimedUntil'>, now: Date) {
+function liveClaim(v: Pick<VerificationRow, 'claimedByKeyId' | 'claimedUntil'>, now: Date) {
   if (!v.claimedByKeyId || !v.claimedUntil || v.claimedUntil.getTime() <= now.getTime()) return null;
   return { keyId: v.claimedByKeyId, until: v.claimedUntil };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VERIFICATION_STATUSES } from '../db/vocabulary.js';
 import { CLAIM_NAMES } from './claims.js';
 import { errorBody } from './errors.js';
 import { DECLINE_REASONS } from './four-eyes.js';
@@ -8,7 +9,7 @@ export { errorBody };
 export const idParams = z.object({ id: z.string().describe('Verification id (UUID); anything else answers 404') });
 
 /** An HTTPS address in the field `field`; the service then checks its host as webhook endpoints are checked. */
-export const httpsUrlField = (field: string) =>
+const httpsUrlField = (field: string) =>
   z
     .string()
     .max(2048)
@@ -36,7 +37,7 @@ export const createVerificationBody = z.object({
   return_url: returnUrlInput,
 });
 
-const status = z.enum(['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined']);
+const status = z.enum(VERIFICATION_STATUSES);
 const stage = z.enum(['document', 'challenge', 'selfie', 'complete']);
 
 const captureUrl = z

@@ -1,5 +1,8 @@
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import type { DbOrTx } from '../db/client.js';
+import type { MinuteWindow } from '../db/minutes.js';
+import type { Window } from '../db/paged.js';
+import type { VerificationStatus } from '../db/vocabulary.js';
 import type { Clock } from '../lib/clock.js';
 import { forgetAnswersOf } from '../idempotency/repo.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
@@ -18,7 +21,7 @@ import { keyActor, type IdentityDeps } from './deps.js';
 import { createdVerificationView, handoffView, reviewQueueItemView, verificationView, type IssuedHandoff } from './views.js';
 import { sendDecisionWebhook } from './webhooks.js';
 
-export const HANDOFF_TTL_MS = 30 * 60 * 1000;
+const HANDOFF_TTL_MS = 30 * 60 * 1000;
 
 /**
  * A new verification awaiting capture, with its first handoff token, for the partner's backend
@@ -293,6 +296,23 @@ function confirmedZone(text: string, decision: 'approve' | 'decline', now: Date)
 }
 
 /** What the operator API does with verifications of any profile. */
+/**
+ * What the operator console reads of identity (README, "Consoles"): a profile's verifications,
+ * and the decisions per minute of the operator's last hour. Reads only.
+ */
+export function createIdentityOperatorReads(db: DbOrTx) {
+  return {
+    /** A profile's verifications, newest first, optionally of one status: one page and the total. */
+    async verifications(profileId: string, status: VerificationStatus | undefined, w: Window) {
+      const { rows, total } = await repo.verificationsOfProfile(db, profileId, status, w);
+      return { items: rows.map(verificationView), total };
+    },
+
+    /** The pipeline's and the reviewers' decisions in the window, per minute (since the Unix epoch) and status. */
+    decisionsPerMinute: (w: MinuteWindow) => repo.decisionsPerMinute(db, w),
+  };
+}
+
 export function createIdentityOperatorService({ db, clock, webhooks }: Pick<IdentityDeps, 'db' | 'clock' | 'webhooks'>) {
   return {
     /**

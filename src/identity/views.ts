@@ -31,7 +31,7 @@ export function verificationView(v: VerificationRow): z.infer<typeof s.verificat
 }
 
 /** The document's type, country and expiry from the verification's zone; null without one. */
-export function documentSummaryView(v: VerificationRow): z.infer<typeof s.documentSummary> {
+function documentSummaryView(v: VerificationRow): z.infer<typeof s.documentSummary> {
   if (!v.mrz || !v.mrzSource) return null;
   try {
     const { format, fields } = parseMrz(v.mrz.split('\n'));
@@ -103,7 +103,7 @@ export function captureStatusView(v: VerificationRow, uploadedSteps: number[], r
 }
 
 /** The steps as the API shows them: `pose` null on a challenge issued before poses existed. */
-export function stepsView(steps: ChallengeStep[]): z.infer<typeof s.challenge>['steps'] {
+function stepsView(steps: ChallengeStep[]): z.infer<typeof s.challenge>['steps'] {
   return steps.map((step) => ({ step: step.step, instruction: step.instruction, pose: step.pose ?? null }));
 }
 
@@ -169,7 +169,7 @@ function reviewZoneView(v: VerificationRow): Record<string, string | null> | nul
 }
 
 /** What the reviewer's case view needs besides the row: its frames, audit trail and the stored images' types. */
-export interface CaseMaterial {
+interface CaseMaterial {
   frames: FrameRow[];
   audit: { type: string; actor: string; createdAt: Date }[];
   /** Content type of each stored image by its blob key. */

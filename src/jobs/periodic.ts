@@ -6,7 +6,7 @@ import { ensureSingletonJob } from './repo.js';
  * every instance finds at its start instead of adding another, and which each run moves to its
  * next time. A run deletes in batches of `batch` until one comes back short.
  */
-export interface PeriodicPurge {
+interface PeriodicPurge {
   queue: string;
   /** The row's id: a constant UUID of the purge's own. */
   id: string;

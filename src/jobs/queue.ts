@@ -49,7 +49,7 @@ export type JobOutcome = void | (({ done: true } | { retryAt: Date; error?: stri
 
 export type JobHandler<P = unknown> = (job: Job<P>) => Promise<JobOutcome>;
 
-export interface LaneSettings {
+interface LaneSettings {
   /** Jobs of this lane running at once in this process. */
   concurrency: number;
   /** Jobs with one concurrency key running at once (all processes together); no limit when absent. */
@@ -63,7 +63,7 @@ export interface LaneSettings {
   prefetch?: number;
 }
 
-export const DEFAULT_LANES: Record<LaneName, LaneSettings> = {
+const DEFAULT_LANES: Record<LaneName, LaneSettings> = {
   identity: { concurrency: 4 },
   deliveries: { concurrency: 32, perKeyLimit: 4, prefetch: 32 },
   housekeeping: { concurrency: 4 },
@@ -89,12 +89,12 @@ export interface JobQueueOptions {
   tracing?: JobTracing;
 }
 
-export interface HandleOptions {
+interface HandleOptions {
   /** The lane whose slots run this queue: the kind's lane (src/jobs/kinds.ts), housekeeping for other queues. */
   lane?: LaneName;
 }
 
-export interface EnqueueOptions {
+interface EnqueueOptions {
   runAt?: Date;
   tx?: DbOrTx;
   /** What the job talks to (e.g. one webhook endpoint); limits and pauses apply per key. */

@@ -27,7 +27,7 @@ export interface ClaimedJob {
   traceParent: string | null;
 }
 
-export interface NewJob {
+interface NewJob {
   queue: string;
   payload: unknown;
   runAt: Date;
@@ -93,7 +93,7 @@ function dueCandidates(queues: SQL, now: Date, limit: number, keyFilter: SQL): S
     order by run_at limit ${limit}`;
 }
 
-export interface ClaimRequest {
+interface ClaimRequest {
   queues: string[];
   limit: number;
   now: Date;
@@ -191,7 +191,7 @@ export interface WriteKind {
   repeatable?: boolean;
 }
 
-export type WriteValue = SqlValue;
+type WriteValue = SqlValue;
 
 /** One row of a kind of write. */
 export interface JobWrite {

@@ -4,7 +4,7 @@ import type { Database } from '../db/client.js';
 import type { JobListener } from './queue.js';
 
 /** The channel the jobs_added trigger notifies (migrations/0003_jobs_slots.sql), with the queue as payload. */
-export const JOBS_CHANNEL = 'jobs_added';
+const JOBS_CHANNEL = 'jobs_added';
 const RECONNECT_MS = 1_000;
 
 /**

@@ -5,7 +5,7 @@
  * that arrive together (jobs claimed in one statement, requests read in one poll) share it. A
  * batch that throws rejects each of its items; `runBatch` answers one result per item, in order.
  */
-export interface GroupCommit<I, O> {
+interface GroupCommit<I, O> {
   add(key: string, item: I): Promise<O>;
 }
 

@@ -4,7 +4,7 @@
  * becomes U+FFFD on the way to the database, jsonb fails the insert. Both are refused at the
  * edge, before any query, with the path of the field that holds them.
  */
-export interface UnstorableText {
+interface UnstorableText {
   /** Where the text is: object keys and array indexes from the root of the checked value. */
   path: (string | number)[];
   message: string;

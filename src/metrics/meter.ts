@@ -12,7 +12,7 @@ export interface Meter {
   governanceBatchSealed(dispositions: readonly string[]): void;
 }
 
-export type WebhookOutcome = 'delivered' | 'failed' | 'gave_up';
+type WebhookOutcome = 'delivered' | 'failed' | 'gave_up';
 
 export const silentMeter: Meter = {
   webhookAttempt: () => {},

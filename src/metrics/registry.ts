@@ -31,13 +31,13 @@ async function answers(work: Promise<unknown>, ms: number): Promise<0 | 1> {
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 /** A pg pool's counts (pg.Pool has these three). */
-export interface PoolCounts {
+interface PoolCounts {
   totalCount: number;
   idleCount: number;
   waitingCount: number;
 }
 
-export interface MetricsSources extends JobGaugeSources {
+interface MetricsSources extends JobGaugeSources {
   /** The database pools by name (PostgreSQL; none on PGlite, which has one in-process connection). */
   pools: Record<string, PoolCounts>;
   /** The Redis client's state, when REDIS_URL is set: `ready` means reachable. */

@@ -13,7 +13,7 @@ declare module 'fastify' {
  * window on any API, then every authenticated route answers 429 to it until the window ends.
  * It is asked before the key lookup, so a braked caller costs no database query.
  */
-export interface AuthBrake {
+interface AuthBrake {
   /** Seconds until `ip` may try again; 0 while it may. */
   secondsBraked(ip: string): Promise<number>;
   /** Counts one failed authentication of `ip`. */
@@ -24,7 +24,7 @@ interface Log {
   warn(obj: object, msg: string): void;
 }
 
-export const AUTH_BRAKE_WINDOW_MS = 60_000;
+const AUTH_BRAKE_WINDOW_MS = 60_000;
 /** Distinct addresses the in-process store keeps before it forgets the windows already over. */
 const MAX_ADDRESSES = 100_000;
 const REDIS_PREFIX = 'auth-failures:';

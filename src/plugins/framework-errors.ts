@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { codeForStatus, type ErrorFormat } from './error-handler.js';
 
 /** The API that serves the paths under `prefixes` (each ending in '/'), and its error format. */
-export interface ApiPaths {
+interface ApiPaths {
   prefixes: readonly string[];
   format: ErrorFormat;
 }

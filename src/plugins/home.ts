@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 
 /** Where a newcomer goes from `GET /`: the docs, the document, the consoles, the probes. */
-export function homeLinks(operatorApiOn: boolean) {
+function homeLinks(operatorApiOn: boolean) {
   return {
     service: 'Partner services: Ticketing Partner API, Identity Verification Service, Governance Evidence Service',
     docs: '/docs',
@@ -18,7 +18,7 @@ export function homeLinks(operatorApiOn: boolean) {
 }
 
 /** True when the client lists text/html ahead of JSON (a browser), not for curl's `*\/*` or an API client. */
-export function prefersHtml(req: FastifyRequest): boolean {
+function prefersHtml(req: FastifyRequest): boolean {
   const accept = String(req.headers.accept ?? '').toLowerCase();
   const html = accept.indexOf('text/html');
   if (html < 0 || /text\/html\s*;\s*q=0(\.0*)?\s*(,|$)/.test(accept)) return false;

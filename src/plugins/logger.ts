@@ -2,7 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
 
 /** Paths pino replaces with [redacted]: nothing secret reaches a log line. */
-export const redactPaths = [
+const redactPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["webhook-signature"]',

@@ -2,14 +2,14 @@ import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 
 /** CSP directives by name, each a list of sources. */
-export type CspDirectives = Record<string, readonly string[]>;
+type CspDirectives = Record<string, readonly string[]>;
 
 /**
  * The policy every response carries: everything from this origin only, no inline script, no
  * plugins, never framed. /docs (swagger-ui) runs under it as is: its scripts, styles and
  * initializer are files of this origin, its icons are data: images.
  */
-export const BASE_CSP: CspDirectives = {
+const BASE_CSP: CspDirectives = {
   'default-src': ["'self'"],
   'base-uri': ["'self'"],
   'script-src': ["'self'"],

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** How long a connection may keep sending the rest of a refused body before it is cut. */
-export const UNREAD_BODY_GRACE_MS = 5_000;
+const UNREAD_BODY_GRACE_MS = 5_000;
 
 /**
  * An answer can leave before its request body was read: a 401 from a hook, a 409 or 422 from

@@ -20,7 +20,7 @@ export function webAppDir(): string | undefined {
  * photos are previewed from blob: URLs, the camera plays as a MediaStream, and the face models run
  * as WebAssembly (compiled, never eval'd script). The page may use the camera, nothing else (README "Identity: the hosted capture page").
  */
-export const CAPTURE_PAGE_HEADERS = {
+const CAPTURE_PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self'; " +
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",

@@ -1,5 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
+import { paged, type Window } from '../db/paged.js';
 import { profiles, venues } from '../db/schema/core.js';
 import { isUuid } from '../lib/uuid.js';
 
@@ -41,6 +42,14 @@ export async function insertVenue(db: DbOrTx, values: typeof venues.$inferInsert
   const [row] = await db.insert(venues).values(values).returning();
   if (!row) throw new Error('the venue insert returned no row');
   return row;
+}
+
+/** Every profile, newest first: one page and the total (the operator console's list). */
+export function profilesPage(db: DbOrTx, w: Window): Promise<{ rows: ProfileRow[]; total: number }> {
+  return paged(
+    db.select().from(profiles).orderBy(desc(profiles.createdAt), desc(profiles.id)).limit(w.limit).offset(w.offset),
+    db.select({ n: count() }).from(profiles),
+  );
 }
 
 /** A profile's venues, oldest first (the id breaks a tie of creation times). */

@@ -1,13 +1,15 @@
 import { issueApiKey, notifyApiKeysChanged, revokeApiKey, type ApiKeyGrant } from '../auth/api-keys.js';
 import * as keys from '../auth/repo.js';
 import type { DbOrTx } from '../db/client.js';
+import type { Window } from '../db/paged.js';
 import type { Clock } from '../lib/clock.js';
+import { toIso } from '../lib/time.js';
 import { profileErrors } from './errors.js';
 import * as repo from './repo.js';
 import type { Plan, ReviewPolicy } from '../db/vocabulary.js';
 import { apiKeyView, profileView, venueView } from './views.js';
 
-export interface VenueInput {
+interface VenueInput {
   name: string;
   address: string;
   city?: string | undefined;
@@ -17,7 +19,7 @@ export interface VenueInput {
 }
 
 /** A venue's changes: only the fields present change; `city` and `timezone` may be cleared with null. */
-export interface VenuePatch {
+interface VenuePatch {
   name?: string | undefined;
   address?: string | undefined;
   city?: string | null | undefined;
@@ -103,6 +105,12 @@ export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }
       await requireProfile(grant.profileId);
       const { row, key } = await issueApiKey(db, clock, grant);
       return { ...apiKeyView(row), key };
+    },
+
+    /** Every profile, newest first, with its creation time: one page and the total (the operator console's list). */
+    async listProfiles(w: Window) {
+      const { rows, total } = await repo.profilesPage(db, w);
+      return { items: rows.map((p) => ({ ...profileView(p), createdAt: toIso(p.createdAt) })), total };
     },
 
     async listKeys(profileId?: string) {

@@ -4,7 +4,7 @@ import { signingKeys } from '../db/schema/signing-keys.js';
 
 /** All SQL over the signing keys: one live key per purpose (a unique index), retired keys kept for verifiers. */
 
-export type SigningKeyRow = typeof signingKeys.$inferSelect;
+type SigningKeyRow = typeof signingKeys.$inferSelect;
 
 /** Retires every live key of `purpose` other than `kid`. */
 export async function retireOtherLiveKeys(db: DbOrTx, purpose: string, kid: string, at: Date): Promise<void> {

@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import { keyIdOf, keyPairFromSeed } from '../lib/ed25519.js';
 import * as repo from './repo.js';
 
-export type KeyPurpose = 'governance' | 'governance-checkpoint' | 'attestation' | 'identity-webhook';
+type KeyPurpose = 'governance' | 'governance-checkpoint' | 'attestation' | 'identity-webhook';
 
 export interface SigningKey {
   kid: string;

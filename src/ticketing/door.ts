@@ -48,5 +48,3 @@ export function createDoorService({ db, clock, webhooks }: TicketingDeps) {
     },
   };
 }
-
-export type DoorService = ReturnType<typeof createDoorService>;

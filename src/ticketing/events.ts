@@ -192,5 +192,3 @@ export function createEventService({ db, clock, webhooks, pages = createEventPag
     changeStatus: (id: string, to: 'ACTIVE' | 'INACTIVE' | 'ARCHIVED') => transition(id, to),
   };
 }
-
-export type EventService = ReturnType<typeof createEventService>;

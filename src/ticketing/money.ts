@@ -2,7 +2,6 @@
 
 /** A price as the operator writes it: "25", "25.5" or "25.00"; at most 1,000,000.00. */
 export const PRICE_PATTERN = /^(0|[1-9]\d{0,6})(\.\d{1,2})?$/;
-export const MAX_PRICE_CENTS = 100_000_000;
 
 export function parseCents(price: string): number {
   const [whole, fraction = ''] = price.split('.');

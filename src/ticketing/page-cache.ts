@@ -10,7 +10,7 @@ export interface CachedPage {
   changes: string;
 }
 
-export interface PageSource {
+interface PageSource {
   /** The listed events' change count now (one small read). */
   changes(): Promise<string>;
   /** The page and its change count, read in one snapshot. */

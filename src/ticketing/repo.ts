@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type DbOrTx } from '../db/client.js';
+import { paged, type Window } from '../db/paged.js';
 import { recordSet } from '../db/record-set.js';
 import { prepared, rawRows } from '../db/prepared.js';
 import { venues } from '../db/schema/core.js';
@@ -9,16 +10,6 @@ import type { EventRow, OrderItemRow, OrderRow } from './views.js';
 import { isUuid } from '../lib/uuid.js';
 
 /** The SQL of ticketing. Every function takes the connection or the transaction to run on. */
-
-export interface Window {
-  limit: number;
-  offset: number;
-}
-
-async function paged<T>(rows: Promise<T[]>, total: Promise<{ n: number }[]>) {
-  const [items, [counted]] = await Promise.all([rows, total]);
-  return { rows: items, total: Number(counted?.n ?? 0) };
-}
 
 // ---- events ----------------------------------------------------------------------------------
 
@@ -180,6 +171,22 @@ export async function eventListState(db: DbOrTx, profileId: string, status: Even
   );
   const [row] = await rawRows<{ total: number; changes: string }>(statement, { profileId, status });
   return row!;
+}
+
+/** A profile's events in every status or one, latest start first: one page and the total (the operator console's list). */
+export function eventsOfProfile(db: DbOrTx, profileId: string, status: EventRow['status'] | undefined, w: Window) {
+  if (!isUuid(profileId)) return Promise.resolve({ rows: [] as EventRow[], total: 0 });
+  const where = and(eq(ticketingEvents.profileId, profileId), status ? eq(ticketingEvents.status, status) : undefined);
+  return paged(
+    db
+      .select()
+      .from(ticketingEvents)
+      .where(where)
+      .orderBy(desc(ticketingEvents.startsAt), desc(ticketingEvents.id))
+      .limit(w.limit)
+      .offset(w.offset),
+    db.select({ n: count() }).from(ticketingEvents).where(where),
+  );
 }
 
 /** What a new event is made of; the venue and its profile come from the venues table. */

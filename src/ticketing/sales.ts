@@ -207,5 +207,3 @@ export function createSalesService({ db, clock, webhooks }: TicketingDeps) {
     },
   };
 }
-
-export type SalesService = ReturnType<typeof createSalesService>;

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { envelope, errorEnvelope } from '../plugins/envelope-schemas.js';
 import { isTimeZone } from '../lib/time.js';
+import { EVENT_STATUSES, ORDER_STATUSES, TICKET_TYPE_KINDS } from '../db/vocabulary.js';
 import { PRICE_PATTERN } from './money.js';
 
 export { envelope, errorEnvelope };
 
-export const eventStatus = z.enum(['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED']);
+const eventStatus = z.enum(EVENT_STATUSES);
 export const ticketMode = z.enum(['SERVICE', 'EXTERNAL', 'FREE']);
-export const orderStatus = z.enum(['PENDING', 'CONFIRMED', 'REFUNDED', 'CANCELLED']);
+export const orderStatus = z.enum(ORDER_STATUSES);
 
 const dateTime = z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time' });
 /** Names already found valid: building an Intl.DateTimeFormat to check one costs ~0.1 ms. Bounded, as spellings vary. */
@@ -109,7 +110,7 @@ export const ticketType = z.object({
   id: z.uuid(),
   name: z.string(),
   description: z.string().nullable(),
-  kind: z.enum(['STANDARD', 'TABLE']),
+  kind: z.enum(TICKET_TYPE_KINDS),
   partySize: z.number().int().nullable(),
   price: z.string(),
   quantity: z.number().int(),
@@ -158,7 +159,7 @@ export const ticketTypeCreate = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
     description: z.string().max(2000).optional(),
-    kind: z.enum(['STANDARD', 'TABLE']),
+    kind: z.enum(TICKET_TYPE_KINDS),
     partySize: z.number().int().min(1).max(1000).optional(),
     price: z.string().regex(PRICE_PATTERN, 'a decimal amount with at most two fraction digits, like "25.00"'),
     quantity: z.number().int().min(0).max(1_000_000),

@@ -1,6 +1,11 @@
 import { createDoorService } from './door.js';
 import { createEventService, type TicketingDeps } from './events.js';
 import { createSalesService } from './sales.js';
+import type { DbOrTx } from '../db/client.js';
+import type { Window } from '../db/paged.js';
+import type { EventStatus } from '../db/vocabulary.js';
+import * as repo from './repo.js';
+import { eventView } from './views.js';
 
 export type { TicketingDeps } from './events.js';
 
@@ -14,3 +19,14 @@ export function createTicketingService(deps: TicketingDeps) {
 }
 
 export type TicketingService = ReturnType<typeof createTicketingService>;
+
+/** What the operator console reads of ticketing (README, "Consoles"): a profile's events. Reads only. */
+export function createTicketingOperatorReads(db: DbOrTx) {
+  return {
+    /** A profile's events in every status or one, latest start first: one page and the total. */
+    async events(profileId: string, status: EventStatus | undefined, w: Window) {
+      const { rows, total } = await repo.eventsOfProfile(db, profileId, status, w);
+      return { items: rows.map(eventView), total };
+    },
+  };
+}

@@ -18,7 +18,7 @@ export type CheckInRow = typeof checkIns.$inferSelect;
 export const CURRENCY = 'USD';
 
 /** What an event's resource is made of (the columns eventView writes, and the trigger of its stored resource JSON). */
-export type EventViewRow = Pick<
+type EventViewRow = Pick<
   EventRow,
   | 'id'
   | 'name'

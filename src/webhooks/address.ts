@@ -49,7 +49,7 @@ function listOf(ranges: [string, number, string][], family: 'ipv4' | 'ipv6') {
 const v4Lists = listOf(v4Ranges, 'ipv4');
 const v6Lists = listOf(v6Ranges, 'ipv6');
 
-export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
+type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
 
 /** The eight 16-bit groups of an IPv6 address. */
 function groupsOf(address: string): number[] {

@@ -15,7 +15,7 @@ import type { DeliveryPolicy, WebhookSigner } from './types.js';
 /** The two kinds of webhook jobs (src/jobs/kinds.ts): an event to its deliveries, and one attempt of one delivery. */
 export const FANOUT_QUEUE = 'webhooks.fanout' satisfies JobName;
 export const DELIVERY_QUEUE = 'webhooks.deliver' satisfies JobName;
-export const USER_AGENT = 'PartnerServices-Webhooks/1.0';
+const USER_AGENT = 'PartnerServices-Webhooks/1.0';
 export { MAX_CONSECUTIVE_FAILURES } from './repo.js';
 /** Attempts started in one statement at most; more wait for the next. */
 const MAX_STARTS_PER_STATEMENT = 64;
@@ -24,7 +24,7 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 type Started = repo.StartedAttempt;
 
-export interface DispatcherDeps {
+interface DispatcherDeps {
   db: Db;
   /** Where attempts are started and ended (Database.bookkeeping); `db` when absent. */
   bookkeeping?: Db;

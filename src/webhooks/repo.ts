@@ -6,6 +6,7 @@ import type { JobWrite, WriteKind } from '../jobs/queue.js';
 import type { ResponseExcerpt } from './response-excerpt.js';
 import type { DeliveryState } from './types.js';
 import { isUuid } from '../lib/uuid.js';
+import { DELIVERY_STATES } from '../db/vocabulary.js';
 
 /**
  * The webhooks tables: the outbox (events), registered endpoints, deliveries and their
@@ -15,7 +16,7 @@ import { isUuid } from '../lib/uuid.js';
 
 export type EventRow = typeof webhookEvents.$inferSelect;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 /** A delivery as the log lists it: with its event's type. */
 export type LoggedDelivery = DeliveryRow & { eventType: string };
@@ -67,7 +68,7 @@ export async function failPendingDelivery(db: DbOrTx, id: string, error: string,
 }
 
 /** The text an attempt row carries until its answer is recorded. */
-export const INTERRUPTED = 'no answer recorded: the process stopped during this attempt';
+const INTERRUPTED = 'no answer recorded: the process stopped during this attempt';
 
 const startedRow = z.object({
   id: z.string(),
@@ -76,7 +77,7 @@ const startedRow = z.object({
   url: z.string(),
   signer: z.string(),
   policy: z.string(),
-  state: z.enum(['pending', 'succeeded', 'failed']),
+  state: z.enum(DELIVERY_STATES),
   attempts: z.number(),
   max_attempts: z.number(),
   event_payload: z.string().nullable(),
@@ -170,7 +171,7 @@ export async function startAttempts(
 }
 
 /** What one attempt got, and what it leaves the delivery in. */
-export interface AttemptResult {
+interface AttemptResult {
   deliveryId: string;
   attempt: number;
   statusCode: number | null;
@@ -323,7 +324,7 @@ export async function updateEndpoint(
 
 // The operator's side: the delivery log
 
-export interface DeliveryFilter {
+interface DeliveryFilter {
   profileId?: string;
   endpointId?: string;
   eventId?: string;

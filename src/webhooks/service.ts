@@ -14,9 +14,9 @@ import { checkTarget, WebhookTargetError, type GuardOptions } from './ssrf.js';
 import type { WebhookDeliveryView, WebhookService } from './types.js';
 import { deliveryDetailView, deliveryViews, endpointView } from './views.js';
 
-export const TEST_EVENT_TYPE = 'webhook.test';
+const TEST_EVENT_TYPE = 'webhook.test';
 
-export interface WebhookServiceDeps {
+interface WebhookServiceDeps {
   db: Db;
   clock: Clock;
   jobs: JobQueue;

@@ -1,7 +1,8 @@
 import type { DbOrTx } from '../db/client.js';
+import type { DELIVERY_STATES } from '../db/vocabulary.js';
 
 /** What a signer gets: the event id, the send time and the exact bytes that will be sent. */
-export interface SignInput {
+interface SignInput {
   eventId: string;
   timestampSec: number;
   body: string;
@@ -50,7 +51,6 @@ export interface WebhookPlatform {
 
 /** The five event types ticketing publishes; endpoints may filter on them. */
 export const TICKETING_EVENT_TYPES = ['order.paid', 'order.refunded', 'ticket.checked_in', 'event.published', 'event.canceled'] as const;
-export type TicketingEventType = (typeof TICKETING_EVENT_TYPES)[number];
 
 export interface WebhookEndpointView {
   id: string;
@@ -64,7 +64,7 @@ export interface WebhookEndpointView {
   createdAt: string;
 }
 
-export interface WebhookAttemptView {
+interface WebhookAttemptView {
   attempt: number;
   at: string;
   statusCode: number | null;
@@ -86,7 +86,7 @@ export interface WebhookDeliveryDetailView extends Omit<WebhookDeliveryView, 'at
   attempts: WebhookAttemptDetailView[];
 }
 
-export type DeliveryState = 'pending' | 'succeeded' | 'failed';
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface WebhookDeliveryView {
   id: string;

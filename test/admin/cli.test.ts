@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../helpers/app.js';
-import { buildRequest, commandName, parseFlags, splitGlobalOptions, UsageError } from '../../src/cli/cli-args.js';
+import { buildRequest, commandName, commandUsage, parseFlags, splitGlobalOptions, UsageError } from '../../src/cli/cli-args.js';
 
 const run = promisify(execFile);
 
@@ -93,6 +93,24 @@ describe('operator CLI arguments', () => {
     expect(() => splitGlobalOptions(['--verbose', 'get-profile'])).toThrow(UsageError);
   });
 
+  it("lists an enumerated flag's allowed values in the command's --help, by group where they depend on another flag", () => {
+    const help = commandUsage({
+      name: 'create-api-key',
+      method: 'POST',
+      path: '/api-keys',
+      flags: ['service!', 'profileId!', 'scopes[]', 'role'],
+      choices: {
+        service: ['ticketing', 'identity'],
+        scopes: { ticketing: ['events:read', 'orders:read'], governance: ['governance:read'] },
+      },
+    }).split('\n');
+    const flagLine = (flag: string) => help.find((l) => l.trimStart().startsWith(flag));
+    expect(flagLine('--service')).toMatch(/required\s+one of: ticketing, identity$/);
+    expect(flagLine('--scopes')).toMatch(/optional\s+any of, for ticketing: events:read, orders:read; for governance: governance:read$/);
+    expect(flagLine('--profileId')).toMatch(/required$/);
+    expect(flagLine('--role')).toMatch(/optional$/);
+  });
+
   it('refuses a missing path parameter and stray words', () => {
     expect(() => buildRequest(createVenue, ['--name', 'Hall'])).toThrow(UsageError);
     expect(() => parseFlags(['name'])).toThrow(UsageError);
@@ -101,6 +119,23 @@ describe('operator CLI arguments', () => {
 });
 
 describe('operator CLI', () => {
+  it("prints a command's flags with their allowed values on --help, without a database", async () => {
+    const tsx = join(process.cwd(), 'node_modules/.bin/tsx');
+    // The embedded database would create DATA_DIR: --help leaves it unmade.
+    const dataDir = join(tmpdir(), `cli-help-${process.pid}-${Date.now()}`);
+    const { DATABASE_URL: _unused, ...inherited } = process.env;
+    const env = { ...inherited, DATA_DIR: dataDir };
+    const { stdout } = await run(tsx, ['src/cli/cli.ts', 'create-api-key', '--help'], { env });
+    expect(stdout).toMatch(/--service\s+required\s+one of: ticketing, identity, governance\n/);
+    expect(stdout).toMatch(/--role\s+optional\s+one of: backend, reviewer\n/);
+    expect(stdout).toContain(
+      'any of, for ticketing: events:read, events:write, orders:read, tickets:read, attendees:read; for governance: governance:decide, governance:read',
+    );
+    const status = await run(tsx, ['src/cli/cli.ts', 'change-event-status', '--help'], { env });
+    expect(status.stdout).toMatch(/--status\s+required\s+one of: ACTIVE, INACTIVE, ARCHIVED\n/);
+    expect(existsSync(dataDir)).toBe(false);
+  }, 60_000);
+
   it('provisions through the same operator operations and prints JSON', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cli-'));
     const database = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { api, file, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 import { useTestApp } from '../helpers/suite.js';
 
 describe('POST /admin/v1/profiles/{id}/verifications: the operator starts a verification', () => {

@@ -7,7 +7,7 @@ import type { TestContext } from '../helpers/app.js';
 import { placeholder, useTestApp } from '../helpers/suite.js';
 import { mirrored, photo } from '../identity/face-images.js';
 import { api, captureAll, file, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 import { startS3rver, useS3rverCredentials, type LocalS3 } from './s3rver.js';
 
 const filesUnder = (dir: string) => {

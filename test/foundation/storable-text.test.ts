@@ -4,7 +4,7 @@ import { ADMIN_TOKEN } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
 import { createTenant } from '../helpers/tenants.js';
 import { api, file, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 import { ALL_SCOPES, organizer } from '../helpers/ticketing.js';
 
 describe('findUnstorableText', () => {

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TestContext } from './app.js';
 import { addKey, createTenant } from './tenants.js';
-import { png } from './images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 export type Part = { name: string; value: string } | { name: string; filename: string; contentType?: string; data: Buffer };
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestContext } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
 import { api, captureAll, file, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 const onlyDetail = (res: { json(): unknown }) => expect(Object.keys(res.json() as object)).toEqual(['detail']);
 

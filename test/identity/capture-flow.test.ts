@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/suite.js';
 import { api, captureAll, file, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 describe('identity capture flow: document, challenge, selfie frames, resume after every 409', () => {
   const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeForFaces } from '../../src/identity/faces/decode.js';
-import { jpeg, png, pngClaiming } from '../helpers/images.js';
+import { jpeg, png, pngClaiming } from '../../scripts/fixtures/images.js';
 
 describe('decoding for the face pipeline is bounded in pixels', () => {
   it('refuses an image whose header claims more than 40 megapixels, before decoding it', async () => {

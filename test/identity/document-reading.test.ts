@@ -7,7 +7,7 @@ import { CLEAN, renderDocument, type DocumentSpec } from '../../scripts/document
 import { portraitPath } from '../../scripts/documents/fixture-set.js';
 import { useTestApp } from '../helpers/suite.js';
 import { api, captureAll, file, HIGH_LIMITS, identityTenant, passportMrz, settle, type Part } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 const HOLDER: Holder = {
   surname: 'ERIKSSON',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/suite.js';
 import { captureAll, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 describe('the document reuse signal stays within a profile', () => {
   const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });

@@ -5,7 +5,7 @@ import type { TestContext } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
 import { mirrored, photo, reencoded, sideBySide } from './face-images.js';
 import { api, captureAll, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 type Pose = 'front' | 'left' | 'right' | null;
 

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/suite.js';
 import { api, file, HIGH_LIMITS, identityTenant, multipart, type Part } from '../helpers/identity.js';
-import { noise, png } from '../helpers/images.js';
+import { noise, png } from '../../scripts/fixtures/images.js';
 
 /**
  * Early refusals over a real socket: a keep-alive client must get each answer and then have its

@@ -5,7 +5,7 @@ import { PIPELINE_QUEUE } from '../../src/identity/capture/service.js';
 import { buildTestApp, usingPostgres, type TestContext } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
 import { api, captureAll, HIGH_LIMITS, identityTenant, multipart, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 const NOTE = 'Pipeline fault checked by hand; documents are fine.';
 

@@ -5,7 +5,7 @@ import { verifyAuditChain } from '../../src/identity/audit.js';
 import { useTestApp } from '../helpers/suite.js';
 import { addKey } from '../helpers/tenants.js';
 import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 describe('reviewer case view and images', () => {
   const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });

@@ -10,7 +10,7 @@ import { rowsOf } from '../../src/db/client.js';
 import { metadataStripper } from '../../src/identity/uploads/strip-metadata.js';
 import { useTestApp } from '../helpers/suite.js';
 import { api, file, HIGH_LIMITS, identityTenant, multipart } from '../helpers/identity.js';
-import { jpeg, png, pngClaiming, webp } from '../helpers/images.js';
+import { jpeg, png, pngClaiming, webp } from '../../scripts/fixtures/images.js';
 
 function blobFiles(dataDir: string): string[] {
   const root = join(dataDir, 'blobs');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/suite.js';
 import { useCertificate, useReceiver } from '../helpers/receivers.js';
 import { api, HIGH_LIMITS, identityTenant, multipart, passportMrz, type Part } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 const NOTE = 'Checked by hand: the holder matches the document.';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { api, captureAll, file, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 import { goodDecision, governedTenant, call } from '../helpers/governance.js';
 import { useCertificate, useReceiver } from '../helpers/receivers.js';
 import { useTestApp } from '../helpers/suite.js';

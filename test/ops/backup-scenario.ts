@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, vi } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { socketDevice } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 
 /** What a populated store holds, to find again in a restored one. */
 export interface Populated {

@@ -8,7 +8,7 @@ import operationExamples from '../../src/docs/openapi-examples.json' with { type
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
 import { multipart, passportMrz, type Part } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 import { useCertificate, useReceiver } from '../helpers/receivers.js';
 import { compileSchemaValidator, shapeDifferences } from './openapi-support.js';
 

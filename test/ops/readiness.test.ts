@@ -111,10 +111,9 @@ describe.runIf(process.env.DATABASE_URL)('readiness and database outages (Postgr
     },
   ];
   for (const api of apis) {
-    it(`answers 503 in the ${api.name} format while the database is unreachable`, async (t) => {
+    it(`answers 503 in the ${api.name} format while the database is unreachable`, async () => {
       const bogus = 'not-a-real-key-0123456789abcdefghijklmnop';
       const up = await get(api.url, bogus);
-      if (up.statusCode === 404) t.skip();
       expect(up.statusCode).toBe(401);
       proxy.cut();
       try {

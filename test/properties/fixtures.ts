@@ -2,7 +2,7 @@ import type { TestContext } from '../helpers/app.js';
 import { addKey, createTenant } from '../helpers/tenants.js';
 import { goodDecision, governedTenant } from '../helpers/governance.js';
 import { api, captureAll, identityTenant, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 import { ALL_SCOPES, draftEvent, order, organizer, ticketType } from '../helpers/ticketing.js';
 
 /** Optional known-good parts of one operation's request, where the document alone cannot give them. */

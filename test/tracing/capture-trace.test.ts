@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing } from '../../src/tracing/start.js';
 import { ADMIN_TOKEN, createPostgresDatabase } from '../helpers/app.js';
 import { multipart, passportMrz, file, type Part } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 import { makeCertificate, startReceiver, type Receiver } from '../helpers/receivers.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';

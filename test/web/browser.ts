@@ -1,10 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildTestApp, type TestAppOptions, type TestContext } from '../helpers/app.js';
 import { webAppDir } from '../../src/plugins/web-app.js';
+import { CHROMIUM } from '../../scripts/fixtures/browser.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { DESKTOP, launchBrowser, PHONE } from '../../scripts/fixtures/browser.js';
+
 export const RESULTS_DIR = 'test-results';
 
 /**
@@ -16,23 +18,6 @@ export function browserAvailable(): boolean {
   if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: CI installs it with apt-get (.ci/run)`);
   console.log(`browser tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
   return false;
-}
-
-/** Headless Debian chromium with no network of its own beyond the test server (plus `extraArgs`). */
-export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...extraArgs,
-    ],
-  });
 }
 
 export interface LiveServer extends TestContext {
@@ -49,9 +34,6 @@ export async function startServer(opts: TestAppOptions = {}): Promise<LiveServer
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');
   return Object.assign(ctx, { url: `http://127.0.0.1:${address.port}` });
 }
-
-export const DESKTOP = { width: 1280, height: 800 };
-export const PHONE = { width: 390, height: 844 };
 
 /** Saves a full-page screenshot as test-results/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { addKey } from '../helpers/tenants.js';
 import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 import { draftEvent, organizer, ticketType } from '../helpers/ticketing.js';
 import { axeViolations } from './axe.js';
 import { browserAvailable, collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot, startServer, type LiveServer } from './browser.js';

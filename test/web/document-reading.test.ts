@@ -5,7 +5,7 @@ import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 import { CLEAN, renderDocument, type DocumentSpec } from '../../scripts/documents/render.js';
 import { portraitPath } from '../../scripts/documents/fixture-set.js';
 import { api, file, settle, type Part } from '../helpers/identity.js';
-import { png } from '../helpers/images.js';
+import { png } from '../../scripts/fixtures/images.js';
 import { axeViolations } from './axe.js';
 import { browserAvailable, collectPageErrors, DESKTOP, screenshot } from './browser.js';
 import { posedStill } from './camera.js';

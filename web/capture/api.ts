@@ -10,7 +10,7 @@ import { ApiError, OfflineError } from './errors.js';
 export { ApiError, OfflineError } from './errors.js';
 
 /** The answers' shapes come from the server's OpenAPI document (types only: nothing is added to the page's bundle). */
-export type CaptureStatus = Answer<operations['captureStatus']>;
+type CaptureStatus = Answer<operations['captureStatus']>;
 export type NextStep = CaptureStatus['next_step'];
 export type Challenge = Answer<operations['getChallenge']>;
 export type ChallengeStep = Challenge['steps'][number];

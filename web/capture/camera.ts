@@ -32,7 +32,7 @@ export function stopCamera(stream: MediaStream | null | undefined): void {
 }
 
 /** Longest side of an uploaded image: sharp enough to read a document, far below the 15 MB limit. */
-export const MAX_SIDE = 1600;
+const MAX_SIDE = 1600;
 const QUALITY = 0.88;
 
 function scaled(width: number, height: number, maxSide: number) {

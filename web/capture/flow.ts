@@ -7,7 +7,7 @@ import { classify, tokenFromHash, type Subject } from './messages.js';
  * reload, a lost connection or a second device always resumes where the capture really stands
  * and never asks again for a stored image.
  */
-export type Screen =
+type Screen =
   | { name: 'loading' }
   | { name: 'no-link' }
   | { name: 'expired' }

@@ -1,7 +1,7 @@
 import { ApiError, OfflineError } from './errors.js';
 
 /** What the page does after a failed call, and what it says in plain words. */
-export type Failure =
+type Failure =
   | { kind: 'expired' }
   | { kind: 'resume' }
   | { kind: 'retake'; message: string }

@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { useAction } from './ui.js';
 
 /** What a confirmation dialog says: its question, what will happen, and the words of the button that does it. */
-export interface Consequence {
+interface Consequence {
   title: string;
   body: ComponentChildren;
   confirm: string;
@@ -15,15 +15,7 @@ export interface Consequence {
  * (focus stays inside), Escape cancels, and focus goes back to the button that opened it.
  * Focus starts on Cancel, so a stray Enter does nothing destructive.
  */
-export function ConfirmDialog({
-  consequence,
-  onConfirm,
-  onClose,
-}: {
-  consequence: Consequence;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
+function ConfirmDialog({ consequence, onConfirm, onClose }: { consequence: Consequence; onConfirm: () => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();

@@ -15,7 +15,7 @@ import {
 } from './vocabulary.js';
 
 /** How a person recognises a key without its secret: its prefix and last four characters. */
-export function maskedKey(k: { prefix: string; last4: string }): string {
+function maskedKey(k: { prefix: string; last4: string }): string {
   return k.last4 ? `${k.prefix}…${k.last4}` : `${k.prefix}…`;
 }
 

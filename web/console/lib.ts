@@ -31,7 +31,7 @@ export function client(token: string | null): ApiClient {
 }
 
 /** The message of an API error body in any of the server's formats (`{detail}` or the envelope), shown as the server wrote it. */
-export function messageOf(error: unknown, status?: number): string {
+function messageOf(error: unknown, status?: number): string {
   const e = error as { detail?: unknown; error?: { message?: unknown; details?: { path?: string; message?: string }[] } } | undefined;
   if (typeof e?.detail === 'string') return e.detail;
   if (typeof e?.error?.message === 'string') {

@@ -4,7 +4,7 @@ import { client, imageDataUrl, reviewerKey, useLoad } from './lib.js';
 import { ErrorNote, Spinner } from './ui.js';
 
 /** One image of the case: its caption, where the reviewer key fetches it, and what it shows (alt text). */
-export interface EvidenceImage {
+interface EvidenceImage {
   key: string;
   caption: string;
   url: string | null;

@@ -25,7 +25,7 @@ interface FaceSignals {
   thresholds: Thresholds;
 }
 
-export interface SignalLine {
+interface SignalLine {
   /** What was measured, e.g. "Face match". */
   label: string;
   /** The figure against its threshold, in words. */

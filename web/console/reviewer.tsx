@@ -13,7 +13,7 @@ import { ZoneField, ZonePanel } from './review-zone-view.js';
 import { zoneProblems } from './review-zone.js';
 
 /** The minimum note length, as the server checks it (after trimming). */
-export const MIN_NOTE = 20;
+const MIN_NOTE = 20;
 
 /** What the next screen says after a decision or a lost race: `on` is the case id it is shown on, or 'queue'. */
 const flash = signal<{ kind: 'ok' | 'warn'; text: string; on: string } | null>(null);

@@ -20,7 +20,7 @@ export function Link({ href, children, ...rest }: JSX.HTMLAttributes<HTMLAnchorE
 }
 
 /** The page's own heading: focused after an action moves the reader to another screen. */
-export const PAGE_HEADING_ID = 'page-title';
+const PAGE_HEADING_ID = 'page-title';
 
 /** Moves focus to the page's heading (it is focusable by script only, never by Tab). */
 export function focusPageHeading(): void {

@@ -29,7 +29,7 @@ export function fieldInWords(path: string): string {
 const plural = (n: string, word: string) => `${n} ${word}${n === '1' ? '' : 's'}`;
 
 /** zod's wording of the common failures, said plainly; anything else as the server wrote it. */
-export function problemInWords(message: string): string {
+function problemInWords(message: string): string {
   let m: RegExpExecArray | null;
   if ((m = /^Too small: expected string to have >=(\d+) characters?/.exec(message))) return `needs at least ${plural(m[1]!, 'character')}`;
   if ((m = /^Too big: expected string to have <=(\d+) characters?/.exec(message))) return `may have at most ${plural(m[1]!, 'character')}`;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { EVENT_STATUSES, VERIFICATION_STATUSES } from '../../db/vocabulary.js';
 import { verification } from '../../identity/schemas.js';
 import { event } from '../../ticketing/schemas.js';
 import { createOperatorOverview } from '../overview.js';
@@ -42,7 +43,7 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         params: s.idParams,
         querystring: z.strictObject({
-          status: z.enum(['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined']).optional(),
+          status: z.enum(VERIFICATION_STATUSES).optional(),
           ...paging,
         }),
         response: { 200: paged(verification), ...errors },
@@ -62,7 +63,7 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "List a profile's ticketing events, latest start first",
         tags,
         params: s.idParams,
-        querystring: z.strictObject({ status: z.enum(['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED']).optional(), ...paging }),
+        querystring: z.strictObject({ status: z.enum(EVENT_STATUSES).optional(), ...paging }),
         response: { 200: paged(event), ...errors },
       },
     },

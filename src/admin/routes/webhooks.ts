@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DELIVERY_STATES } from '../../db/vocabulary.js';
 import { RESPONSE_EXCERPT_BYTES } from '../../webhooks/response-excerpt.js';
 import { TICKETING_EVENT_TYPES } from '../../webhooks/types.js';
 import * as s from '../schemas.js';
@@ -37,7 +38,7 @@ export const delivery = z.object({
   type: z.string().describe('The event type'),
   endpointId: z.uuid().nullable(),
   url: z.string(),
-  state: z.enum(['pending', 'succeeded', 'failed']),
+  state: z.enum(DELIVERY_STATES),
   attemptCount: z.number().int(),
   maxAttempts: z.number().int(),
   lastStatusCode: z.number().int().nullable(),
@@ -70,7 +71,7 @@ const deliveryQuery = z.strictObject({
   profileId: z.uuid().optional().describe("Only this profile's deliveries (its endpoints' and its identity decision webhooks)"),
   endpointId: z.uuid().optional(),
   eventId: z.uuid().optional(),
-  status: z.enum(['pending', 'succeeded', 'failed']).optional().describe('Filters on the delivery state'),
+  status: z.enum(DELIVERY_STATES).optional().describe('Filters on the delivery state'),
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });

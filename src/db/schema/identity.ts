@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { VERIFICATION_STATUSES } from '../vocabulary.js';
 import { apiKeys, profiles, ts } from './core.js';
 
 /**
@@ -14,7 +15,7 @@ export const identityVerifications = pgTable(
     profileId: uuid('profile_id')
       .notNull()
       .references(() => profiles.id),
-    status: text('status', { enum: ['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined'] }).notNull(),
+    status: text('status', { enum: VERIFICATION_STATUSES }).notNull(),
     stage: text('stage', { enum: ['document', 'challenge', 'selfie', 'complete'] }).notNull(),
     reference: text('reference'),
     webhookUrl: text('webhook_url'),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { EVENT_STATUSES, ORDER_STATUSES, TICKET_TYPE_KINDS } from '../vocabulary.js';
 import { profiles, ts, venues } from './core.js';
 
 /** An event of one profile at one of its venues (placeId). */
@@ -15,7 +16,7 @@ export const ticketingEvents = pgTable(
       .references(() => venues.id),
     name: text('name').notNull(),
     description: text('description').notNull(),
-    status: text('status', { enum: ['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED'] }).notNull(),
+    status: text('status', { enum: EVENT_STATUSES }).notNull(),
     startsAt: ts('starts_at').notNull(),
     endsAt: ts('ends_at'),
     timezone: text('timezone'),
@@ -55,7 +56,7 @@ export const ticketingEventCounts = pgTable(
     profileId: uuid('profile_id')
       .notNull()
       .references(() => profiles.id),
-    status: text('status', { enum: ['DRAFT', 'ACTIVE', 'INACTIVE', 'CANCELLED', 'ARCHIVED'] }).notNull(),
+    status: text('status', { enum: EVENT_STATUSES }).notNull(),
     /**
      * Each (profile, status) count is spread over 16 rows, the event's id choosing one: events
      * created at once by one profile then rarely wait on each other's counter row, which each
@@ -84,7 +85,7 @@ export const ticketTypes = pgTable(
       .references(() => ticketingEvents.id),
     name: text('name').notNull(),
     description: text('description'),
-    kind: text('kind', { enum: ['STANDARD', 'TABLE'] }).notNull(),
+    kind: text('kind', { enum: TICKET_TYPE_KINDS }).notNull(),
     partySize: integer('party_size'),
     priceCents: integer('price_cents').notNull(),
     quantity: integer('quantity').notNull(),
@@ -109,7 +110,7 @@ export const orders = pgTable(
     eventId: uuid('event_id')
       .notNull()
       .references(() => ticketingEvents.id),
-    status: text('status', { enum: ['PENDING', 'CONFIRMED', 'REFUNDED', 'CANCELLED'] }).notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
     totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     buyerName: text('buyer_name'),

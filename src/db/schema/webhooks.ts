@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { DELIVERY_STATES } from '../vocabulary.js';
 import { profiles, ts } from './core.js';
 
 /** The outbox: one row per event, written in the transaction of the change it announces. */
@@ -64,7 +65,7 @@ export const webhookDeliveries = pgTable(
     url: text('url').notNull(),
     signer: text('signer').notNull(),
     policy: text('policy').notNull(),
-    state: text('state', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    state: text('state', { enum: DELIVERY_STATES }).notNull(),
     /** Attempts made so far; the next one is number attempts + 1. */
     attempts: integer('attempts').notNull().default(0),
     /** The attempt budget: the policy's, or one more after an operator's redeliver. */

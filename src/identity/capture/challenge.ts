@@ -36,7 +36,7 @@ export function newChallenge(): ChallengeStep[] {
   return steps;
 }
 
-export type Stage = 'document' | 'challenge' | 'selfie' | 'complete';
+type Stage = 'document' | 'challenge' | 'selfie' | 'complete';
 export type NextStep =
   { type: 'document' } | { type: 'challenge' } | { type: 'selfie'; step: number; pose: Pose | null } | { type: 'done' };
 

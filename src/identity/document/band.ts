@@ -14,7 +14,7 @@ export interface Gray {
   height: number;
 }
 
-export interface Glyph {
+interface Glyph {
   x0: number;
   y0: number;
   x1: number;
@@ -23,7 +23,7 @@ export interface Glyph {
   cy: number;
 }
 
-export interface ZoneRow {
+interface ZoneRow {
   glyphs: Glyph[];
   /** y = intercept + slope × x through the glyph centres */
   slope: number;
@@ -38,7 +38,7 @@ export interface ZoneRow {
  * Dark marks: pixels darker than the mean of their neighbourhood (a box about `radius` pixels
  * around) by more than `contrast` grey levels. An integral image makes it linear in the pixels.
  */
-export function darkMarks(img: Gray, radius: number, contrast: number): Uint8Array {
+function darkMarks(img: Gray, radius: number, contrast: number): Uint8Array {
   const { data, width: w, height: h } = img;
   const integral = new Float64Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {

@@ -4,8 +4,7 @@
  * pixel of it is touched on the API's event loop. The thread, and the OCR engines in it, start in
  * the background like the face models.
  */
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import { createWorkerPool } from '../worker-pool.js';
 import type { ReadResult, ReadTask } from './worker.js';
 
 // Types only: a value imported from worker.ts would load it, and start its two OCR engines (each a
@@ -21,35 +20,12 @@ export interface DocumentReader {
 }
 
 export function createDocumentReader(opts: { nice?: number } = {}): DocumentReader {
-  // From the compiled build the worker is worker.js; from source (tsx, vitest) it is worker.ts and
-  // its thread needs the tsx loader too.
-  const source = import.meta.url.endsWith('.ts');
-  let pool: Piscina | undefined;
-  const start = (): Piscina => {
-    if (pool) return pool;
-    pool = new Piscina({
-      filename: fileURLToPath(new URL(source ? './worker.ts' : './worker.js', import.meta.url)),
-      // One thread: its two engines already take both cores of a small machine, and the
-      // pipeline decides one verification at a time per instance.
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      // The engines start asynchronously while the thread is idle: a blocking Atomics wait would stall that.
-      atomics: 'disabled',
-      execArgv: source ? ['--import', 'tsx'] : [],
-      workerData: { nice: opts.nice ?? 10 },
-    });
-    // A thread that dies between tasks is replaced by the pool; its error must not crash the process.
-    pool.on('error', () => {});
-    return pool;
-  };
+  // One thread: its two engines already take both cores of a small machine, and the pipeline
+  // decides one verification at a time per instance.
+  const pool = createWorkerPool({ beside: import.meta.url, threads: 1, nice: opts.nice });
   return {
-    start: () => void start(),
-    read: (images, readOpts = {}) => start().run({ images, trace: readOpts.trace } satisfies ReadTask) as Promise<ReadResult>,
-    async close() {
-      const p = pool;
-      pool = undefined;
-      await p?.close({ force: true });
-    },
+    start: () => void pool.started(),
+    read: (images, readOpts = {}) => pool.started().run({ images, trace: readOpts.trace } satisfies ReadTask) as Promise<ReadResult>,
+    close: () => pool.close(),
   };
 }

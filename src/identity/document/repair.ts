@@ -10,7 +10,7 @@
  */
 import { parse } from 'mrz';
 
-export type ZoneFormat = 'TD1' | 'TD2' | 'TD3';
+type ZoneFormat = 'TD1' | 'TD2' | 'TD3';
 
 export interface ZoneReading {
   format: ZoneFormat;
@@ -108,7 +108,7 @@ function fitWidth(line: string, width: number): string {
  * For each position of `a`, the character of `b` aligned with it (or undefined), by a global
  * alignment in which a filler-like character of `b` against a filler of `a` costs little.
  */
-export function alignTo(a: string, b: string): (string | undefined)[] {
+function alignTo(a: string, b: string): (string | undefined)[] {
   const cost = (x: string, y: string) => (x === y ? 0 : x === '<' && FILLER_LIKE.has(y) ? 0.3 : 1);
   const n = a.length;
   const m = b.length;

@@ -26,7 +26,7 @@ try {
 }
 
 /** Images above this many pixels are never decoded (decode bombs); uploads over it are refused earlier. */
-export const MAX_INPUT_PIXELS = 40_000_000;
+const MAX_INPUT_PIXELS = 40_000_000;
 
 export interface DocumentReading {
   /** the zone whose check digits hold, or null */

@@ -32,7 +32,7 @@ interface HumanInstance {
 }
 
 /** Longest image side fed to the models: larger uploads are downscaled first (detection runs at 256 px anyway). */
-export const DEFAULT_MAX_SIDE = 640;
+const DEFAULT_MAX_SIDE = 640;
 
 /**
  * In Node the WASM build loads models with `fetch`, which cannot read `file://` URLs: serve those
@@ -54,7 +54,7 @@ function serveFileUrls(): void {
   g.__facesFileFetch = true;
 }
 
-export interface FaceAnalyzer {
+interface FaceAnalyzer {
   /** Faces in one image, downscaled first so its longest side is at most `maxSide`. */
   analyze(image: Uint8Array, maxSide?: number): Promise<ImageAnalysis & { embedding: number[] | null; descriptor: number[] | null }>;
   /** Human's `faceres` embeddings compared (0..1, higher is more alike); embeddings exist only when loaded with `faceres`. */

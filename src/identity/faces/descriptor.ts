@@ -33,7 +33,7 @@ interface FaceApi {
   euclideanDistance(a: number[], b: number[]): number;
 }
 
-export interface Describer {
+interface Describer {
   /** The 128 values of the face in `box` (pixels of an image `scaledWidth` wide made from `image`), or null when no face is found there. */
   describe(image: Uint8Array, box: [number, number, number, number], scaledWidth: number): Promise<number[] | null>;
   /** 1 − the Euclidean distance (at least 0), so that higher is more alike, as with Human's similarity. */

@@ -7,7 +7,7 @@
  * (antispoof and liveness for the signals). Pure data: no
  * Node or DOM import, so both builds take it.
  */
-export interface HumanSetup {
+interface HumanSetup {
   /** Where the tfjs WASM binaries are (a directory path or URL ending in "/"). */
   wasmPath: string;
   /** Where the model files are (a URL ending in "/"). */

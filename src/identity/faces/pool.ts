@@ -1,5 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import { createWorkerPool } from '../worker-pool.js';
 import type { FaceTask, FaceTaskResult } from './worker.js';
 
 /** Face inference off the API's event loop: a pool of worker threads, each with its models loaded once. */
@@ -33,26 +32,7 @@ export class FaceAnalysisTimeout extends Error {
  * no jobs (the operator CLI, tools) never starts a worker.
  */
 export function createFacePool(opts: { workers: number; timeoutMs: number; maxSide: number; nice?: number }): FacePool {
-  // From the compiled build the worker is worker.js; from source (tsx, vitest) it is worker.ts and
-  // its thread needs the tsx loader too.
-  const source = import.meta.url.endsWith('.ts');
-  let pool: Piscina | undefined;
-  const start = (): Piscina => {
-    if (pool) return pool;
-    pool = new Piscina({
-      filename: fileURLToPath(new URL(source ? './worker.ts' : './worker.js', import.meta.url)),
-      minThreads: opts.workers,
-      maxThreads: opts.workers,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      // The workers load models asynchronously while idle: a blocking Atomics wait would stall that.
-      atomics: 'disabled',
-      execArgv: source ? ['--import', 'tsx'] : [],
-      workerData: { nice: opts.nice ?? 10 },
-    });
-    // A worker that dies between tasks is replaced by the pool; its error must not crash the process.
-    pool.on('error', () => {});
-    return pool;
-  };
+  const pool = createWorkerPool({ beside: import.meta.url, threads: opts.workers, nice: opts.nice });
   let running = 0;
   let slots = opts.workers;
   const waiting: (() => void)[] = [];
@@ -69,7 +49,7 @@ export function createFacePool(opts: { workers: number; timeoutMs: number; maxSi
 
   return {
     start() {
-      start();
+      pool.started();
     },
     async analyze(load) {
       // One analysis per worker at a time, queued here: the time limit counts the run, not the wait
@@ -78,7 +58,7 @@ export function createFacePool(opts: { workers: number; timeoutMs: number; maxSi
       try {
         const task: FaceTask = { images: await load(), maxSide: opts.maxSide };
         const signal = AbortSignal.timeout(opts.timeoutMs);
-        const run = start().run(task, { signal }) as Promise<FaceTaskResult>;
+        const run = pool.started().run(task, { signal }) as Promise<FaceTaskResult>;
         running++;
         try {
           return await run;
@@ -99,10 +79,8 @@ export function createFacePool(opts: { workers: number; timeoutMs: number; maxSi
       return waiting.length;
     },
     get threads() {
-      return pool?.threads ?? [];
+      return pool.threads;
     },
-    close: async () => {
-      await pool?.close({ force: true });
-    },
+    close: () => pool.close(),
   };
 }

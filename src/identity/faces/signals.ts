@@ -37,7 +37,7 @@ export interface FaceThresholds {
   yawFront: number;
 }
 
-export interface FrameSignals extends ImageAnalysis {
+interface FrameSignals extends ImageAnalysis {
   step: number;
   /** null on a challenge issued before poses existed: such a frame is not checked for pose. */
   pose: Pose | null;

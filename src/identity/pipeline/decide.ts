@@ -2,8 +2,8 @@ import type { FaceOutcome } from '../faces/signals.js';
 import type { DocumentReading } from '../document/reader.js';
 import { readMrz, startOfDay } from './mrz.js';
 
-export const MIN_WIDTH = 320;
-export const MIN_HEIGHT = 240;
+const MIN_WIDTH = 320;
+const MIN_HEIGHT = 240;
 
 export interface PipelineInput {
   mrz: string | null;

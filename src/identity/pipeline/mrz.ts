@@ -1,6 +1,6 @@
 import { parse } from 'mrz';
 
-export interface MrzData {
+interface MrzData {
   valid: boolean;
   birthDate: Date | null;
   expirationDate: Date | null;

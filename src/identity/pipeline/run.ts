@@ -23,7 +23,7 @@ export class InjectedPipelineFault extends Error {
 }
 
 /** Face checks (README, "Face checks"); absent when FACE_CHECKS=off. */
-export interface FaceChecks {
+interface FaceChecks {
   pool: FacePool;
   thresholds: FaceThresholds;
 }

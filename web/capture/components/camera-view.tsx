@@ -2,7 +2,7 @@ import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CameraError, openCamera, stopCamera, type CameraProblem, type Facing } from '../camera.js';
 
-export type CameraState = { status: 'opening' } | { status: 'live' } | { status: 'failed'; problem: CameraProblem };
+type CameraState = { status: 'opening' } | { status: 'live' } | { status: 'failed'; problem: CameraProblem };
 
 /** Opens the camera while the component is shown and stops it when it goes away. */
 export function useCamera(facing: Facing, enabled: boolean): { state: CameraState; video: RefObject<HTMLVideoElement> } {

@@ -18,7 +18,7 @@ export function Loading() {
 }
 
 /** A host only this computer reaches: a phone scanning the code would open its own localhost. */
-export function pointsToThisComputer(host: string): boolean {
+function pointsToThisComputer(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '[::1]' || host === '0.0.0.0';
 }
 

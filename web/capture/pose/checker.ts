@@ -10,12 +10,12 @@ import type { FrameFaces } from './rule.js';
  * library is its own chunk, outside the page's first bundle. When anything fails the page works
  * as before and says the check could not run.
  */
-export interface PoseChecker {
+interface PoseChecker {
   /** Faces in `picture`, downscaled first to at most ANALYSIS_SIDE (the service's FACE_MAX_SIDE default). */
   analyze(picture: HTMLCanvasElement): Promise<FrameFaces>;
 }
 
-export type CheckerState = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; checker: PoseChecker } | { status: 'failed' };
+type CheckerState = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; checker: PoseChecker } | { status: 'failed' };
 
 export const checkerState = signal<CheckerState>({ status: 'idle' });
 
