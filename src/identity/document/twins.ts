@@ -3,9 +3,8 @@
  * hold letters and digits (document number, optional data), G and 6, L and 1, S and 8, U and 0
  * weigh the same modulo 10: a twin read for the printed character keeps every check digit holding,
  * and both engines can see the same wrong one (measured: `9G3726777` read as `963726777` by both,
- * the legacy engine as surely as it read true 6s). There the LSTM engine decides: such a character
- * counts only when the LSTM engine read it, and never its twin, in the pass the zone comes from
- * and in the pass that confirms it.
+ * the legacy engine as surely as it read true 6s). Such a character counts only when the LSTM
+ * engine read it, and a digit only when no engine read its letter twin in any pass over the image.
  */
 import type { ReadLine } from './confidence.js';
 import { alignedIndices, bestMatchIndex, checkableLookAlike, MIXED_FIELDS, UNCHECKABLE, type ZoneReading } from './repair.js';
@@ -65,18 +64,26 @@ const sawIt = (s: TwinSighting) => s.seen !== undefined && (s.seen === s.char ||
 /**
  * Whether the zone's characters with an uncheckable twin may count, given what the engines read in
  * the pass the zone comes from (`read`) and in every pass made over the same image (`passes`, `read`
- * among them): the LSTM engine read none of them as its twin in any pass and each of them as
- * itself (or a look-alike the check digits tell apart, O for 0) in at least one, and the legacy
- * engine saw it, its twin or such a look-alike in `read` (it reads OCR-B's G as 6 too often to have
- * a say between twins). No confidence decides here: the LSTM engine read a G as 6 at 98 in one pass
- * and as G in others (measured, seed 5309, hard #0); a twin read in any pass is what the rule
- * looks for (seed 4711, phone photo #19: 6 in the first and third pass, G in the second).
+ * among them):
+ * - the legacy engine saw it, its twin or a look-alike the check digits tell apart (O for 0) in
+ *   `read` (it reads OCR-B's G as 6 too often to have a say between twins there);
+ * - the LSTM engine read it (or such a look-alike) in at least one pass;
+ * - a digit counts only when no engine read its letter twin in any pass: the engines read a
+ *   printed letter as its digit twin often (the legacy engine a third of the G it saw, the LSTM
+ *   engine even at confidence 98), a printed digit as its letter twin almost never (README, the
+ *   measured table). So a letter read in one pass outweighs its digit read in others (seed 4711,
+ *   phone photo #19: 6 in three passes, G in two), while a digit read once among letters does not
+ *   (seed 4711, clean #7: G in four passes, 6 in one).
+ * No confidence decides here: it does not separate a twin from the printed character.
  */
 export function twinsConfirmed(zone: ZoneReading, read: EngineLines, passes: EngineLines[]): boolean {
-  const lstm = passes.map((p) => twinSightings(zone, { legacy: [], lstm: p.lstm }).filter((s) => s.engine === 'lstm'));
+  const everywhere = passes.flatMap((p) => twinSightings(zone, p));
   return twinSightings(zone, read).every((s) => {
-    if (s.engine === 'legacy') return sawIt(s) || s.seen === UNCHECKABLE[s.char];
-    const there = lstm.map((sightings) => sightings.find((o) => o.row === s.row && o.column === s.column));
-    return there.every((o) => o?.seen !== UNCHECKABLE[s.char]) && there.some((o) => o !== undefined && sawIt(o));
+    const twin = UNCHECKABLE[s.char]!;
+    if (s.engine === 'legacy') return sawIt(s) || s.seen === twin;
+    const here = everywhere.filter((o) => o.row === s.row && o.column === s.column);
+    const seenByLstm = here.some((o) => o.engine === 'lstm' && sawIt(o));
+    const letterTwinSeen = /\d/.test(s.char) && here.some((o) => o.seen === twin);
+    return seenByLstm && !letterTwinSeen;
   });
 }
