@@ -429,7 +429,7 @@ export function zoneFromText(text: string, second: string | ReadLine[] = ''): Zo
     // Every field must be valid too, not only the check digits: no check digit covers the
     // document code or the sex (measured: a P read as O and an F read as 5 in a zone whose check
     // digits all held).
-    if (lines && parsed(lines)?.valid) return { format: candidate.format, lines };
+    if (lines && parsed(lines)?.valid && !lettersMayBeDigits(candidate.format, lines)) return { format: candidate.format, lines };
   }
   return null;
 }
@@ -461,4 +461,42 @@ export function mixedFields(zone: ZoneReading): string[] {
   return MIXED_FIELDS[zone.format]
     .map(({ row, start, end }) => zone.lines[row]!.slice(start, end).replace(/<+$/, ''))
     .filter((f) => f.length > 0);
+}
+
+/** Where a mixed field with a check digit of its own stands: line `row`, characters `start` to `check` (its check digit). */
+const CHECKED_MIXED_FIELDS: Record<ZoneFormat, { row: number; start: number; check: number }[]> = {
+  TD1: [{ row: 0, start: 5, check: 14 }],
+  TD2: [{ row: 1, start: 0, check: 9 }],
+  TD3: [
+    { row: 1, start: 0, check: 9 },
+    { row: 1, start: 28, check: 42 },
+  ],
+};
+
+/** ICAO 9303 check digit: digits as themselves, A to Z as 10 to 35, the filler as 0, weights 7-3-1. */
+const checkDigitOf = (chars: string[]) =>
+  chars.reduce((sum, c, i) => sum + (c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55) * [7, 3, 1][i % 3]!, 0) % 10;
+
+/**
+ * True when letters of a document number or optional data, read as the digits they look like
+ * (O as 0, S as 5, B as 8: the engines read printed digits as these letters often), would make the
+ * field's check digit hold too: one such letter alone never keeps it holding, several can cancel
+ * (measured, seed 8123: DG0015086 read as DGOO15O86 by both engines, three 0s as O at weights 1, 7
+ * and 7). The twins (G, L, U, whose digits weigh the same) are the twin rule's (twins.ts).
+ */
+function lettersMayBeDigits(format: ZoneFormat, lines: string[]): boolean {
+  return CHECKED_MIXED_FIELDS[format].some(({ row, start, check }) => {
+    const field = [...lines[row]!.slice(start, check)];
+    const printed = Number(lines[row]![check]);
+    const letters = field.flatMap((c, i) => (TO_DIGIT[c] !== undefined && UNCHECKABLE[c] === undefined ? [i] : []));
+    if (letters.length > 12) return true;
+    for (let mask = 1; mask < 1 << letters.length; mask++) {
+      const swapped = field.map((c, i) => {
+        const bit = letters.indexOf(i);
+        return bit >= 0 && mask & (1 << bit) ? TO_DIGIT[c]! : c;
+      });
+      if (checkDigitOf(swapped) === printed) return true;
+    }
+    return false;
+  });
 }
