@@ -7,12 +7,15 @@
  *   npm run documents:read-rate [-- <documents per difficulty, default 60> [<seed, default 1>]]
  *
  * A new seed draws a new set (holders, layouts and photo settings), to measure on documents the
- * reader was never looked at against.
+ * reader was never looked at against. A second table shows, per engine and confidence, what the
+ * engines saw where a printed character has a twin the check digits cannot tell from it (the
+ * table the twin rules are chosen from).
  */
 import { createDocumentReader } from '../src/identity/document/reader.js';
 import { documentAt, photoFor, type Difficulty } from './documents/fixture-set.js';
 import { mrzLines } from './documents/mrz-lines.js';
 import { renderDocument, seeded } from './documents/render.js';
+import { TwinConfidenceTable } from './documents/twin-confidence.js';
 
 /** The zone without the holder's name, which no check digit covers. */
 const withoutNames = (lines: string[]) => (lines.length === 3 ? [lines[0], lines[1]] : [lines[0]!.slice(0, 5), lines[1]]).join('\n');
@@ -22,6 +25,7 @@ const seed = Number(process.argv[3] ?? 1);
 const reader = createDocumentReader();
 const rows: string[] = [];
 const times: number[] = [];
+const twins = new TwinConfidenceTable();
 
 // Phone photos first: the target that matters most, measured first when a run is cut short.
 for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
@@ -34,9 +38,11 @@ for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
     const photo = photoFor(difficulty, seeded(i + 17 * difficulty.length + 7919 * (seed - 1)));
     const image = await renderDocument(spec, spec.format === 'TD1' ? 'back' : 'front', photo, i + 1);
     const started = performance.now();
-    const { zone } = await reader.read([image]);
+    const { zone, passes = [] } = await reader.read([image], { trace: true });
     times.push(performance.now() - started);
-    const truth = mrzLines(spec.format, spec.holder).join('\n');
+    const truthLines = mrzLines(spec.format, spec.holder);
+    for (const pass of passes) twins.add(`${difficulty} #${i}`, pass.pass, { format: spec.format, lines: truthLines }, pass.lines);
+    const truth = truthLines.join('\n');
     const outcome = !zone
       ? 'not read'
       : zone.lines.join('\n') === truth
@@ -83,4 +89,12 @@ console.log('| difficulty | documents | read exactly | name differs only | not r
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);
 console.log(`| broken check digit (phone photo) | ${broken} | ${brokenRead} accepted (must be 0) | | |`);
+console.log(
+  `\nWhat the engines saw where a printed character has an uncheckable twin (every pass made, ${perDifficulty * 3} documents):\n`,
+);
+console.log(twins.markdown());
+for (const t of twins.twins)
+  console.error(
+    `twin read: ${t.document} (${t.pass}) ${t.engine} saw ${t.seen} for ${t.char} at ${t.confidence}; ${t.other?.engine ?? 'the other engine'} saw ${t.other?.seen ?? 'nothing'} at ${t.other?.confidence ?? '-'}`,
+  );
 console.log(`\nread time per document: p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(0.999)} ms (${times.length} documents)`);

@@ -9,6 +9,7 @@
  * changes holds too.
  */
 import { parse } from 'mrz';
+import { LSTM_TWIN_CONFIDENCE, type ReadLine } from './confidence.js';
 
 type ZoneFormat = 'TD1' | 'TD2' | 'TD3';
 
@@ -109,18 +110,23 @@ function fitWidth(line: string, width: number): string {
  * alignment in which a filler-like character of `b` against a filler of `a` costs little.
  */
 function alignTo(a: string, b: string): (string | undefined)[] {
+  return alignedIndices(a, b).map((j) => (j === undefined ? undefined : b[j]));
+}
+
+/** For each position of `a`, the index in `b` of the character aligned with it (or undefined), as in alignTo. */
+export function alignedIndices(a: string, b: string): (number | undefined)[] {
   const cost = (x: string, y: string) => (x === y ? 0 : x === '<' && FILLER_LIKE.has(y) ? 0.3 : 1);
   const n = a.length;
   const m = b.length;
   const d: number[][] = Array.from({ length: n + 1 }, (_, i) => Array.from({ length: m + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= n; i++)
     for (let j = 1; j <= m; j++) d[i]![j] = Math.min(d[i - 1]![j - 1]! + cost(a[i - 1]!, b[j - 1]!), d[i - 1]![j]! + 1, d[i]![j - 1]! + 1);
-  const out: (string | undefined)[] = new Array(n).fill(undefined);
+  const out: (number | undefined)[] = new Array(n).fill(undefined);
   let i = n;
   let j = m;
   while (i > 0 && j > 0) {
     if (d[i]![j] === d[i - 1]![j - 1]! + cost(a[i - 1]!, b[j - 1]!)) {
-      out[i - 1] = b[j - 1];
+      out[i - 1] = j - 1;
       i--;
       j--;
     } else if (d[i]![j] === d[i - 1]![j]! + 1) i--;
@@ -143,11 +149,20 @@ interface Position {
 }
 
 /** Each position's reading from the first engine, with the second engine's where it saw a different character. */
-function positions(lines: string[], shape: string[], second: string[]): Position[] {
+function positions(lines: string[], shape: string[], second: ReadLine[]): Position[] {
+  const texts = second.map((l) => l.text);
   return lines.flatMap((line, row) => {
-    const other = second.length ? alignTo(line, bestMatch(line, second)) : [];
+    const match = bestMatchIndex(line, texts);
+    const indices = match < 0 ? [] : alignedIndices(line, texts[match]!);
+    const other = indices.map((j) => (j === undefined ? undefined : texts[match]![j]));
+    const sure = indices.map((j) => j !== undefined && (second[match]!.confidences[j] ?? 0) >= LSTM_TWIN_CONFIDENCE);
     return [...shape[row]!].map((cls, i): Position => {
-      const c = line[i]!;
+      const read = line[i]!;
+      // Where the engines read the two twins of a pair the check digits cannot tell apart, the
+      // second (LSTM) engine's character counts when it was sure: the legacy engine reads OCR-B's
+      // G as 6 about as surely as it reads a true 6, the LSTM engine's twins were all less sure
+      // (README, "Document reading", the measured table).
+      const c = (cls === 'x' || cls === 'o') && other[i] !== undefined && UNCHECKABLE[read] === other[i] && sure[i] ? other[i]! : read;
       const compositeOnly = cls === 'o';
       const klass = (compositeOnly ? 'x' : cls) as FieldClass;
       const checked = klass === 'x' || klass === 'd' || klass === 'c';
@@ -198,7 +213,16 @@ const seenAt = (other: (string | undefined)[], i: number) => other[i] !== undefi
  * hold both, such a character counts only when both engines saw it (or a look-alike that the check
  * digits do tell apart, as O for 0).
  */
-const UNCHECKABLE: Record<string, string> = { G: '6', '6': 'G', L: '1', '1': 'L', S: '8', '8': 'S', U: '0', '0': 'U' };
+export const UNCHECKABLE: Record<string, string> = { G: '6', '6': 'G', L: '1', '1': 'L', S: '8', '8': 'S', U: '0', '0': 'U' };
+
+/**
+ * The look-alike of `c` that OCR confuses it with and that the check digits do tell apart (O for
+ * 0, I for 1, 5 for S, B for 8), or undefined: the twin itself (G for 6) is no such look-alike.
+ */
+export function checkableLookAlike(c: string): string | undefined {
+  const lookAlike = /\d/.test(c) ? TO_LETTER[c] : TO_DIGIT[c];
+  return lookAlike === UNCHECKABLE[c] ? undefined : lookAlike;
+}
 
 function unwitnessed(reading: string[], all: Position[]): boolean {
   const chars = reading.join('');
@@ -207,7 +231,7 @@ function unwitnessed(reading: string[], all: Position[]): boolean {
     const twin = UNCHECKABLE[c];
     if (!p.mixed || twin === undefined) return false;
     // The second engine must have seen this character, or a look-alike the check digits do tell apart (O for 0).
-    const lookAlike = /\d/.test(c) ? TO_LETTER[c] : TO_DIGIT[c];
+    const lookAlike = checkableLookAlike(c);
     const saw = (x: string | undefined) => x === c || (x !== undefined && x === lookAlike);
     // And the first engine too: where it saw another character (5 where the second saw 8), the
     // printed one may be the twin that looks like both (an S), and no check digit can tell.
@@ -215,16 +239,16 @@ function unwitnessed(reading: string[], all: Position[]): boolean {
   });
 }
 
-/** The line of `candidates` that aligns best with `line`. */
-function bestMatch(line: string, candidates: string[]): string {
-  let best = { line: '', score: Number.POSITIVE_INFINITY };
-  for (const c of candidates) {
+/** The index of the line of `candidates` that aligns best with `line`, or -1 when none matches half of it. */
+export function bestMatchIndex(line: string, candidates: string[]): number {
+  let best = { index: -1, score: Number.POSITIVE_INFINITY };
+  candidates.forEach((c, index) => {
     const aligned = alignTo(line, c);
     // Fillers the other engine read as letters do not count against a match: it does not know them.
     const score = aligned.filter((x, i) => line[i] !== '<' && x !== line[i]).length;
-    if (score < best.score) best = { line: c, score };
-  }
-  return best.score <= line.length / 2 ? best.line : '';
+    if (score < best.score) best = { index, score };
+  });
+  return best.score <= line.length / 2 ? best.index : -1;
 }
 
 /**
@@ -296,8 +320,18 @@ function repairCountries(lines: string[], format: ZoneFormat, all: Position[]): 
         ];
   let current = lines;
   for (const [row, start] of places) {
-    if (isKnownCountry(current, row)) continue;
     const withCode = (code: string) => current.map((l, r) => (r === row ? l.slice(0, start) + code + l.slice(start + 3) : l));
+    // Where the engines read two different known codes, neither counts: no check digit can choose
+    // (measured: SWE read as 8H5, that is BHS, by the legacy engine and as SWE by the LSTM engine).
+    const seen = [0, 1, 2].map((i) => {
+      const at = all[offset(row) + start + i]!;
+      return [...new Set([at.primary, ...(at.contested ? [at.contested] : [])])];
+    });
+    const seenKnown = seen[0]!
+      .flatMap((x) => seen[1]!.flatMap((y) => seen[2]!.map((z) => x + y + z)))
+      .filter((code) => isKnownCountry(withCode(code), row));
+    if (seenKnown.length > 1) return null;
+    if (isKnownCountry(current, row)) continue;
     const letters = [0, 1, 2].map((i) => {
       const at = all[offset(row) + start + i]!;
       return [...new Set([at.primary, ...(at.contested ? [at.contested] : []), ...(COUNTRY_ALTERNATIVES[at.primary] ?? [])])];
@@ -372,8 +406,12 @@ function contestedTwin(reading: string[], all: Position[], widths: number[]): bo
  * engine's text of the same image (`second`, optional) as a second opinion on letters and digits;
  * null when no reading holds, or when two hold with as few changes (an ambiguous reading is none).
  */
-export function zoneFromText(text: string, second = ''): ZoneReading | null {
-  const secondLines = zoneLike(second);
+export function zoneFromText(text: string, second: string | ReadLine[] = ''): ZoneReading | null {
+  // Text without confidences is never sure of a twin.
+  const secondLines =
+    typeof second === 'string'
+      ? zoneLike(second).map((l) => ({ text: l, confidences: [] }))
+      : second.filter((l) => zoneLike(l.text).length > 0);
   for (const candidate of zoneCandidates(zoneLike(text))) {
     const shape = SHAPES[candidate.format];
     const all = positions(candidate.lines, shape, secondLines);
@@ -391,10 +429,27 @@ export function zoneFromText(text: string, second = ''): ZoneReading | null {
     // Every field must be valid too, not only the check digits: no check digit covers the
     // document code or the sex (measured: a P read as O and an F read as 5 in a zone whose check
     // digits all held).
-    if (lines && parsed(lines)?.valid) return { format: candidate.format, lines };
+    if (lines && parsed(lines)?.valid && !lettersMayBeDigits(candidate.format, lines)) return { format: candidate.format, lines };
   }
   return null;
 }
+
+/** Where the fields that may hold letters and digits stand: line `row`, characters `start` to `end` (exclusive). */
+export const MIXED_FIELDS: Record<ZoneFormat, { row: number; start: number; end: number }[]> = {
+  TD1: [
+    { row: 0, start: 5, end: 14 },
+    { row: 0, start: 15, end: 30 },
+    { row: 1, start: 18, end: 29 },
+  ],
+  TD2: [
+    { row: 1, start: 0, end: 9 },
+    { row: 1, start: 28, end: 35 },
+  ],
+  TD3: [
+    { row: 1, start: 0, end: 9 },
+    { row: 1, start: 28, end: 42 },
+  ],
+};
 
 /**
  * The fields of a zone that may hold letters and digits (document number, optional data): there
@@ -403,12 +458,52 @@ export function zoneFromText(text: string, second = ''): ZoneReading | null {
  * image confirm them. Trailing fillers are left out: the engines agree on those.
  */
 export function mixedFields(zone: ZoneReading): string[] {
-  const [l1, l2] = zone.lines as [string, string];
-  const fields =
-    zone.format === 'TD1'
-      ? [l1.slice(5, 14), l1.slice(15, 30), l2.slice(18, 29)]
-      : zone.format === 'TD2'
-        ? [l2.slice(0, 9), l2.slice(28, 35)]
-        : [l2.slice(0, 9), l2.slice(28, 42)];
-  return fields.map((f) => f.replace(/<+$/, '')).filter((f) => f.length > 0);
+  return MIXED_FIELDS[zone.format]
+    .map(({ row, start, end }) => zone.lines[row]!.slice(start, end).replace(/<+$/, ''))
+    .filter((f) => f.length > 0);
+}
+
+/** Where a mixed field with a check digit of its own stands: line `row`, characters `start` to `check` (its check digit). */
+const CHECKED_MIXED_FIELDS: Record<ZoneFormat, { row: number; start: number; check: number }[]> = {
+  TD1: [{ row: 0, start: 5, check: 14 }],
+  TD2: [{ row: 1, start: 0, check: 9 }],
+  TD3: [
+    { row: 1, start: 0, check: 9 },
+    { row: 1, start: 28, check: 42 },
+  ],
+};
+
+/** ICAO 9303 check digit: digits as themselves, A to Z as 10 to 35, the filler as 0, weights 7-3-1. */
+const checkDigitOf = (chars: string[]) =>
+  chars.reduce((sum, c, i) => sum + (c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55) * [7, 3, 1][i % 3]!, 0) % 10;
+
+/**
+ * The letters the engines read in place of printed digits often (measured over every pass of seed
+ * 4711's 120 documents, mixed fields: 0 as O 35 times, 5 as S 44, 8 as B 17; every other such
+ * letter 7 times or fewer). The twins (G, L, U, whose digits weigh the same) are the twin rule's
+ * (twins.ts).
+ */
+const OFTEN_READ_FOR_DIGITS: Record<string, string> = { O: '0', S: '5', B: '8' };
+
+/**
+ * True when letters of a document number or optional data that the engines often read for digits,
+ * read as those digits, would make the field's check digit hold too: one such letter alone never
+ * keeps it holding, several can cancel (measured, seed 8123: DG0015086 read as DGOO15O86 by both
+ * engines, three 0s as O at weights 1, 7 and 7).
+ */
+function lettersMayBeDigits(format: ZoneFormat, lines: string[]): boolean {
+  return CHECKED_MIXED_FIELDS[format].some(({ row, start, check }) => {
+    const field = [...lines[row]!.slice(start, check)];
+    const printed = Number(lines[row]![check]);
+    const letters = field.flatMap((c, i) => (c in OFTEN_READ_FOR_DIGITS ? [i] : []));
+    if (letters.length > 12) return true;
+    for (let mask = 1; mask < 1 << letters.length; mask++) {
+      const swapped = field.map((c, i) => {
+        const bit = letters.indexOf(i);
+        return bit >= 0 && mask & (1 << bit) ? OFTEN_READ_FOR_DIGITS[c]! : c;
+      });
+      if (checkDigitOf(swapped) === printed) return true;
+    }
+    return false;
+  });
 }

@@ -13,9 +13,10 @@ import path from 'node:path';
 import { setPriority } from 'node:os';
 import { isMainThread, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { createWorker, OEM, PSM, type Page, type Worker } from 'tesseract.js';
 import { findZoneRows, levelledZone, type Gray } from './band.js';
 import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
+import { twinsConfirmed, type EngineLines, type ReadLine } from './twins.js';
 
 // Like the face workers: this thread yields the CPU to the API's event loop when both want it.
 try {
@@ -41,6 +42,8 @@ export interface PassTrace {
   pass: string;
   legacy: string;
   lstm: string;
+  /** each engine's lines with each character's confidence */
+  lines: EngineLines;
 }
 
 export interface ReadTask {
@@ -169,6 +172,26 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
   }
 }
 
+/** The page's lines as the engine read them, each character with its confidence (the `blocks` output). */
+function readLines(page: Page): ReadLine[] {
+  return (page.blocks ?? []).flatMap((block) =>
+    block.paragraphs.flatMap((paragraph) =>
+      paragraph.lines.map((line) => {
+        const out: ReadLine = { text: '', confidences: [] };
+        for (const symbol of line.words.flatMap((word) => word.symbols))
+          for (const c of symbol.text.replace(/\s+/g, '').toUpperCase()) {
+            out.text += c;
+            out.confidences.push(symbol.confidence);
+          }
+        return out;
+      }),
+    ),
+  );
+}
+
+/** Both engines' text of one prepared image, with every character's confidence. */
+const OUTPUT = { text: true, blocks: true };
+
 /** One pass's text, without spaces, for another pass to confirm a reading with. */
 const compact = (text: string) => text.replace(/[ \t]+/g, '');
 
@@ -180,6 +203,12 @@ const compact = (text: string) => text.replace(/[ \t]+/g, '');
 const confirms = (other: { zone: ZoneReading | null; raw: string }, zone: ZoneReading) =>
   other.zone?.lines.join('\n') === zone.lines.join('\n') || mixedFields(zone).every((field) => other.raw.includes(field));
 
+interface PassRead {
+  zone: ZoneReading | null;
+  raw: string;
+  lines: EngineLines;
+}
+
 /**
  * Reads the images in order (the back of a card first) and stops at the first zone that holds
  * and that a second pass over the same image confirms.
@@ -190,14 +219,24 @@ export default async function readDocument(task: ReadTask): Promise<ReadResult> 
   const traced = () => (task.trace ? { passes } : {});
   let seen = '';
   for (const [index, image] of task.images.entries()) {
-    const reads: { zone: ZoneReading | null; raw: string }[] = [];
+    const reads: PassRead[] = [];
     for await (const prepared of preparedImages(image)) {
-      const [first, second] = await Promise.all([legacy.recognize(prepared.png), lstm.recognize(prepared.png)]);
-      if (task.trace) passes.push({ image: index, pass: prepared.pass, legacy: first.data.text, lstm: second.data.text });
-      reads.push({ zone: zoneFromText(first.data.text, second.data.text), raw: compact(`${first.data.text}\n${second.data.text}`) });
+      const [first, second] = await Promise.all([legacy.recognize(prepared.png, {}, OUTPUT), lstm.recognize(prepared.png, {}, OUTPUT)]);
+      const lines: EngineLines = { legacy: readLines(first.data), lstm: readLines(second.data) };
+      if (task.trace) passes.push({ image: index, pass: prepared.pass, legacy: first.data.text, lstm: second.data.text, lines });
+      reads.push({ zone: zoneFromText(first.data.text, lines.lstm), raw: compact(`${first.data.text}\n${second.data.text}`), lines });
       for (const read of reads) {
         const zone = read.zone;
-        if (zone && reads.some((other) => other !== read && confirms(other, zone)))
+        // The characters with an uncheckable twin are weighed against every pass made over the image (twins.ts).
+        if (
+          zone &&
+          reads.some((other) => other !== read && confirms(other, zone)) &&
+          twinsConfirmed(
+            zone,
+            read.lines,
+            reads.map((r) => r.lines),
+          )
+        )
           return { zone, text: zone.lines.join('\n'), ...traced() };
       }
       const text = zoneLikeText(first.data.text);
