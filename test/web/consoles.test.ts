@@ -285,12 +285,13 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
-    expect(await page.title()).toBe('Profiles — Partner services console');
+    // The title follows the screen once it has rendered (set in an effect), so it is polled.
+    await expect.poll(() => page.title()).toBe('Profiles — Partner services console');
     await page.getByRole('link', { name: 'Quay Venues' }).click();
     await page.getByRole('link', { name: 'Venues', exact: true }).click();
     await page.getByRole('heading', { name: 'Venues', level: 2, exact: true }).waitFor();
     await page.getByText('No venues yet.').waitFor();
-    expect(await page.title()).toBe('Venues — Quay Venues — Partner services console');
+    await expect.poll(() => page.title()).toBe('Venues — Quay Venues — Partner services console');
     await look(page, 'operator-venues-empty');
 
     // A field the server refuses is named in words, not as a schema path; nothing is stored.
@@ -498,7 +499,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     for (const id of cases)
       statuses.push((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status);
     expect(statuses).toEqual(['approved', 'declined', 'approved']);
-    expect(await page.title()).toBe('Review queue — Partner services console');
+    await expect.poll(() => page.title()).toBe('Review queue — Partner services console');
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 180_000);
 
