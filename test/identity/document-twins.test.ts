@@ -125,6 +125,19 @@ describe('where the engines read the two twins, a sure LSTM engine decides (pure
     expect(zoneFromText(legacy, lines.join('\n'))).toBeNull();
   });
 
+  it('reads WW95319683 where the legacy engine read NN and a sure LSTM engine WW, which both hold (seed 8123, phone photo #15)', () => {
+    // W and N differ by 9: at weights 7 and 3 two such changes add 90, so the check digits hold either way.
+    const lines = mrzLines('TD1', { ...HOLDER, documentNumber: 'WW9531968', issuingCountry: 'AUT', nationality: 'AUT' });
+    const legacy = [lines[0]!.replace('WW95', 'NN95'), lines[1], lines[2]].join('\n');
+    const lstm = lines.map((l) => line(l, 98));
+    expect(zoneFromText(legacy, lstm)).toEqual({ format: 'TD1', lines });
+    // Less sure, the two readings stand against each other and neither counts.
+    expect(zoneFromText(legacy, [line(lines[0]!, 98, { 5: SURE - 1, 6: SURE - 1 }), lstm[1]!, lstm[2]!])).toBeNull();
+    // A letter the LSTM engine reads for a filler (K, L, C) never overrules the legacy engine.
+    const fillerLike = mrzLines('TD1', { ...HOLDER, documentNumber: 'KK9531968', issuingCountry: 'AUT', nationality: 'AUT' });
+    expect(zoneFromText(legacy, [line(fillerLike[0]!, 99), lstm[1]!, lstm[2]!])).toBeNull();
+  });
+
   it('reads nothing where the engines read two different known country codes (seed 4711, hard #39: SWE read as 8H5, that is BHS)', () => {
     const lines = mrzLines('TD3', { ...HOLDER, issuingCountry: 'SWE', nationality: 'SWE' });
     const legacy = [lines[0], lines[1]!.replace('SWE', '8H5')].join('\n');

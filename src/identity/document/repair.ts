@@ -162,7 +162,13 @@ function positions(lines: string[], shape: string[], second: ReadLine[]): Positi
       // second (LSTM) engine's character counts when it was sure: the legacy engine reads OCR-B's
       // G as 6 about as surely as it reads a true 6, the LSTM engine's twins were all less sure
       // (README, "Document reading", the measured table).
-      const c = (cls === 'x' || cls === 'o') && other[i] !== undefined && UNCHECKABLE[read] === other[i] && sure[i] ? other[i]! : read;
+      // Where they read two different letters, the LSTM engine's counts when it was sure too: two
+      // such disagreements can both keep the check digit holding (W read as N by the legacy
+      // engine at two places weighing 7 and 3: 9 × 7 + 9 × 3 = 90), and the legacy engine reads
+      // OCR-B's W as N or H (measured, seed 8123, phone photo #15: WW read as NN at 72 to 77 in
+      // every pass, as WW by the LSTM engine at 98).
+      const theirsSure = (cls === 'x' || cls === 'o') && other[i] !== undefined && sure[i];
+      const c = theirsSure && (UNCHECKABLE[read] === other[i] || lettersDisagree(read, other[i]!)) ? other[i]! : read;
       const compositeOnly = cls === 'o';
       const klass = (compositeOnly ? 'x' : cls) as FieldClass;
       const checked = klass === 'x' || klass === 'd' || klass === 'c';
@@ -204,6 +210,9 @@ function positions(lines: string[], shape: string[], second: ReadLine[]): Positi
     });
   });
 }
+
+/** Two different letters, the second none an engine reads in place of a filler. */
+const lettersDisagree = (read: string, seen: string) => /[A-Z]/.test(read) && /[A-Z]/.test(seen) && read !== seen && !FILLER_LIKE.has(seen);
 
 const seenAt = (other: (string | undefined)[], i: number) => other[i] !== undefined;
 

@@ -15,6 +15,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Page, type Worker } from 'tesseract.js';
 import { findZoneRows, levelledZone, type Gray } from './band.js';
+import { nameByAgreement } from './names.js';
 import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
 import { twinsConfirmed, type EngineLines, type ReadLine } from './twins.js';
 
@@ -203,6 +204,9 @@ const compact = (text: string) => text.replace(/[ \t]+/g, '');
 const confirms = (other: { zone: ZoneReading | null; raw: string }, zone: ZoneReading) =>
   other.zone?.lines.join('\n') === zone.lines.join('\n') || mixedFields(zone).every((field) => other.raw.includes(field));
 
+/** One engine's lines of a pass as one text. */
+const engineText = (lines: ReadLine[]) => lines.map((l) => l.text).join('\n');
+
 interface PassRead {
   zone: ZoneReading | null;
   raw: string;
@@ -236,8 +240,15 @@ export default async function readDocument(task: ReadTask): Promise<ReadResult> 
             read.lines,
             reads.map((r) => r.lines),
           )
-        )
-          return { zone, text: zone.lines.join('\n'), ...traced() };
+        ) {
+          // No check digit covers the name: the passes made so far vote on it (names.ts).
+          const named = nameByAgreement(
+            zone,
+            reads.map((r) => r.zone),
+            reads.flatMap((r) => [engineText(r.lines.legacy), engineText(r.lines.lstm)]),
+          );
+          return { zone: named, text: named.lines.join('\n'), ...traced() };
+        }
       }
       const text = zoneLikeText(first.data.text);
       if (text.length > seen.length) seen = text;
