@@ -9,6 +9,7 @@ import { describeSignals } from './review-signals.js';
 import { ClaimHolder, ClaimPanel } from './review-claim.js';
 import { ConsoleNav, SignIn } from './sign-in.js';
 import { DECLINE_REASON_WORDS, DECLINE_REASONS, type DeclineReason } from './decline-reasons.js';
+import { decisionReasonText } from './decision-reasons.js';
 import { ZoneField, ZonePanel } from './review-zone-view.js';
 import { zoneProblems } from './review-zone.js';
 
@@ -110,7 +111,7 @@ export function ReviewQueue() {
                         {item.id.slice(0, 8)}
                       </Link>
                     </td>
-                    <td>{item.reason ?? '—'}</td>
+                    <td>{decisionReasonText(item.reason)}</td>
                     <td>
                       {standingLabel(item)}
                       {item.decisions.length > 0 && <span class="muted"> — {item.decisions.map(whoDecided).join('; ')}</span>}
@@ -228,7 +229,7 @@ export function ReviewCase({ id }: { id: string }) {
                 <dt>Status</dt>
                 <dd data-testid="case-status">{c.status}</dd>
                 <dt>Reason</dt>
-                <dd>{c.reason ?? '—'}</dd>
+                <dd>{decisionReasonText(c.reason)}</dd>
                 <dt>Reference</dt>
                 <dd>{c.reference ?? '—'}</dd>
                 <dt>Created</dt>
