@@ -9,12 +9,14 @@
  * A new seed draws a new set (holders, layouts and photo settings), to measure on documents the
  * reader was never looked at against. A second table shows, per engine and confidence, what the
  * engines saw where a printed character has a twin the check digits cannot tell from it (the
- * table the twin rules are chosen from).
+ * table the twin rules are chosen from); a third, how tall the glyphs of the mixed fields stand
+ * between their row's letters and digits (the table the glyph-height witness is chosen from).
  */
 import { createDocumentReader } from '../src/identity/document/reader.js';
 import { documentAt, photoFor, type Difficulty } from './documents/fixture-set.js';
 import { mrzLines } from './documents/mrz-lines.js';
 import { renderDocument, seeded } from './documents/render.js';
+import { GlyphHeightTable } from './documents/glyph-table.js';
 import { TwinConfidenceTable } from './documents/twin-confidence.js';
 
 /** The zone without the holder's name, which no check digit covers. */
@@ -26,6 +28,7 @@ const reader = createDocumentReader();
 const rows: string[] = [];
 const times: number[] = [];
 const twins = new TwinConfidenceTable();
+const heights = new GlyphHeightTable();
 
 // Phone photos first: the target that matters most, measured first when a run is cut short.
 for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
@@ -42,6 +45,7 @@ for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
     times.push(performance.now() - started);
     const truthLines = mrzLines(spec.format, spec.holder);
     for (const pass of passes) twins.add(`${difficulty} #${i}`, pass.pass, { format: spec.format, lines: truthLines }, pass.lines);
+    heights.add(difficulty, { format: spec.format, lines: truthLines }, passes[0]?.glyphs);
     const truth = truthLines.join('\n');
     const outcome = !zone
       ? 'not read'
@@ -93,6 +97,10 @@ console.log(
   `\nWhat the engines saw where a printed character has an uncheckable twin (every pass made, ${perDifficulty * 3} documents):\n`,
 );
 console.log(twins.markdown());
+console.log(
+  `\nWhere the glyphs of the mixed fields stand between their row's letter height (0) and digit height (1), measured on each photo:\n`,
+);
+console.log(heights.markdown());
 for (const t of twins.twins)
   console.error(
     `twin read: ${t.document} (${t.pass}) ${t.engine} saw ${t.seen} for ${t.char} at ${t.confidence}; ${t.other?.engine ?? 'the other engine'} saw ${t.other?.seen ?? 'nothing'} at ${t.other?.confidence ?? '-'}`,

@@ -227,6 +227,8 @@ function candidateSizes(glyphs: Glyph[]): number[] {
  * (found on a smaller copy) onto `img`.
  */
 export function levelledZone(img: Gray, rows: ZoneRow[], scale: number, capHeight: number): Gray {
+  const layout = stripLayout(capHeight);
+  // One zoom for every row, so a glyph's height can be compared across rows (glyph-heights.ts).
   const height = median(rows.map((r) => r.height)) * scale;
   const zoom = capHeight / height;
   const strips = rows.map((r) => {
@@ -235,9 +237,7 @@ export function levelledZone(img: Gray, rows: ZoneRow[], scale: number, capHeigh
     const left = (r.left - r.height * 0.25) * scale;
     const right = (r.right + r.height * 0.1) * scale;
     const w = Math.max(1, Math.round((right - left) * zoom));
-    // ICAO 9303 sets the rows about 1.65 character heights apart: a strip of 1.45 keeps the
-    // neighbouring rows' tops and bottoms out.
-    const h = Math.round(capHeight * 1.45);
+    const h = layout.height;
     const data = new Uint8Array(w * h);
     for (let ox = 0; ox < w; ox++) {
       const x = left + ox / zoom;
@@ -249,16 +249,25 @@ export function levelledZone(img: Gray, rows: ZoneRow[], scale: number, capHeigh
     }
     return stretch({ data, width: w, height: h });
   });
-  const width = Math.max(...strips.map((s) => s.width)) + 2 * capHeight;
+  const width = Math.max(...strips.map((s) => s.width)) + 2 * layout.left;
+  const out = new Uint8Array(width * layout.top(strips.length)).fill(255);
+  strips.forEach((s, row) => {
+    for (let y = 0; y < s.height; y++)
+      out.set(s.data.subarray(y * s.width, (y + 1) * s.width), (layout.top(row) + y) * width + layout.left);
+  });
+  return { data: out, width, height: layout.top(strips.length) };
+}
+
+/**
+ * Where levelledZone puts each row on its page: strips `height` pixels high, starting `left`
+ * pixels in, the strip of row `row` at `top(row)` (and `top(rows)` the page's height).
+ */
+export function stripLayout(capHeight: number): { height: number; left: number; top: (row: number) => number } {
+  // ICAO 9303 sets the rows about 1.65 character heights apart: a strip of 1.45 keeps the
+  // neighbouring rows' tops and bottoms out.
+  const height = Math.round(capHeight * 1.45);
   const gap = Math.round(capHeight * 0.6);
-  const height2 = strips.reduce((s, st) => s + st.height + gap, gap);
-  const out = new Uint8Array(width * height2).fill(255);
-  let top = gap;
-  for (const s of strips) {
-    for (let y = 0; y < s.height; y++) out.set(s.data.subarray(y * s.width, (y + 1) * s.width), (top + y) * width + capHeight);
-    top += s.height + gap;
-  }
-  return { data: out, width, height: height2 };
+  return { height, left: capHeight, top: (row) => gap + row * (height + gap) };
 }
 
 function sample(img: Gray, x: number, y: number): number {

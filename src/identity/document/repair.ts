@@ -10,6 +10,7 @@
  */
 import { parse } from 'mrz';
 import { LSTM_TWIN_CONFIDENCE, type ReadLine } from './confidence.js';
+import { digitTall, glyphScale, type ZoneGlyph } from './glyph-heights.js';
 
 type ZoneFormat = 'TD1' | 'TD2' | 'TD3';
 
@@ -37,6 +38,9 @@ const SHAPES: Record<ZoneFormat, string[]> = {
     'n'.repeat(30),
   ],
 };
+
+/** The field classes of a zone format's lines, one letter per character (see FieldClass). */
+export const zoneShape = (format: ZoneFormat): string[] => SHAPES[format];
 
 // The confusions OCR makes between letters and digits on OCR-B.
 const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8', A: '4' };
@@ -411,11 +415,30 @@ function contestedTwin(reading: string[], all: Position[], widths: number[]): bo
 }
 
 /**
+ * Of readings that hold at the same cost, the one whose every change turns a character into a
+ * digit where the glyph stands as tall as the zone's digits (glyph-heights.ts), when exactly one
+ * is; else null. Measured on the generated set, a letter never stands that tall, so such a change
+ * is the third witness two engines that read a 0 as O cannot give: O to 0 and 4 to A can both
+ * make a check digit hold (at weight 7, O's 24 becoming 0 and 4 becoming A's 10 both shift the sum
+ * by 2 modulo 10; measured, clean #9 of seed 5309: 0T4428158 read as OT4428158 in every pass), and
+ * only the first stands where a digit's height was measured. A change to a letter is never
+ * supported: some digits (4, 6) measure as short as letters.
+ */
+function digitsStandTall(readings: { lines: string[] }[], all: Position[], shape: string[], glyphs: ZoneGlyph[][]) {
+  const supported = readings.filter(({ lines }) => {
+    const scale = glyphScale(lines, shape, glyphs);
+    const chars = lines.join('');
+    return scale !== null && all.every((p, i) => chars[i] === p.primary || (/\d/.test(chars[i]!) && digitTall(scale[i])));
+  });
+  return supported.length === 1 ? supported[0]!.lines : null;
+}
+
+/**
  * The zone read from the text of one engine (`text`, whose fillers are trusted) with a second
  * engine's text of the same image (`second`, optional) as a second opinion on letters and digits;
  * null when no reading holds, or when two hold with as few changes (an ambiguous reading is none).
  */
-export function zoneFromText(text: string, second: string | ReadLine[] = ''): ZoneReading | null {
+export function zoneFromText(text: string, second: string | ReadLine[] = '', glyphs?: ZoneGlyph[][]): ZoneReading | null {
   // Text without confidences is never sure of a twin.
   const secondLines =
     typeof second === 'string'
@@ -430,7 +453,7 @@ export function zoneFromText(text: string, second: string | ReadLine[] = ''): Zo
     if (holding.length === 0) continue;
     const cheapest = Math.min(...holding.map((h) => h.cost));
     const best = holding.filter((h) => h.cost === cheapest);
-    const reading = best.length === 1 ? best[0]!.lines : null;
+    const reading = best.length === 1 ? best[0]!.lines : glyphs ? digitsStandTall(best, all, shape, glyphs) : null;
     const lines =
       reading && !contestedTwin(reading, all, widths) && overruled(reading, all) <= MAX_OVERRULED && !unwitnessed(reading, all)
         ? repairCountries(reading, candidate.format, all)
@@ -438,7 +461,10 @@ export function zoneFromText(text: string, second: string | ReadLine[] = ''): Zo
     // Every field must be valid too, not only the check digits: no check digit covers the
     // document code or the sex (measured: a P read as O and an F read as 5 in a zone whose check
     // digits all held).
-    if (lines && parsed(lines)?.valid && !lettersMayBeDigits(candidate.format, lines)) return { format: candidate.format, lines };
+    if (!lines || !parsed(lines)?.valid) continue;
+    if (!lettersMayBeDigits(candidate.format, lines)) return { format: candidate.format, lines };
+    const digits = glyphs && lettersStandingTall(candidate.format, lines, glyphs);
+    if (digits && !unwitnessed(digits, all)) return { format: candidate.format, lines: digits };
   }
   return null;
 }
@@ -481,6 +507,34 @@ const CHECKED_MIXED_FIELDS: Record<ZoneFormat, { row: number; start: number; che
     { row: 1, start: 28, check: 42 },
   ],
 };
+
+/**
+ * The reading with every letter that the engines often read for a digit (O, S, B) turned into that
+ * digit where it stands in a checked mixed field as tall as the zone's digits (glyph-heights.ts),
+ * when that settles what lettersMayBeDigits left open: something changed, every check digit and
+ * field still holds, and no such letter is left that could be a digit. Else null. A letter never
+ * stood that tall in the measured set (README, the glyph table), so there the glyph says what the
+ * check digits could not (seed 8123, clean #29: three 0s of DG0015086 read as O by both engines,
+ * the glyphs of all three as tall as digits).
+ */
+function lettersStandingTall(format: ZoneFormat, lines: string[], glyphs: ZoneGlyph[][]): string[] | null {
+  const scale = glyphScale(lines, SHAPES[format], glyphs);
+  if (!scale) return null;
+  const widths = lines.map((l) => l.length);
+  const offset = (row: number) => widths.slice(0, row).reduce((sum, w) => sum + w, 0);
+  const out = lines.map((l) => [...l]);
+  let changed = false;
+  for (const { row, start, check } of CHECKED_MIXED_FIELDS[format])
+    for (let column = start; column < check; column++) {
+      const digit = OFTEN_READ_FOR_DIGITS[out[row]![column]!];
+      if (digit && digitTall(scale[offset(row) + column])) {
+        out[row]![column] = digit;
+        changed = true;
+      }
+    }
+  const digits = out.map((l) => l.join(''));
+  return changed && checkDigitsHold(digits) && parsed(digits)?.valid && !lettersMayBeDigits(format, digits) ? digits : null;
+}
 
 /** ICAO 9303 check digit: digits as themselves, A to Z as 10 to 35, the filler as 0, weights 7-3-1. */
 const checkDigitOf = (chars: string[]) =>

@@ -15,6 +15,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Page, type Worker } from 'tesseract.js';
 import { findZoneRows, levelledZone, type Gray } from './band.js';
+import { zoneGlyphs, type ZoneGlyph } from './glyph-heights.js';
 import { nameByAgreement } from './names.js';
 import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
 import { twinsConfirmed, type EngineLines, type ReadLine } from './twins.js';
@@ -45,6 +46,8 @@ export interface PassTrace {
   lstm: string;
   /** each engine's lines with each character's confidence */
   lines: EngineLines;
+  /** the zone's glyphs as measured on the image (glyph-heights.ts), when a zone was found on it */
+  glyphs?: ZoneGlyph[][];
 }
 
 export interface ReadTask {
@@ -60,9 +63,13 @@ const ZONE_CHARACTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
 
 const engine = async (oem: OEM) => {
   const w = await createWorker('eng', oem, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' });
-  // The prepared images carry no resolution; without one Tesseract assumes 70 dpi and warns. At
-  // 300 dpi a zone character of 24 to 32 px is the 8 to 10 point size Tesseract was trained on.
-  await w.setParameters({ tessedit_char_whitelist: ZONE_CHARACTERS, tessedit_pageseg_mode: PSM.SINGLE_BLOCK, user_defined_dpi: '300' });
+  await w.setParameters({
+    tessedit_char_whitelist: ZONE_CHARACTERS,
+    tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+    // The prepared images carry no resolution; without one Tesseract assumes 70 dpi and warns. At
+    // 300 dpi a zone character of 24 to 32 px is the 8 to 10 point size Tesseract was trained on.
+    user_defined_dpi: '300',
+  });
   return w;
 };
 let started: Promise<[Worker, Worker]> | undefined;
@@ -139,14 +146,29 @@ async function skewAngle(image: Uint8Array): Promise<number> {
   return best.angle;
 }
 
-/** The prepared images to read, in order, for one photo: the zone found and levelled, then the whole page as fallbacks. */
-async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string; png: Buffer }> {
+/** The character height glyphs are measured at (glyph-heights.ts): the largest the zone passes use. */
+const MEASURE_CAP_HEIGHT = 40;
+
+/**
+ * The prepared images to read, in order, for one photo: the zone found and levelled, then the
+ * whole page as fallbacks; each with the zone's glyphs measured once on the levelled zone (the
+ * same for every pass over the photo), when a zone was found.
+ */
+async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string; png: Buffer; glyphs?: ZoneGlyph[][] }> {
   const find = await grayOf(image, FIND_WIDTH);
   const rows = findZoneRows(find);
+  let glyphs: ZoneGlyph[][] | undefined;
   if (rows) {
     const full = await grayOf(image, SAMPLE_WIDTH);
     const scale = full.width / find.width;
-    for (const capHeight of [32, 24, 40]) yield { pass: `zone ${capHeight}px`, png: await png(levelledZone(full, rows, scale, capHeight)) };
+    const measured = levelledZone(full, rows, scale, MEASURE_CAP_HEIGHT);
+    glyphs = zoneGlyphs(measured, rows.length, MEASURE_CAP_HEIGHT);
+    for (const capHeight of [32, 24, MEASURE_CAP_HEIGHT])
+      yield {
+        pass: `zone ${capHeight}px`,
+        png: await png(capHeight === MEASURE_CAP_HEIGHT ? measured : levelledZone(full, rows, scale, capHeight)),
+        glyphs,
+      };
   }
   const angle = await skewAngle(image);
   const level = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
@@ -163,6 +185,7 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
     const top = Math.round(h * (1 - lowerShare));
     yield {
       pass: `page ${width}px, lower ${lowerShare}`,
+      glyphs,
       png: await sharp(level.data)
         .extract({ left: 0, top, width: w, height: h - top })
         .resize({ width })
@@ -227,8 +250,13 @@ export default async function readDocument(task: ReadTask): Promise<ReadResult> 
     for await (const prepared of preparedImages(image)) {
       const [first, second] = await Promise.all([legacy.recognize(prepared.png, {}, OUTPUT), lstm.recognize(prepared.png, {}, OUTPUT)]);
       const lines: EngineLines = { legacy: readLines(first.data), lstm: readLines(second.data) };
-      if (task.trace) passes.push({ image: index, pass: prepared.pass, legacy: first.data.text, lstm: second.data.text, lines });
-      reads.push({ zone: zoneFromText(first.data.text, lines.lstm), raw: compact(`${first.data.text}\n${second.data.text}`), lines });
+      if (task.trace)
+        passes.push({ image: index, pass: prepared.pass, legacy: first.data.text, lstm: second.data.text, lines, glyphs: prepared.glyphs });
+      reads.push({
+        zone: zoneFromText(first.data.text, lines.lstm, prepared.glyphs),
+        raw: compact(`${first.data.text}\n${second.data.text}`),
+        lines,
+      });
       for (const read of reads) {
         const zone = read.zone;
         // The characters with an uncheckable twin are weighed against every pass made over the image (twins.ts).
