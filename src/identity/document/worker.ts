@@ -69,6 +69,11 @@ const engine = async (oem: OEM) => {
     // The prepared images carry no resolution; without one Tesseract assumes 70 dpi and warns. At
     // 300 dpi a zone character of 24 to 32 px is the 8 to 10 point size Tesseract was trained on.
     user_defined_dpi: '300',
+    // The legacy engine adapts its classifier to what it has read, so a document's reading would
+    // depend on the documents read before it in this thread, any tenant's (measured: 16 hard photos
+    // read twice in a row, the second reading differed in 9, the zone read in 2). Without it the same
+    // image is read the same way every time (README, "Document reading").
+    classify_enable_learning: '0',
   });
   return w;
 };
