@@ -1,9 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildTestApp, type TestAppOptions, type TestContext } from '../helpers/app.js';
 import { webAppDir } from '../../src/plugins/web-app.js';
 import { CHROMIUM } from '../../scripts/fixtures/browser.js';
+
+import { launchBrowser } from '../../scripts/fixtures/browser.js';
 
 export { DESKTOP, launchBrowser, PHONE } from '../../scripts/fixtures/browser.js';
 
@@ -33,6 +36,23 @@ export async function startServer(opts: TestAppOptions = {}): Promise<LiveServer
   const address = ctx.app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');
   return Object.assign(ctx, { url: `http://127.0.0.1:${address.port}` });
+}
+
+/**
+ * A listening server (startServer with `opts`) and chromium for the tests of one file: started
+ * before them, closed after. The fields are set once the file's tests start.
+ */
+export function useLiveConsole(opts: TestAppOptions = {}): { server: LiveServer; browser: Browser } {
+  const live = {} as { server: LiveServer; browser: Browser };
+  beforeAll(async () => {
+    live.server = await startServer(opts);
+    live.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await live.browser?.close();
+    await live.server?.close();
+  });
+  return live;
 }
 
 /** Saves a full-page screenshot as test-results/<name>.png and returns its path. */

@@ -1,12 +1,12 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { addKey } from '../helpers/tenants.js';
 import { api, captureAll, captureIntoManualReview, HIGH_LIMITS, identityTenant, settle } from '../helpers/identity.js';
 import { png } from '../../scripts/fixtures/images.js';
 import { draftEvent, organizer, ticketType } from '../helpers/ticketing.js';
 import { axeViolations } from './axe.js';
-import { browserAvailable, collectPageErrors, DESKTOP, launchBrowser, PHONE, screenshot, startServer, type LiveServer } from './browser.js';
+import { browserAvailable, collectPageErrors, DESKTOP, PHONE, screenshot, useLiveConsole } from './browser.js';
 
 /** A screenshot to look at, and the screen as it is now free of serious and critical axe violations. */
 async function look(page: Page, name: string): Promise<void> {
@@ -42,22 +42,13 @@ async function confirmDestructive(page: Page, button: Locator, says: RegExp, con
 }
 
 describe.skipIf(!browserAvailable())('consoles in chromium', () => {
-  let server: LiveServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer({ env: HIGH_LIMITS });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const live = useLiveConsole({ env: HIGH_LIMITS });
 
   async function open(path: string, viewport = DESKTOP): Promise<{ page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport, timezoneId: 'Europe/Amsterdam' });
+    const context = await live.browser.newContext({ viewport, timezoneId: 'Europe/Amsterdam' });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${live.server.url}${path}`);
     return { page, errors };
   }
 
@@ -95,7 +86,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       .getByText(`${secret.slice(0, 'idv_live_'.length + 4)}…${secret.slice(-4)}`)
       .waitFor();
     expect(await page.content()).not.toContain(secret);
-    const keys = await server.admin('GET', `/api-keys?profileId=${profileId}`);
+    const keys = await live.server.admin('GET', `/api-keys?profileId=${profileId}`);
     expect(keys.data.items).toMatchObject([
       { service: 'identity', role: 'reviewer', revokedAt: null, name: 'Dana at the front desk', lastUsedAt: null },
     ]);
@@ -139,16 +130,16 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
   }, 120_000);
 
   it('operator: starts a verification and opens its capture link; every destructive action (revoke a key, rotate, disable, cancel an event, revoke a delegation) asks first', async () => {
-    const org = await organizer(server);
+    const org = await organizer(live.server);
     const harbour = await draftEvent(org, { name: 'Harbour Nights' });
-    await ticketType(server, harbour.id);
+    await ticketType(live.server, harbour.id);
     const jazz = await draftEvent(org, { name: 'Dock Jazz' });
-    await ticketType(server, jazz.id);
+    await ticketType(live.server, jazz.id);
     const { page, errors } = await open('/console/operator');
     await page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
-    const section = (tab: string) => page.goto(`${server.url}/console/operator/profiles/${org.profileId}/${tab}`);
+    const section = (tab: string) => page.goto(`${live.server.url}/console/operator/profiles/${org.profileId}/${tab}`);
 
     // A verification started here: its capture link is shown once and opens the capture page.
     await section('verifications');
@@ -238,20 +229,20 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await expect.poll(() => events.getByText('Dock Jazz').count()).toBe(0);
     await look(page, 'operator-events-active');
     expect(
-      (await server.admin('GET', `/profiles/${org.profileId}/events?status=CANCELLED`)).data.items.map((e: { id: string }) => e.id),
+      (await live.server.admin('GET', `/profiles/${org.profileId}/events?status=CANCELLED`)).data.items.map((e: { id: string }) => e.id),
     ).toEqual([jazz.id]);
 
     // Governance: a delegation past its expiry reads "expired" (nothing to revoke); a live one is revoked after confirming.
     const baseline = { fingerprint: 'fp-1', maxDrift: 0.2 };
     for (const agentId of ['pricing-bot', 'refund-bot'])
-      await server.admin('POST', '/governance/agents', { profileId: org.profileId, agentId, mandate: ['refund:*'], baseline });
-    await server.admin('POST', '/governance/delegations', {
+      await live.server.admin('POST', '/governance/agents', { profileId: org.profileId, agentId, mandate: ['refund:*'], baseline });
+    await live.server.admin('POST', '/governance/delegations', {
       profileId: org.profileId,
       agentId: 'pricing-bot',
       grantedBy: 'ops@example.com',
       expiresAt: '2020-01-01T00:00:00Z',
     });
-    await server.admin('POST', '/governance/delegations', {
+    await live.server.admin('POST', '/governance/delegations', {
       profileId: org.profileId,
       agentId: 'refund-bot',
       grantedBy: 'ops@example.com',
@@ -280,7 +271,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
   }, 120_000);
 
   it('operator: adds a venue (a refused field said in words), edits it; the empty list says so and the title follows the screen', async () => {
-    const profile = (await server.admin('POST', '/profiles', { name: 'Quay Venues', plan: 'PRO' })).data;
+    const profile = (await live.server.admin('POST', '/profiles', { name: 'Quay Venues', plan: 'PRO' })).data;
     const { page, errors } = await open('/console/operator');
     await page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -307,7 +298,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await refused.getByText('Time zone: unknown time-zone name').waitFor();
     expect(await refused.textContent()).not.toContain('body.');
     await look(page, 'operator-venue-refused');
-    expect((await server.admin('GET', `/profiles/${profile.id}/venues`)).data.items).toEqual([]);
+    expect((await live.server.admin('GET', `/profiles/${profile.id}/venues`)).data.items).toEqual([]);
 
     await add.getByLabel('Time zone (optional, e.g. Europe/Berlin)').fill('Europe/Amsterdam');
     await add.getByRole('button', { name: 'Add venue' }).click();
@@ -332,7 +323,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await venues.getByRole('row', { name: /Harbour Hall East/ }).waitFor();
     await page.getByRole('status').getByText('Saved Harbour Hall East.').waitFor();
     expect(await page.getByRole('form', { name: /^Edit / }).count()).toBe(0);
-    expect((await server.admin('GET', `/profiles/${profile.id}/venues`)).data.items).toMatchObject([
+    expect((await live.server.admin('GET', `/profiles/${profile.id}/venues`)).data.items).toMatchObject([
       { name: 'Harbour Hall East', address: 'Kade 1', city: null, lat: 52.37, lng: 4.9, timezone: 'Europe/Amsterdam' },
     ]);
     await look(page, 'operator-venues');
@@ -342,19 +333,19 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByRole('form', { name: 'Edit Harbour Hall East' }).getByLabel('Name').fill('Nothing saved');
     await page.getByRole('button', { name: 'Cancel editing' }).click();
     expect(await page.getByRole('form', { name: /^Edit / }).count()).toBe(0);
-    expect((await server.admin('GET', `/profiles/${profile.id}/venues`)).data.items[0].name).toBe('Harbour Hall East');
+    expect((await live.server.admin('GET', `/profiles/${profile.id}/venues`)).data.items[0].name).toBe('Harbour Hall East');
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 60_000);
 
   it('reviewer: opens a case in manual_review, sees its images, is refused a short note, decides it; a late second decision reads already decided', async () => {
-    const tenant = await identityTenant(server);
-    const second = await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer' });
+    const tenant = await identityTenant(live.server);
+    const second = await addKey(live.server, tenant.profileId, { service: 'identity', role: 'reviewer' });
     const document = png(640, 480, { seed: 4242, noisyRows: 480 });
-    const first = await captureAll(server, tenant.backend, { document });
-    await settle(server, tenant.backend, first.id);
+    const first = await captureAll(live.server, tenant.backend, { document });
+    await settle(live.server, tenant.backend, first.id);
     const frames = (step: number) => png(480, 640, { seed: 9000 + step, noisyRows: 640 });
-    const { id, challenge } = await captureAll(server, tenant.backend, { document, frames });
-    expect((await settle(server, tenant.backend, id)).status).toBe('manual_review');
+    const { id, challenge } = await captureAll(live.server, tenant.backend, { document, frames });
+    expect((await settle(live.server, tenant.backend, id)).status).toBe('manual_review');
 
     const { page, errors } = await open('/console/review');
     await page.getByLabel('Reviewer API key').waitFor();
@@ -392,7 +383,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       .catch(() => undefined);
     await look(page, 'reviewer-case');
 
-    // A short note is refused in the page: nothing reaches the server.
+    // A short note is refused in the page: nothing reaches the live.server.
     await page.keyboard.press('a');
     await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('note');
     await page.keyboard.type('looks fine');
@@ -400,7 +391,9 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByRole('button', { name: 'Submit decision' }).click();
     await page.getByRole('alert').getByText('The note needs at least 20 characters (now 10).').waitFor();
     await look(page, 'reviewer-short-note');
-    expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('manual_review');
+    expect((await api(live.server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe(
+      'manual_review',
+    );
 
     await page
       .getByLabel('Note (why; at least 20 characters; Enter submits, Shift+Enter new line)')
@@ -409,7 +402,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await page.getByText('The queue is empty').waitFor();
     await page.getByText(`Case ${id.slice(0, 8)}: approved.`).waitFor();
     await look(page, 'reviewer-queue-empty');
-    expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('approved');
+    expect((await api(live.server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('approved');
 
     // The second reviewer's decision comes too late.
     await late.page.getByLabel('Decline').check();
@@ -419,22 +412,22 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await late.page.getByRole('button', { name: 'Submit decision' }).click();
     await late.page.getByText(`Case ${id.slice(0, 8)} was already decided: moved on.`).waitFor();
     await look(late.page, 'reviewer-already-decided');
-    expect((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('approved');
+    expect((await api(live.server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status).toBe('approved');
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 120_000);
 
   it('reviewer: decides three cases in a row with the keyboard alone; focus lands on each next case, the name of the key is in the audit trail', async () => {
-    const tenant = await identityTenant(server);
-    const dana = await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer', name: 'Dana Reviewer' });
+    const tenant = await identityTenant(live.server);
+    const dana = await addKey(live.server, tenant.profileId, { service: 'identity', role: 'reviewer', name: 'Dana Reviewer' });
     const cases = [];
     // A minute apart: the queue (oldest first) then lists them in this order.
     for (const seed of [6101, 6102, 6103]) {
-      server.clock.advance(60_000);
-      cases.push((await captureIntoManualReview(server, tenant.backend, seed)).id);
+      live.server.clock.advance(60_000);
+      cases.push((await captureIntoManualReview(live.server, tenant.backend, seed)).id);
     }
     const short = (id: string) => id.slice(0, 8);
     // Another reviewer holds the second case: the queue says so.
-    await api(server).call('PUT', `/v1/review/${cases[1]}/claim`, tenant.reviewer, undefined, 200);
+    await api(live.server).call('PUT', `/v1/review/${cases[1]}/claim`, tenant.reviewer, undefined, 200);
     const { page, errors } = await open('/console/review');
     await page.getByLabel('Reviewer API key').fill(dana.key);
     await page.keyboard.press('Enter');
@@ -460,7 +453,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       .getByTestId('claim-holder')
       .getByText(/held by Dana Reviewer until/)
       .waitFor();
-    const seen = (await api(server).call('GET', '/v1/review', tenant.reviewer, undefined, 200)).json().items[0];
+    const seen = (await api(live.server).call('GET', '/v1/review', tenant.reviewer, undefined, 200)).json().items[0];
     expect(seen).toMatchObject({ id: cases[0], claim: { reviewer_name: 'Dana Reviewer' } });
     await look(page, 'reviewer-case-evidence');
 
@@ -497,20 +490,20 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await look(page, 'reviewer-three-decided');
     const statuses = [];
     for (const id of cases)
-      statuses.push((await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status);
+      statuses.push((await api(live.server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status);
     expect(statuses).toEqual(['approved', 'declined', 'approved']);
     await expect.poll(() => page.title()).toBe('Review queue — Partner services console');
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 180_000);
 
   it('four-eyes review: the operator sets it; two reviewer keys agree on one case and disagree on another, a third decides', async () => {
-    const tenant = await identityTenant(server);
+    const tenant = await identityTenant(live.server);
     const added = [
-      await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer' }),
-      await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer' }),
+      await addKey(live.server, tenant.profileId, { service: 'identity', role: 'reviewer' }),
+      await addKey(live.server, tenant.profileId, { service: 'identity', role: 'reviewer' }),
     ];
     const keys = [{ key: tenant.reviewer }, ...added];
-    const reviewerKeys = (await server.admin('GET', `/api-keys?profileId=${tenant.profileId}`)).data.items as {
+    const reviewerKeys = (await live.server.admin('GET', `/api-keys?profileId=${tenant.profileId}`)).data.items as {
       role?: string;
       id: string;
     }[];
@@ -522,14 +515,14 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await operator.page.getByRole('button', { name: 'Sign in' }).click();
     // Signed in (the token is stored) before leaving the page.
     await operator.page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
-    await operator.page.goto(`${server.url}/console/operator/profiles/${tenant.profileId}/keys`);
+    await operator.page.goto(`${live.server.url}/console/operator/profiles/${tenant.profileId}/keys`);
     await operator.page.getByLabel('Manual review').selectOption('four_eyes');
     await operator.page.getByRole('button', { name: 'Change review policy' }).click();
-    await expect.poll(async () => (await server.admin('GET', `/profiles/${tenant.profileId}`)).data.reviewPolicy).toBe('four_eyes');
+    await expect.poll(async () => (await live.server.admin('GET', `/profiles/${tenant.profileId}`)).data.reviewPolicy).toBe('four_eyes');
     await look(operator.page, 'operator-review-policy');
 
-    const agreed = await captureIntoManualReview(server, tenant.backend, 5101);
-    const disputed = await captureIntoManualReview(server, tenant.backend, 5102);
+    const agreed = await captureIntoManualReview(live.server, tenant.backend, 5101);
+    const disputed = await captureIntoManualReview(live.server, tenant.backend, 5102);
     const reviewers = [];
     for (const { key } of keys) {
       const r = await open('/console/review');
@@ -541,7 +534,7 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     const [one, two, three] = reviewers as [(typeof reviewers)[number], (typeof reviewers)[number], (typeof reviewers)[number]];
     const NOTE_LABEL = 'Note (why; at least 20 characters; Enter submits, Shift+Enter new line)';
     async function decide(page: Page, id: string, decision: 'Approve' | 'Decline', expected: string) {
-      await page.goto(`${server.url}/console/review/${id}`);
+      await page.goto(`${live.server.url}/console/review/${id}`);
       await page.getByLabel(decision).check();
       if (decision === 'Decline') await page.getByLabel('Face does not match the document').check();
       await page.getByLabel(NOTE_LABEL).fill('Compared the portrait with every frame by hand.');
@@ -550,22 +543,22 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     }
     const short = (id: string) => id.slice(0, 8);
     const status = async (id: string) =>
-      (await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status;
+      (await api(live.server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json().status;
 
     // Agreement: the first decision waits, the same key cannot decide again, the second key's agreement is final.
     await decide(one.page, agreed.id, 'Approve', `Case ${short(agreed.id)}: you approved; another reviewer decides next.`);
     expect(await status(agreed.id)).toBe('manual_review');
-    await one.page.goto(`${server.url}/console/review`);
+    await one.page.goto(`${live.server.url}/console/review`);
     await one.page
       .getByRole('row', { name: new RegExp(short(agreed.id)) })
       .getByText('awaiting a second review')
       .waitFor();
     await look(one.page, 'reviewer-four-eyes-queue');
-    await one.page.goto(`${server.url}/console/review/${agreed.id}`);
+    await one.page.goto(`${live.server.url}/console/review/${agreed.id}`);
     await one.page.getByText('You already decided this case').waitFor();
     expect(await one.page.getByRole('button', { name: 'Submit decision' }).count()).toBe(0);
     await look(one.page, 'reviewer-four-eyes-decided-by-you');
-    await two.page.goto(`${server.url}/console/review/${agreed.id}`);
+    await two.page.goto(`${live.server.url}/console/review/${agreed.id}`);
     await two.page.getByTestId('review-standing').getByText('Awaiting a second review').waitFor();
     await two.page.getByText(`reviewer:${firstKeyId}`).first().waitFor();
     await look(two.page, 'reviewer-four-eyes-awaiting-second');
@@ -576,12 +569,12 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
     await decide(one.page, disputed.id, 'Approve', `Case ${short(disputed.id)}: you approved; another reviewer decides next.`);
     await decide(two.page, disputed.id, 'Decline', `Case ${short(disputed.id)}: you declined; another reviewer decides next.`);
     expect(await status(disputed.id)).toBe('manual_review');
-    await three.page.goto(`${server.url}/console/review`);
+    await three.page.goto(`${live.server.url}/console/review`);
     await three.page
       .getByRole('row', { name: new RegExp(short(disputed.id)) })
       .getByText('reviewers disagree')
       .waitFor();
-    await three.page.goto(`${server.url}/console/review/${disputed.id}`);
+    await three.page.goto(`${live.server.url}/console/review/${disputed.id}`);
     await three.page.getByTestId('review-standing').getByText('Reviewers disagree').waitFor();
     // The decline's reason is shown with it, in words.
     await three.page.getByText(/declined at .* — Face does not match the document/).waitFor();

@@ -1,10 +1,9 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addKey } from '../helpers/tenants.js';
 import { api, captureIntoManualReview, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
 import { FOUR_EYES_ZONES, zoneSeenByTheReader } from '../helpers/zones.js';
 import { axeViolations } from './axe.js';
-import { browserAvailable, collectPageErrors, DESKTOP, launchBrowser, screenshot, startServer, type LiveServer } from './browser.js';
+import { browserAvailable, collectPageErrors, DESKTOP, screenshot, useLiveConsole } from './browser.js';
 
 const NOTE = 'Compared the zone with the data page by hand.';
 const { READ, FIRST, PRINTED } = FOUR_EYES_ZONES;
@@ -16,30 +15,21 @@ const { READ, FIRST, PRINTED } = FOUR_EYES_ZONES;
  * first. test/identity/four-eyes-zone.test.ts pins the case view this prefill comes from.
  */
 describe.skipIf(!browserAvailable())('reviewer console: the four-eyes zone prefill, in chromium', () => {
-  let server: LiveServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer({ env: HIGH_LIMITS });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const live = useLiveConsole({ env: HIGH_LIMITS });
 
   it('prefills the second reviewer’s zone field with the text read, not the first reviewer’s zone; the corrected zone is the one approved', async () => {
-    const tenant = await identityTenant(server);
-    await server.admin('PATCH', `/profiles/${tenant.profileId}`, { reviewPolicy: 'four_eyes' });
-    const second = await addKey(server, tenant.profileId, { service: 'identity', role: 'reviewer', name: 'Second Reviewer' });
-    const { id } = await captureIntoManualReview(server, tenant.backend, 9521);
-    await zoneSeenByTheReader(server, id, READ);
-    await api(server).call('POST', `/v1/review/${id}`, tenant.reviewer, { decision: 'approve', note: NOTE, mrz: FIRST }, 200);
+    const tenant = await identityTenant(live.server);
+    await live.server.admin('PATCH', `/profiles/${tenant.profileId}`, { reviewPolicy: 'four_eyes' });
+    const second = await addKey(live.server, tenant.profileId, { service: 'identity', role: 'reviewer', name: 'Second Reviewer' });
+    const { id } = await captureIntoManualReview(live.server, tenant.backend, 9521);
+    await zoneSeenByTheReader(live.server, id, READ);
+    await api(live.server).call('POST', `/v1/review/${id}`, tenant.reviewer, { decision: 'approve', note: NOTE, mrz: FIRST }, 200);
 
-    const context = await browser.newContext({ viewport: DESKTOP, timezoneId: 'UTC' });
+    const context = await live.browser.newContext({ viewport: DESKTOP, timezoneId: 'UTC' });
     await context.addInitScript((key) => (globalThis as any).sessionStorage.setItem('console.reviewerKey', key), second.key);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    await page.goto(`${server.url}/console/review/${id}`);
+    await page.goto(`${live.server.url}/console/review/${id}`);
     await page.getByTestId('review-standing').getByText('Awaiting a second review').waitFor();
     // The panel: the zone on record is the first reviewer's; the text read is shown as read.
     await page.getByTestId('zone-source').getByText('Entered by a reviewer from the document images.').waitFor();
@@ -60,7 +50,7 @@ describe.skipIf(!browserAvailable())('reviewer console: the four-eyes zone prefi
     await page.getByLabel('Note (why; at least 20 characters; Enter submits, Shift+Enter new line)').fill(NOTE);
     await page.getByRole('button', { name: 'Submit decision' }).click();
     await page.getByText(`Case ${id.slice(0, 8)}: approved.`).waitFor();
-    const decided = (await api(server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json();
+    const decided = (await api(live.server).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json();
     expect(decided).toMatchObject({ status: 'approved', document: { mrz_source: 'reviewer', expires_on: '2031-01-01' } });
     expect(errors).toEqual([]);
     await context.close();
