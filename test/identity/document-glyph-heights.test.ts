@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { findZoneRows, levelledZone, type Gray } from '../../src/identity/document/band.js';
 import { digitTall, glyphScale, glyphsByPlace, zoneGlyphs, type ZoneGlyph } from '../../src/identity/document/glyph-heights.js';
-import { zoneFromText } from '../../src/identity/document/repair.js';
+import { zoneFromText, zoneShape } from '../../src/identity/document/repair.js';
 import { portraitPath } from '../../scripts/documents/fixture-set.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 import { CLEAN, renderDocument } from '../../scripts/documents/render.js';
@@ -19,11 +19,7 @@ const HOLDER: Holder = {
   expiryDate: '330921',
 };
 const LINES = mrzLines('TD1', HOLDER);
-const SHAPE = [
-  'aa' + 'aaa' + 'x'.repeat(9) + 'c' + 'o'.repeat(15),
-  'dddddd' + 'c' + 'f' + 'dddddd' + 'c' + 'aaa' + 'o'.repeat(11) + 'c',
-  'n'.repeat(30),
-];
+const SHAPE = zoneShape('TD1');
 const MISREAD = [LINES[0]!.replace('0T4428158', 'OT4428158'), LINES[1], LINES[2]].join('\n');
 
 /**
