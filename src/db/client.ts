@@ -69,6 +69,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       });
       // An idle client losing its server must not crash the process; the next query reports it.
       pool.on('error', () => {});
+      // Nor may a checked-out one: the pool listens for a client's 'error' only while it is idle, and
+      // a connection dropped between two statements of a transaction (every connection to a leader
+      // that dies in a failover, docs/failover.md) is an 'error' event with no listener, which ends
+      // the process. The transaction's next statement fails as unavailable instead, and the broken
+      // client is discarded when it is released.
+      pool.on('connect', (client) => client.on('error', () => {}));
       return pool;
     };
     // Named statements (src/db/prepared.ts) are planned once, for every value: PostgreSQL would

@@ -8,6 +8,8 @@ export interface ServerProcess {
   port: number;
   /** Every log line so far (JSON). */
   logs: string[];
+  /** What the process wrote to stderr so far (a crash's last words). */
+  stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   cleanup(): void;
 }
@@ -73,6 +75,7 @@ export async function startServerProcess(
     child,
     port,
     logs,
+    stderr: () => stderr,
     exited,
     cleanup() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
