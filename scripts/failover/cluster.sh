@@ -76,8 +76,7 @@ if [ "${#need[@]}" -gt 0 ]; then
   say "installing patroni etcd-server haproxy postgresql"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
-  apt-get install -y -qq --no-install-recommends patroni etcd-server haproxy postgresql python3-etcd3 >/dev/null 2>&1 ||
-    apt-get install -y -qq --no-install-recommends patroni etcd-server haproxy postgresql >/dev/null
+  apt-get install -y -qq --no-install-recommends patroni etcd-server haproxy postgresql >/dev/null
 fi
 bin_dir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 
