@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { rowsOf } from '../../src/db/client.js';
 import { PIPELINE_QUEUE } from '../../src/identity/capture/service.js';
+import { startupLines } from '../../src/startup-lines.js';
 import { ADMIN_TOKEN, usingPostgres } from '../helpers/app.js';
 import { useTestApp } from '../helpers/suite.js';
 import { api, captureAll, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
@@ -19,6 +20,18 @@ describe('ROLE (README, "Roles")', () => {
       expect(() => loadConfig(env)).toThrow(/^invalid configuration: ROLE: api and worker need PostgreSQL \(DATABASE_URL=postgres:\/\/…\)/);
     }
     expect(() => loadConfig({ ROLE: 'jobs', DATABASE_URL: 'postgres://db/partner' })).toThrow(/^invalid configuration: ROLE: /);
+  });
+
+  it('is said in the startup lines: a worker points at no API, an API instance says who runs its jobs', () => {
+    const postgres = { DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/partner', ADMIN_TOKEN: ADMIN_TOKEN };
+    expect(startupLines(loadConfig({ ...postgres, ROLE: 'worker' }), 3000)).toEqual([
+      'Partner services worker (ROLE=worker) on http://localhost:3000: runs jobs; serves only /health, /ready and /metrics',
+      'Database: PostgreSQL partner at db.internal:5432',
+    ]);
+    const api = startupLines(loadConfig({ ...postgres, ROLE: 'api' }), 3000);
+    expect(api).toHaveLength(5);
+    expect(api[4]).toBe('Role: api (ROLE=api): serves the APIs and queues jobs; worker instances (ROLE=worker) run them');
+    expect(startupLines(loadConfig(postgres), 3000)).toHaveLength(4);
   });
 });
 
