@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { applyMigrations } from './db/migrate.js';
 import { createJobQueue } from './jobs/queue.js';
+import { enqueueOnly } from './jobs/enqueue-only.js';
 import { jobListener } from './jobs/wake.js';
 import { createFacePool } from './identity/faces/pool.js';
 import { createDocumentReader } from './identity/document/reader.js';
@@ -22,7 +23,9 @@ import { silentMeter } from './metrics/meter.js';
 import { createMetrics } from './metrics/registry.js';
 import { metricsRoutes } from './metrics/routes.js';
 import './decorations.js';
-import { identityApi } from './identity/plugin.js';
+import { identityApi, identityWork } from './identity/plugin.js';
+import { identityRetention } from './identity/retention.js';
+import { deliveryLogRetention } from './webhooks/retention.js';
 import { identityErrorFormat } from './identity/errors.js';
 import { envelopeFormat } from './plugins/envelope-errors.js';
 import { createFrameworkErrors } from './plugins/framework-errors.js';
@@ -60,6 +63,17 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** The process's tracing, when OTEL_EXPORTER_OTLP_ENDPOINT turned it on (src/tracing/start.ts); its owner shuts it down. */
   tracing?: Tracing;
+  /** Rows a retention purge erases or deletes per statement (default 500; tests make it small to cover several). */
+  retentionBatch?: number;
+}
+
+/** What a worker instance answers outside /health, /ready and /metrics: the APIs are not here. */
+function workerOnly(app: FastifyInstance): void {
+  app.setNotFoundHandler((_req, reply) =>
+    reply.status(404).send({
+      error: { code: 'NOT_FOUND', message: 'This instance runs jobs only (ROLE=worker): the APIs are served by the api instances' },
+    }),
+  );
 }
 
 function trustProxyOption(config: Config): FastifyServerOptions['trustProxy'] {
@@ -67,8 +81,14 @@ function trustProxyOption(config: Config): FastifyServerOptions['trustProxy'] {
   return hops > 0 ? (_address: string, hop: number) => hop < hops : false;
 }
 
-/** Builds the whole process: the three APIs, the operator API and operations, ready to inject or listen. */
+/**
+ * Builds the whole process: the three APIs, the operator API and operations, ready to inject or
+ * listen. ROLE (README, "Roles") leaves out the job runner (`api`: jobs are queued only) or the
+ * APIs (`worker`: jobs, /health, /ready and /metrics only).
+ */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const runsJobs = config.ROLE !== 'api';
+  const servesApis = config.ROLE !== 'worker';
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config, opts.logStream),
     genReqId: (req) => {
@@ -109,7 +129,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false, Connector: ReconnectLookupConnector })
     : undefined;
   redis?.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
-  const jobs = createJobQueue({
+  const runner = createJobQueue({
     db: database.db,
     bookkeeping: database.bookkeeping,
     clock,
@@ -127,8 +147,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     listen: jobListener(database, app.log),
     tracing: opts.tracing?.jobs,
   });
-  const keyCache = await startKeyCache(database, app.log);
-  const keyUse = startKeyUseRecorder(database, clock, app.log);
+  const jobs = runsJobs ? runner : enqueueOnly(runner);
+  // Only the APIs check keys.
+  const keyCache = servesApis ? await startKeyCache(database, app.log) : undefined;
+  const keyUse = servesApis ? startKeyUseRecorder(database, clock, app.log) : undefined;
 
   app.decorate('config', config);
   app.decorate('clock', clock);
@@ -136,9 +158,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('db', database.db);
   app.decorate('jobs', jobs);
   // Face inference threads start with the job runner and load their models in the background (/ready does not wait).
+  // An API-only instance runs no pipeline: it has neither pool.
   app.decorate(
     'faces',
-    config.FACE_CHECKS === 'on'
+    runsJobs && config.FACE_CHECKS === 'on'
       ? createFacePool({
           workers: config.FACE_WORKERS,
           timeoutMs: config.FACE_TIMEOUT_MS,
@@ -147,7 +170,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
         })
       : null,
   );
-  app.decorate('documents', config.DOCUMENT_READING === 'on' ? createDocumentReader() : null);
+  app.decorate('documents', runsJobs && config.DOCUMENT_READING === 'on' ? createDocumentReader() : null);
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
   app.decorate('authBrake', createAuthBrake({ limit: config.AUTH_FAILURE_LIMIT_PER_MINUTE, clock, redis, log: app.log }));
@@ -179,18 +202,30 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('webhooks', webhooks);
 
   await securityHeaders(app);
-  await app.register(openApiDocs);
-  await app.register(idempotencyKeyPurge);
-  await app.register(finishedJobPurge, { retentionMs: config.JOBS_RETENTION_HOURS * 60 * 60 * 1000 });
+  if (servesApis) await app.register(openApiDocs);
+  // The deployment's housekeeping, each one job row that one instance at a time runs (src/jobs/periodic.ts).
+  if (runsJobs) {
+    const batch = opts.retentionBatch ?? 500;
+    await app.register(idempotencyKeyPurge);
+    await app.register(finishedJobPurge, { retentionMs: config.JOBS_RETENTION_HOURS * 60 * 60 * 1000 });
+    await app.register(deliveryLogRetention, { retentionDays: config.WEBHOOK_LOG_RETENTION_DAYS, batch });
+    await app.register(identityRetention, { batch });
+  }
 
-  // The APIs, each in its own scope with its own auth, rate limits and error format.
   await app.register(healthRoutes);
-  await app.register(homeRoute);
-  await app.register(adminApi, { prefix: '/admin/v1' });
-  await app.register(ticketingApi, { prefix: '/api/v1' });
-  await app.register(identityApi, { prefix: '/v1' });
-  await app.register(governanceApi);
-  await app.register(webApp);
+  if (servesApis) {
+    // The APIs, each in its own scope with its own auth, rate limits and error format.
+    await app.register(homeRoute);
+    await app.register(adminApi, { prefix: '/admin/v1' });
+    await app.register(ticketingApi, { prefix: '/api/v1' });
+    await app.register(identityApi, { prefix: '/v1' });
+    await app.register(governanceApi);
+    await app.register(webApp);
+  } else {
+    // The work the APIs' requests queue (ticketing and governance queue none of their own).
+    await identityWork(app);
+    workerOnly(app);
+  }
 
   app.addHook('onReady', async () => {
     if (opts.startJobs !== false) {
@@ -208,8 +243,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     await app.blobs.close?.();
     // Not quit(): with Redis gone it waits behind the offline queue; nothing pending is worth keeping.
     redis?.disconnect();
-    await keyCache.close();
-    await keyUse.close();
+    await keyCache?.close();
+    await keyUse?.close();
     webhooks.connections.close();
     await database.close();
     cancelReconnectLookups();

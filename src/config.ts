@@ -39,6 +39,8 @@ const envSchema = z
       .refine((v) => v === 'memory://' || /^postgres(ql)?:\/\//.test(v), 'postgres://… or memory://')
       .optional(),
     DATA_DIR: z.string().min(1).default('./data'),
+    /** What this process does (README, "Roles"): `api` serves HTTP and queues jobs, `worker` runs them; `all` both. */
+    ROLE: z.enum(['all', 'api', 'worker']).default('all'),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     /** Turns on traces over OTLP/HTTP to this collector (README, "Traces"); the other OTEL_* variables are read by the SDK. */
     OTEL_EXPORTER_OTLP_ENDPOINT: z
@@ -55,6 +57,8 @@ const envSchema = z
     WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
     WEBHOOK_RETRY_DELAYS_MS: delayList.optional(),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean.default(false),
+    /** Days a delivery attempt (with its excerpt of the receiver's answer) is kept in the delivery log (README, "Retention"). */
+    WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     GOVERNANCE_SIGNING_KEY: base64Seed.optional(),
     TICKETING_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
     /** Event pages kept per process, in MiB of bodies (0: none); a kept page is checked against the database before it is sent. */
@@ -118,6 +122,11 @@ const envSchema = z
     S3_UPLOADS_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
   })
   .refine((c) => c.FACE_MATCH_LOW <= c.FACE_MATCH_HIGH, { path: ['FACE_MATCH_LOW'], message: 'must not exceed FACE_MATCH_HIGH' })
+  // The embedded database belongs to one process, and the roles exist to run several (README, "Roles").
+  .refine((c) => c.ROLE === 'all' || /^postgres(ql)?:\/\//.test(c.DATABASE_URL ?? ''), {
+    path: ['ROLE'],
+    message: 'api and worker need PostgreSQL (DATABASE_URL=postgres://…): the embedded database serves one process, so run ROLE=all there',
+  })
   .superRefine((c, ctx) => {
     if (c.BLOB_STORE !== 's3') return;
     if (!c.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when BLOB_STORE=s3' });

@@ -14,12 +14,30 @@ export const reviewPolicy = z
   .enum(REVIEW_POLICIES)
   .describe('Manual review: `single` (one reviewer decides) or `four_eyes` (final only when two different reviewer keys agree)');
 
-export const profile = z.object({ id: z.uuid(), name: z.string(), plan, reviewPolicy });
+export const identityRetentionDays = z
+  .number()
+  .int()
+  .min(1)
+  .max(3650)
+  .nullable()
+  .describe(
+    'Days after its decision (approved or declined) a verification of this profile is erased, exactly as `DELETE /v1/verifications/{id}` erases it (audit actor `retention`); null keeps decided verifications until they are erased. Checked hourly.',
+  );
+
+export const profile = z.object({ id: z.uuid(), name: z.string(), plan, reviewPolicy, identityRetentionDays });
 
 export const profileCreate = z.strictObject({ name: z.string().trim().min(1).max(200), plan });
 export const profilePatch = z
-  .strictObject({ name: z.string().trim().min(1).max(200).optional(), plan: plan.optional(), reviewPolicy: reviewPolicy.optional() })
-  .refine((v) => v.name !== undefined || v.plan !== undefined || v.reviewPolicy !== undefined, 'name, plan or reviewPolicy is required');
+  .strictObject({
+    name: z.string().trim().min(1).max(200).optional(),
+    plan: plan.optional(),
+    reviewPolicy: reviewPolicy.optional(),
+    identityRetentionDays: identityRetentionDays.optional(),
+  })
+  .refine(
+    (v) => v.name !== undefined || v.plan !== undefined || v.reviewPolicy !== undefined || v.identityRetentionDays !== undefined,
+    'name, plan, reviewPolicy or identityRetentionDays is required',
+  );
 
 const venueFields = {
   name: z.string().trim().min(1).max(200),

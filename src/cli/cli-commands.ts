@@ -51,8 +51,9 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     operationId: 'updateProfile',
     method: 'PATCH',
     path: '/profiles/{id}',
-    description: "Change a profile's name, plan or review policy (single or four_eyes)",
-    flags: ['id!', 'name', 'plan', 'reviewPolicy'],
+    description:
+      "Change a profile's name, plan, review policy (single or four_eyes) or identity retention (--identityRetentionDays 1 to 3650, or null to keep decided verifications)",
+    flags: ['id!', 'name', 'plan', 'reviewPolicy', 'identityRetentionDays'],
     choices: { plan: PLANS, reviewPolicy: REVIEW_POLICIES },
   },
   {

@@ -74,22 +74,12 @@ function requireRoleKeys(scope: FastifyInstance): void {
 }
 
 /**
- * The Identity Verification Service, registered at /v1. Its error format (`{detail}`), its
- * not-found answer, multipart parsing, auth and rate limits live in this scope only, so the
- * governance routes that share the /v1 prefix keep their own.
+ * The identity work of a process that runs jobs: the decision webhook's signer (the API needs it
+ * too, to queue a decision webhook) and the pipeline's handler. A worker (ROLE=worker) registers
+ * this alone, without the routes; an API-only queue ignores the handler (src/jobs/enqueue-only.ts).
  */
-export const identityApi: FastifyPluginAsync = async (app) => {
-  useIdentityErrors(app);
-  app.decorateRequest('identityPrincipal', null);
-  await app.register(multipart, {
-    // One byte over the limit is enough to know; the inspector answers 413 itself.
-    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
-    throwFileSizeLimit: false,
-  });
-
+export async function identityWork(app: FastifyInstance): Promise<IdentityDeps> {
   const deps: IdentityDeps = { db: app.db, clock: app.clock, blobs: app.blobs, webhooks: app.webhooks };
-  // Both keys exist from the first start, so the JWKS always carries them.
-  await liveSigningKey(app.db, app.clock, 'attestation');
   registerIdentityWebhooks(app.webhooks, await liveSigningKey(app.db, app.clock, 'identity-webhook'), app.config.WEBHOOK_TIMEOUT_MS);
   const { config } = app;
   const faces = app.faces
@@ -108,6 +98,25 @@ export const identityApi: FastifyPluginAsync = async (app) => {
     pipelineHandler({ ...deps, logger: app.log, faces, documents: app.documents ?? undefined, meter: app.meter }),
     { lane: 'identity' },
   );
+  return deps;
+}
+
+/**
+ * The Identity Verification Service, registered at /v1. Its error format (`{detail}`), its
+ * not-found answer, multipart parsing, auth and rate limits live in this scope only, so the
+ * governance routes that share the /v1 prefix keep their own.
+ */
+export const identityApi: FastifyPluginAsync = async (app) => {
+  useIdentityErrors(app);
+  app.decorateRequest('identityPrincipal', null);
+  await app.register(multipart, {
+    // One byte over the limit is enough to know; the inspector answers 413 itself.
+    limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
+    throwFileSizeLimit: false,
+  });
+  // Both keys exist from the first start, so the JWKS always carries them.
+  await liveSigningKey(app.db, app.clock, 'attestation');
+  const deps = await identityWork(app);
 
   const verifications = createVerificationService(deps);
   useIdempotency(app, withoutHandoffAtRest(identityIdempotency, verifications, app.config.PUBLIC_URL));

@@ -315,3 +315,21 @@ export async function decisionsPerMinute(db: DbOrTx, w: MinuteWindow) {
     group by 1, 2`);
   return rowsOf<{ minute: number; status: string; n: number }>(result);
 }
+
+/**
+ * Up to `limit` verifications past their profile's retention at `now` (profiles.identity_retention_days
+ * days after their decision, not yet erased), oldest decision first within each profile. Each
+ * profile's are read from identity_verifications_retention_idx, so erased rows are never scanned.
+ */
+export async function verificationsPastRetention(db: DbOrTx, now: Date, limit: number): Promise<string[]> {
+  const result = await db.execute(sql`
+    select v.id from profiles p
+    cross join lateral (
+      select id from identity_verifications v
+      where v.profile_id = p.id and v.decided_at is not null and v.erased_at is null
+        and v.decided_at < ${now.toISOString()}::timestamptz - make_interval(days => p.identity_retention_days)
+      order by v.decided_at limit ${limit}) v
+    where p.identity_retention_days is not null
+    limit ${limit}`);
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
+}

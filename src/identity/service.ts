@@ -106,6 +106,49 @@ export async function issueHandoff(tx: DbOrTx, clock: Clock, v: VerificationRow,
   return handoff;
 }
 
+/**
+ * Erasure of a locked verification, by the partner's backend or by the profile's retention
+ * (README, "Retention"): files deleted, personal fields nulled, tokens and attestations revoked,
+ * audit `verification.erased` by `actor`. Blobs are removed inside the transaction, so a failed
+ * erasure rolls back and can simply be retried. An erased verification is answered as it is.
+ */
+export async function eraseVerification(
+  tx: DbOrTx,
+  { clock, blobs }: Pick<IdentityDeps, 'clock' | 'blobs'>,
+  v: VerificationRow,
+  actor: string,
+): Promise<VerificationRow> {
+  if (v.erasedAt) return v;
+  const now = clock.now();
+  const frames = await repo.framesOf(tx, v.id);
+  for (const key of [v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
+  await repo.eraseDependents(tx, v.id, now);
+  // Kept Idempotency-Key answers repeat the reference and webhook URL.
+  await forgetAnswersOf(tx, v.id);
+  const erased = await repo.updateVerification(tx, v.id, {
+    reference: null,
+    webhookUrl: null,
+    returnUrl: null,
+    mrz: null,
+    mrzSource: null,
+    mrzRead: null,
+    documentBlob: null,
+    documentSha256: null,
+    documentWidth: null,
+    documentHeight: null,
+    documentBackBlob: null,
+    documentBackSha256: null,
+    documentBackWidth: null,
+    documentBackHeight: null,
+    challenge: null,
+    signals: {},
+    erasedAt: now,
+    updatedAt: now,
+  });
+  await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.erased', actor });
+  return erased;
+}
+
 export function createVerificationService({ db, clock, blobs, webhooks }: IdentityDeps) {
   async function load(principal: KeyPrincipal, id: string): Promise<VerificationRow> {
     const v = await repo.findVerification(db, principal.profileId, id);
@@ -152,42 +195,11 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
       });
     },
 
-    /**
-     * Erasure: files deleted, personal fields nulled, tokens and attestations revoked. Blobs are
-     * removed inside the transaction, so a failed erasure rolls back and can simply be retried.
-     */
+    /** Erasure by the partner's backend (`eraseVerification`). */
     async erase(principal: KeyPrincipal, id: string) {
-      return withLocked(principal, id, async (tx, v) => {
-        if (v.erasedAt) return verificationView(v);
-        const now = clock.now();
-        const frames = await repo.framesOf(tx, v.id);
-        for (const key of [v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
-        await repo.eraseDependents(tx, v.id, now);
-        // Kept Idempotency-Key answers repeat the reference and webhook URL.
-        await forgetAnswersOf(tx, v.id);
-        const erased = await repo.updateVerification(tx, v.id, {
-          reference: null,
-          webhookUrl: null,
-          returnUrl: null,
-          mrz: null,
-          mrzSource: null,
-          mrzRead: null,
-          documentBlob: null,
-          documentSha256: null,
-          documentWidth: null,
-          documentHeight: null,
-          documentBackBlob: null,
-          documentBackSha256: null,
-          documentBackWidth: null,
-          documentBackHeight: null,
-          challenge: null,
-          signals: {},
-          erasedAt: now,
-          updatedAt: now,
-        });
-        await appendAudit(tx, clock, { verificationId: v.id, type: 'verification.erased', actor: keyActor(principal) });
-        return verificationView(erased);
-      });
+      return withLocked(principal, id, async (tx, v) =>
+        verificationView(await eraseVerification(tx, { clock, blobs }, v, keyActor(principal))),
+      );
     },
 
     async reviewQueue(principal: KeyPrincipal) {

@@ -28,6 +28,14 @@ interface VenuePatch {
   timezone?: string | null | undefined;
 }
 
+/** A profile's changes: only the fields present change; `identityRetentionDays` null keeps decided verifications. */
+interface ProfilePatch {
+  name?: string | undefined;
+  plan?: Plan | undefined;
+  reviewPolicy?: ReviewPolicy | undefined;
+  identityRetentionDays?: number | null | undefined;
+}
+
 /**
  * Profiles (the tenants), their venues and their API keys: what the operator API manages and
  * every other API's callers stand on. An id that is not a UUID is simply not found (404): the
@@ -55,11 +63,12 @@ export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }
       return profileView(await requireProfile(id));
     },
 
-    async update(id: string, changes: { name?: string | undefined; plan?: Plan | undefined; reviewPolicy?: ReviewPolicy | undefined }) {
+    async update(id: string, changes: ProfilePatch) {
       const row = await repo.updateProfile(db, id, {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.plan !== undefined ? { plan: changes.plan } : {}),
         ...(changes.reviewPolicy !== undefined ? { reviewPolicy: changes.reviewPolicy } : {}),
+        ...(changes.identityRetentionDays !== undefined ? { identityRetentionDays: changes.identityRetentionDays } : {}),
         updatedAt: clock.now(),
       });
       if (!row) throw profileErrors.profileNotFound();

@@ -400,3 +400,15 @@ export async function lockDelivery(tx: DbOrTx, id: string): Promise<DeliveryRow 
 export async function updateDelivery(tx: DbOrTx, id: string, values: Partial<typeof webhookDeliveries.$inferInsert>): Promise<void> {
   await tx.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, id));
 }
+
+/**
+ * Deletes up to `limit` delivery attempts started before `before`, their answers' excerpts with
+ * them (WEBHOOK_LOG_RETENTION_DAYS); answers how many. The attempts arrive in started_at order,
+ * so the BRIN index on it finds the oldest without a b-tree of its own.
+ */
+export async function purgeAttemptsBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const gone = await db.execute(sql`delete from webhook_attempts where id in (
+      select id from webhook_attempts where started_at < ${before.toISOString()}::timestamptz limit ${limit})
+    returning 1`);
+  return rowsOf(gone).length;
+}

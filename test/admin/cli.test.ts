@@ -65,6 +65,16 @@ describe('operator CLI arguments', () => {
     expect(() => buildRequest(updateVenue, ['--id', 'p1', '--name', 'Hall'])).toThrow(UsageError);
   });
 
+  it("sets a profile's identity retention as a number of days, or null to keep decided verifications", () => {
+    const updateProfile = { name: 'update-profile', method: 'PATCH', path: '/profiles/{id}' };
+    expect(buildRequest(updateProfile, ['--id', 'p1', '--identityRetentionDays', '90'])).toEqual({
+      method: 'PATCH',
+      url: '/admin/v1/profiles/p1',
+      body: { identityRetentionDays: 90 },
+    });
+    expect(buildRequest(updateProfile, ['--id', 'p1', '--identityRetentionDays', 'null']).body).toEqual({ identityRetentionDays: null });
+  });
+
   it('reads list flags as a,b, as a JSON array or repeated', () => {
     const createKey = { name: 'create-api-key', method: 'POST', path: '/api-keys', flags: ['service!', 'profileId!', 'scopes[]', 'role'] };
     const scopes = (args: string[]) => buildRequest(createKey, ['--service', 'ticketing', '--profileId', 'p1', ...args]).body?.scopes;

@@ -28,6 +28,7 @@ describe('operator API: profiles, venues, API keys', () => {
       name: 'Night Owl Events',
       plan: 'ENTERPRISE',
       reviewPolicy: 'single',
+      identityRetentionDays: null,
     });
     const patched = await call('PATCH', `/profiles/${profile.id}`, { plan: 'PRO' });
     expect(patched.statusCode).toBe(200);

@@ -42,11 +42,14 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'updateProfile',
-        summary: "Change a profile's name, plan or review policy",
+        summary: "Change a profile's name, plan, review policy or identity retention",
         description:
           '`reviewPolicy` `four_eyes`: a reviewer decision on a verification in manual_review is final only when a second reviewer key agrees; ' +
           'the first decision is recorded (audit `review.first_decision`) and the case stays in the queue marked `awaiting_second_review`; ' +
-          'on disagreement it stays marked `review_disagreement` and the next decision, by a third key, is final. A key never decides one case twice (409). Default `single`.',
+          'on disagreement it stays marked `review_disagreement` and the next decision, by a third key, is final. A key never decides one case twice (409). Default `single`. ' +
+          '`identityRetentionDays` (1–3650, or null, the default): a decided verification (approved or declined) is erased that many days after its decision, ' +
+          'exactly as `DELETE /v1/verifications/{id}` erases it — images deleted, personal fields nulled, audit event `verification.erased` by actor `retention` — ' +
+          'by an hourly housekeeping job; null keeps decided verifications until they are erased. Verifications in review or still capturing are never erased by it.',
         tags: ['operator'],
         params: s.idParams,
         body: s.profilePatch,

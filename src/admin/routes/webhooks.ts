@@ -173,7 +173,9 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'listWebhookDeliveries',
         summary: 'List webhook deliveries and their attempts',
         tags,
-        description: 'The delivery log, newest first: every attempt with its time, status code, duration and error.',
+        description:
+          'The delivery log, newest first: every attempt with its time, status code, duration and error. ' +
+          'Attempts are kept `WEBHOOK_LOG_RETENTION_DAYS` days (30 by default) after they started, then deleted with their answer bodies; the delivery stays listed with its state, attempt count and last status code.',
         querystring: deliveryQuery,
         response: {
           200: s.envelope(z.object({ items: z.array(delivery), page: z.number(), limit: z.number(), total: z.number() })),
@@ -198,7 +200,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'The delivery with every attempt (time, status code, duration, error), `nextAttemptAt` while it is pending, and `requestBody`: the event exactly as every attempt sends it. ' +
           `Each attempt keeps the start of the receiver's answer body, \`responseBody\`: at most its first ${RESPONSE_EXCERPT_BYTES} bytes (1 KiB), so a receiver answering megabytes cannot fill the database; the rest is read only to reuse the connection, and never kept. ` +
-          "The answer's headers are not kept, nor anything of the request's signature. The list (`GET /admin/v1/webhook-deliveries`) leaves the answer bodies out.",
+          "The answer's headers are not kept, nor anything of the request's signature. The list (`GET /admin/v1/webhook-deliveries`) leaves the answer bodies out. " +
+          'An attempt older than `WEBHOOK_LOG_RETENTION_DAYS` (30 by default) is no longer listed: it was deleted with its answer body.',
         params: s.idParams,
         response: { 200: s.envelope(deliveryDetail), ...errors },
       },

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uuid, doublePrecision } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uuid, doublePrecision } from 'drizzle-orm/pg-core';
 import { IDENTITY_ROLES, KEY_SERVICES, PLANS, REVIEW_POLICIES } from '../vocabulary.js';
 
 export const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
@@ -11,6 +11,8 @@ export const profiles = pgTable('profiles', {
   plan: text('plan', { enum: PLANS }).notNull(),
   /** `four_eyes`: a manual review decision is final only when two reviewer keys agree. */
   reviewPolicy: text('review_policy', { enum: REVIEW_POLICIES }).notNull().default('single'),
+  /** Days after its decision a decided verification is erased (README, "Retention"); null keeps it until erased. */
+  identityRetentionDays: integer('identity_retention_days'),
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
 });

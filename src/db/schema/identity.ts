@@ -57,6 +57,10 @@ export const identityVerifications = pgTable(
   (t) => [
     index('identity_verifications_profile_idx').on(t.profileId, t.status),
     index('identity_verifications_document_idx').on(t.documentSha256),
+    // The retention purge's candidates (src/identity/retention.ts): decided and not yet erased, oldest decision first.
+    index('identity_verifications_retention_idx')
+      .on(t.profileId, t.decidedAt)
+      .where(sql`${t.decidedAt} is not null and ${t.erasedAt} is null`),
   ],
 );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "profiles" ADD COLUMN "identity_retention_days" integer;--> statement-breakpoint
+CREATE INDEX "identity_verifications_retention_idx" ON "identity_verifications" USING btree ("profile_id","decided_at") WHERE "identity_verifications"."decided_at" is not null and "identity_verifications"."erased_at" is null;
