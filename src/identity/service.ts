@@ -180,6 +180,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           documentBackSha256: null,
           documentBackWidth: null,
           documentBackHeight: null,
+          documentNumberHash: null,
           challenge: null,
           signals: {},
           erasedAt: now,
