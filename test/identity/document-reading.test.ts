@@ -185,7 +185,10 @@ describe('the document-reading rules (pure)', () => {
       reason: 'mrz_mismatch',
     });
     // A line cut short is no slip either.
-    expect(decideReading(approved, facts(`${TD3[0]}\n${TD3[1]!.slice(0, 40)}`, read))).toEqual({ status: 'declined', reason: 'mrz_mismatch' });
+    expect(decideReading(approved, facts(`${TD3[0]}\n${TD3[1]!.slice(0, 40)}`, read))).toEqual({
+      status: 'declined',
+      reason: 'mrz_mismatch',
+    });
     // The slip's review yields to a byte rule's review reason, and to an expired zone's decline.
     const reused = { status: 'manual_review' as const, reason: 'document_reused' as const };
     expect(decideReading(reused, facts(slipped, read))).toEqual(reused);
@@ -218,7 +221,10 @@ describe('the document-reading rules (pure)', () => {
       status: 'manual_review',
       reason: 'document_reused',
     });
-    expect(decideReading(approved, facts(slipped, card, printed('L898902C3')))).toEqual({ status: 'manual_review', reason: 'mrz_mismatch' });
+    expect(decideReading(approved, facts(slipped, card, printed('L898902C3')))).toEqual({
+      status: 'manual_review',
+      reason: 'mrz_mismatch',
+    });
   });
   it('sends a document number used again to review as document_reused', () => {
     expect(decideReading(approved, facts(null, read, { numberUsedElsewhere: true }))).toEqual({

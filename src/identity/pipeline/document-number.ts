@@ -10,7 +10,9 @@ export const NUMBER_REUSE_DAYS = 90;
  * one tenant's digests useless against another's, and another tenant's document never matches.
  */
 export function documentNumberHash(profileId: string, document: { issuingCountry: string; number: string }): string {
-  return createHash('sha256').update(`identity-document-number\0${profileId}\0${document.issuingCountry}\0${document.number}\0`).digest('hex');
+  return createHash('sha256')
+    .update(`identity-document-number\0${profileId}\0${document.issuingCountry}\0${document.number}\0`)
+    .digest('hex');
 }
 
 /** The start of the window in which an earlier verification with the same number counts. */
