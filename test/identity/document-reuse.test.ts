@@ -29,7 +29,7 @@ describe('the document reuse signal stays within a profile', () => {
 
 // Real OCR and face models (FACE_CHECKS=on, the default): the number is read from the image, so
 // each document is rendered afresh (new bytes) and only its number is the same.
-describe('a document number used again within the profile (real OCR, face checks on)', { timeout: 240_000 }, () => {
+describe('a document number used again within the profile (real OCR, face checks on)', { timeout: 480_000 }, () => {
   const { ctx, tenant } = useTestApp(
     { env: { ...HIGH_LIMITS, DOCUMENT_READING: 'on', FACE_CHECKS: 'on', FACE_TIMEOUT_MS: '200000', FACE_WORKER_NICE: '0' } },
     { tenant: identityTenant },
