@@ -33,6 +33,12 @@ export interface DocumentSpec {
   breakCheck?: boolean;
   /** 0..1: picks the page's tint, title and field positions */
   layout: number;
+  /**
+   * The document number a TD1 front prints: the holder's (the zone's) by default; another one for
+   * a front whose back belongs to another card; null for a front with no legible number (the field
+   * left blank, as on a worn or covered card).
+   */
+  printedNumber?: string | null;
 }
 
 const SIZE_MM: Record<MrzFormat, [number, number]> = { TD1: [85.6, 54], TD2: [105, 74], TD3: [125, 88] };
@@ -74,7 +80,7 @@ function pageSvg(spec: DocumentSpec, side: 'front' | 'back', pxPerMm: number): s
       ['Given names', spec.holder.givenNames],
       ['Nationality', spec.holder.nationality],
       ['Date of birth', spec.holder.birthDate],
-      ['Document no.', spec.holder.documentNumber],
+      ['Document no.', spec.printedNumber === undefined ? spec.holder.documentNumber : (spec.printedNumber ?? '')],
       ['Date of expiry', spec.holder.expiryDate],
     ];
     const fx = px + ph * 0.78 + 5;

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../db/client.js';
 import { at, minuteOf, type MinuteWindow } from '../db/minutes.js';
 import { paged, type Window } from '../db/paged.js';
@@ -103,21 +103,52 @@ export async function insertFrame(tx: DbOrTx, values: typeof identityFrames.$inf
   return rows.length === 1;
 }
 
-/** The profile's other verifications that used the same document image, oldest first (erased ones have no hash any more). */
-export async function documentUsedBy(db: DbOrTx, v: { id: string; profileId: string; documentSha256: string | null }) {
-  if (!v.documentSha256) return [];
+/**
+ * The profile's other verifications that used the same document: the same image, or the same
+ * document number read from the image (at any time, for the reviewer's context); oldest first.
+ * Erased ones have neither hash any more.
+ */
+export async function documentUsedBy(
+  db: DbOrTx,
+  v: { id: string; profileId: string; documentSha256: string | null; documentNumberHash: string | null },
+) {
+  const same = [
+    v.documentSha256 ? eq(identityVerifications.documentSha256, v.documentSha256) : undefined,
+    v.documentNumberHash ? eq(identityVerifications.documentNumberHash, v.documentNumberHash) : undefined,
+  ].filter((c) => c !== undefined);
+  if (same.length === 0) return [];
   return db
     .select()
     .from(identityVerifications)
-    .where(
-      and(
-        eq(identityVerifications.documentSha256, v.documentSha256),
-        eq(identityVerifications.profileId, v.profileId),
-        ne(identityVerifications.id, v.id),
-      ),
-    )
+    .where(and(or(...same), eq(identityVerifications.profileId, v.profileId), ne(identityVerifications.id, v.id)))
     .orderBy(asc(identityVerifications.createdAt), asc(identityVerifications.id))
     .limit(20);
+}
+
+/**
+ * True when another verification of the same profile, created since `since`, read the same
+ * document number (`documentNumberHash`, src/identity/pipeline/document-number.ts). Only the
+ * profile's own, as for the image below.
+ */
+export async function documentNumberUsedElsewhere(
+  db: DbOrTx,
+  v: { id: string; profileId: string },
+  numberHash: string,
+  since: Date,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: identityVerifications.id })
+    .from(identityVerifications)
+    .where(
+      and(
+        eq(identityVerifications.documentNumberHash, numberHash),
+        eq(identityVerifications.profileId, v.profileId),
+        ne(identityVerifications.id, v.id),
+        gte(identityVerifications.createdAt, since),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /**

@@ -296,7 +296,7 @@ export const reviewCase = z.object({
       }),
     )
     .describe(
-      "The profile's other verifications that used the same document image (why a case is document_reused), oldest first, at most 20",
+      "The profile's other verifications that used the same document image or read the same document number (why a case is document_reused), oldest first, at most 20",
     ),
 });
 export const selfieParams = idParams.extend({ step: z.coerce.number().int().min(0).max(99).describe('The challenge step (0-based)') });

@@ -140,6 +140,7 @@ export async function eraseVerification(
     documentBackSha256: null,
     documentBackWidth: null,
     documentBackHeight: null,
+    documentNumberHash: null,
     challenge: null,
     signals: {},
     erasedAt: now,

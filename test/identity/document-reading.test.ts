@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { zoneFromText } from '../../src/identity/document/repair.js';
-import { decideReading } from '../../src/identity/pipeline/decide.js';
+import { decideReading, type ReadingInput } from '../../src/identity/pipeline/decide.js';
+import type { DocumentReading } from '../../src/identity/document/reader.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 import { CLEAN, renderDocument, type DocumentSpec } from '../../scripts/documents/render.js';
 import { portraitPath } from '../../scripts/documents/fixture-set.js';
@@ -149,23 +150,87 @@ describe('the document-reading rules (pure)', () => {
   const now = new Date('2026-11-22T10:00:00Z');
   const approved = { status: 'approved' as const, reason: null };
   const read = { zone: { format: 'TD3' as const, lines: TD3 }, text: TD3.join('\n') };
+  const facts = (typed: string | null, reading: DocumentReading, more: Partial<ReadingInput> = {}): ReadingInput => ({
+    typed,
+    reading,
+    numberUsedElsewhere: false,
+    now,
+    ...more,
+  });
   it('declines a typed zone that differs from the zone read, and a zone read that has expired', () => {
-    expect(decideReading(approved, TD3.join('\n'), read, now)).toEqual(approved);
-    expect(decideReading(approved, ` ${TD3[0]!.toLowerCase()} \r\n${TD3[1]}`, read, now)).toEqual(approved);
-    expect(decideReading(approved, passportMrz(), read, now)).toEqual({ status: 'declined', reason: 'mrz_mismatch' });
+    expect(decideReading(approved, facts(TD3.join('\n'), read))).toEqual(approved);
+    expect(decideReading(approved, facts(` ${TD3[0]!.toLowerCase()} \r\n${TD3[1]}`, read))).toEqual(approved);
+    expect(decideReading(approved, facts(passportMrz(), read))).toEqual({ status: 'declined', reason: 'mrz_mismatch' });
     const expired = mrzLines('TD3', { ...HOLDER, expiryDate: '200101' });
-    expect(decideReading(approved, null, { zone: { format: 'TD3', lines: expired }, text: '' }, now)).toEqual({
+    expect(decideReading(approved, facts(null, { zone: { format: 'TD3', lines: expired }, text: '' }))).toEqual({
       status: 'declined',
       reason: 'document_expired',
     });
   });
   it('sends an unread document to review, keeps a review reason the byte rules gave, and never overrides a decline', () => {
     const none = { zone: null, text: '' };
-    expect(decideReading(approved, null, none, now)).toEqual({ status: 'manual_review', reason: 'document_unreadable' });
+    expect(decideReading(approved, facts(null, none))).toEqual({ status: 'manual_review', reason: 'document_unreadable' });
     const reused = { status: 'manual_review' as const, reason: 'document_reused' as const };
-    expect(decideReading(reused, null, none, now)).toEqual(reused);
+    expect(decideReading(reused, facts(null, none))).toEqual(reused);
     const small = { status: 'declined' as const, reason: 'image_too_small' as const };
-    expect(decideReading(small, null, read, now)).toEqual(small);
+    expect(decideReading(small, facts(null, read))).toEqual(small);
+  });
+  it('sends a typed zone that differs from the zone read only by characters the reader confuses to review, never declining it', () => {
+    // The 0 of L898902C3 typed as O, and a filler typed as K: OCR slips.
+    const slipped = [TD3[0]!.replace('<<<<<', '<<K<<'), TD3[1]!.replace('L898902C3', 'L8989O2C3')].join('\n');
+    expect(decideReading(approved, facts(slipped, read))).toEqual({ status: 'manual_review', reason: 'mrz_mismatch' });
+    // One character the reader never reads for the printed one (C for 3) among the slips: declined.
+    expect(decideReading(approved, facts(slipped.replace('L8989O2C3', 'L8989O2CC'), read))).toEqual({
+      status: 'declined',
+      reason: 'mrz_mismatch',
+    });
+    // A line cut short is no slip either.
+    expect(decideReading(approved, facts(`${TD3[0]}\n${TD3[1]!.slice(0, 40)}`, read))).toEqual({
+      status: 'declined',
+      reason: 'mrz_mismatch',
+    });
+    // The slip's review yields to a byte rule's review reason, and to an expired zone's decline.
+    const reused = { status: 'manual_review' as const, reason: 'document_reused' as const };
+    expect(decideReading(reused, facts(slipped, read))).toEqual(reused);
+    const expired = mrzLines('TD3', { ...HOLDER, expiryDate: '200101' });
+    const expiredSlip = [expired[0], expired[1]!.replace('L898902C3', 'L8989O2C3')].join('\n');
+    expect(decideReading(approved, facts(expiredSlip, { zone: { format: 'TD3', lines: expired }, text: '' }))).toEqual({
+      status: 'declined',
+      reason: 'document_expired',
+    });
+  });
+  it('sends a card whose sides are not one document to review: another number, no number, a passport zone, the zone on the front', () => {
+    const card = { zone: { format: 'TD1' as const, lines: TD1 }, text: TD1.join('\n') };
+    const printed = (...printedNumbers: string[]) => ({ sides: { zoneFrom: 'back' as const, printedNumbers } });
+    const mismatch = { status: 'manual_review', reason: 'document_sides_mismatch' };
+    expect(decideReading(approved, facts(null, card, printed('740812', 'L898902C3', '300415')))).toEqual(approved);
+    // Read with look-alikes (O for 0, I for 1): the same number.
+    expect(decideReading(approved, facts(null, card, printed('L8989O2C3')))).toEqual(approved);
+    expect(decideReading(approved, facts(null, card, printed('740812', 'X12345678')))).toEqual(mismatch);
+    expect(decideReading(approved, facts(null, card, printed('L898902C')))).toEqual(mismatch);
+    expect(decideReading(approved, facts(null, card, printed()))).toEqual(mismatch);
+    expect(decideReading(approved, facts(null, read, printed('L898902C3')))).toEqual(mismatch);
+    expect(decideReading(approved, facts(null, card, { sides: { zoneFrom: 'front', printedNumbers: ['L898902C3'] } }))).toEqual(mismatch);
+    // Without a back there are no sides to compare.
+    expect(decideReading(approved, facts(null, card))).toEqual(approved);
+    // The order: a typed zone's decline and an expired zone come first; the sides before a reused number and a slip.
+    expect(decideReading(approved, facts(passportMrz(), card, printed()))).toEqual({ status: 'declined', reason: 'mrz_mismatch' });
+    const slipped = TD1.join('\n').replace('L898902C3', 'L8989O2C3');
+    expect(decideReading(approved, facts(slipped, card, { ...printed(), numberUsedElsewhere: true }))).toEqual(mismatch);
+    expect(decideReading(approved, facts(slipped, card, { ...printed('L898902C3'), numberUsedElsewhere: true }))).toEqual({
+      status: 'manual_review',
+      reason: 'document_reused',
+    });
+    expect(decideReading(approved, facts(slipped, card, printed('L898902C3')))).toEqual({
+      status: 'manual_review',
+      reason: 'mrz_mismatch',
+    });
+  });
+  it('sends a document number used again to review as document_reused', () => {
+    expect(decideReading(approved, facts(null, read, { numberUsedElsewhere: true }))).toEqual({
+      status: 'manual_review',
+      reason: 'document_reused',
+    });
   });
 });
 

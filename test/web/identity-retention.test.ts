@@ -34,7 +34,7 @@ describe.skipIf(!browserAvailable())('operator console: identity retention in ch
     // Out of range: the field says so (the browser's own range check, as the venue form's) and nothing is sent.
     await field.fill('4000');
     await change.click();
-    expect(await field.evaluate((el) => (el as HTMLInputElement).validity.rangeOverflow)).toBe(true);
+    expect(await field.evaluate((el) => (el as unknown as { validity: { rangeOverflow: boolean } }).validity.rangeOverflow)).toBe(true);
     expect(await retention()).toBe(90);
 
     await field.fill('');

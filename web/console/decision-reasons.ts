@@ -11,6 +11,7 @@ const WORDS: Record<string, string> = {
   mrz_check_digits_invalid: 'The zone’s check digits do not hold',
   mrz_mismatch: 'The zone typed differs from the zone read on the document',
   document_reused: 'The document was used in another verification',
+  document_sides_mismatch: 'The front and the back are not one document',
   replayed_frame: 'A selfie frame was sent twice',
   image_too_small: 'An image is too small to check',
   no_face_document: 'No face on the document',

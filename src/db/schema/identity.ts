@@ -5,7 +5,7 @@ import { apiKeys, profiles, ts } from './core.js';
 
 /**
  * A verification belongs to the profile of the key that created it. Personal fields
- * (reference, webhook_url, return_url, mrz, document hash and blob) are nulled on erasure; the row stays
+ * (reference, webhook_url, return_url, mrz, document hashes and blobs) are nulled on erasure; the row stays
  * so the id answers forever.
  */
 export const identityVerifications = pgTable(
@@ -38,6 +38,12 @@ export const identityVerifications = pgTable(
     documentBackSha256: text('document_back_sha256'),
     documentBackWidth: integer('document_back_width'),
     documentBackHeight: integer('document_back_height'),
+    /**
+     * SHA-256 over the profile id, the issuing country and the document number of the zone read
+     * from the image (src/identity/pipeline/document-number.ts), to find the number used again
+     * within the profile without keeping it in clear; null until a zone is read, and after erasure.
+     */
+    documentNumberHash: text('document_number_hash'),
     /** The challenge steps `[{step, instruction, pose}]` once issued. */
     challengeId: uuid('challenge_id'),
     challenge: jsonb('challenge'),
@@ -61,6 +67,7 @@ export const identityVerifications = pgTable(
     index('identity_verifications_retention_idx')
       .on(t.profileId, t.decidedAt)
       .where(sql`${t.decidedAt} is not null and ${t.erasedAt} is null`),
+    index('identity_verifications_document_number_idx').on(t.documentNumberHash),
   ],
 );
 

@@ -5,17 +5,22 @@
  * the background like the face models.
  */
 import { createWorkerPool } from '../worker-pool.js';
-import type { ReadResult, ReadTask } from './worker.js';
+import type { CardResult, CardTask, ReadResult, ReadTask } from './worker.js';
 
 // Types only: a value imported from worker.ts would load it, and start its two OCR engines (each a
 // thread of its own), on the importing thread, whose message ports then keep the process alive
 // after close() (measured: `npm run documents:read-rate` never exited).
-export type { DocumentReading, PassTrace, ReadResult } from './worker.js';
+export type { CardResult, DocumentReading, PassTrace, ReadResult } from './worker.js';
 
 export interface DocumentReader {
   start(): void;
   /** Reads the images in order (the back of a card first) and stops at the first zone that holds. */
   read(images: Uint8Array[], opts?: { trace?: boolean }): Promise<ReadResult>;
+  /**
+   * Reads a card sent as two sides: the zone as `read([back, front])` does, plus where it was read
+   * and the front's printed document numbers (README, "Document reading", one document per verification).
+   */
+  readCard(sides: { front: Uint8Array; back: Uint8Array }, opts?: { trace?: boolean }): Promise<CardResult>;
   close(): Promise<void>;
 }
 
@@ -26,6 +31,8 @@ export function createDocumentReader(opts: { nice?: number } = {}): DocumentRead
   return {
     start: () => void pool.started(),
     read: (images, readOpts = {}) => pool.started().run({ images, trace: readOpts.trace } satisfies ReadTask) as Promise<ReadResult>,
+    readCard: ({ front, back }, readOpts = {}) =>
+      pool.started().run({ front, back, trace: readOpts.trace } satisfies CardTask, { name: 'readCard' }) as Promise<CardResult>,
     close: () => pool.close(),
   };
 }

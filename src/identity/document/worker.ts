@@ -16,8 +16,10 @@ import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Page, type Worker } from 'tesseract.js';
 import { findZoneRows, levelledZone, type Gray } from './band.js';
 import { zoneGlyphs, type ZoneGlyph } from './glyph-heights.js';
+import { readPrintedNumbers } from './front-number.js';
 import { nameByAgreement } from './names.js';
 import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
+import type { CardSides } from './sides.js';
 import { twinsConfirmed, type EngineLines, type ReadLine } from './twins.js';
 
 // Like the face workers: this thread yields the CPU to the API's event loop when both want it.
@@ -56,6 +58,16 @@ export interface ReadTask {
 }
 
 export type ReadResult = DocumentReading & { passes?: PassTrace[] };
+
+/** A card sent as two sides (pool task `readCard`). */
+export interface CardTask {
+  front: Uint8Array;
+  back: Uint8Array;
+  trace?: boolean;
+}
+
+/** The reading of a card, with where its zone was read and what its front prints (null when no zone was read). */
+export type CardResult = ReadResult & { sides: CardSides | null };
 
 const require = createRequire(import.meta.url);
 const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0');
@@ -288,4 +300,23 @@ export default async function readDocument(task: ReadTask): Promise<ReadResult> 
     }
   }
   return { zone: null, text: seen, ...traced() };
+}
+
+/**
+ * Reads a card sent as two sides (pool task `readCard`): the zone as readDocument reads it, the
+ * back first, then the front; and, when the back holds a card's zone (not a passport's, which
+ * makes the sides disagree whatever the front shows), the front's printed document numbers in
+ * one more pass (front-number.ts), so that the pipeline can tell one card from two (sides.ts).
+ */
+export async function readCard(task: CardTask): Promise<CardResult> {
+  const back = await readDocument({ images: [task.back], trace: task.trace });
+  if (back.zone) {
+    const printedNumbers = back.zone.format === 'TD3' ? [] : await readPrintedNumbers((await engines())[1], task.front, MAX_INPUT_PIXELS);
+    return { ...back, sides: { zoneFrom: 'back', printedNumbers } };
+  }
+  const front = await readDocument({ images: [task.front], trace: task.trace });
+  const passes = task.trace ? { passes: [...(back.passes ?? []), ...(front.passes ?? []).map((p) => ({ ...p, image: 1 }))] } : {};
+  if (front.zone) return { ...front, ...passes, sides: { zoneFrom: 'front', printedNumbers: [] } };
+  // As readDocument over both images: the longer zone-like text seen, the back's on a tie.
+  return { zone: null, text: front.text.length > back.text.length ? front.text : back.text, ...passes, sides: null };
 }

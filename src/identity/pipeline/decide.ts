@@ -1,5 +1,7 @@
 import type { FaceOutcome } from '../faces/signals.js';
 import type { DocumentReading } from '../document/reader.js';
+import { compareReadings } from '../document/look-alikes.js';
+import { sidesAgree, type CardSides } from '../document/sides.js';
 import { readMrz, startOfDay } from './mrz.js';
 
 const MIN_WIDTH = 320;
@@ -19,7 +21,7 @@ export type PipelineOutcome =
       status: 'declined';
       reason: 'mrz_check_digits_invalid' | 'document_expired' | 'replayed_frame' | 'image_too_small' | 'mrz_mismatch';
     }
-  | { status: 'manual_review'; reason: 'document_reused' | 'document_unreadable' }
+  | { status: 'manual_review'; reason: 'document_reused' | 'document_unreadable' | 'document_sides_mismatch' | 'mrz_mismatch' }
   | NonNullable<FaceOutcome>;
 
 /** The zone's lines compared as ICAO 9303 prints them: upper case, no spaces, one line each. */
@@ -55,18 +57,45 @@ export function decide(input: PipelineInput): PipelineOutcome {
   return { status: 'approved', reason: null };
 }
 
+/** What the document reading found, for its rules. */
+export interface ReadingInput {
+  /** the zone the device typed, or null */
+  typed: string | null;
+  reading: DocumentReading;
+  /** with a `back`: where the zone was read and what the front prints (null when no zone was read, absent without a back) */
+  sides?: CardSides | null;
+  /** the zone's document number was used by another verification of the same profile within 90 days */
+  numberUsedElsewhere: boolean;
+  now: Date;
+}
+
 /**
  * The document-reading rules (README, "Document reading"), applied to what the byte rules left
- * undeclined: a typed zone that differs from the zone read → declined `mrz_mismatch`; a zone read
- * that has expired → declined `document_expired`; no zone read → manual_review
- * `document_unreadable` (unless the byte rules already sent it to review for another reason).
+ * undeclined, in this order:
+ * 1. no zone read → manual_review `document_unreadable`;
+ * 2. a typed zone that differs from the zone read in some character the reader cannot read for
+ *    the other (document/look-alikes.ts) → declined `mrz_mismatch`;
+ * 3. the zone read has expired → declined `document_expired`;
+ * 4. with a back: the zone not read from the back, a passport's zone (TD3), or a front that does
+ *    not show the zone's document number → manual_review `document_sides_mismatch`;
+ * 5. the zone's document number used by another verification of the profile within 90 days →
+ *    manual_review `document_reused`;
+ * 6. a typed zone that differs only in characters the reader confuses → manual_review
+ *    `mrz_mismatch`: an OCR slip (the device's or ours) never declines a person.
+ * The review reasons (1, 4, 5, 6) replace only an approval: a review reason the byte rules gave stays.
  */
-export function decideReading(byteOutcome: PipelineOutcome, typed: string | null, reading: DocumentReading, now: Date): PipelineOutcome {
+export function decideReading(byteOutcome: PipelineOutcome, input: ReadingInput): PipelineOutcome {
   if (byteOutcome.status === 'declined') return byteOutcome;
-  if (!reading.zone) return byteOutcome.status === 'approved' ? { status: 'manual_review', reason: 'document_unreadable' } : byteOutcome;
-  const read = reading.zone.lines.join('\n');
-  if (typed !== null && normalisedZone(typed) !== read) return { status: 'declined', reason: 'mrz_mismatch' };
-  const mrz = readMrz(read, now);
-  if (!mrz.expirationDate || mrz.expirationDate < startOfDay(now)) return { status: 'declined', reason: 'document_expired' };
+  const review = (reason: 'document_unreadable' | 'document_sides_mismatch' | 'document_reused' | 'mrz_mismatch'): PipelineOutcome =>
+    byteOutcome.status === 'approved' ? { status: 'manual_review', reason } : byteOutcome;
+  const zone = input.reading.zone;
+  if (!zone) return review('document_unreadable');
+  const typed = input.typed === null ? 'same' : compareReadings(normalisedZone(input.typed), zone.lines.join('\n'));
+  if (typed === 'different') return { status: 'declined', reason: 'mrz_mismatch' };
+  const mrz = readMrz(zone.lines.join('\n'), input.now);
+  if (!mrz.expirationDate || mrz.expirationDate < startOfDay(input.now)) return { status: 'declined', reason: 'document_expired' };
+  if (input.sides !== undefined && (input.sides === null || !sidesAgree(zone, input.sides))) return review('document_sides_mismatch');
+  if (input.numberUsedElsewhere) return review('document_reused');
+  if (typed === 'look_alike') return review('mrz_mismatch');
   return byteOutcome;
 }

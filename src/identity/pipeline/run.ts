@@ -11,7 +11,9 @@ import { storedChallenge } from '../capture/challenge.js';
 import { FaceAnalysisTimeout, type FacePool } from '../faces/pool.js';
 import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../faces/signals.js';
 import type { DocumentReader, DocumentReading } from '../document/reader.js';
+import { documentIdentity, type CardSides } from '../document/sides.js';
 import { decide, decideReading, type PipelineOutcome } from './decide.js';
+import { documentNumberHash, reuseWindowStart } from './document-number.js';
 
 const PIPELINE = 'pipeline';
 
@@ -50,11 +52,21 @@ export function pipelineHandler(
     return buildSignals(result.images, result.similarity, poses, checks.thresholds, Date.now() - started);
   }
 
-  /** The zone read from the images, the back of a card first (README, "Document reading"). */
-  async function readDocument(reader: DocumentReader, v: repo.VerificationRow): Promise<DocumentReading> {
-    const keys = [v.documentBackBlob, v.documentBlob].filter((k): k is string => Boolean(k));
-    return reader.read(await Promise.all(keys.map((key) => blobs.get(key))));
+  /**
+   * The zone read from the images, the back of a card first, and for a card sent with its back
+   * where the zone was read and what the front prints (README, "Document reading").
+   */
+  async function readDocument(reader: DocumentReader, v: repo.VerificationRow): Promise<DocumentReading & { sides?: CardSides | null }> {
+    const front = await blobs.get(v.documentBlob!);
+    if (!v.documentBackBlob) return reader.read([front]);
+    return reader.readCard({ front, back: await blobs.get(v.documentBackBlob) });
   }
+
+  /** The digest of the zone's document number in this profile, when a zone was read (document-number.ts). */
+  const numberHashOf = (v: repo.VerificationRow, reading: DocumentReading): string | null => {
+    const identity = reading.zone ? documentIdentity(reading.zone) : null;
+    return identity ? documentNumberHash(v.profileId, identity) : null;
+  };
 
   async function record(
     verificationId: string,
@@ -73,9 +85,13 @@ export function pipelineHandler(
         decidedAt: outcome.status === 'manual_review' ? null : now,
         updatedAt: now,
         ...(signals ? { signals } : {}),
-        // The zone read becomes the verification's zone; a typed one that differs stays as typed.
-        ...(reading ? { mrzRead: reading.text } : {}),
-        ...(reading?.zone && outcome.reason !== 'mrz_mismatch' ? { mrz: reading.zone.lines.join('\n'), mrzSource: 'image' as const } : {}),
+        // The zone read becomes the verification's zone; a typed one that differs stays as typed,
+        // and a zone read from a back that is not the front's card supports no claim until a
+        // reviewer confirms it (POST /v1/review/{id} with `mrz`). Its number counts as used either way.
+        ...(reading ? { mrzRead: reading.text, documentNumberHash: numberHashOf(v, reading) } : {}),
+        ...(reading?.zone && outcome.reason !== 'mrz_mismatch' && outcome.reason !== 'document_sides_mismatch'
+          ? { mrz: reading.zone.lines.join('\n'), mrzSource: 'image' as const }
+          : {}),
         ...(error ? { failNextRun: false } : {}),
       });
       if (error)
@@ -112,8 +128,17 @@ export function pipelineHandler(
       });
       let reading: DocumentReading | undefined;
       if (documents && outcome.status !== 'declined') {
-        reading = await readDocument(documents, v);
-        outcome = decideReading(outcome, v.mrz, reading, clock.now());
+        const read = await readDocument(documents, v);
+        const numberHash = numberHashOf(v, read);
+        const now = clock.now();
+        reading = read;
+        outcome = decideReading(outcome, {
+          typed: v.mrz,
+          reading: read,
+          ...('sides' in read ? { sides: read.sides } : {}),
+          numberUsedElsewhere: numberHash !== null && (await repo.documentNumberUsedElsewhere(db, v, numberHash, reuseWindowStart(now))),
+          now,
+        });
       }
       // The face rules come after the byte rules: measured unless a byte rule already declined
       // (a reviewer of a reused document sees the faces too), deciding only what would be approved.

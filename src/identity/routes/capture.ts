@@ -25,7 +25,11 @@ export const PIPELINE_DESCRIPTION =
   'two byte-identical selfie frames → `declined` (`replayed_frame`); any image smaller than 320×240 → `declined` (`image_too_small`); ' +
   'the same document image (SHA-256 of the stored file) already used by another verification → `manual_review` (`document_reused`). ' +
   'With document reading on (the default), the machine-readable zone is then read from the images (`back` first, then `file`): none whose check digits all hold → `manual_review` (`document_unreadable`); ' +
-  'a typed `mrz` that differs from the zone read → `declined` (`mrz_mismatch`); the zone read has expired → `declined` (`document_expired`). The zone read becomes the verification’s (`document.mrz_source` `image`). ' +
+  'a typed `mrz` that differs from the zone read in a character the reader never confuses with the one read → `declined` (`mrz_mismatch`); the zone read has expired → `declined` (`document_expired`); ' +
+  'with `back`: the zone not read from `back`, a passport zone (TD3) read from `back`, or a front whose printed document number (read from its visual zone; characters the reader confuses, such as O and 0, count as equal) is not the zone’s → `manual_review` (`document_sides_mismatch`); ' +
+  'the zone’s document number already read by another verification of the same profile created in the last 90 days → `manual_review` (`document_reused`); ' +
+  'a typed `mrz` that differs from the zone read only in characters the reader confuses (O/0, I/1, S/5, B/8, S/8, Z/2, G/6, `<`/K …): an OCR slip → `manual_review` (`mrz_mismatch`), never `declined`. ' +
+  'The zone read becomes the verification’s (`document.mrz_source` `image`), except after `mrz_mismatch` (the typed zone stays) and `document_sides_mismatch` (none until a reviewer confirms one). ' +
   'With face checks on (the default), then: no face in the document → `declined` (`no_face_document`); a frame without a face → `declined` (`no_face_selfie`); ' +
   'more than one face in an image → `manual_review` (`multiple_faces`); a frame whose head pose contradicts its step’s `pose` → `declined` (`challenge_not_followed`); ' +
   'the median document↔frame face similarity below the low threshold → `declined` (`face_mismatch`), below the high one → `manual_review` (`face_match_uncertain`). Otherwise `approved`. ' +

@@ -29,7 +29,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         description:
-          'The open manual-review queue of the reviewer’s profile, oldest first. `reason` says why: document_reused, multiple_faces, face_match_uncertain or pipeline_error.',
+          'The open manual-review queue of the reviewer’s profile, oldest first. `reason` says why: document_unreadable, document_sides_mismatch, document_reused, mrz_mismatch, multiple_faces, face_match_uncertain or pipeline_error.',
         response: { 200: s.reviewQueue, ...s.errors(401, 403) },
       },
     },

@@ -51,7 +51,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<{ verifications: Verifica
         description:
           'Reads a verification (polling, the fallback when no webhook arrives). Status values: awaiting_capture, processing, manual_review, approved, declined. ' +
           '`decision_reason`: mrz_check_digits_invalid, mrz_mismatch, document_expired, replayed_frame, image_too_small, no_face_document, no_face_selfie, challenge_not_followed, face_mismatch (declined), ' +
-          'document_unreadable, document_reused, multiple_faces, face_match_uncertain, pipeline_error (manual_review), ' +
+          'document_unreadable, document_sides_mismatch, document_reused, mrz_mismatch, multiple_faces, face_match_uncertain, pipeline_error (manual_review), ' +
           'reviewer_approved, reviewer_declined, or null (approved by the pipeline). An erased verification answers `{id, status, erased: true, erased_at}` forever.',
         params: s.idParams,
         response: { 200: s.verification, ...s.errors(401, 403, 404) },

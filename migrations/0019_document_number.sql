@@ -1,0 +1,2 @@
+ALTER TABLE "identity_verifications" ADD COLUMN "document_number_hash" text;--> statement-breakpoint
+CREATE INDEX "identity_verifications_document_number_idx" ON "identity_verifications" USING btree ("document_number_hash");

@@ -1,0 +1,63 @@
+/**
+ * The characters the document reader can read one for the other (README, "Document reading"; pure).
+ * One list, used wherever a difference between two readings of a document must not count against
+ * the person: a typed zone that differs from the zone read only in such pairs is an OCR slip
+ * (`manual_review`, never `declined`), and the front's printed document number is compared with
+ * the back's zone through it.
+ *
+ * Taken from what the reader itself repairs (repair.ts): the letter/digit confusions of OCR-B
+ * (O, Q, D and U for 0; I, L and T for 1; Z for 2; A for 4; S for 5; G for 6; B for 8), the twins
+ * whose values are equal modulo 10 (S and 8), the letters read for other letters that the country
+ * codes settle (W for H, N, U or V; U for V; O for D or Q; B for S; 3 for S or B), and what an
+ * engine that does not know the filler reads in its place (K, L, C, S, E, X for `<`).
+ */
+export const LOOK_ALIKE_PAIRS: readonly (readonly [string, string])[] = [
+  ['O', '0'],
+  ['Q', '0'],
+  ['D', '0'],
+  ['U', '0'],
+  ['I', '1'],
+  ['L', '1'],
+  ['T', '1'],
+  ['Z', '2'],
+  ['A', '4'],
+  ['S', '5'],
+  ['G', '6'],
+  ['B', '8'],
+  ['S', '8'],
+  ['W', 'H'],
+  ['W', 'N'],
+  ['W', 'U'],
+  ['W', 'V'],
+  ['U', 'V'],
+  ['O', 'D'],
+  ['O', 'Q'],
+  ['B', 'S'],
+  ['3', 'S'],
+  ['3', 'B'],
+  ['<', 'K'],
+  ['<', 'L'],
+  ['<', 'C'],
+  ['<', 'S'],
+  ['<', 'E'],
+  ['<', 'X'],
+];
+
+const PAIRS = new Set(LOOK_ALIKE_PAIRS.flatMap(([a, b]) => [a + b, b + a]));
+
+/** Whether the reader can read `a` for `b` (a pair of the list, either way round); never true of one character with itself. */
+export const readAlike = (a: string, b: string): boolean => PAIRS.has(a + b);
+
+/**
+ * How two texts of the same document compare, character by character: `same`; `look_alike` when
+ * they have the same lines of the same lengths and every differing character is a pair of the
+ * list; `different` otherwise (another character, a missing one, another line count).
+ */
+export function compareReadings(a: string, b: string): 'same' | 'look_alike' | 'different' {
+  if (a === b) return 'same';
+  const linesA = a.split('\n');
+  const linesB = b.split('\n');
+  if (linesA.length !== linesB.length || linesA.some((l, i) => l.length !== linesB[i]!.length)) return 'different';
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !readAlike(a[i]!, b[i]!)) return 'different';
+  return 'look_alike';
+}
