@@ -126,6 +126,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     },
     listen: jobListener(database, app.log),
     tracing: opts.tracing?.jobs,
+    // Read at each failed claim, so after `meter` is decorated below (claims start once the app is ready).
+    meter: { jobClaimFailed: (lane) => app.meter.jobClaimFailed(lane) },
   });
   const keyCache = await startKeyCache(database, app.log);
   const keyUse = startKeyUseRecorder(database, clock, app.log);
