@@ -146,6 +146,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     },
     listen: jobListener(database, app.log),
     tracing: opts.tracing?.jobs,
+    // Read at each failed claim, so after `meter` is decorated below (claims start once the app is ready).
+    meter: { jobClaimFailed: (lane) => app.meter.jobClaimFailed(lane) },
   });
   const jobs = runsJobs ? runner : enqueueOnly(runner);
   // Only the APIs check keys.

@@ -4,12 +4,15 @@ import type { Clock } from '../lib/clock.js';
 import { isJobName, JOB_KINDS, LANES, type LaneName, type PayloadOf } from './kinds.js';
 import { createGroupCommit } from '../lib/group-commit.js';
 import { untracedJobs, type JobTracing } from '../tracing/jobs.js';
+import { silentMeter, type Meter } from '../metrics/meter.js';
+import { claimRetryMs, warningThrottle, type WarningThrottle } from './backoff.js';
 import {
   claimDue,
   finishJobs,
   insertJob,
   releaseJobs,
   movePendingJob,
+  renewLeases,
   rescheduleAfterError,
   roundsOfEnds,
   type ClaimedJob,
@@ -58,7 +61,9 @@ interface LaneSettings {
    * Jobs claimed ahead of the free slots, each started the moment a slot frees (0: none). A lane
    * of short jobs then does not wait for a claim between one job and the next, and one claim
    * takes many jobs. They count against perKeyLimit from their claim on; one that waits longer
-   * than half its lease is handed back unrun, and stop() hands back the rest.
+   * than half its lease is handed back unrun, and stop() hands back the rest. Their leases are
+   * not renewed while they wait: a process whose slots stay full for half a lease holds work
+   * that another process with free slots could be running, and giving it back is the remedy.
    */
   prefetch?: number;
 }
@@ -80,14 +85,24 @@ export interface JobQueueOptions {
   logger: FastifyBaseLogger;
   /** Fallback for what no notification announces: retries coming due, expired leases, other processes' gaps. */
   pollIntervalMs: number;
-  /** How long a claimed job stays invisible to other workers; a crashed run is retried after it. */
+  /**
+   * How long a claim keeps a job from other processes unless renewed (15 s by default). The
+   * process renews the claims of its running jobs every third of it, so a job may run for as
+   * long as it needs, and a job whose process died is taken again at most one lease after its
+   * last renewal.
+   */
   leaseMs?: number;
   lanes?: Partial<Record<LaneName, Partial<LaneSettings>>>;
   /** New work wakes the runner at once (LISTEN/NOTIFY); without it only the poll finds it. */
   listen?: JobListener;
   /** Each job carries the trace of the request that queued it (tracing on); nothing by default. */
   tracing?: JobTracing;
+  /** Counts failed claims per lane (jobs_claim_failures_total); nothing counts by default. */
+  meter?: Pick<Meter, 'jobClaimFailed'>;
 }
+
+/** The lease of a claim unless the options say otherwise: short, since it is renewed while the job runs. */
+export const DEFAULT_LEASE_MS = 15_000;
 
 interface HandleOptions {
   /** The lane whose slots run this queue: the kind's lane (src/jobs/kinds.ts), housekeeping for other queues. */
@@ -118,8 +133,26 @@ export interface JobQueue {
    * Resolves once new work wakes it (it listens, or gave up and polls) and its first claims ran.
    */
   start(): Promise<void>;
-  /** Stops claiming and waits up to graceMs for running jobs to finish. */
+  /**
+   * Renews the leases of this process's running jobs now, one statement per lane. The runner
+   * does it on its own every third of a lease while a job runs; tests that move a ManualClock
+   * call it where the timer would have fired.
+   */
+  renew(): Promise<void>;
+  /**
+   * Stops claiming and waits up to graceMs for running jobs to finish. Jobs still running after
+   * it are left to their leases: no longer renewed, they go to another process once those run out.
+   */
   stop(graceMs?: number): Promise<void>;
+}
+
+/** A job this process started and whose end is not written yet: its claim is renewed. */
+interface HeldJob {
+  job: ClaimedJob;
+  /** Its end (or its reschedule after an error) is being written: a renewal that misses it proves nothing. */
+  ending: boolean;
+  /** Its lease was lost (said once in the log): no longer renewed. */
+  lost: boolean;
 }
 
 interface Lane extends LaneSettings {
@@ -134,6 +167,18 @@ interface Lane extends LaneSettings {
   pumping?: Promise<void>;
   /** Something changed during the claim loop (a slot freed, work added): loop once more. */
   again: boolean;
+  /** Jobs started here and not yet ended, by id: the claims the lane renews. */
+  held: Map<string, HeldJob>;
+  /** The lane's renewal statement, while one runs: at most one at a time. */
+  renewing?: Promise<void>;
+  /** Failed claims in a row; 0 again after a claim that worked. */
+  claimFailures: number;
+  /** Whether a warning was written for the current run of failed claims (then its end is logged too). */
+  claimWarned: boolean;
+  /** Set while the lane waits out its delay after a failed claim: it claims when this fires, not before. */
+  retry?: NodeJS.Timeout;
+  claimWarnings: WarningThrottle;
+  renewWarnings: WarningThrottle;
 }
 
 /** A stored payload read for its queue: checked against the kind of a known queue, as stored otherwise. */
@@ -151,6 +196,9 @@ interface Ending {
   job: ClaimedJob;
   end: JobEnd;
 }
+
+/** What became of one end: written, left alone because another claim holds its job, or failed. */
+type EndResult = { written: boolean } | { error: unknown };
 
 /** Ends written together at most; more wait for the next statement. */
 const MAX_ENDS_PER_STATEMENT = 64;
@@ -174,18 +222,38 @@ function endOf(outcome: JobOutcome, now: Date): JobEnd {
 export function createJobQueue(opts: JobQueueOptions): JobQueue {
   const { db, clock, logger } = opts;
   const books = opts.bookkeeping ?? db;
-  const leaseMs = opts.leaseMs ?? 60_000;
+  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+  if (!(leaseMs > 0)) throw new Error(`leaseMs must be positive, not ${leaseMs}`);
   const tracing = opts.tracing ?? untracedJobs;
+  const meter = opts.meter ?? silentMeter;
   const handlers = new Map<string, JobHandler>();
   const lanes = new Map<LaneName, Lane>(
     LANES.map((name) => [
       name,
-      { name, ...DEFAULT_LANES[name], ...opts.lanes?.[name], queues: [], running: 0, ending: 0, ready: [], again: false },
+      {
+        name,
+        ...DEFAULT_LANES[name],
+        ...opts.lanes?.[name],
+        queues: [],
+        running: 0,
+        ending: 0,
+        ready: [],
+        again: false,
+        held: new Map(),
+        claimFailures: 0,
+        claimWarned: false,
+        claimWarnings: warningThrottle(),
+        renewWarnings: warningThrottle(),
+      },
     ]),
   );
   const laneOf = new Map<string, Lane>();
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
+  /** Renews every lane's held claims every third of a lease; runs only while some lane holds one. */
+  let renewTimer: NodeJS.Timeout | undefined;
+  /** Claim errors already counted and logged where they happened (claimFailed). */
+  const reported = new WeakSet<object>();
   let unlisten: (() => Promise<void>) | undefined;
   let started: Promise<void> | undefined;
   let live = false;
@@ -199,7 +267,15 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     if (lane.queues.length === 0 || limit <= 0) return 0;
     const now = clock.now();
     const lockedUntil = new Date(now.getTime() + leaseMs);
-    const rows = await claimDue(books, { queues: lane.queues, limit, now, lockedUntil, perKeyLimit: lane.perKeyLimit });
+    let rows: ClaimedJob[];
+    try {
+      rows = await claimDue(books, { queues: lane.queues, limit, now, lockedUntil, perKeyLimit: lane.perKeyLimit });
+    } catch (err) {
+      claimFailed(lane, err);
+      if (typeof err === 'object' && err !== null) reported.add(err);
+      throw err;
+    }
+    claimWorked(lane);
     const claimedNow = rows.map((job) => ({ job, lockedUntil }));
     // Stopped while this claim ran: nothing will start them here.
     if (!active()) {
@@ -230,6 +306,112 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     inFlight.add(p);
   }
 
+  /**
+   * A claim that failed (the database is unreachable, most likely): counted, and the lane waits
+   * 250 ms, then twice as long after each further failure up to 5 s, before it claims again,
+   * whatever polls, notifications and ended jobs ask in between (kick). One warning per lane
+   * per 30 s at most, saying how many were left out.
+   */
+  function claimFailed(lane: Lane, err: unknown): void {
+    lane.claimFailures += 1;
+    meter.jobClaimFailed(lane.name);
+    const retryInMs = claimRetryMs(lane.claimFailures);
+    const warning = lane.claimWarnings.note(clock.now().getTime());
+    if (warning) {
+      lane.claimWarned = true;
+      logger.warn(
+        { err, lane: lane.name, failures: lane.claimFailures, suppressed: warning.suppressed, retryInMs },
+        'job claim failed; claiming again after a delay',
+      );
+    }
+    // Only the running runner retries by itself; a drain's caller gets the error.
+    if (live && !lane.retry) {
+      lane.retry = setTimeout(() => {
+        lane.retry = undefined;
+        if (live) kick(lane);
+      }, retryInMs);
+      lane.retry.unref();
+    }
+  }
+
+  function claimWorked(lane: Lane): void {
+    if (lane.claimFailures === 0) return;
+    if (lane.claimWarned) logger.info({ lane: lane.name, failures: lane.claimFailures }, 'job claims work again');
+    lane.claimFailures = 0;
+    lane.claimWarned = false;
+    if (lane.retry) clearTimeout(lane.retry);
+    lane.retry = undefined;
+  }
+
+  function hold(lane: Lane, job: ClaimedJob): HeldJob {
+    const held = { job, ending: false, lost: false };
+    lane.held.set(job.id, held);
+    if (!renewTimer) {
+      renewTimer = setInterval(() => {
+        for (const l of lanes.values()) if (!l.renewing) void renewLane(l);
+      }, leaseMs / 3);
+      renewTimer.unref();
+    }
+    return held;
+  }
+
+  function letGo(lane: Lane, held: HeldJob): void {
+    if (lane.held.get(held.job.id) === held) lane.held.delete(held.job.id);
+    if (renewTimer && [...lanes.values()].every((l) => l.held.size === 0)) {
+      clearInterval(renewTimer);
+      renewTimer = undefined;
+    }
+  }
+
+  /**
+   * Extends the leases of the lane's held jobs in one statement. A job the statement no longer
+   * finds under its claim lost its lease (this process stalled or could not reach the database
+   * for a whole lease, and another took the job): said once, and neither renewed nor ended here
+   * from then on (finishJobs leaves it to the claim that holds it).
+   */
+  function renewLane(lane: Lane): Promise<void> {
+    const held = [...lane.held.values()].filter((h) => !h.lost);
+    if (held.length === 0) return Promise.resolve();
+    const lockedUntil = new Date(clock.now().getTime() + leaseMs);
+    const renewing: Promise<void> = renewLeases(
+      books,
+      held.map((h) => h.job),
+      lockedUntil,
+    )
+      .then(
+        (kept) => {
+          // One whose end was written meanwhile is not lost; its end tells.
+          leaseLost(
+            lane,
+            held.filter((h) => !kept.has(h.job.id) && !h.ending && lane.held.get(h.job.id) === h),
+          );
+        },
+        (err: unknown) => {
+          const warning = lane.renewWarnings.note(clock.now().getTime());
+          if (warning)
+            logger.warn(
+              { err, lane: lane.name, suppressed: warning.suppressed },
+              'could not renew job leases; trying again a third of a lease later',
+            );
+        },
+      )
+      .finally(() => {
+        if (lane.renewing === renewing) lane.renewing = undefined;
+      });
+    lane.renewing = renewing;
+    return renewing;
+  }
+
+  function leaseLost(lane: Lane, lost: HeldJob[]): void {
+    const fresh = lost.filter((h) => !h.lost);
+    if (fresh.length === 0) return;
+    for (const h of fresh) h.lost = true;
+    logger.warn(
+      { lane: lane.name, jobs: fresh.map((h) => ({ jobId: h.job.id, queue: h.job.queue })) },
+      'job lease lost: another process may run the job; its end is left to that process',
+    );
+  }
+
   function handBack(jobs: { job: ClaimedJob; lockedUntil: Date }[]): Promise<void> {
     return releaseJobs(
       books,
@@ -244,51 +426,60 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
    * statement fails, each of its ends is tried alone, so one end's fault stays its own (and its
    * job is rescheduled as a handler's error would be).
    */
-  const ends = createGroupCommit<Ending, unknown>(async (_lane, items) => {
-    const errors: unknown[] = items.map(() => undefined);
+  const ends = createGroupCommit<Ending, EndResult>(async (_lane, items) => {
+    const results: EndResult[] = items.map(() => ({ written: false }));
     for (const round of roundsOfEnds(items)) {
       try {
-        await finishJobs(
+        const written = await finishJobs(
           books,
           round.map((i) => items[i]!),
         );
+        for (const i of round) results[i] = { written: written.has(items[i]!.job.id) };
       } catch (err) {
-        if (round.length === 1) errors[round[0]!] = err;
+        if (round.length === 1) results[round[0]!] = { error: err };
         else
           for (const i of round)
-            await finishJobs(books, [items[i]!]).catch((e: unknown) => {
-              errors[i] = e;
-            });
+            await finishJobs(books, [items[i]!]).then(
+              (written) => (results[i] = { written: written.has(items[i]!.job.id) }),
+              (e: unknown) => (results[i] = { error: e }),
+            );
       }
     }
-    return errors;
+    return results;
   }, MAX_ENDS_PER_STATEMENT);
 
-  async function finish(lane: Lane, job: ClaimedJob, end: JobEnd): Promise<void> {
-    const error = await ends.add(lane.name, { job, end });
-    if (error !== undefined) throw error;
+  async function finish(lane: Lane, held: HeldJob, end: JobEnd): Promise<void> {
+    held.ending = true;
+    const result = await ends.add(lane.name, { job: held.job, end });
+    if ('error' in result) throw result.error;
+    if (!result.written) leaseLost(lane, [held]);
   }
 
-  async function run(lane: Lane, row: ClaimedJob, free: () => void): Promise<void> {
+  async function run(lane: Lane, held: HeldJob, free: () => void): Promise<void> {
+    const row = held.job;
     try {
       const handler = handlers.get(row.queue);
       if (!handler) throw new Error(`no handler for queue ${row.queue}`);
       const payload = readPayload(row.queue, row.payload);
       if (!payload.ok) {
         logger.error({ jobId: row.id, queue: row.queue, error: payload.error }, 'job payload does not fit its queue');
-        await finish(lane, row, { state: 'failed', lastError: payload.error, keyFailed: false, writes: [], now: clock.now() });
+        await finish(lane, held, { state: 'failed', lastError: payload.error, keyFailed: false, writes: [], now: clock.now() });
         return;
       }
       const job = { id: row.id, queue: row.queue, payload: payload.value, attempt: row.attempts };
       const outcome = await tracing.runJob({ ...job, traceParent: row.traceParent }, () => handler(job));
       free();
-      await finish(lane, row, endOf(outcome, clock.now()));
+      await finish(lane, held, endOf(outcome, clock.now()));
     } catch (err) {
       // A handler that throws has a bug or lost its database; keep the job and try again later.
       logger.error({ err, jobId: row.id, queue: row.queue }, 'job handler threw');
       const retryAt = new Date(clock.now().getTime() + Math.min(60_000 * row.attempts, 600_000));
-      await rescheduleAfterError(books, row.id, retryAt, String(err), clock.now()).catch((e: unknown) =>
-        logger.error({ err: e, jobId: row.id }, 'could not reschedule job'),
+      held.ending = true;
+      await rescheduleAfterError(books, row, retryAt, String(err), clock.now()).then(
+        (moved) => {
+          if (!moved) leaseLost(lane, [held]);
+        },
+        (e: unknown) => logger.error({ err: e, jobId: row.id }, 'could not reschedule job'),
       );
     }
   }
@@ -298,6 +489,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
   function start(lane: Lane, row: ClaimedJob): void {
     lane.running += 1;
     claimed += 1;
+    const held = hold(lane, row);
     let freed = false;
     // The slot frees when the handler returns: writing the end (group-committed, src/jobs/repo.ts)
     // takes a round trip or two, and the next job need not wait for it.
@@ -311,8 +503,9 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
         kick(lane);
       }
     };
-    const p: Promise<void> = run(lane, row, free).finally(() => {
+    const p: Promise<void> = run(lane, held, free).finally(() => {
       inFlight.delete(p);
+      letGo(lane, held);
       free();
       lane.ending -= 1;
       ended += 1;
@@ -367,8 +560,17 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     return pumping;
   }
 
+  /** Claims into the lane's free slots, unless it waits out a delay after a failed claim. */
   function kick(lane: Lane): void {
-    pump(lane).catch((err: unknown) => logger.warn({ err, lane: lane.name }, 'job claim failed'));
+    if (lane.retry) return;
+    pumpQuietly(lane);
+  }
+
+  function pumpQuietly(lane: Lane): Promise<void> {
+    return pump(lane).catch((err: unknown) => {
+      // A failed claim was counted and logged where it failed (claimFailed).
+      if (typeof err !== 'object' || err === null || !reported.has(err)) logger.warn({ err, lane: lane.name }, 'job claim failed');
+    });
   }
 
   function kickAll(): void {
@@ -427,6 +629,14 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
     },
     reschedule: (id, runAt, o = {}) => movePendingJob(o.tx ?? db, id, runAt, clock.now()),
     drain,
+    async renew() {
+      await Promise.all(
+        [...lanes.values()].map(async (lane) => {
+          await lane.renewing;
+          await renewLane(lane);
+        }),
+      );
+    },
     start() {
       if (live && started) return started;
       live = true;
@@ -450,11 +660,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       // Claimed once more when the subscription is in place: a job committed before it took
       // effect announced itself to nobody, and is found here instead of at the next poll.
       started = listening.then(() =>
-        Promise.all(
-          [...lanes.values()].map((lane) =>
-            live ? pump(lane).catch((err: unknown) => logger.warn({ err, lane: lane.name }, 'job claim failed')) : undefined,
-          ),
-        ).then(() => {}),
+        Promise.all([...lanes.values()].map((lane) => (live && !lane.retry ? pumpQuietly(lane) : undefined))).then(() => {}),
       );
       return started;
     },
@@ -463,13 +669,23 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       started = undefined;
       if (timer) clearInterval(timer);
       timer = undefined;
+      for (const lane of lanes.values()) {
+        if (lane.retry) clearTimeout(lane.retry);
+        lane.retry = undefined;
+      }
       await unlisten?.().catch(() => {});
       unlisten = undefined;
       // Jobs claimed ahead go back now, for another process to take without waiting for their leases.
       const ready = [...lanes.values()].flatMap((lane) => lane.ready.splice(0));
       if (ready.length > 0) await handBack(ready);
-      if (inFlight.size === 0) return;
-      await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+      if (inFlight.size > 0) {
+        await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+      }
+      // Past the grace, what still runs is left to its leases: renewing them would keep those
+      // jobs from every other process for as long as this one lingers.
+      for (const lane of lanes.values()) lane.held.clear();
+      if (renewTimer) clearInterval(renewTimer);
+      renewTimer = undefined;
     },
   };
 }

@@ -254,17 +254,44 @@ export function roundsOfEnds(ends: { job: Pick<ClaimedJob, 'key'>; end: Pick<Job
   return rounds.filter((round) => round !== undefined);
 }
 
+/** What names one claim of a job: its id and its count of claims (see `heldBy`). */
+type Claim = Pick<ClaimedJob, 'id' | 'attempts'>;
+
+/**
+ * The condition that `alias`'s job is still under the claim given by the columns `id` and
+ * `attempts` of `claim`. A claim raises `attempts` and a hand-back lowers it again, so while a
+ * claim lives every later claim of its job counts one more: a job another process took over
+ * after this one's lease ran out is never taken for this one's, renewed or not.
+ */
+const heldBy = (alias: string, claim: string) =>
+  sql.raw(`${alias}.id = ${claim}.id and ${alias}.state = 'running' and ${alias}.attempts = ${claim}.attempts`);
+
+/**
+ * Extends the leases of claims this process holds to `lockedUntil`, in one statement however
+ * many they are; answers the ids still held. A claim not among them was lost: its lease ran out
+ * and another process took the job (or it ended meanwhile).
+ */
+export async function renewLeases(db: Db, claims: Claim[], lockedUntil: Date): Promise<Set<string>> {
+  if (claims.length === 0) return new Set();
+  const held = claims.map((c) => ({ id: c.id, attempts: c.attempts }));
+  const result = await db.execute(sql`update jobs j set locked_until = ${iso(lockedUntil)}
+    from ${recordSet(held, 'id uuid, attempts int', 'c')} where ${heldBy('j', 'c')} returning j.id`);
+  return new Set(rowsOf<{ id: string }>(result).map((row) => row.id));
+}
+
 /**
  * Records the ends of jobs in one statement: each job's state, the health of its key and the
  * handler's writes, so they commit together and cost one round trip. Every part is one CTE over
  * all the ends' rows, whatever their number. The ends must form one round of roundsOfEnds (the
- * runner makes sure). A job whose lease another process took over meanwhile is left as it is
- * (its writes still apply, as they would have before).
+ * runner makes sure). A job no longer under the claim that ran it (its lease ran out and another
+ * process took it) is left to that process; its writes still apply, as they describe work that
+ * was done. Answers the ids whose end was written.
  */
-export async function finishJobs(db: Db, ends: { job: Pick<ClaimedJob, 'id' | 'key'>; end: JobEnd }[]): Promise<void> {
-  if (ends.length === 0) return;
+export async function finishJobs(db: Db, ends: { job: Pick<ClaimedJob, 'id' | 'key' | 'attempts'>; end: JobEnd }[]): Promise<Set<string>> {
+  if (ends.length === 0) return new Set();
   const finished = ends.map(({ job, end }) => ({
     id: job.id,
+    attempts: job.attempts,
     state: end.state,
     last_error: end.lastError,
     run_at: end.runAt ? iso(end.runAt) : null,
@@ -273,8 +300,8 @@ export async function finishJobs(db: Db, ends: { job: Pick<ClaimedJob, 'id' | 'k
   const ctes = [
     sql`finished as (update jobs j set state = e.state, last_error = e.last_error, locked_until = null,
       updated_at = e.now, run_at = coalesce(e.run_at, j.run_at)
-      from ${recordSet(finished, 'id uuid, state text, last_error text, run_at timestamptz, now timestamptz', 'e')}
-      where j.id = e.id and j.state = 'running' returning j.id)`,
+      from ${recordSet(finished, 'id uuid, attempts int, state text, last_error text, run_at timestamptz, now timestamptz', 'e')}
+      where ${heldBy('j', 'e')} returning j.id)`,
   ];
   const answered = ends.filter(({ job, end }) => job.key !== null && !end.keyFailed).map(({ job }) => job.key!);
   if (answered.length > 0)
@@ -307,7 +334,8 @@ export async function finishJobs(db: Db, ends: { job: Pick<ClaimedJob, 'id' | 'k
   for (const [kind, rows] of byKind) {
     ctes.push(sql`${sql.raw(`write_${kind.name}`)} as (${kind.statement(recordSet(rows, kind.columns))})`);
   }
-  await db.execute(sql`with ${sql.join(ctes, sql`, `)} select count(*) from finished`);
+  const result = await db.execute(sql`with ${sql.join(ctes, sql`, `)} select id from finished`);
+  return new Set(rowsOf<{ id: string }>(result).map((row) => row.id));
 }
 
 /**
@@ -321,12 +349,17 @@ export async function releaseJobs(db: Db, claimed: { id: string; lockedUntil: Da
       select * from unnest(${sql.param(claimed.map((c) => c.id))}::uuid[], ${sql.param(claimed.map((c) => iso(c.lockedUntil)))}::timestamptz[]))`);
 }
 
-/** A job whose handler threw: back to pending at `runAt`, the error kept for the operator. */
-export async function rescheduleAfterError(db: Db, id: string, runAt: Date, error: string, now: Date): Promise<void> {
-  await db
+/**
+ * A job whose handler threw: back to pending at `runAt`, the error kept for the operator. Only
+ * while `claim` still holds it (as finishJobs); false otherwise.
+ */
+export async function rescheduleAfterError(db: Db, claim: Claim, runAt: Date, error: string, now: Date): Promise<boolean> {
+  const rows = await db
     .update(jobs)
     .set({ state: 'pending', runAt, lastError: error, lockedUntil: null, updatedAt: now })
-    .where(and(eq(jobs.id, id), eq(jobs.state, 'running')));
+    .where(and(eq(jobs.id, claim.id), eq(jobs.state, 'running'), eq(jobs.attempts, claim.attempts)))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
 }
 
 /**

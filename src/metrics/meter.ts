@@ -10,6 +10,8 @@ export interface Meter {
   identityDecision(status: string, reason: string | null, seconds: number): void;
   /** One batch of governance records sealed in one statement. */
   governanceBatchSealed(dispositions: readonly string[]): void;
+  /** A job lane's claim statement failed (the database did not answer, most likely). */
+  jobClaimFailed(lane: string): void;
 }
 
 type WebhookOutcome = 'delivered' | 'failed' | 'gave_up';
@@ -18,4 +20,5 @@ export const silentMeter: Meter = {
   webhookAttempt: () => {},
   identityDecision: () => {},
   governanceBatchSealed: () => {},
+  jobClaimFailed: () => {},
 };

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Meter } from './meter.js';
 import { jobGauges, type JobGaugeSources } from './job-gauges.js';
+import { LANES } from '../jobs/kinds.js';
 
 /** Seconds, from a few milliseconds to the webhook timeout's default; the OpenTelemetry HTTP buckets. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -107,8 +108,15 @@ export function createMetrics(sources: MetricsSources): Metrics {
     buckets: BATCH_BUCKETS,
     registers: [registry],
   });
-  // Every outcome and status from the start, so rates and alerts see 0 rather than no series.
+  const claimFailures = new Counter({
+    name: 'jobs_claim_failures_total',
+    help: "Failed claims of this process's job lanes (each followed by a growing delay before the lane claims again).",
+    labelNames: ['lane'] as const,
+    registers: [registry],
+  });
+  // Every outcome and lane from the start, so rates and alerts see 0 rather than no series.
   for (const outcome of ['delivered', 'failed', 'gave_up']) deliveries.inc({ outcome }, 0);
+  for (const lane of LANES) claimFailures.inc({ lane }, 0);
 
   new Gauge({
     name: 'db_client_connection_count',
@@ -198,6 +206,9 @@ export function createMetrics(sources: MetricsSources): Metrics {
       governanceBatchSealed(dispositions) {
         sealBatch.observe(dispositions.length);
         for (const disposition of dispositions) sealed.inc({ disposition });
+      },
+      jobClaimFailed(lane) {
+        claimFailures.inc({ lane });
       },
     },
   };

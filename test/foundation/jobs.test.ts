@@ -70,6 +70,7 @@ describe('durable job queue', () => {
     await dying.enqueue('test.lease', { important: true });
     void dying.drain();
     await claimed.opened;
+    await dying.stop(0); // dead: nothing renews its lease any more
     const survivor = queueFor(5_000);
     const done: unknown[] = [];
     survivor.handle('test.lease', async (job) => {

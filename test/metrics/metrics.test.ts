@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { api, captureAll, file, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
 import { png } from '../../scripts/fixtures/images.js';
@@ -87,6 +87,22 @@ describe('metrics with METRICS_TOKEN', () => {
     const drained = await scrape(ctx);
     expect(sample(drained, 'jobs_queued', { lane: 'deliveries' })).toBe(0);
     expect(sample(drained, 'jobs_oldest_due_age_seconds', { lane: 'deliveries' })).toBe(0);
+  });
+
+  it('counts failed job claims by lane, every lane present from the start', async () => {
+    const lanes = ['identity', 'deliveries', 'housekeeping'];
+    const failures = (text: string) => lanes.map((lane) => sample(text, 'jobs_claim_failures_total', { lane }));
+    expect(failures(await scrape(ctx))).toEqual([0, 0, 0]);
+    // A jobs table that cannot be found fails every lane's claim, as a database that went away does.
+    await ctx.app.db.execute(sql`alter table jobs rename to jobs_away`);
+    try {
+      await expect(ctx.app.jobs.drain()).rejects.toThrow();
+      await vi.waitFor(async () => expect(failures(await scrape(ctx))).toEqual([1, 1, 1]), { timeout: 5_000, interval: 20 });
+    } finally {
+      await ctx.app.db.execute(sql`alter table jobs_away rename to jobs`);
+    }
+    await ctx.app.jobs.drain();
+    expect(failures(await scrape(ctx))).toEqual([1, 1, 1]);
   });
 
   it('reports paused webhook receivers from the table', async () => {

@@ -9,14 +9,16 @@ import { useCertificate, useReceiver } from '../helpers/receivers.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
- * kill -9 while a job runs: a webhook delivery hangs on its receiver, the process dies, and
- * the next process delivers it once the lease of the dead one has run out.
+ * kill -9 while a job runs: a webhook delivery hangs on its receiver in process A, which renews
+ * its lease while B runs beside it and leaves the job alone; A dies, and B delivers it within
+ * 20 s of A's last renewal (a lease of 15 s, then B's poll), with nobody moving the clock.
  */
 describe.runIf(process.env.DATABASE_URL)('a job cut off by kill -9 (PostgreSQL)', () => {
   const certificate = useCertificate();
   const receiver = useReceiver(certificate);
   let store: Store;
   let server: ServerProcess | undefined;
+  let other: ServerProcess | undefined;
   let certDir: string;
   let env: Record<string, string>;
 
@@ -36,6 +38,7 @@ describe.runIf(process.env.DATABASE_URL)('a job cut off by kill -9 (PostgreSQL)'
   });
   afterAll(async () => {
     server?.cleanup();
+    other?.cleanup();
     await store?.drop();
     rmSync(certDir, { recursive: true, force: true });
   });
@@ -58,28 +61,38 @@ describe.runIf(process.env.DATABASE_URL)('a job cut off by kill -9 (PostgreSQL)'
     const sent = await admin('POST', `/webhook-endpoints/${endpoint.data.id}/test`);
     await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 10_000, interval: 20 });
 
-    server.child.kill('SIGKILL'); // mid-attempt: the receiver holds the request open
-    await server.exited;
-
     const db = new pg.Client({ connectionString: store.env.DATABASE_URL });
     await db.connect();
     try {
-      const running = await db.query(`select id from jobs where state = 'running'`);
-      expect(running.rows).toHaveLength(1);
-      // The dead process's lease (60 s) runs out; the test does not wait for it.
-      await db.query(`update jobs set locked_until = now() - interval '1 second' where state = 'running'`);
+      const lease = async () => {
+        const running = await db.query<{ locked_until: Date }>(`select locked_until from jobs where state = 'running'`);
+        expect(running.rows).toHaveLength(1);
+        return running.rows[0]!.locked_until.getTime();
+      };
+      other = await startServerProcess(env);
+      // A renews while B polls beside it (every 100 ms): B must leave the job alone.
+      const firstLease = await lease();
+      await vi.waitFor(async () => expect(await lease()).toBeGreaterThan(firstLease), { timeout: 10_000, interval: 100 });
+      expect(receiver.received).toHaveLength(1);
+
+      receiver.fallback = 200;
+      server.child.kill('SIGKILL'); // mid-attempt: the receiver holds the request open
+      await server.exited;
+      // The last renewal A made is the lease it left behind, less the lease's 15 s.
+      const lastRenewal = (await lease()) - 15_000;
+      await vi.waitFor(() => expect(receiver.received).toHaveLength(2), { timeout: 25_000, interval: 50 });
+      expect(Date.now() - lastRenewal).toBeLessThan(20_000);
     } finally {
       await db.end();
     }
-
-    receiver.fallback = 200;
-    server = await startServerProcess(env);
+    server = other;
+    other = undefined;
     await vi.waitFor(
       async () => {
         const delivery = await admin('GET', `/webhook-deliveries/${sent.data.deliveryId}`);
         expect(delivery.data.state).toBe('succeeded');
       },
-      { timeout: 30_000, interval: 200 },
+      { timeout: 10_000, interval: 200 },
     );
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body); // the same signed event, again
