@@ -45,16 +45,23 @@ type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: 
 
 /**
  * The tables a plan reads whole: by a Seq Scan, or by walking an index from end to end with no
- * condition (what a planner forbidden to scan a table does instead, and no cheaper).
+ * condition (what a planner forbidden to scan a table does instead, and no cheaper). A walk with
+ * no condition under a Limit that nothing between collects (no Sort, Hash or Aggregate; the outer
+ * side of a Nested Loop) stops after a page: the first rows of an index in its order.
  */
-function wholeTableReadsOf(node: PlanNode, out: WholeRead[] = []): WholeRead[] {
+function wholeTableReadsOf(node: PlanNode, out: WholeRead[] = [], limited = false): WholeRead[] {
+  const type = node['Node Type'];
   const table = node['Relation Name'];
-  if (table && node['Node Type'] === 'Seq Scan') out.push({ table, by: 'Seq Scan' });
-  if (table && /^Index (Only )?Scan$/.test(node['Node Type']) && !node['Index Cond'])
-    out.push({ table, by: `${node['Node Type']} of ${node['Index Name']} without a condition`, index: node['Index Name'] });
-  for (const child of node.Plans ?? []) wholeTableReadsOf(child, out);
+  if (table && type === 'Seq Scan') out.push({ table, by: 'Seq Scan' });
+  if (table && /^Index (Only )?Scan$/.test(type) && !node['Index Cond'] && !limited)
+    out.push({ table, by: `${type} of ${node['Index Name']} without a condition`, index: node['Index Name'] });
+  const streams = type === 'Limit' || (limited && STREAMING.has(type));
+  (node.Plans ?? []).forEach((child, i) => wholeTableReadsOf(child, out, streams && !(type === 'Nested Loop' && i > 0)));
   return out;
 }
+
+/** Nodes that hand rows on as they come, so a Limit above them stops the scan below. */
+const STREAMING = new Set(['Nested Loop', 'Incremental Sort', 'Result', 'Unique']);
 
 export interface WholeRead {
   table: string;
