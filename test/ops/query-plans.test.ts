@@ -94,7 +94,9 @@ describe.runIf(process.env.DATABASE_URL)('query plans: no statement of the serve
         method: op.method as 'GET',
         url: urlOf(op),
         headers: tokenFor(op) ? { authorization: `Bearer ${tokenFor(op)}` } : {},
-        ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { payload: (fx.seeds[op.operationId]?.body ?? sampleOf(op.bodySchema, resolve)) as object }),
+        ...(op.method === 'GET' || op.method === 'DELETE'
+          ? {}
+          : { payload: (fx.seeds[op.operationId]?.body ?? sampleOf(op.bodySchema, resolve)) as object }),
       });
       answers.set(op.operationId, res.statusCode);
     }
@@ -137,7 +139,9 @@ describe.runIf(process.env.DATABASE_URL)('query plans: no statement of the serve
     const seed = fx.seeds[op.operationId];
     const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
       const resource = op.path.split('/')[op.path.split('/').indexOf(`{${name}}`) - 1] ?? '';
-      return encodeURIComponent(seed?.params?.[name] ?? fx.byParam[name] ?? fx.byResource[resource] ?? '00000000-0000-4000-8000-000000000000');
+      return encodeURIComponent(
+        seed?.params?.[name] ?? fx.byParam[name] ?? fx.byResource[resource] ?? '00000000-0000-4000-8000-000000000000',
+      );
     });
     const query = seed?.query ? new URLSearchParams(seed.query).toString() : '';
     return query ? `${path}?${query}` : path;
@@ -180,7 +184,14 @@ describe.runIf(process.env.DATABASE_URL)('query plans: no statement of the serve
     }
     if (process.env.QUERY_PLANS_DUMP) {
       const { writeFileSync } = await import('node:fs');
-      writeFileSync(process.env.QUERY_PLANS_DUMP, JSON.stringify({ answers: Object.fromEntries(answers), plans: planned.map((p) => ({ text: p.text, values: p.values, plan: p.plan })) }, null, 1));
+      writeFileSync(
+        process.env.QUERY_PLANS_DUMP,
+        JSON.stringify(
+          { answers: Object.fromEntries(answers), plans: planned.map((p) => ({ text: p.text, values: p.values, plan: p.plan })) },
+          null,
+          1,
+        ),
+      );
     }
   }, 600_000);
 
@@ -199,9 +210,9 @@ describe.runIf(process.env.DATABASE_URL)('query plans: no statement of the serve
   it('lists every table of the schema either as growing or as bounded, with a reason', async () => {
     const client = new pg.Client({ connectionString: ctx.env.DATABASE_URL });
     await client.connect();
-    const tables = (await client.query(`select tablename from pg_tables where schemaname = 'public' and tablename not like '\\_\\_%'`)).rows.map(
-      (r) => r.tablename as string,
-    );
+    const tables = (
+      await client.query(`select tablename from pg_tables where schemaname = 'public' and tablename not like '\\_\\_%'`)
+    ).rows.map((r) => r.tablename as string);
     await client.end();
     expect(tables.filter((t) => !GROWING.includes(t) && !(t in BOUNDED)).sort()).toEqual([]);
   });
