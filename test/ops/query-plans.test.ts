@@ -9,6 +9,13 @@ import { operationsOf, resolver, sampleOf, type Operation } from '../properties/
 import { captureStatements, planOf, type PlannedStatement } from './query-plans-capture.js';
 import { seedOtherTenants } from './query-plans-seed.js';
 
+/*
+ * PostgreSQL only: every statement the server sends while one app walks every operation of its
+ * OpenAPI document (with records to act on), runs its jobs and its purges days later, is explained
+ * with sequential scans off, beside four other tenants' rows. QUERY_PLANS_DUMP=<file> writes each
+ * statement with its values and plan, to read a failure.
+ */
+
 /**
  * Tables whose rows grow with the business (orders, scans, deliveries, decisions, jobs …): a
  * statement that reads one of them must find its rows through an index, never by reading the
