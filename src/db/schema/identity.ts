@@ -106,25 +106,30 @@ export const identityFrames = pgTable(
 );
 
 /** A reviewer's decision; the note is personal data and is nulled on erasure. */
-export const identityReviews = pgTable('identity_reviews', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  verificationId: uuid('verification_id')
-    .notNull()
-    .references(() => identityVerifications.id),
-  reviewerKeyId: uuid('reviewer_key_id')
-    .notNull()
-    .references(() => apiKeys.id),
-  decision: text('decision', { enum: ['approve', 'decline'] }).notNull(),
-  note: text('note'),
-  /** A decline's reasons from DECLINE_REASONS (identity/schemas.ts); empty for an approval. */
-  declineReasons: text('decline_reasons')
-    .array()
-    .notNull()
-    .default(sql`'{}'::text[]`),
-  /** 1 for the case's first decision, 2 for the second (four-eyes review): the order even within one millisecond. */
-  ordinal: integer('ordinal').notNull().default(1),
-  createdAt: ts('created_at').notNull(),
-});
+export const identityReviews = pgTable(
+  'identity_reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    verificationId: uuid('verification_id')
+      .notNull()
+      .references(() => identityVerifications.id),
+    reviewerKeyId: uuid('reviewer_key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    decision: text('decision', { enum: ['approve', 'decline'] }).notNull(),
+    note: text('note'),
+    /** A decline's reasons from DECLINE_REASONS (identity/schemas.ts); empty for an approval. */
+    declineReasons: text('decline_reasons')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** 1 for the case's first decision, 2 for the second (four-eyes review): the order even within one millisecond. */
+    ordinal: integer('ordinal').notNull().default(1),
+    createdAt: ts('created_at').notNull(),
+  },
+  // A case's decisions are read in order (review, case views) and their notes erased by verification.
+  (t) => [index('identity_reviews_verification_idx').on(t.verificationId, t.ordinal)],
+);
 
 export const identityAttestations = pgTable(
   'identity_attestations',

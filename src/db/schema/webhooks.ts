@@ -22,7 +22,14 @@ export const webhookEvents = pgTable(
     policy: text('policy'),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('webhook_events_profile_idx').on(t.profileId, t.createdAt)],
+  (t) => [
+    index('webhook_events_profile_idx').on(t.profileId, t.createdAt),
+    // A verification's decision webhooks (direct deliveries only), found by its id when it is
+    // erased and shown: entries only for identity's events, none for the profile's others.
+    index('webhook_events_verification_idx')
+      .on(sql`(${t.body}->'data'->>'verification_id')`)
+      .where(sql`target_url is not null`),
+  ],
 );
 
 /** A URL a profile registered to receive its events, with the secret(s) that sign them. */
@@ -82,6 +89,8 @@ export const webhookDeliveries = pgTable(
     uniqueIndex('webhook_deliveries_event_endpoint_uq').on(t.eventId, t.endpointId),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
     index('webhook_deliveries_state_idx').on(t.state, t.createdAt),
+    // The operator's delivery log without a filter, newest first: a page read from the end.
+    index('webhook_deliveries_created_idx').on(t.createdAt, t.id),
   ],
 );
 

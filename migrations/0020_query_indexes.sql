@@ -1,0 +1,3 @@
+CREATE INDEX "webhook_deliveries_created_idx" ON "webhook_deliveries" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "webhook_events_verification_idx" ON "webhook_events" USING btree (("body"->'data'->>'verification_id')) WHERE target_url is not null;--> statement-breakpoint
+CREATE INDEX "identity_reviews_verification_idx" ON "identity_reviews" USING btree ("verification_id","ordinal");
