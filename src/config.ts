@@ -47,6 +47,8 @@ const envSchema = z
       .string()
       .regex(/^https?:\/\/[^\s?#]+$/, 'an http(s) URL such as http://otel-collector:4318')
       .optional(),
+    /** Continue a caller's trace from its traceparent/tracestate/baggage headers; off, every request starts its own trace (README, "Traces"). */
+    OTEL_TRUST_INCOMING_CONTEXT: boolean.default(false),
     /** Turns on GET /metrics, read with this bearer token (README, "Metrics"); unset → 404. */
     METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     REDIS_URL: z

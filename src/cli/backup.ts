@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import * as tar from 'tar';
 import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from '../db/data-dir-lock.js';
 import { UsageError } from './cli-args.js';
@@ -17,6 +17,8 @@ const MANIFEST = 'backup.json';
 const DATABASE_DUMP = 'pglite-dump.tar.gz';
 const BLOBS = 'blobs';
 const FORMAT = 'partner-services-embedded-backup';
+/** Owner read and write only (the process's umask can only narrow it). */
+const PRIVATE_FILE = 0o600;
 
 interface Manifest {
   format: typeof FORMAT;
@@ -50,6 +52,41 @@ function lockFor(dataDir: string, action: 'backup' | 'restore'): DataDirLock {
   }
 }
 
+/** Only what a backup holds: the manifest, the dump and the blob store's files. */
+function isBackupPath(path: string): boolean {
+  return path === MANIFEST || path === DATABASE_DUMP || path === BLOBS || path === `${BLOBS}/` || path.startsWith(`${BLOBS}/`);
+}
+
+/**
+ * Why an archive entry may not be restored, or undefined when it may. A backup holds plain files
+ * and folders under relative paths; a link could make the server serve or overwrite any file as a
+ * blob, a device or fifo could block or read hardware, and an absolute or `..` path lands outside
+ * DATA_DIR.
+ */
+function refusal(path: string, type: tar.ReadEntry['type']): string | undefined {
+  const shown = JSON.stringify(path);
+  if (isAbsolute(path) || /^[a-zA-Z]:/.test(path) || path.startsWith('\\')) return `entry ${shown} is an absolute path, outside DATA_DIR`;
+  if (path.split(/[/\\]/).includes('..')) return `entry ${shown} climbs out with "..", outside DATA_DIR`;
+  switch (type) {
+    case 'File':
+    case 'OldFile':
+    case 'ContiguousFile':
+    case 'Directory':
+      return undefined;
+    case 'SymbolicLink':
+      return `entry ${shown} is a symbolic link; a backup holds only files and folders`;
+    case 'Link':
+      return `entry ${shown} is a hard link; a backup holds only files and folders`;
+    case 'CharacterDevice':
+    case 'BlockDevice':
+      return `entry ${shown} is a device; a backup holds only files and folders`;
+    case 'FIFO':
+      return `entry ${shown} is a fifo; a backup holds only files and folders`;
+    default:
+      return `entry ${shown} is of type ${type}; a backup holds only files and folders`;
+  }
+}
+
 /** Writes a backup of DATA_DIR (embedded database and file blobs) to `file`; the server must be stopped. */
 export async function backupDataDir(dataDir: string, file: string): Promise<BackupSummary> {
   const target = resolve(file);
@@ -68,12 +105,15 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Back
     }
     const blobs = countFiles(join(dataDir, BLOBS));
     const manifest: Manifest = { format: FORMAT, version: 1, createdAt: new Date().toISOString(), database: DATABASE_DUMP, blobs };
-    writeFileSync(staged[1]!, Buffer.from(await dump.arrayBuffer()));
-    writeFileSync(staged[0]!, `${JSON.stringify(manifest, null, 2)}\n`);
+    // The whole database and every uploaded image: readable by the operator who made it, no one else.
+    writeFileSync(staged[1]!, Buffer.from(await dump.arrayBuffer()), { mode: PRIVATE_FILE });
+    writeFileSync(staged[0]!, `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE });
     await mkdir(dirname(target), { recursive: true });
     const entries = [MANIFEST, DATABASE_DUMP, ...(existsSync(join(dataDir, BLOBS)) ? [BLOBS] : [])];
-    // Written beside the target and renamed: a cut-off backup never looks like a whole one.
-    await tar.create({ gzip: true, cwd: dataDir, file: `${target}.partial`, portable: true }, entries);
+    // Written beside the target and renamed: a cut-off backup never looks like a whole one. A
+    // leftover .partial is removed first, as opening it would keep its mode.
+    rmSync(`${target}.partial`, { force: true });
+    await tar.create({ gzip: true, cwd: dataDir, file: `${target}.partial`, portable: true, mode: PRIVATE_FILE }, entries);
     renameSync(`${target}.partial`, target);
     return { file: target, dataDir: resolve(dataDir), blobs, bytes: statSync(target).size };
   } finally {
@@ -98,16 +138,21 @@ export async function restoreDataDir(file: string, dataDir: string): Promise<Bac
         );
       }
     }
+    // The archive may come from anywhere: every entry is checked before one is written, so a
+    // refused archive leaves DATA_DIR as it was; extraction checks each entry again as it writes.
+    let refused: string | undefined;
+    const admit = (path: string, entry: tar.ReadEntry | Stats) => {
+      // Reading an archive, tar hands each entry as read; Stats only come when it packs files.
+      refused ??= refusal(path, entry instanceof tar.ReadEntry ? entry.type : 'Unsupported');
+      return refused === undefined && isBackupPath(path);
+    };
     try {
-      await tar.extract({
-        file: source,
-        cwd: dataDir,
-        // Only what a backup holds; tar's own checks keep every path inside DATA_DIR.
-        filter: (path) => path === MANIFEST || path === DATABASE_DUMP || path === BLOBS || path.startsWith(`${BLOBS}/`),
-      });
+      await tar.list({ file: source, filter: admit });
+      if (refused === undefined) await tar.extract({ file: source, cwd: dataDir, strict: true, filter: admit });
     } catch (err) {
       throw new UsageError(`${file} is not a backup this command wrote: ${(err as Error).message}`);
     }
+    if (refused !== undefined) throw new UsageError(`${file} is not a backup this command wrote: ${refused}`);
     let manifest: Partial<Manifest>;
     try {
       manifest = JSON.parse(readFileSync(staged[0]!, 'utf8')) as Partial<Manifest>;

@@ -120,6 +120,13 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     flags: ['id!'],
   },
   {
+    operationId: 'listTransparencyLogKeys',
+    method: 'GET',
+    path: '/governance/log-keys',
+    description: "Print every profile's transparency-log keys (origin, note verifier key, ML-DSA-65 public key) for auditors to pin",
+    flags: [],
+  },
+  {
     operationId: 'startVerification',
     method: 'POST',
     path: '/profiles/{id}/verifications',

@@ -1,6 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { prepared } from '../db/prepared.js';
+import { apiKeys, profiles } from '../db/schema/core.js';
 import { governanceChainHeads, governanceRecords } from '../db/schema/governance.js';
 import { splitHashes } from './merkle.js';
 
@@ -39,4 +40,31 @@ export async function keptHashes(db: DbOrTx, profileId: string, seqs: number[]):
   );
   const rows = await statement.execute({ profileId, seqs });
   return new Map(rows.map((row) => [row.seq, splitHashes(row.treeHashes)]));
+}
+
+/**
+ * The profiles that have a transparency log: those holding a governance key (revoked ones too:
+ * their records stay in the log) or a chain, with when each profile was created; oldest first.
+ */
+export async function logProfiles(db: DbOrTx): Promise<{ profileId: string; createdAt: Date }[]> {
+  return db
+    .select({ profileId: profiles.id, createdAt: profiles.createdAt })
+    .from(profiles)
+    .where(
+      or(
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(apiKeys)
+            .where(and(eq(apiKeys.profileId, profiles.id), eq(apiKeys.service, 'governance'))),
+        ),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(governanceChainHeads)
+            .where(eq(governanceChainHeads.profileId, profiles.id)),
+        ),
+      ),
+    )
+    .orderBy(asc(profiles.createdAt), asc(profiles.id));
 }

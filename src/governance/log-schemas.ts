@@ -31,6 +31,21 @@ export const logResponse = z.object({
     .describe('A post-quantum signature over the same checkpoint body'),
 });
 
+export const logKeysResponse = z.object({
+  keys: z
+    .array(
+      z.object({
+        origin: z.string().describe('The log’s origin, `<host of PUBLIC_URL>/governance/<profile id>`: the first line of its checkpoints'),
+        verifier_key: z.string().describe('The note verifier key of its checkpoints (as `verifier_key` in GET /v1/governance/log)'),
+        ml_dsa_public_key: z.string().describe('The ML-DSA-65 public key of its checkpoints, base64 (as `ml_dsa.public_key` there)'),
+        created_at: z.string().describe('When these keys first signed for this origin (RFC 3339)'),
+      }),
+    )
+    .describe('One entry per profile with a log (a governance key or records), oldest profile first'),
+});
+
+export const notModified = z.null().describe('Not modified: the list the If-None-Match ETag names is current; no body');
+
 export const inclusionQuery = z.object({
   seq: position('The record’s seq (its leaf index is seq − 1)'),
   tree_size: position('The size of the tree to prove inclusion in (at most the current tree size)'),

@@ -192,3 +192,6 @@ export function createGovernanceOperatorService({ db, clock, profiles }: { db: D
     },
   };
 }
+
+/** The transparency logs' public keys, as GET /v1/governance/log/keys publishes them (also for the operator). */
+export { listLogKeys } from './log-keys.js';

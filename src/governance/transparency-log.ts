@@ -4,6 +4,7 @@ import type { MlDsaKey } from '../signing-keys/ml-dsa.js';
 import type { SigningKey } from '../signing-keys/service.js';
 import { checkpointBody, noteVerifierKey, signNote } from './checkpoint.js';
 import { governanceErrors as errors } from './errors.js';
+import { listLogKeys, logOriginOf } from './log-keys.js';
 import * as logRepo from './log-repo.js';
 import {
   consistencyRanges,
@@ -45,8 +46,7 @@ export function createTransparencyLog({
   checkpointKey: SigningKey;
   mlDsaKey: MlDsaKey;
 }) {
-  const host = new URL(publicUrl).host;
-  const originOf = (profileId: string) => `${host}/governance/${profileId}`;
+  const originOf = (profileId: string) => logOriginOf(publicUrl, profileId);
   const signed = new LRUCache<string, LogAnswer>({ max: REMEMBERED_CHECKPOINTS });
   const mlDsaPublicKey = b64(mlDsaKey.publicKey);
 
@@ -104,7 +104,10 @@ export function createTransparencyLog({
     return { from, to, proof: hashes.proof.map(b64) };
   }
 
-  return { checkpoint, inclusionProof, consistencyProof };
+  /** Every profile's log with its keys, for auditors to pin (public). */
+  const keys = () => listLogKeys(db, publicUrl);
+
+  return { checkpoint, inclusionProof, consistencyProof, keys };
 }
 
 export type TransparencyLog = ReturnType<typeof createTransparencyLog>;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../lib/clock.js';
 
@@ -25,7 +26,7 @@ interface Log {
 }
 
 const AUTH_BRAKE_WINDOW_MS = 60_000;
-/** Distinct addresses the in-process store keeps before it forgets the windows already over. */
+/** Distinct addresses each table of the in-process store keeps before it forgets the least recently seen. */
 const MAX_ADDRESSES = 100_000;
 const REDIS_PREFIX = 'auth-failures:';
 
@@ -37,12 +38,28 @@ export function createAuthBrake(opts: { limit: number; clock: Clock; redis?: Red
   return opts.redis ? redisBrake(opts.redis, opts.limit, opts.log) : memoryBrake(opts.limit, opts.clock);
 }
 
+interface FailureWindow {
+  failures: number;
+  endsAt: number;
+}
+
+/**
+ * Two bounded tables, each forgetting its least recently used address when full: the addresses
+ * still counting and the braked ones. A flood of single failures from many addresses (an IPv6
+ * block has plenty) only pushes the oldest counting entries out; a braked address stays braked
+ * until its window ends, unless as many other addresses are braked after it, 30 failures each.
+ */
 function memoryBrake(limit: number, clock: Clock): AuthBrake {
-  const windows = new Map<string, { failures: number; endsAt: number }>();
-  const live = (ip: string, now: number) => {
-    const w = windows.get(ip);
-    if (w && w.endsAt <= now) windows.delete(ip);
-    return w && w.endsAt > now ? w : undefined;
+  const counting = new LRUCache<string, FailureWindow>({ max: MAX_ADDRESSES });
+  const braked = new LRUCache<string, FailureWindow>({ max: MAX_ADDRESSES });
+  const live = (ip: string, now: number): FailureWindow | undefined => {
+    const w = braked.get(ip) ?? counting.get(ip);
+    if (w && w.endsAt <= now) {
+      braked.delete(ip);
+      counting.delete(ip);
+      return undefined;
+    }
+    return w;
   };
   return {
     async secondsBraked(ip) {
@@ -52,15 +69,14 @@ function memoryBrake(limit: number, clock: Clock): AuthBrake {
     },
     async failed(ip) {
       const now = clock.now().getTime();
-      const w = live(ip, now);
-      if (w) {
-        w.failures++;
-        return;
+      const w = live(ip, now) ?? { failures: 0, endsAt: now + AUTH_BRAKE_WINDOW_MS };
+      w.failures++;
+      if (w.failures >= limit) {
+        counting.delete(ip);
+        braked.set(ip, w);
+      } else {
+        counting.set(ip, w);
       }
-      if (windows.size >= MAX_ADDRESSES) for (const [key, old] of windows) if (old.endsAt <= now) windows.delete(key);
-      // Still full of live windows: a flood of addresses; start over rather than grow without bound.
-      if (windows.size >= MAX_ADDRESSES) windows.clear();
-      windows.set(ip, { failures: 1, endsAt: now + AUTH_BRAKE_WINDOW_MS });
     },
   };
 }

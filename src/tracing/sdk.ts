@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { Tracing } from './jobs.js';
+import { formatTraceParent, parseTraceParent } from './trace-parent.js';
 
 /** Probes and scrapes would be most of the spans and tell nothing. */
 const UNTRACED_PATHS = new Set(['/health', '/ready', '/metrics']);
@@ -25,14 +26,17 @@ function instrumentPg(instrumentation: PgInstrumentation): void {
   }
 }
 
-export function startOpenTelemetry(): Tracing {
+export function startOpenTelemetry(options: { trustIncomingContext: boolean }): Tracing {
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': 'partner-services' }))
     .merge(detectResources({ detectors: [envDetector] }));
   // The exporter reads OTEL_EXPORTER_OTLP_ENDPOINT (adding /v1/traces) and the other OTEL_EXPORTER_OTLP_* variables.
   const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
-  // W3C trace context and AsyncLocalStorage: the active span follows a request into what it awaits.
-  provider.register();
+  // AsyncLocalStorage: the active span follows a request into what it awaits. The W3C propagator
+  // (traceparent, tracestate, baggage) is what reads a caller's headers: a caller could otherwise
+  // choose our trace ids, hang our spans under its own trace and hand baggage to our code, so it is
+  // registered only for a deployment that trusts the callers in front of it (README, "Traces").
+  provider.register(options.trustIncomingContext ? {} : { propagator: null });
 
   // Queries outside any span (the job runner's polls) would each be a trace of their own.
   const pg = new PgInstrumentation({ enabled: false, requireParentSpan: true });
@@ -47,13 +51,13 @@ export function startOpenTelemetry(): Tracing {
     plugin: fastify.plugin(),
     jobs: {
       currentTraceParent() {
-        const carrier: { traceparent?: string } = {};
-        propagation.inject(context.active(), carrier);
-        return carrier.traceparent;
+        const active = trace.getSpanContext(context.active());
+        return active ? formatTraceParent(active) : undefined;
       },
       runJob(job, work) {
         // A job queued without a trace (a periodic job, tracing turned on later) starts its own.
-        const parent = job.traceParent ? propagation.extract(ROOT_CONTEXT, { traceparent: job.traceParent }) : ROOT_CONTEXT;
+        const queuedBy = job.traceParent ? parseTraceParent(job.traceParent) : undefined;
+        const parent = queuedBy ? trace.setSpanContext(ROOT_CONTEXT, queuedBy) : ROOT_CONTEXT;
         const attributes = {
           'messaging.system': 'jobs',
           'messaging.destination.name': job.queue,

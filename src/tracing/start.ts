@@ -8,8 +8,10 @@ export type { Tracing } from './jobs.js';
  * OTEL_* variables (service name, headers, batch delays) apply. Unset, the OpenTelemetry SDK is
  * not even loaded: the import below is the only way to it.
  */
-export async function startTracing(config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT'>): Promise<Tracing | undefined> {
+export async function startTracing(
+  config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_TRUST_INCOMING_CONTEXT'>,
+): Promise<Tracing | undefined> {
   if (!config.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
   const { startOpenTelemetry } = await import('./sdk.js');
-  return startOpenTelemetry();
+  return startOpenTelemetry({ trustIncomingContext: config.OTEL_TRUST_INCOMING_CONTEXT });
 }

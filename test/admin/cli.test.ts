@@ -167,4 +167,38 @@ describe('operator CLI', () => {
       await database?.drop();
     }
   }, 180_000);
+
+  it("prints every profile's transparency-log keys, the list GET /v1/governance/log/keys publishes", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const database = process.env.DATABASE_URL ? await createPostgresDatabase(process.env.DATABASE_URL) : undefined;
+    // The embedded store in DATA_DIR (or one PostgreSQL database) keeps what each command wrote for the next.
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: 'https://governance.example.com' };
+    if (database) env.DATABASE_URL = database.url;
+    else delete env.DATABASE_URL;
+    const admin = async (...args: string[]) =>
+      JSON.parse((await run(join(process.cwd(), 'node_modules/.bin/tsx'), ['src/cli/cli.ts', ...args], { env })).stdout);
+    try {
+      const profile = (await admin('create-profile', '--name', 'Audited', '--plan', 'PRO')).data;
+      await admin('create-api-key', '--service', 'governance', '--profileId', profile.id, '--scopes', 'governance:read');
+      const printed = await admin('list-transparency-log-keys');
+      expect(printed).toEqual({
+        success: true,
+        data: {
+          keys: [
+            {
+              origin: `governance.example.com/governance/${profile.id}`,
+              verifier_key: expect.stringMatching(
+                new RegExp(`^governance\\.example\\.com/governance/${profile.id}\\+[0-9a-f]{8}\\+[A-Za-z0-9+/]+=*$`),
+              ),
+              ml_dsa_public_key: expect.stringMatching(/^[A-Za-z0-9+/]{2000,}=*$/),
+              created_at: expect.stringMatching(/Z$/),
+            },
+          ],
+        },
+      });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
+    }
+  }, 300_000);
 });

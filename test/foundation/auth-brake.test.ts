@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthBrake } from '../../src/plugins/auth-brake.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { buildTestApp, ADMIN_TOKEN, type TestContext } from '../helpers/app.js';
 import { createTenant } from '../helpers/tenants.js';
 
@@ -119,5 +121,40 @@ describe.runIf(process.env.REDIS_URL)('one brake across instances through Redis'
     }
     // Another address is not braked.
     expect((await send(bases[0], '/api/v1/events', 'tk_live_wrong', { 'x-forwarded-for': address() })).status).toBe(401);
+  });
+});
+
+describe('the in-process brake when its table of addresses fills', () => {
+  const ADDRESSES = 100_000; // what the in-process store holds (src/plugins/auth-brake.ts)
+  const log = { warn: () => {} };
+  const v6 = (n: number) => `2001:db8:${(n >>> 16).toString(16)}::${(n & 0xffff).toString(16)}`;
+
+  it('keeps braking an address when an attacker floods it with failures from many other addresses', async () => {
+    const clock = new ManualClock();
+    const brake = createAuthBrake({ limit: 30, clock, log });
+    const attacker = '203.0.113.66';
+    for (let i = 0; i < 30; i++) await brake.failed(attacker);
+    expect(await brake.secondsBraked(attacker)).toBe(60);
+    // One failure from each of more addresses than the table holds, all within the window.
+    for (let n = 0; n < ADDRESSES + 10; n++) await brake.failed(v6(n));
+    clock.advance(1_000);
+    expect(await brake.secondsBraked(attacker)).toBe(59);
+  });
+
+  it('forgets only the oldest counts, not every one', async () => {
+    const clock = new ManualClock();
+    const brake = createAuthBrake({ limit: 3, clock, log });
+    for (let n = 0; n < ADDRESSES + 10; n++) await brake.failed(v6(n));
+    // Every address but the oldest few kept its count: two more failures brake it.
+    const recent = v6(ADDRESSES / 2);
+    for (let i = 0; i < 2; i++) await brake.failed(recent);
+    expect(await brake.secondsBraked(recent)).toBe(60);
+    // The oldest was evicted to make room: it starts again from nothing.
+    const oldest = v6(0);
+    for (let i = 0; i < 2; i++) await brake.failed(oldest);
+    expect(await brake.secondsBraked(oldest)).toBe(0);
+    // And the window still ends on time.
+    clock.advance(60_000);
+    expect(await brake.secondsBraked(recent)).toBe(0);
   });
 });

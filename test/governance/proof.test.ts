@@ -243,6 +243,7 @@ describe('proving: replay, scenario, verify, keys, the proof-boundary statement'
       'GET /v1/carrier/{execution_id} getCarrier',
       'GET /v1/crypto/keys listGovernanceKeys',
       'GET /v1/governance/log getGovernanceLog',
+      'GET /v1/governance/log/keys listGovernanceLogKeys',
       'GET /v1/governance/proofs/consistency getGovernanceConsistencyProof',
       'GET /v1/governance/proofs/inclusion getGovernanceInclusionProof',
       'GET /v1/governance/records listGovernanceRecords',

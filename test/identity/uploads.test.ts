@@ -10,7 +10,7 @@ import { rowsOf } from '../../src/db/client.js';
 import { metadataStripper } from '../../src/identity/uploads/strip-metadata.js';
 import { useTestApp } from '../helpers/suite.js';
 import { api, file, HIGH_LIMITS, identityTenant, multipart } from '../helpers/identity.js';
-import { jpeg, png, pngClaiming, webp } from '../../scripts/fixtures/images.js';
+import { exifWithGps, jpeg, png, pngChunk, pngClaiming, webp } from '../../scripts/fixtures/images.js';
 
 function blobFiles(dataDir: string): string[] {
   const root = join(dataDir, 'blobs');
@@ -107,6 +107,69 @@ describe('JPEG data after the end-of-image marker', () => {
   });
 });
 
+/** A JPEG segment: marker, length, data. */
+function jpegSegment(marker: number, data: Buffer): Buffer {
+  const head = Buffer.from([0xff, marker, 0, 0]);
+  head.writeUInt16BE(data.length + 2, 2);
+  return Buffer.concat([head, data]);
+}
+
+/**
+ * A progressive JPEG (SOF2) of two scans with `between` after the first one, where a decoder
+ * meets tables and the next scan; and the same file as it should be stored, without `between`.
+ */
+function progressiveJpeg(between: Buffer): { crafted: Buffer; clean: Buffer } {
+  const baseline = jpeg(640, 480, { seed: 21 });
+  const sof = baseline.indexOf(Buffer.from([0xff, 0xc0]));
+  const firstScan = Buffer.from(baseline.subarray(0, baseline.length - 2)); // without EOI
+  firstScan[sof + 1] = 0xc2;
+  const tables = jpegSegment(0xc4, Buffer.concat([Buffer.from([0x10]), Buffer.alloc(16, 0)]));
+  const sos = jpegSegment(0xda, Buffer.from([1, 1, 0, 1, 63, 0x10]));
+  const secondScan = Buffer.from([0x12, 0xff, 0x00, 0x34, 0xff, 0xd1, 0x56, 0xff, 0xff, 0x00, 0x78]);
+  const eoi = Buffer.from([0xff, 0xd9]);
+  return {
+    crafted: Buffer.concat([firstScan, between, tables, sos, secondScan, eoi]),
+    clean: Buffer.concat([firstScan, tables, sos, secondScan, eoi]),
+  };
+}
+
+describe('data hidden past the image or between its scans', () => {
+  const hidden = Buffer.concat([Buffer.from('HIDDENDATA '), exifWithGps()]);
+  for (const size of [1, 7, 4096]) {
+    it(`is removed from PNG after IEND, WebP beyond its RIFF size and progressive JPEG after its first scan (${size}-byte chunks)`, () => {
+      const p = png(400, 300, { seed: 5 });
+      expect(stripInChunks('png', Buffer.concat([p, hidden]), size)).toEqual(p);
+      // A whole chunk after IEND (a second image's text, say) goes too.
+      expect(stripInChunks('png', Buffer.concat([p, pngChunk('tEXt', hidden), pngChunk('IDAT', hidden)]), size)).toEqual(p);
+
+      const w = webp(500, 400, { seed: 6 });
+      expect(stripInChunks('webp', Buffer.concat([w, hidden]), size)).toEqual(w);
+      // Trailing bytes shaped like a chunk, beyond the size the RIFF header gives, are not walked into.
+      const strayChunk = Buffer.concat([Buffer.from('EXIF', 'latin1'), Buffer.from([hidden.length, 0, 0, 0]), hidden]);
+      expect(stripInChunks('webp', Buffer.concat([w, strayChunk]), size)).toEqual(w);
+
+      const app1 = jpegSegment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), exifWithGps()]));
+      const app13 = jpegSegment(0xed, Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), hidden]));
+      const app2 = jpegSegment(0xe2, hidden);
+      const comment = jpegSegment(0xfe, hidden);
+      const { crafted, clean } = progressiveJpeg(Buffer.concat([app1, app2, app13, comment]));
+      const stripped = stripInChunks('jpeg', crafted, size);
+      expect(stripped.includes('GPSMARKER')).toBe(false);
+      expect(stripped.includes('HIDDENDATA')).toBe(false);
+      expect(stripped).toEqual(clean);
+      expect(imageSize(stripped)).toMatchObject({ width: 640, height: 480 });
+    });
+  }
+
+  it('keeps the tables and scans of a progressive JPEG, and its APP0 and APP14 before the first scan', () => {
+    const { clean } = progressiveJpeg(Buffer.alloc(0));
+    expect(stripInChunks('jpeg', clean, 3)).toEqual(clean);
+    const adobe = jpegSegment(0xee, Buffer.from('Adobe\0\x64\0\0\0\0\x01', 'latin1'));
+    const withAdobe = Buffer.concat([clean.subarray(0, 2), adobe, clean.subarray(2)]);
+    expect(stripInChunks('jpeg', withAdobe, 3)).toEqual(withAdobe);
+  });
+});
+
 describe('capture uploads: types, sizes, streaming, stored without metadata', () => {
   const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
 
@@ -159,6 +222,25 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     expect(res.statusCode, res.body).toBe(201);
     const stored = readFileSync(join(ctx.env.DATA_DIR!, 'blobs', (await doc(v.id)).document_blob!));
     expect(stored).toEqual(first);
+  });
+
+  it('stores a PNG, a WebP and a progressive JPEG without what they hide past their end or between scans', async () => {
+    const hidden = Buffer.concat([Buffer.from('HIDDENDATA '), exifWithGps()]);
+    const p = png(800, 600, { seed: 57 });
+    const w = webp(800, 600, { seed: 58 });
+    const j = progressiveJpeg(jpegSegment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), hidden])));
+    for (const [name, upload, expected] of [
+      ['after-iend.png', Buffer.concat([p, hidden]), p],
+      ['beyond-riff.webp', Buffer.concat([w, hidden]), w],
+      ['progressive.jpg', j.crafted, j.clean],
+    ] as const) {
+      const v = await fresh();
+      const res = await api(ctx).upload('document', v.handoff_token, [file(upload, name)]);
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(201);
+      const stored = readFileSync(join(ctx.env.DATA_DIR!, 'blobs', (await doc(v.id)).document_blob!));
+      expect(stored, name).toEqual(expected);
+      expect(stored.includes('HIDDENDATA'), name).toBe(false);
+    }
   });
 
   it('refuses an image over 40 megapixels with 422 {detail} before it is stored (decode bomb)', async () => {

@@ -34,6 +34,38 @@ describe('metrics without METRICS_TOKEN', () => {
   });
 });
 
+describe('metrics with METRICS_TOKEN and the default brake on failed authentication', () => {
+  const { ctx } = useTestApp(() => ({ env: { METRICS_TOKEN: TOKEN } }));
+
+  it('counts wrong and missing tokens toward the per-IP authentication brake: 429 with Retry-After after 30', async () => {
+    const guesser = '198.51.100.23';
+    const scrapeFrom = (remoteAddress: string, authorization?: string) =>
+      ctx.app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: authorization ? { authorization } : {} });
+    for (let i = 0; i < 15; i++) expect((await scrapeFrom(guesser, `Bearer metrics-guess-${i}-000000000000`)).statusCode).toBe(401);
+    for (let i = 0; i < 15; i++) expect((await scrapeFrom(guesser)).statusCode).toBe(401);
+    const braked = await scrapeFrom(guesser, `Bearer metrics-guess-31-000000000000`);
+    expect(braked.statusCode).toBe(429);
+    expect(Number(braked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(braked.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(braked.body).not.toContain('http_server_request_duration_seconds');
+    // Braked means braked: even the right token waits, so a guess that happens to be right tells nothing.
+    expect((await scrapeFrom(guesser, `Bearer ${TOKEN}`)).statusCode).toBe(429);
+    // Another address scrapes as before.
+    expect((await scrapeFrom('198.51.100.24', `Bearer ${TOKEN}`)).statusCode).toBe(200);
+    // The brake is shared by every API: the guesser is braked on the operator API too.
+    const admin = await ctx.app.inject({
+      method: 'GET',
+      url: '/admin/v1/profiles',
+      remoteAddress: guesser,
+      headers: { authorization: 'Bearer x' },
+    });
+    expect(admin.statusCode).toBe(429);
+    // Once the window is over the right token reads the metrics again.
+    ctx.clock.advance(61_000);
+    expect((await scrapeFrom(guesser, `Bearer ${TOKEN}`)).statusCode).toBe(200);
+  });
+});
+
 describe('metrics with METRICS_TOKEN', () => {
   const cert = useCertificate();
   const receiver = useReceiver(cert);

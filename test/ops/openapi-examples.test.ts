@@ -370,6 +370,8 @@ describe('the examples of the OpenAPI document', () => {
     await call('getGovernanceInclusionProof', { token: governanceKey, query: { seq: '1', tree_size: '2' } });
     await call('getGovernanceConsistencyProof', { token: governanceKey, query: { from: '1', to: '2' } });
     await call('listGovernanceKeys');
+    await call('listGovernanceLogKeys');
+    await call('listTransparencyLogKeys', { token: admin });
     await call('revokeGovernanceDelegation', { token: admin, params: { id: delegation.id } });
 
     // The operator retires the event and rotates the ticketing key.

@@ -151,6 +151,7 @@ describe('the OpenAPI document', () => {
       'identityJwks',
       'listAttestationClaims',
       'listGovernanceKeys',
+      'listGovernanceLogKeys',
       'ready',
       'verifyGovernanceRecord',
     ]);

@@ -12,7 +12,7 @@ import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 describe('tracing off', () => {
   it('loads nothing without OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
-    expect(await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: undefined })).toBeUndefined();
+    expect(await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_TRUST_INCOMING_CONTEXT: false })).toBeUndefined();
   });
 });
 

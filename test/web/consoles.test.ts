@@ -267,6 +267,22 @@ describe.skipIf(!browserAvailable())('consoles in chromium', () => {
       .getByText(/^revoked /)
       .waitFor();
     await look(page, 'operator-governance-delegations');
+
+    // The profile's transparency-log keys, exactly as the public list has them, for the operator to hand to auditors.
+    const logKeys = page.getByRole('region', { name: 'Transparency-log keys' });
+    await logKeys.getByText(/No log yet/).waitFor();
+    await addKey(live.server, org.profileId, { service: 'governance', scopes: ['governance:read'] });
+    await section('governance');
+    const published = (await (await fetch(`${live.server.url}/v1/governance/log/keys`)).json()) as {
+      keys: { origin: string; verifier_key: string; ml_dsa_public_key: string }[];
+    };
+    const pinned = published.keys.find((k) => k.origin.endsWith(org.profileId))!;
+    await logKeys.getByText(pinned.verifier_key, { exact: true }).waitFor();
+    await logKeys.getByText(pinned.origin, { exact: true }).waitFor();
+    await logKeys.getByText(`${pinned.ml_dsa_public_key.slice(0, 24)}… (${pinned.ml_dsa_public_key.length} characters)`).click();
+    await logKeys.getByText(pinned.ml_dsa_public_key, { exact: true }).waitFor();
+    await logKeys.scrollIntoViewIfNeeded();
+    await look(page, 'operator-governance-log-keys');
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   }, 120_000);
 

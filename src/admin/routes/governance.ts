@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createGovernanceOperatorService } from '../../governance/service.js';
+import { logKeysResponse } from '../../governance/schemas.js';
+import { createGovernanceOperatorService, listLogKeys } from '../../governance/service.js';
 import { createProfileService } from '../../profiles/service.js';
 import * as s from '../schemas.js';
 
@@ -37,6 +38,21 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => reply.status(201).send({ success: true, data: await governance.delegate(req.body) }),
+  );
+
+  app.get(
+    '/governance/log-keys',
+    {
+      schema: {
+        operationId: 'listTransparencyLogKeys',
+        summary: "Every profile's transparency-log keys, as GET /v1/governance/log/keys publishes them",
+        description:
+          'The origin, note verifier key and ML-DSA-65 public key of every profile’s log: hand them to an auditor, who pins them instead of trusting the keys inside the checkpoint answers it checks.',
+        tags,
+        response: { 200: s.envelope(logKeysResponse), ...errors },
+      },
+    },
+    async () => ({ success: true as const, data: await listLogKeys(app.db, app.config.PUBLIC_URL) }),
   );
 
   app.post(

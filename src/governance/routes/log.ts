@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../log-schemas.js';
@@ -7,6 +8,17 @@ import type { TransparencyLog } from '../transparency-log.js';
 import { tags } from './common.js';
 
 const withRange = { ...errors, 422: errorBody };
+/** Keys change only when a profile starts its log: caches may keep the list this long. */
+const LOG_KEYS_MAX_AGE_SECONDS = 300;
+
+/** Whether an If-None-Match header names `etag` (a list of tags, weak or strong, or `*`). */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
 
 /** The transparency log of the caller's profile under /v1/governance (README, "Transparency log"). */
 export const transparencyLogRoutes: FastifyPluginAsyncZod<{ log: TransparencyLog }> = async (app, { log }) => {
@@ -28,6 +40,31 @@ export const transparencyLogRoutes: FastifyPluginAsyncZod<{ log: TransparencyLog
       },
     },
     async (req) => log.checkpoint(profileOf(req)),
+  );
+
+  app.get(
+    '/log/keys',
+    {
+      schema: {
+        operationId: 'listGovernanceLogKeys',
+        summary: "Every profile's transparency-log keys, for auditors to pin",
+        tags,
+        description: [
+          'Public and cacheable: the origin, note verifier key and ML-DSA-65 public key of every profile’s log (a profile has one once it holds a governance key or records).',
+          'An auditor pins a log’s keys from here (or from the operator: `npm run admin -- list-transparency-log-keys`), not from the checkpoint answer it checks, so a checkpoint cannot vouch for itself with a key of its own choosing.',
+          `Cache-Control: public, max-age=${LOG_KEYS_MAX_AGE_SECONDS}, and an ETag: send If-None-Match to get 304 while the list is unchanged.`,
+        ].join(' '),
+        security: securityOf.none,
+        response: { 200: s.logKeysResponse, 304: s.notModified, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const answer = await log.keys();
+      const etag = `"${createHash('sha256').update(JSON.stringify(answer)).digest('base64url').slice(0, 27)}"`;
+      reply.header('cache-control', `public, max-age=${LOG_KEYS_MAX_AGE_SECONDS}`).header('etag', etag);
+      if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.status(304).send(null);
+      return answer;
+    },
   );
 
   app.get(

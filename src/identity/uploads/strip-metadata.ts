@@ -1,10 +1,13 @@
 /**
  * Streaming metadata strippers: each takes the image bytes chunk by chunk and returns the
  * bytes to keep, so an upload is cleaned without ever being held in memory whole.
- * JPEG: APP1 (EXIF, XMP) and APP13 (IPTC) segments are dropped, and so is everything after the
- * end-of-image marker. PNG: eXIf, tEXt, zTXt and iTXt
- * chunks are dropped. WebP: the RIFF size sits in the header, so EXIF and XMP chunks are not
- * removed but overwritten in place (renamed JUNK, contents zeroed) and the VP8X flags cleared.
+ * JPEG: APP1 (EXIF, XMP) and APP13 (IPTC) segments are dropped, every APPn and comment segment
+ * after the first scan too (a progressive JPEG has tables and scans there, no application data),
+ * and everything after the end-of-image marker. PNG: eXIf, tEXt, zTXt and iTXt chunks are dropped,
+ * and everything after IEND. WebP: the RIFF size sits in the header, so EXIF and XMP chunks are
+ * not removed but overwritten in place (renamed JUNK, contents zeroed) and the VP8X flags cleared;
+ * bytes beyond the size the RIFF header gives are dropped. Nothing a decoder would skip survives
+ * to be served or stored under the image's name.
  */
 export type ImageType = 'jpeg' | 'png' | 'webp';
 
@@ -35,16 +38,25 @@ class Need {
 const JPEG_DROPPED = new Set([0xe1, 0xed]);
 // Markers with no length field: TEM, RST0-7 (SOI handled as the 2-byte start).
 const JPEG_STANDALONE = (m: number) => m === 0x01 || (m >= 0xd0 && m <= 0xd7);
+/** APP0–APP15 and COM: application data and comments, which belong before the first scan if anywhere. */
+const JPEG_APPLICATION_DATA = (m: number) => (m >= 0xe0 && m <= 0xef) || m === 0xfe;
+/** What may follow 0xFF inside entropy-coded data: stuffing, fill, and restart markers. */
+const JPEG_IN_SCAN = (m: number) => m === 0x00 || m === 0xff || (m >= 0xd0 && m <= 0xd7);
 
 function jpegStripper(): MetadataStripper {
   let head: Need | null = new Need(2);
   let marker: Need | null = null;
   let pass = 0; // bytes to copy through
   let skip = 0; // bytes to drop
-  let scan = false; // after SOS everything is entropy-coded data: copied verbatim up to EOI
+  let scan = false; // in entropy-coded data: copied verbatim up to the next marker that is not part of it
   let scanAfterPass = false;
-  let afterFF = false; // the scan's last byte so far was 0xFF (a marker may straddle two chunks)
+  let scanned = false; // a scan has begun: application segments from here on are dropped whatever their number
+  let heldFF = false; // the scan's last byte so far was 0xFF, not sent yet: it may begin a marker in the next chunk
   let ended = false; // EOI passed: whatever follows (a motion-photo video, a second image with its own EXIF) is dropped
+  const startSegment = (code: number) => {
+    marker = new Need(4);
+    marker.take(Buffer.from([0xff, code]), 0);
+  };
   return {
     push(chunk) {
       const out: Buffer[] = [];
@@ -52,18 +64,39 @@ function jpegStripper(): MetadataStripper {
       while (i < chunk.length && !ended) {
         if (scan) {
           // In entropy-coded data 0xFF is followed by 0x00 (stuffing), a restart marker or fill
-          // 0xFF; FF D9 is the end of the image.
-          let j = i;
-          for (; j < chunk.length; j++) {
+          // 0xFF; FF D9 ends the image, and any other marker ends the scan (a progressive JPEG's
+          // tables and next scan, or a segment slipped in between).
+          let afterFF = heldFF;
+          let stop = -1;
+          for (let j = i; j < chunk.length; j++) {
             const byte = chunk[j]!;
-            if (afterFF && byte === 0xd9) {
-              ended = true;
+            if (afterFF && !JPEG_IN_SCAN(byte)) {
+              stop = j;
               break;
             }
             afterFF = byte === 0xff;
           }
-          out.push(chunk.subarray(i, ended ? j + 1 : j));
-          break;
+          if (stop < 0) {
+            // The whole chunk is scan data, but a last 0xFF waits for the byte that tells what it is.
+            if (heldFF) out.push(Buffer.from([0xff]));
+            out.push(chunk.subarray(i, afterFF ? chunk.length - 1 : chunk.length));
+            heldFF = afterFF;
+            break;
+          }
+          const code = chunk[stop]!;
+          // The 0xFF before `code` is in this chunk, or it is the one held back.
+          if (heldFF && stop > i) out.push(Buffer.from([0xff]));
+          out.push(chunk.subarray(i, stop > i ? stop - 1 : i));
+          heldFF = false;
+          scan = false;
+          i = stop + 1;
+          if (code === 0xd9) {
+            out.push(Buffer.from([0xff, 0xd9]));
+            ended = true;
+          } else {
+            startSegment(code);
+          }
+          continue;
         }
         if (head) {
           i = head.take(chunk, i);
@@ -78,7 +111,10 @@ function jpegStripper(): MetadataStripper {
           out.push(chunk.subarray(i, i + n));
           pass -= n;
           i += n;
-          if (pass === 0 && scanAfterPass) scan = true;
+          if (pass === 0 && scanAfterPass) {
+            scanAfterPass = false;
+            scan = true;
+          }
           continue;
         }
         if (skip > 0) {
@@ -101,32 +137,42 @@ function jpegStripper(): MetadataStripper {
         if (!need.done) continue;
         const bytes = need.bytes;
         const code = bytes[1]!;
+        if (bytes[0] === 0xff && code === 0xff) {
+          // A fill byte before a marker, met across a chunk boundary: send it on, the marker is next.
+          out.push(bytes.subarray(0, 1));
+          marker = new Need(2);
+          marker.take(bytes, 1);
+          continue;
+        }
         if (bytes[0] !== 0xff || JPEG_STANDALONE(code) || code === 0xd9) {
           // The end, or not a segment structure we understand: copy on as scan data, up to EOI.
-          out.push(bytes);
           marker = null;
-          if (code === 0xd9 && bytes[0] === 0xff) ended = true;
-          else {
+          if (code === 0xd9 && bytes[0] === 0xff) {
+            out.push(bytes);
+            ended = true;
+          } else {
+            out.push(bytes.subarray(0, 1));
             scan = true;
-            afterFF = bytes[1] === 0xff;
+            heldFF = bytes[1] === 0xff;
+            if (!heldFF) out.push(bytes.subarray(1));
           }
           continue;
         }
         if (need.n === 2) {
-          marker = new Need(4);
-          marker.take(bytes, 0);
+          startSegment(code);
           continue;
         }
         marker = null;
         const length = bytes.readUInt16BE(2);
-        if (JPEG_DROPPED.has(code)) {
+        if (JPEG_DROPPED.has(code) || (scanned && JPEG_APPLICATION_DATA(code))) {
           skip = Math.max(0, length - 2);
         } else {
           out.push(bytes);
           pass = Math.max(0, length - 2);
           // SOS: once its header is through, the scan follows and is copied verbatim.
           if (code === 0xda) {
-            scanAfterPass = true;
+            scanned = true;
+            scanAfterPass = pass > 0;
             scan = pass === 0;
           }
         }
@@ -143,30 +189,47 @@ interface ChunkPlan {
   action: 'pass' | 'drop' | 'blank';
   /** Rewrites the first body byte on its way through (WebP VP8X flags). */
   patchFirst?: (byte: number) => number;
+  /** The image ends with this chunk (PNG's IEND): whatever follows it is dropped. */
+  last?: boolean;
 }
 
-/** Walks a signature followed by 8-byte chunk headers (PNG, RIFF/WebP), chunk by chunk as bytes arrive. */
-function chunkStripper(signatureBytes: number, plan: (header: Buffer) => ChunkPlan): MetadataStripper {
+/**
+ * Walks a signature followed by 8-byte chunk headers (PNG, RIFF/WebP), chunk by chunk as bytes
+ * arrive. `length` gives the file's whole length from its signature when the format says it
+ * (RIFF); bytes beyond it, or after a `last` chunk, are dropped.
+ */
+function chunkStripper(
+  signatureBytes: number,
+  plan: (header: Buffer) => ChunkPlan,
+  length?: (signature: Buffer) => number,
+): MetadataStripper {
   let signature: Need | null = new Need(signatureBytes);
   let header: Need | null = null;
   let remaining = 0;
   let action: ChunkPlan['action'] = 'pass';
   let patchFirst: ChunkPlan['patchFirst'];
+  let last = false;
+  let ended = false;
+  let walked = 0; // input bytes of the chunks pushed before this one
+  let limit = Infinity; // input bytes that belong to the image
   return {
     push(chunk) {
       const out: Buffer[] = [];
+      let end = Math.max(0, Math.min(chunk.length, limit - walked));
       let i = 0;
-      while (i < chunk.length) {
+      while (i < end && !ended) {
         if (signature) {
           i = signature.take(chunk, i);
           if (signature.done) {
             out.push(signature.bytes);
+            if (length) limit = length(signature.bytes);
+            end = Math.max(0, Math.min(chunk.length, limit - walked));
             signature = null;
           }
           continue;
         }
         if (remaining > 0) {
-          const n = Math.min(remaining, chunk.length - i);
+          const n = Math.min(remaining, end - i);
           if (action === 'blank') out.push(Buffer.alloc(n));
           else if (action === 'pass') {
             let piece = chunk.subarray(i, i + n);
@@ -179,16 +242,20 @@ function chunkStripper(signatureBytes: number, plan: (header: Buffer) => ChunkPl
           }
           remaining -= n;
           i += n;
+          if (remaining === 0 && last) ended = true;
           continue;
         }
         header ??= new Need(8);
-        i = header.take(chunk, i);
+        i = header.take(chunk.subarray(0, end), i);
         if (!header.done) continue;
         const next = plan(header.bytes);
         header = null;
         if (next.header) out.push(next.header);
         ({ body: remaining, action, patchFirst } = next);
+        last = next.last === true;
+        if (remaining === 0 && last) ended = true;
       }
+      walked += chunk.length;
       return out;
     },
   };
@@ -199,22 +266,31 @@ const PNG_DROPPED = new Set(['eXIf', 'tEXt', 'zTXt', 'iTXt']);
 function pngStripper(): MetadataStripper {
   return chunkStripper(8, (header) => {
     const body = header.readUInt32BE(0) + 4; // data + CRC
-    return PNG_DROPPED.has(header.toString('latin1', 4, 8)) ? { header: null, body, action: 'drop' } : { header, body, action: 'pass' };
+    const type = header.toString('latin1', 4, 8);
+    if (PNG_DROPPED.has(type)) return { header: null, body, action: 'drop' };
+    return { header, body, action: 'pass', last: type === 'IEND' };
   });
 }
 
 const WEBP_BLANKED = new Set(['EXIF', 'XMP ']);
 
+/** A RIFF file is its 8-byte header and the number of bytes that header's size field gives. */
+const riffLength = (signature: Buffer) => 8 + signature.readUInt32LE(4);
+
 function webpStripper(): MetadataStripper {
-  return chunkStripper(12, (header) => {
-    const size = header.readUInt32LE(4);
-    const body = size + (size % 2);
-    const fourcc = header.toString('latin1', 0, 4);
-    if (WEBP_BLANKED.has(fourcc))
-      return { header: Buffer.concat([Buffer.from('JUNK', 'latin1'), header.subarray(4)]), body, action: 'blank' };
-    // The first byte of VP8X data holds the flags: clear EXIF (0x08) and XMP (0x04).
-    return { header, body, action: 'pass', ...(fourcc === 'VP8X' && body > 0 ? { patchFirst: (b: number) => b & ~0x0c } : {}) };
-  });
+  return chunkStripper(
+    12,
+    (header) => {
+      const size = header.readUInt32LE(4);
+      const body = size + (size % 2);
+      const fourcc = header.toString('latin1', 0, 4);
+      if (WEBP_BLANKED.has(fourcc))
+        return { header: Buffer.concat([Buffer.from('JUNK', 'latin1'), header.subarray(4)]), body, action: 'blank' };
+      // The first byte of VP8X data holds the flags: clear EXIF (0x08) and XMP (0x04).
+      return { header, body, action: 'pass', ...(fourcc === 'VP8X' && body > 0 ? { patchFirst: (b: number) => b & ~0x0c } : {}) };
+    },
+    riffLength,
+  );
 }
 
 export function metadataStripper(type: ImageType): MetadataStripper {

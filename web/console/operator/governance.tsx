@@ -3,6 +3,7 @@ import { localTime, unwrap, useLoad } from '../lib.js';
 import { ActionForm, Async, Notice } from '../ui.js';
 import { ConfirmButton } from '../confirm.js';
 import type { SectionProps } from './context.js';
+import { LogKeys } from './log-keys.js';
 
 /** A profile's governance agents and delegations: register, delegate, revoke (after confirming). */
 export function Governance({ api, profileId }: SectionProps) {
@@ -167,6 +168,7 @@ export function Governance({ api, profileId }: SectionProps) {
           </>
         )}
       </Async>
+      <LogKeys api={api} profileId={profileId} />
     </section>
   );
 }
