@@ -43,7 +43,7 @@ describe('finding the zone on a photo (pure, no OCR)', { timeout: 60_000 }, () =
   });
 });
 
-describe('a photo with no zone is refused without any OCR pass (real reader)', { timeout: 240_000 }, () => {
+describe('a photo with no zone is refused without any OCR pass (real reader)', { timeout: 600_000 }, () => {
   it('reads no pass over a selfie, noise or a blank page, and still reads every pass a document needs', async () => {
     const reader = createDocumentReader();
     try {
