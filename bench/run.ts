@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bareVerifyLoop, drive, driveUploadsInterleaved, multipartBody, probe, type LoadTarget, type UploadSide } from './load.js';
 import { facesMarkdown, facesVerdicts, measureFaces, type FacesResult } from './faces.js';
 import { documentImage } from './png.js';
+import { documentReadingMarkdown, measureDocumentReading, type DocumentReadFigure } from './documents.js';
 import { rssOf, sampleRss, startChild, type Child } from './processes.js';
 import { toMarkdown, verdicts, type Results, type Row, type UploadResult } from './report.js';
 import { createStore, seed, type Seeded } from './seed.js';
@@ -28,7 +29,8 @@ const ROUTE_IDS = ['event', 'page20', 'page100', 'createEvent', 'orders100', 'de
 /**
  * BENCH_ONLY=<ids>: only these sections, comma-separated: route ids (above; A and B are measured
  * with any of them), `uploads`, `faces`, `startup`, `webhooks`, `log` (the transparency log's proofs
- * and checkpoint over BENCH_LOG_RECORDS records, bench/transparency-log.ts). With BENCH_CPU_PROF, one route
+ * and checkpoint over BENCH_LOG_RECORDS records, bench/transparency-log.ts), `documents` (the document
+ * reader's time on photos with no zone and on readable documents, bench/documents.ts). With BENCH_CPU_PROF, one route
  * at a time gives that route's profile. Unset: everything.
  */
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
@@ -256,6 +258,7 @@ async function main() {
   let uploads: UploadResult = {};
   let faces: FacesResult = {};
   let startup: StartupResult | undefined;
+  let documentReading: DocumentReadFigure[] | undefined;
   let server: Child | undefined;
   let reference: Child | undefined;
   try {
@@ -318,6 +321,8 @@ async function main() {
     await server.stop();
     server = undefined;
     if (wants('startup')) startup = await measureStartup(store.env.DATABASE_URL, log);
+    // In this process, with the server stopped: the reader's own time, not the API's.
+    if (wants('documents')) documentReading = await measureDocumentReading(log);
   } finally {
     await reference?.stop();
     await server?.stop();
@@ -330,13 +335,14 @@ async function main() {
   const name = !only ? 'results' : only.size === 1 && only.has('faces') ? 'results-faces' : 'results-only';
   writeFileSync(
     join(dir, `${name}.json`),
-    `${JSON.stringify({ ...results, targets: verdicts(results), startup, faces, facesTargets: facesVerdicts(faces) }, null, 2)}\n`,
+    `${JSON.stringify({ ...results, targets: verdicts(results), startup, faces, facesTargets: facesVerdicts(faces), documentReading }, null, 2)}\n`,
   );
   let markdown =
     (wantsRoutes || wants('uploads') ? toMarkdown({ ...results, rows: rows.filter((r) => !isLogRow(r.id)) }) : '') +
     (wants('log') ? transparencyLogMarkdown(rows, LOG_RECORDS, { startedAt, database: store.kind, durationS }) : '') +
     (startup ? startupMarkdown(startup) : '') +
-    (wants('faces') ? facesMarkdown(faces) : '');
+    (wants('faces') ? facesMarkdown(faces) : '') +
+    (documentReading ? documentReadingMarkdown(documentReading) : '');
   if (wants('webhooks') && process.env.BENCH_WEBHOOKS !== '0') {
     // Background work (bench/webhooks.ts): its own store, server and receiver.
     const background = await measureWebhooks();

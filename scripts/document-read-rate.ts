@@ -2,7 +2,8 @@
  * Measures the machine-readable-zone read rate on generated documents (README, "Document
  * reading"): per difficulty, how many zones were read exactly, how many were not read, and how
  * many were read wrongly (check digits holding over text that differs from the truth), plus
- * documents printed with a broken check digit, which must never be read.
+ * documents printed with a broken check digit and photos with no zone at all (scripts/documents/
+ * no-zone.ts), neither of which must ever be read, with the no-zone photos' read time.
  *
  *   npm run documents:read-rate [-- <documents per difficulty, default 60> [<seed, default 1>]]
  *
@@ -18,6 +19,7 @@ import { mrzLines } from './documents/mrz-lines.js';
 import { renderDocument, seeded } from './documents/render.js';
 import { GlyphHeightTable } from './documents/glyph-table.js';
 import { TwinConfidenceTable } from './documents/twin-confidence.js';
+import { noZonePhotos } from './documents/no-zone.js';
 
 /** The zone without the holder's name, which no check digit covers. */
 const withoutNames = (lines: string[]) => (lines.length === 3 ? [lines[0], lines[1]] : [lines[0]!.slice(0, 5), lines[1]]).join('\n');
@@ -85,14 +87,29 @@ for (let i = 0; i < broken; i++) {
   console.error(`broken check digit #${i}: ${accepted ? 'ACCEPTED' : 'refused'}`);
   if (accepted) brokenRead++;
 }
+// Photos with no zone at all (a selfie sent as the document, noise, a blank page, a card's front):
+// never read, and decided fast, as each goes to review.
+const noZoneTimes: number[] = [];
+let noZoneRead = 0;
+const noZone = await noZonePhotos(seed);
+for (const { label, image } of noZone) {
+  const started = performance.now();
+  const { zone } = await reader.read([image]);
+  noZoneTimes.push(performance.now() - started);
+  console.error(`no zone, ${label}: ${zone ? 'READ' : 'not read'} in ${Math.round(noZoneTimes[noZoneTimes.length - 1]!)} ms`);
+  if (zone) noZoneRead++;
+}
 await reader.close();
 
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(0);
 times.sort((a, b) => a - b);
 const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(0);
 console.log('| difficulty | documents | read exactly | name differs only | not read | read wrongly |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);
 console.log(`| broken check digit (phone photo) | ${broken} | ${brokenRead} accepted (must be 0) | | |`);
+console.log(`| no zone (selfie, noise, blank page, card front) | ${noZone.length} | ${noZoneRead} read (must be 0) | | | |`);
 console.log(
   `\nWhat the engines saw where a printed character has an uncheckable twin (every pass made, ${perDifficulty * 3} documents):\n`,
 );
@@ -106,3 +123,6 @@ for (const t of twins.twins)
     `twin read: ${t.document} (${t.pass}) ${t.engine} saw ${t.seen} for ${t.char} at ${t.confidence}; ${t.other?.engine ?? 'the other engine'} saw ${t.other?.seen ?? 'nothing'} at ${t.other?.confidence ?? '-'}`,
   );
 console.log(`\nread time per document: p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(0.999)} ms (${times.length} documents)`);
+console.log(
+  `read time per photo with no zone: p50 ${percentile(noZoneTimes, 0.5)} ms, p95 ${percentile(noZoneTimes, 0.95)} ms, max ${percentile(noZoneTimes, 1)} ms (${noZoneTimes.length} photos)`,
+);

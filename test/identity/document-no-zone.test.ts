@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { findZoneRows, type Gray } from '../../src/identity/document/band.js';
+import { createDocumentReader } from '../../src/identity/document/reader.js';
+import { documentAt, photoFor, portraitPath } from '../../scripts/documents/fixture-set.js';
+import { renderDocument, seeded } from '../../scripts/documents/render.js';
+import { png } from '../../scripts/fixtures/images.js';
+
+/** The copy the reader looks for the zone on: grey, at most 1,200 px on the long side. */
+async function findCopy(image: Buffer): Promise<Gray> {
+  const { data, info } = await sharp(image)
+    .grayscale()
+    .resize({ width: 1200, height: 1200, fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height };
+}
+
+/** Seed 202's phone photo #25 of the read-rate set: a TD2 card whose zone's glyph heights spread over several pixels. */
+const spreadZone = () => {
+  const spec = documentAt(25, 'phone photo'.length * 202);
+  return renderDocument(spec, 'front', photoFor('phone photo', seeded(25 + 17 * 'phone photo'.length + 7919 * 201)), 26);
+};
+
+describe('finding the zone on a photo (pure, no OCR)', { timeout: 60_000 }, () => {
+  it('finds a zone whose glyph heights no single pixel height gathers, as two rows of 36', async () => {
+    const rows = findZoneRows(await findCopy(await spreadZone()));
+    expect(rows?.map((r) => r.glyphs.length)).toEqual([36, 36]);
+  });
+
+  it('finds no zone on a selfie, noise, a blank page or a card front', async () => {
+    const card = { ...documentAt(3, 77), format: 'TD1' as const };
+    const photos = [
+      readFileSync(portraitPath('person-b-1')),
+      png(1200, 900, { seed: 5, noisyRows: 900 }),
+      await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#f4f3ee' } })
+        .jpeg()
+        .toBuffer(),
+      await renderDocument(card, 'front', photoFor('phone photo', seeded(4)), 1),
+    ];
+    for (const photo of photos) expect(findZoneRows(await findCopy(photo))).toBeNull();
+  });
+});
+
+describe('a photo with no zone is refused without any OCR pass (real reader)', { timeout: 600_000 }, () => {
+  it('reads no pass over a selfie, noise of 1,200 px or a blank page, and still reads every pass a document needs', async () => {
+    const reader = createDocumentReader();
+    try {
+      for (const photo of [
+        readFileSync(portraitPath('person-a-1')),
+        png(1200, 900, { seed: 5, noisyRows: 900 }),
+        await sharp({ create: { width: 2400, height: 1800, channels: 3, background: '#ffffff' } })
+          .png()
+          .toBuffer(),
+      ]) {
+        // Before, each went through the two whole-page passes with both engines (`page …` in the trace).
+        expect(await reader.read([photo], { trace: true })).toEqual({ zone: null, text: '', passes: [] });
+      }
+      // The card whose zone only the spread glyph heights find is read on its zone passes, no page pass.
+      const { zone, passes = [] } = await reader.read([await spreadZone()], { trace: true });
+      expect(zone?.format).toBe('TD2');
+      expect(passes.length).toBeGreaterThan(0);
+      expect(passes.every((p) => p.pass.startsWith('zone '))).toBe(true);
+    } finally {
+      await reader.close();
+    }
+  });
+});
