@@ -212,6 +212,32 @@ describe('operator API: profiles, venues, API keys', () => {
     expect(JSON.stringify(listed)).not.toContain(key.key);
   });
 
+  it('gives a reviewer key a holder (1–80 characters), shown in every key view; refuses it elsewhere with 400', async () => {
+    const profile = (await call('POST', '/profiles', { name: 'Holders', plan: 'ENTERPRISE' })).json().data;
+    const created = await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', holder: ' Dana Adeyemi ' });
+    expect(created.statusCode).toBe(201);
+    const key = created.json().data;
+    expect(key).toMatchObject({ holder: 'Dana Adeyemi', name: null, role: 'reviewer' });
+    const plain = (await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer' })).json().data;
+    expect(plain.holder).toBeNull();
+    const listed = (await call('GET', `/api-keys?profileId=${profile.id}`)).json().data.items;
+    expect(listed.map((k: { holder: string | null }) => k.holder)).toEqual(['Dana Adeyemi', null]);
+    expect((await call('DELETE', `/api-keys/${key.id}`)).json().data).toMatchObject({ id: key.id, holder: 'Dana Adeyemi' });
+
+    for (const holder of ['', '   ', 'x'.repeat(81), 7]) {
+      const bad = await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', holder });
+      expect(bad.statusCode, JSON.stringify(holder)).toBe(400);
+      expect(bad.json().error.details.map((d: { path: string }) => d.path)).toEqual(['body.holder']);
+    }
+    expect((await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', holder: 'x'.repeat(80) })).statusCode).toBe(201);
+    // A holder says who counts as which reviewer: a backend key, or a key of another service, has none.
+    const backend = await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'backend', holder: 'Dana Adeyemi' });
+    expect(backend.statusCode).toBe(400);
+    expect(backend.json().error.details).toEqual([{ path: 'body.holder', message: expect.stringContaining('reviewer key only') }]);
+    const ticketing = await call('POST', '/api-keys', { service: 'ticketing', profileId: profile.id, scopes: ['events:read'], holder: 'Dana' });
+    expect(ticketing.statusCode).toBe(400);
+  });
+
   it('refuses keys with unknown scopes, roles or profiles', async () => {
     const profile = (await call('POST', '/profiles', { name: 'Scopes', plan: 'ENTERPRISE' })).json().data;
     expect((await call('POST', '/api-keys', { service: 'ticketing', profileId: profile.id, scopes: ['events:delete'] })).statusCode).toBe(
