@@ -96,7 +96,10 @@ export const apiKey = z.object({
   scopes: z.array(z.string()).optional(),
   role: z.enum(IDENTITY_ROLES).optional(),
   name: z.string().nullable(),
-  holder: z.string().nullable().describe('Who holds the reviewer key (four-eyes review counts holders, not keys); null when none was given'),
+  holder: z
+    .string()
+    .nullable()
+    .describe('Who holds the reviewer key (four-eyes review counts holders, not keys); null when none was given'),
   prefix: z.string().describe("The key's first characters as issued: its type prefix plus four"),
   last4: z.string().describe("The key's last four characters (empty for keys issued before they were kept)"),
   createdAt: z.string(),

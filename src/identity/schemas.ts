@@ -304,7 +304,9 @@ export const reviewCase = z.object({
     ),
   decided_by_you: z
     .boolean()
-    .describe('The calling reviewer already decided this case, with this key or another key of the same holder (it may not decide it again)'),
+    .describe(
+      'The calling reviewer already decided this case, with this key or another key of the same holder (it may not decide it again)',
+    ),
   claim: reviewClaim,
   document_used_by: z
     .array(

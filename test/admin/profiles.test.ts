@@ -214,7 +214,12 @@ describe('operator API: profiles, venues, API keys', () => {
 
   it('gives a reviewer key a holder (1–80 characters), shown in every key view; refuses it elsewhere with 400', async () => {
     const profile = (await call('POST', '/profiles', { name: 'Holders', plan: 'ENTERPRISE' })).json().data;
-    const created = await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', holder: ' Dana Adeyemi ' });
+    const created = await call('POST', '/api-keys', {
+      service: 'identity',
+      profileId: profile.id,
+      role: 'reviewer',
+      holder: ' Dana Adeyemi ',
+    });
     expect(created.statusCode).toBe(201);
     const key = created.json().data;
     expect(key).toMatchObject({ holder: 'Dana Adeyemi', name: null, role: 'reviewer' });
@@ -229,12 +234,25 @@ describe('operator API: profiles, venues, API keys', () => {
       expect(bad.statusCode, JSON.stringify(holder)).toBe(400);
       expect(bad.json().error.details.map((d: { path: string }) => d.path)).toEqual(['body.holder']);
     }
-    expect((await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', holder: 'x'.repeat(80) })).statusCode).toBe(201);
+    expect(
+      (await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', holder: 'x'.repeat(80) }))
+        .statusCode,
+    ).toBe(201);
     // A holder says who counts as which reviewer: a backend key, or a key of another service, has none.
-    const backend = await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'backend', holder: 'Dana Adeyemi' });
+    const backend = await call('POST', '/api-keys', {
+      service: 'identity',
+      profileId: profile.id,
+      role: 'backend',
+      holder: 'Dana Adeyemi',
+    });
     expect(backend.statusCode).toBe(400);
     expect(backend.json().error.details).toEqual([{ path: 'body.holder', message: expect.stringContaining('reviewer key only') }]);
-    const ticketing = await call('POST', '/api-keys', { service: 'ticketing', profileId: profile.id, scopes: ['events:read'], holder: 'Dana' });
+    const ticketing = await call('POST', '/api-keys', {
+      service: 'ticketing',
+      profileId: profile.id,
+      scopes: ['events:read'],
+      holder: 'Dana',
+    });
     expect(ticketing.statusCode).toBe(400);
   });
 

@@ -35,7 +35,8 @@ describe('four-eyes review: the zone of the first approval binds the deciding ap
   const third = () => keys[2]!;
   const decide = (who: { key: string }, id: string, body: { decision: 'approve' | 'decline'; mrz?: string }, status?: number) =>
     api(ctx).call('POST', `/v1/review/${id}`, who.key, { note: NOTE, ...body }, status);
-  const caseView = async (who: { key: string }, id: string) => (await api(ctx).call('GET', `/v1/review/${id}`, who.key, undefined, 200)).json();
+  const caseView = async (who: { key: string }, id: string) =>
+    (await api(ctx).call('GET', `/v1/review/${id}`, who.key, undefined, 200)).json();
   const verification = async (id: string) => (await api(ctx).call('GET', `/v1/verifications/${id}`, tenant.backend, undefined, 200)).json();
   const reviewEvents = async (id: string) =>
     (await ctx.app.db.select().from(identityAuditEvents).where(eq(identityAuditEvents.verificationId, id)))
@@ -160,7 +161,9 @@ describe('four-eyes review: the zone of the first approval binds the deciding ap
     const { id } = await captureIntoManualReview(ctx, tenant.backend, 9519);
     await decide(first(), id, { decision: 'approve', mrz: FIRST }, 200);
     await api(ctx).call('DELETE', `/v1/verifications/${id}`, tenant.backend, undefined, 200);
-    const rows = rowsOf<{ mrz: string | null }>(await ctx.app.db.execute(sql`select mrz from identity_reviews where verification_id = ${id}`));
+    const rows = rowsOf<{ mrz: string | null }>(
+      await ctx.app.db.execute(sql`select mrz from identity_reviews where verification_id = ${id}`),
+    );
     expect(rows).toEqual([{ mrz: null }]);
   });
 });

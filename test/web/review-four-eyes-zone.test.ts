@@ -87,7 +87,12 @@ describe.skipIf(!browserAvailable())('reviewer console: the four-eyes zone, in c
     const errors = collectPageErrors(page);
     await page.goto(`${live.server.url}/console/operator/profiles/${tenant.profileId}/keys`);
     const table = page.getByRole('table', { name: 'API keys' });
-    expect(await table.getByRole('row', { name: /Laptop/ }).getByTestId('key-holder').textContent()).toBe('Dana Adeyemi');
+    expect(
+      await table
+        .getByRole('row', { name: /Laptop/ })
+        .getByTestId('key-holder')
+        .textContent(),
+    ).toBe('Dana Adeyemi');
 
     await page.getByLabel('Key name (optional: who holds it, e.g. the reviewer)').fill('Phone');
     await page.getByLabel('Service').selectOption('identity');

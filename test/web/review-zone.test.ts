@@ -91,7 +91,12 @@ describe('the machine-readable zone in words for the reviewer (pure)', () => {
     expect(zoneDifferenceWords(slip, printed)).toBe('They differ (marked) at line 2, character 8.');
     expect(zoneDifferenceWords(printed, printed.toLowerCase())).toBe('The two zones are the same.');
     // A line the other lacks, or a shorter one, differs wholly where it is missing.
-    expect(zoneLineRuns('AB', 'A\nC')).toEqual([[{ text: 'A', differs: false }, { text: 'B', differs: true }]]);
+    expect(zoneLineRuns('AB', 'A\nC')).toEqual([
+      [
+        { text: 'A', differs: false },
+        { text: 'B', differs: true },
+      ],
+    ]);
     expect(zoneDifferenceWords('AB', 'A\nC')).toBe('They differ (marked) at line 1, character 2; line 2, character 1.');
     expect(zoneDifferenceWords('ABCDEFGHIJ', '0123456789')).toBe(
       'They differ (marked) at line 1, characters 1, 2, 3, 4, 5, 6, 7, 8 and 2 more.',

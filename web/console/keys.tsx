@@ -74,7 +74,9 @@ export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) 
             </select>
             {role === 'reviewer' && (
               <>
-                <label for="key-holder">Holder (optional: the person; under four-eyes review keys of one holder count as one reviewer)</label>
+                <label for="key-holder">
+                  Holder (optional: the person; under four-eyes review keys of one holder count as one reviewer)
+                </label>
                 <input id="key-holder" maxLength={80} value={holder} onInput={(e) => setHolder(e.currentTarget.value)} />
               </>
             )}

@@ -107,8 +107,8 @@ export function ZoneComparison({ first, read }: { first: FirstApproval; read: st
         </>
       ) : (
         <p>
-          <strong>{who}</strong> approved without a zone. An approval that decides this case must carry none either (empty the zone
-          field); if the document's zone should be confirmed, decline.
+          <strong>{who}</strong> approved without a zone. An approval that decides this case must carry none either (empty the zone field);
+          if the document's zone should be confirmed, decline.
         </p>
       )}
     </section>
