@@ -214,37 +214,25 @@ describe('operator API: profiles, venues, API keys', () => {
 
   it('gives a reviewer key a holder (1–80 characters), shown in every key view; refuses it elsewhere with 400', async () => {
     const profile = (await call('POST', '/profiles', { name: 'Holders', plan: 'ENTERPRISE' })).json().data;
-    const created = await call('POST', '/api-keys', {
-      service: 'identity',
-      profileId: profile.id,
-      role: 'reviewer',
-      holder: ' Dana Adeyemi ',
-    });
+    const identityKey = (fields: object) =>
+      call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', ...fields });
+    const created = await identityKey({ holder: ' Dana Adeyemi ' });
     expect(created.statusCode).toBe(201);
     const key = created.json().data;
     expect(key).toMatchObject({ holder: 'Dana Adeyemi', name: null, role: 'reviewer' });
-    const plain = (await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer' })).json().data;
-    expect(plain.holder).toBeNull();
+    expect((await identityKey({})).json().data.holder).toBeNull();
     const listed = (await call('GET', `/api-keys?profileId=${profile.id}`)).json().data.items;
     expect(listed.map((k: { holder: string | null }) => k.holder)).toEqual(['Dana Adeyemi', null]);
     expect((await call('DELETE', `/api-keys/${key.id}`)).json().data).toMatchObject({ id: key.id, holder: 'Dana Adeyemi' });
 
     for (const holder of ['', '   ', 'x'.repeat(81), 7]) {
-      const bad = await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', holder });
+      const bad = await identityKey({ holder });
       expect(bad.statusCode, JSON.stringify(holder)).toBe(400);
       expect(bad.json().error.details.map((d: { path: string }) => d.path)).toEqual(['body.holder']);
     }
-    expect(
-      (await call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', holder: 'x'.repeat(80) }))
-        .statusCode,
-    ).toBe(201);
+    expect((await identityKey({ holder: 'x'.repeat(80) })).statusCode).toBe(201);
     // A holder says who counts as which reviewer: a backend key, or a key of another service, has none.
-    const backend = await call('POST', '/api-keys', {
-      service: 'identity',
-      profileId: profile.id,
-      role: 'backend',
-      holder: 'Dana Adeyemi',
-    });
+    const backend = await identityKey({ role: 'backend', holder: 'Dana Adeyemi' });
     expect(backend.statusCode).toBe(400);
     expect(backend.json().error.details).toEqual([{ path: 'body.holder', message: expect.stringContaining('reviewer key only') }]);
     const ticketing = await call('POST', '/api-keys', {
