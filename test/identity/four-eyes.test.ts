@@ -230,8 +230,9 @@ describe('four-eyes rules (pure)', () => {
     expect(zoneDifference(printed, null)).toBe('The first approval carried a machine-readable zone (TD3) and this approval carries none');
     const other = passportMrz({ number: 'Y98765432', birth: '851230' });
     const words = zoneDifference(printed, other)!;
-    expect(words).toMatch(
-      /^The first approval carried a different machine-readable zone \(TD3; they differ at line 2, characters 1, 2, 3, 4, 5, 6, 7, 8 and \d+ more\)$/,
+    // X12345678 against Y98765432: the 5 in the middle is shared, so position 6 is not named.
+    expect(words).toBe(
+      'The first approval carried a different machine-readable zone (TD3; they differ at line 2, characters 1, 2, 3, 4, 5, 7, 8, 9 and 9 more)',
     );
     const td1 = ['I<NLDX123456784<<<<<<<<<<<<<<<', '9001151F3101015NLD<<<<<<<<<<<4', 'DOE<<JANE<<<<<<<<<<<<<<<<<<<<<'].join('\n');
     expect(zoneDifference(printed, td1)).toBe('The first approval carried a different machine-readable zone (TD3; this one is TD1)');
