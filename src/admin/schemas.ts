@@ -85,9 +85,24 @@ export const governanceScope = z.enum(GOVERNANCE_SCOPES);
 
 const keyName = z.string().trim().min(1).max(80).optional().describe('Who holds the key (e.g. the reviewer), shown beside its decisions');
 
+const keyHolder = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80)
+  .optional()
+  .describe(
+    'Reviewer keys only: the person who holds the key. Under four-eyes review two keys with the same holder (compared ignoring case and spacing) count as one reviewer; a key without holder is its own holder',
+  );
+
 export const apiKeyCreate = z.discriminatedUnion('service', [
   z.strictObject({ service: z.literal('ticketing'), profileId: z.uuid(), scopes: z.array(ticketingScope).min(1), name: keyName }),
-  z.strictObject({ service: z.literal('identity'), profileId: z.uuid(), role: z.enum(IDENTITY_ROLES), name: keyName }),
+  z
+    .strictObject({ service: z.literal('identity'), profileId: z.uuid(), role: z.enum(IDENTITY_ROLES), name: keyName, holder: keyHolder })
+    .refine((k) => k.holder === undefined || k.role === 'reviewer', {
+      path: ['holder'],
+      message: 'holder goes with a reviewer key only: it says who counts as which reviewer under four-eyes review',
+    }),
   z.strictObject({ service: z.literal('governance'), profileId: z.uuid(), scopes: z.array(governanceScope).min(1), name: keyName }),
 ]);
 
@@ -99,6 +114,10 @@ export const apiKey = z.object({
   scopes: z.array(z.string()).optional(),
   role: z.enum(IDENTITY_ROLES).optional(),
   name: z.string().nullable(),
+  holder: z
+    .string()
+    .nullable()
+    .describe('Who holds the reviewer key (four-eyes review counts holders, not keys); null when none was given'),
   prefix: z.string().describe("The key's first characters as issued: its type prefix plus four"),
   last4: z.string().describe("The key's last four characters (empty for keys issued before they were kept)"),
   createdAt: z.string(),

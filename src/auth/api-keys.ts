@@ -24,6 +24,8 @@ export interface ApiKeyGrant {
   role?: IdentityRole;
   /** Who holds the key, in the operator's words. */
   name?: string;
+  /** The person holding a reviewer key: keys of one holder are one reviewer under four-eyes review. */
+  holder?: string;
 }
 
 export function hashApiKey(key: string): string {
@@ -42,6 +44,7 @@ export async function issueApiKey(db: DbOrTx, clock: Clock, grant: ApiKeyGrant) 
     prefix: key.slice(0, KEY_PREFIX[grant.service].length + 4),
     last4: key.slice(-4),
     name: grant.name ?? null,
+    holder: grant.holder ?? null,
     createdAt: clock.now(),
   });
   return { row, key };

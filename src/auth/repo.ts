@@ -70,3 +70,10 @@ export async function keyNames(db: DbOrTx, profileId: string, ids: string[]): Pr
     .where(and(eq(apiKeys.profileId, profileId), inArray(apiKeys.id, valid), isNotNull(apiKeys.name)));
   return new Map(rows.map((r) => [r.id, r.name!]));
 }
+
+/** Who holds the key (null when the operator named nobody, or for an unknown id). */
+export async function keyHolder(db: DbOrTx, id: string): Promise<string | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select({ holder: apiKeys.holder }).from(apiKeys).where(eq(apiKeys.id, id));
+  return row?.holder ?? null;
+}

@@ -76,8 +76,8 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     method: 'POST',
     path: '/api-keys',
     description:
-      'Issue an API key (shown once): ticketing or governance with --scopes, identity with --role backend|reviewer; --name says who holds it',
-    flags: ['service!', 'profileId!', 'scopes[]', 'role', 'name'],
+      'Issue an API key (shown once): ticketing or governance with --scopes, identity with --role backend|reviewer; --name labels it; --holder names the person holding a reviewer key (four-eyes review counts holders)',
+    flags: ['service!', 'profileId!', 'scopes[]', 'role', 'name', 'holder'],
     choices: {
       service: KEY_SERVICES,
       scopes: { ticketing: TICKETING_SCOPES, governance: GOVERNANCE_SCOPES },

@@ -41,6 +41,18 @@ export const identityErrors = {
   verificationErased: () => fail(409, 'The verification was erased'),
   alreadyDecidedByThisKey: () =>
     fail(409, 'This reviewer key already decided this case: under four-eyes review a second, different reviewer must decide'),
+  alreadyDecidedByThisHolder: () =>
+    fail(
+      409,
+      'Another key of the same holder already decided this case: keys of one holder count as one reviewer, so under four-eyes review a different person must decide',
+    ),
+  /** `difference` names formats and character positions only, never the zone's characters (they are personal data). */
+  zoneDiffersFromFirstApproval: (difference: string) =>
+    fail(
+      409,
+      `${difference}: under four-eyes review the deciding approval carries the same zone as the first approval (both none, or the same lines). ` +
+        'GET /v1/review/{id} shows the first approval’s zone as first_approval.mrz; approve with it, or decline.',
+    ),
   captureComplete: () => fail(409, 'Capture is complete: no handoff token is needed any more'),
   claimedByAnother: (until: string) => fail(409, `Another reviewer holds this case until ${until}`),
   reasonsWithApproval: () => fail(422, 'decline_reasons go with a decline only: an approval has none'),

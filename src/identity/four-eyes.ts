@@ -21,6 +21,68 @@ export interface PriorDecision {
   reviewerName?: string | null;
   /** A decline's reasons (empty for an approval). */
   declineReasons?: string[];
+  /** The person holding the reviewer key, if the operator named one (null: the key is its own holder). */
+  reviewerHolder?: string | null;
+  /** The zone an approval carried, normalised (null: none); kept with the decision until the deciding approval confirms it. */
+  mrz?: string | null;
+}
+
+/**
+ * Who counts as one reviewer (README, "Four-eyes review"): the key's holder, compared ignoring
+ * case and spacing, so one person with two keys is one reviewer; a key without holder is its own.
+ */
+export function reviewerIdentity(keyId: string, holder: string | null | undefined): string {
+  const person = holder?.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+  return person ? `holder:${person}` : `key:${keyId}`;
+}
+
+/** Whether the reviewer of `keyId` (holding it as `holder`) already decided one of `prior`. */
+export function decidedBefore(prior: PriorDecision[], keyId: string, holder: string | null | undefined): boolean {
+  const reviewer = reviewerIdentity(keyId, holder);
+  return prior.some((d) => reviewerIdentity(d.reviewerKeyId, d.reviewerHolder) === reviewer);
+}
+
+/**
+ * The approval a deciding approval must agree with on the zone: the earliest approval among the
+ * case's decisions under four-eyes review (after a disagreement, the approval the other reviewer
+ * declined against); none under `single` or when nobody approved yet.
+ */
+export function approvalToMatch(policy: ReviewPolicy, prior: PriorDecision[]): PriorDecision | undefined {
+  return policy === 'four_eyes' ? prior.find((d) => d.decision === 'approve') : undefined;
+}
+
+/** The zone's format by its shape (ICAO 9303): TD1 3 lines of 30, TD2 2 of 36, TD3 2 of 44. */
+function zoneFormat(zone: string): string {
+  const lines = zone.split('\n');
+  const shape = `${lines.length}x${lines[0]?.length ?? 0}`;
+  return { '3x30': 'TD1', '2x36': 'TD2', '2x44': 'TD3' }[shape] ?? 'unknown format';
+}
+
+/** "23", "23 and 28", "23, 28 and 44", at most 8 named. */
+function positionWords(positions: number[]): string {
+  const named = positions.slice(0, 8).map(String);
+  if (positions.length > 8) return `${named.join(', ')} and ${positions.length - 8} more`;
+  return named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+}
+
+/**
+ * How an approval's zone differs from the first approval's, in words that hold none of either
+ * zone's characters (they name a person and a document): the format, and which characters of
+ * which line differ. Null when both carry none or the same normalised lines.
+ */
+export function zoneDifference(first: string | null, zone: string | null): string | null {
+  if (first === zone) return null;
+  if (first === null) return 'The first approval carried no machine-readable zone and this approval carries one';
+  if (zone === null) return `The first approval carried a machine-readable zone (${zoneFormat(first)}) and this approval carries none`;
+  const [a, b] = [first.split('\n'), zone.split('\n')];
+  if (zoneFormat(first) !== zoneFormat(zone) || a.length !== b.length || a.some((line, i) => line.length !== b[i]!.length))
+    return `The first approval carried a different machine-readable zone (${zoneFormat(first)}; this one is ${zoneFormat(zone)})`;
+  const lines = a.flatMap((line, i) => {
+    const differing = [...line].flatMap((c, j) => (c === b[i]![j] ? [] : [j + 1]));
+    if (differing.length === 0) return [];
+    return [`line ${i + 1}, character${differing.length === 1 ? '' : 's'} ${positionWords(differing)}`];
+  });
+  return `The first approval carried a different machine-readable zone (${zoneFormat(first)}; they differ at ${lines.join('; ')})`;
 }
 
 /**

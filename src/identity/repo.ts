@@ -184,10 +184,12 @@ export async function openReviewQueue(db: DbOrTx, profileId: string): Promise<Ve
     .orderBy(asc(identityVerifications.updatedAt), asc(identityVerifications.id));
 }
 
-/** A reviewer decision as the review rules and the consoles read it: who (the key and its name), what, why and when. */
+/** A reviewer decision as the review rules and the consoles read it: who (the key, its name and holder), what (with the zone an approval carried), why and when. */
 const decisionColumns = {
   reviewerKeyId: identityReviews.reviewerKeyId,
   reviewerName: apiKeys.name,
+  reviewerHolder: apiKeys.holder,
+  mrz: identityReviews.mrz,
   decision: identityReviews.decision,
   declineReasons: identityReviews.declineReasons,
   createdAt: identityReviews.createdAt,
@@ -225,7 +227,7 @@ export async function insertAttestation(tx: DbOrTx, values: typeof identityAttes
 export async function eraseDependents(tx: DbOrTx, verificationId: string, at: Date): Promise<void> {
   await revokeHandoffTokens(tx, verificationId, at);
   await tx.delete(identityFrames).where(eq(identityFrames.verificationId, verificationId));
-  await tx.update(identityReviews).set({ note: null }).where(eq(identityReviews.verificationId, verificationId));
+  await tx.update(identityReviews).set({ note: null, mrz: null }).where(eq(identityReviews.verificationId, verificationId));
   await tx
     .update(identityAttestations)
     .set({ value: null, revokedAt: sql`coalesce(${identityAttestations.revokedAt}, ${at.toISOString()}::timestamptz)` })

@@ -1,5 +1,5 @@
 import type { KeyPrincipal } from '../auth/api-keys.js';
-import { keyNames } from '../auth/repo.js';
+import { keyHolder, keyNames } from '../auth/repo.js';
 import { claimViews } from './review-claims.js';
 import type { DbOrTx } from '../db/client.js';
 import { appendAudit } from './audit.js';
@@ -51,7 +51,7 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
   return {
     /** The case as a reviewer judges it; appends `review.case_viewed` (name, birth date and document number were shown). */
     async caseView(principal: KeyPrincipal, id: string) {
-      const { v, frames, audit, decisions, names, claim, documentUsedBy } = await db.transaction(async (tx) => {
+      const { v, frames, audit, decisions, names, claim, documentUsedBy, viewerHolder, policy } = await db.transaction(async (tx) => {
         const v = await lockInReach(tx, principal, id);
         await appendAudit(tx, clock, { verificationId: v.id, type: 'review.case_viewed', actor: keyActor(principal) });
         const [frames, audit] = [await repo.framesOf(tx, v.id), await repo.auditTrail(tx, v.id)];
@@ -64,7 +64,8 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
         const claim = (await claimViews(tx, principal.profileId, [v], clock.now())).get(v.id) ?? null;
         const now = clock.now();
         const documentUsedBy = (await repo.documentUsedBy(tx, v)).map((other) => ({ v: other, inReach: withinReviewerReach(other, now) }));
-        return { v, frames, audit, decisions, names, claim, documentUsedBy };
+        const [viewerHolder, policy] = [await keyHolder(tx, principal.keyId), await repo.reviewPolicyOf(tx, v.profileId)];
+        return { v, frames, audit, decisions, names, claim, documentUsedBy, viewerHolder, policy };
       });
       const contentTypes = await contentTypesOf([v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]);
       return reviewCaseView(v, {
@@ -73,6 +74,8 @@ export function createReviewCaseService({ db, clock, blobs }: Pick<IdentityDeps,
         contentTypes,
         decisions,
         viewerKeyId: principal.keyId,
+        viewerHolder,
+        policy,
         keyNames: names,
         claim,
         documentUsedBy,

@@ -158,8 +158,12 @@ export const reviewBody = z.object({
 export const reviewResult = z.object({ review_id: z.string(), verification });
 /** Where a case stands between its reviewers (four-eyes review, README). */
 const reviewStanding = {
-  awaiting_second_review: z.boolean().describe('Under four-eyes review: one reviewer decided; a second, different reviewer key must agree'),
-  review_disagreement: z.boolean().describe('Under four-eyes review: two reviewers disagreed; the next decision, by a third key, is final'),
+  awaiting_second_review: z
+    .boolean()
+    .describe('Under four-eyes review: one reviewer decided; a second, different reviewer (another key and another holder) must agree'),
+  review_disagreement: z
+    .boolean()
+    .describe('Under four-eyes review: two reviewers disagreed; the next decision, by a third reviewer, is final'),
   decisions: z
     .array(
       z.object({
@@ -284,7 +288,25 @@ export const reviewCase = z.object({
     )
     .describe('The verification’s audit chain, oldest first'),
   ...reviewStanding,
-  decided_by_you: z.boolean().describe('The calling reviewer key already decided this case (it may not decide it again)'),
+  first_approval: z
+    .object({
+      reviewer: z.string().describe('`reviewer:<key id>`'),
+      reviewer_name: z.string().nullable(),
+      decided_at: z.string(),
+      mrz: z
+        .record(z.string(), z.string().nullable())
+        .nullable()
+        .describe('The zone that approval carried: its parsed fields and `lines` (joined by \\n); null when it carried none'),
+    })
+    .nullable()
+    .describe(
+      'Under four-eyes review, while the case is in review: the earliest approval so far and the zone it carried, which the deciding approval must carry too (both none, or the same lines; else 409). It is not the verification’s zone (`document.mrz`) until then. Null when nobody approved yet or the case is decided.',
+    ),
+  decided_by_you: z
+    .boolean()
+    .describe(
+      'The calling reviewer already decided this case, with this key or another key of the same holder (it may not decide it again)',
+    ),
   claim: reviewClaim,
   document_used_by: z
     .array(

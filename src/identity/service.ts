@@ -4,13 +4,14 @@ import type { MinuteWindow } from '../db/minutes.js';
 import type { Window } from '../db/paged.js';
 import type { VerificationStatus } from '../db/vocabulary.js';
 import type { Clock } from '../lib/clock.js';
+import { keyHolder } from '../auth/repo.js';
 import { forgetAnswersOf } from '../idempotency/repo.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { WebhookTargetError } from '../webhooks/ssrf.js';
 import type { WebhookPlatform } from '../webhooks/types.js';
 import { parse as parseMrz } from 'mrz';
 import { appendAudit } from './audit.js';
-import { weighDecision } from './four-eyes.js';
+import { approvalToMatch, decidedBefore, weighDecision, zoneDifference } from './four-eyes.js';
 import { claimViews } from './review-claims.js';
 import { identityErrors as errors } from './errors.js';
 import { normalisedZone } from './pipeline/decide.js';
@@ -216,9 +217,11 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
     /**
      * A reviewer's decision, under the row lock so racing decisions serialize: compare-and-set on
      * manual_review, so of two racing final decisions exactly one wins. Under the profile's
-     * `four_eyes` policy a decision is final only when a second key agrees (README, "Four-eyes
-     * review"); until then it is recorded and the verification stays in review. A key never
-     * decides one case twice.
+     * `four_eyes` policy a decision is final only when a second reviewer agrees (README, "Four-eyes
+     * review"); until then it is recorded and the verification stays in review. A reviewer (a key,
+     * or every key of one holder) never decides one case twice. An approval's zone stays with its
+     * decision until the deciding approval carries the same one: only then is it the
+     * verification's zone, so one reviewer alone never sets whose document this is.
      */
     async review(
       principal: KeyPrincipal,
@@ -227,12 +230,26 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
     ) {
       if (input.decision === 'approve' && input.decline_reasons?.length) throw errors.reasonsWithApproval();
       const zone = input.mrz === undefined ? null : confirmedZone(input.mrz, input.decision, clock.now());
-      return withLocked(principal, id, async (tx, v) => {
+      const outcome = await withLocked(principal, id, async (tx, v) => {
         if (v.erasedAt) throw errors.verificationErased();
         if (v.status !== 'manual_review') throw errors.notInReview(v.status);
         const prior = (await repo.decisionsOf(tx, [v.id])).get(v.id) ?? [];
         if (prior.some((d) => d.reviewerKeyId === principal.keyId)) throw errors.alreadyDecidedByThisKey();
-        const weight = weighDecision(await repo.reviewPolicyOf(tx, v.profileId), prior, input.decision);
+        if (decidedBefore(prior, principal.keyId, await keyHolder(tx, principal.keyId))) throw errors.alreadyDecidedByThisHolder();
+        const policy = await repo.reviewPolicyOf(tx, v.profileId);
+        const firstApproval = input.decision === 'approve' ? approvalToMatch(policy, prior) : undefined;
+        const difference = firstApproval ? zoneDifference(firstApproval.mrz ?? null, zone) : null;
+        if (difference !== null) {
+          // Refused, but on the record: a second reviewer tried to settle the case on another zone.
+          await appendAudit(tx, clock, {
+            verificationId: v.id,
+            type: 'review.mrz_mismatch',
+            actor: keyActor(principal),
+            data: { decision: input.decision, mrz: attached(zone), first_approval_mrz: attached(firstApproval!.mrz ?? null) },
+          });
+          return { refused: errors.zoneDiffersFromFirstApproval(difference) };
+        }
+        const weight = weighDecision(policy, prior, input.decision);
         const now = clock.now();
         const reviewId = await repo.insertReview(tx, {
           verificationId: v.id,
@@ -241,8 +258,22 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           note: input.note.trim(),
           declineReasons: input.decision === 'decline' ? (input.decline_reasons ?? []) : [],
           ordinal: prior.length + 1,
+          // Kept with the decision; the verification's zone only once a decision is final.
+          mrz: zone,
           createdAt: now,
         });
+        const zoneData = { mrz: attached(zone) };
+        if (weight !== 'final') {
+          // The decision ends any claim: the case waits for another reviewer.
+          const waiting = await repo.updateVerification(tx, v.id, { updatedAt: now, claimedByKeyId: null, claimedUntil: null });
+          await appendAudit(tx, clock, {
+            verificationId: v.id,
+            type: weight === 'first' ? 'review.first_decision' : 'review.disagreement',
+            actor: keyActor(principal),
+            data: { review_id: reviewId, decision: input.decision, ...zoneData },
+          });
+          return { answer: { review_id: reviewId, verification: verificationView(waiting) } };
+        }
         if (zone) {
           await repo.updateVerification(tx, v.id, { mrz: zone, mrzSource: 'reviewer', updatedAt: now });
           await appendAudit(tx, clock, {
@@ -251,17 +282,6 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
             actor: keyActor(principal),
             data: { review_id: reviewId },
           });
-        }
-        if (weight !== 'final') {
-          // The decision ends any claim: the case waits for another reviewer.
-          const waiting = await repo.updateVerification(tx, v.id, { updatedAt: now, claimedByKeyId: null, claimedUntil: null });
-          await appendAudit(tx, clock, {
-            verificationId: v.id,
-            type: weight === 'first' ? 'review.first_decision' : 'review.disagreement',
-            actor: keyActor(principal),
-            data: { review_id: reviewId, decision: input.decision },
-          });
-          return { review_id: reviewId, verification: verificationView(waiting) };
         }
         const status = input.decision === 'approve' ? 'approved' : 'declined';
         const decided = await repo.updateVerification(tx, v.id, {
@@ -276,7 +296,8 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           verificationId: v.id,
           type: 'review.decided',
           actor: keyActor(principal),
-          data: { review_id: reviewId, decision: input.decision },
+          // Whether the zone matched the first approval's: "same" (any other was refused above), null when nothing was compared.
+          data: { review_id: reviewId, decision: input.decision, ...zoneData, mrz_against_first: firstApproval ? 'same' : null },
         });
         await appendAudit(tx, clock, {
           verificationId: v.id,
@@ -285,13 +306,19 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
           data: { reason: decided.decisionReason },
         });
         await sendDecisionWebhook(tx, webhooks, decided, status);
-        return { review_id: reviewId, verification: verificationView(decided) };
+        return { answer: { review_id: reviewId, verification: verificationView(decided) } };
       });
+      // Thrown after the commit, so the refusal's audit entry stays.
+      if ('refused' in outcome) throw outcome.refused;
+      return outcome.answer;
     },
   };
 }
 
 export type VerificationService = ReturnType<typeof createVerificationService>;
+
+/** Whether a decision carried a zone, as the audit chain says it: never the zone, which is personal data. */
+const attached = (zone: string | null | undefined) => (zone ? 'attached' : 'none');
 
 /** A zone a reviewer confirms: with an approval only, parsing as ICAO 9303 with every check digit holding. */
 function confirmedZone(text: string, decision: 'approve' | 'decline', now: Date): string {

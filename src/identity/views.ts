@@ -7,7 +7,8 @@ import type { FaceThresholds } from './faces/signals.js';
 import type { FrameRow, VerificationRow } from './repo.js';
 import type * as s from './schemas.js';
 import { sniffImageType } from './uploads/strip-metadata.js';
-import { reviewStanding, type PriorDecision } from './four-eyes.js';
+import { approvalToMatch, decidedBefore, reviewStanding, type PriorDecision } from './four-eyes.js';
+import type { ReviewPolicy } from '../db/vocabulary.js';
 
 /** How rows become the identity API's answers: one place, shared by the API and the operator console. */
 
@@ -168,6 +169,17 @@ function reviewZoneView(v: VerificationRow): Record<string, string | null> | nul
   return { ...mrzFields(v.mrz), source: v.mrz ? v.mrzSource : null, lines: v.mrzRead ?? '' };
 }
 
+/** The approval a deciding approval must match, with the zone it carried (personal data: the case view only, never the queue). */
+function firstApprovalView(d: PriorDecision | undefined): z.infer<typeof s.reviewCase>['first_approval'] {
+  if (!d) return null;
+  return {
+    reviewer: `reviewer:${d.reviewerKeyId}`,
+    reviewer_name: d.reviewerName ?? null,
+    decided_at: toIso(d.createdAt),
+    mrz: d.mrz ? { ...mrzFields(d.mrz), lines: d.mrz } : null,
+  };
+}
+
 /** What the reviewer's case view needs besides the row: its frames, audit trail and the stored images' types. */
 interface CaseMaterial {
   frames: FrameRow[];
@@ -176,8 +188,11 @@ interface CaseMaterial {
   contentTypes: Map<string, string>;
   /** The reviewer decisions recorded on the case, oldest first. */
   decisions: PriorDecision[];
-  /** The key id of the reviewer looking. */
+  /** The key id of the reviewer looking, and who holds that key. */
   viewerKeyId: string;
+  viewerHolder: string | null;
+  /** The profile's review policy: under four_eyes the case shows the approval the deciding one must match. */
+  policy: ReviewPolicy;
   /** Names of the profile's keys by id, for the actors of the audit trail. */
   keyNames: Map<string, string>;
   /** Who holds the case now. */
@@ -195,7 +210,7 @@ export function actorKeyId(actor: string): string | null {
 /** The case as a reviewer judges it; images are linked under /v1/review/{id}/images, never inlined. */
 export function reviewCaseView(
   v: VerificationRow,
-  { frames, audit, contentTypes, decisions, viewerKeyId, keyNames, claim, documentUsedBy }: CaseMaterial,
+  { frames, audit, contentTypes, decisions, viewerKeyId, viewerHolder, policy, keyNames, claim, documentUsedBy }: CaseMaterial,
 ): z.infer<typeof s.reviewCase> {
   const base = `/v1/review/${v.id}/images`;
   const typeOf = (key: string | null | undefined) => (key ? (contentTypes.get(key) ?? null) : null);
@@ -243,7 +258,8 @@ export function reviewCaseView(
     ...(v.status === 'manual_review'
       ? reviewStanding(decisions)
       : { ...reviewStanding(decisions), awaiting_second_review: false, review_disagreement: false }),
-    decided_by_you: decisions.some((d) => d.reviewerKeyId === viewerKeyId),
+    first_approval: v.status === 'manual_review' ? firstApprovalView(approvalToMatch(policy, decisions)) : null,
+    decided_by_you: decidedBefore(decisions, viewerKeyId, viewerHolder),
     claim: v.status === 'manual_review' ? claim : null,
     document_used_by: documentUsedBy.map(({ v: other, inReach }) => ({
       id: other.id,

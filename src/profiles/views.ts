@@ -20,6 +20,7 @@ export function apiKeyView(row: ApiKeyRow) {
     profileId: row.profileId,
     ...(row.service === 'identity' ? { role: row.role ?? undefined } : { scopes: row.scopes }),
     name: row.name,
+    holder: row.holder,
     prefix: row.prefix,
     last4: row.last4,
     createdAt: toIso(row.createdAt),

@@ -213,6 +213,40 @@ describe('operator API: profiles, venues, API keys', () => {
     expect(JSON.stringify(listed)).not.toContain(key.key);
   });
 
+  it('gives a reviewer key a holder (1–80 characters), shown in every key view; refuses it elsewhere with 400', async () => {
+    const profile = (await call('POST', '/profiles', { name: 'Holders', plan: 'ENTERPRISE' })).json().data;
+    const identityKey = (fields: object) =>
+      call('POST', '/api-keys', { service: 'identity', profileId: profile.id, role: 'reviewer', ...fields });
+    const created = await identityKey({ holder: ' Dana Adeyemi ' });
+    expect(created.statusCode).toBe(201);
+    const key = created.json().data;
+    expect(key).toMatchObject({ holder: 'Dana Adeyemi', name: null, role: 'reviewer' });
+    const plain = (await identityKey({})).json().data;
+    expect(plain.holder).toBeNull();
+    // Both keys have the same creation time (the test clock stands still): read each by its id.
+    const listed = (await call('GET', `/api-keys?profileId=${profile.id}`)).json().data.items as { id: string; holder: string | null }[];
+    expect(Object.fromEntries(listed.map((k) => [k.id, k.holder]))).toEqual({ [key.id]: 'Dana Adeyemi', [plain.id]: null });
+    expect((await call('DELETE', `/api-keys/${key.id}`)).json().data).toMatchObject({ id: key.id, holder: 'Dana Adeyemi' });
+
+    for (const holder of ['', '   ', 'x'.repeat(81), 7]) {
+      const bad = await identityKey({ holder });
+      expect(bad.statusCode, JSON.stringify(holder)).toBe(400);
+      expect(bad.json().error.details.map((d: { path: string }) => d.path)).toEqual(['body.holder']);
+    }
+    expect((await identityKey({ holder: 'x'.repeat(80) })).statusCode).toBe(201);
+    // A holder says who counts as which reviewer: a backend key, or a key of another service, has none.
+    const backend = await identityKey({ role: 'backend', holder: 'Dana Adeyemi' });
+    expect(backend.statusCode).toBe(400);
+    expect(backend.json().error.details).toEqual([{ path: 'body.holder', message: expect.stringContaining('reviewer key only') }]);
+    const ticketing = await call('POST', '/api-keys', {
+      service: 'ticketing',
+      profileId: profile.id,
+      scopes: ['events:read'],
+      holder: 'Dana',
+    });
+    expect(ticketing.statusCode).toBe(400);
+  });
+
   it('refuses keys with unknown scopes, roles or profiles', async () => {
     const profile = (await call('POST', '/profiles', { name: 'Scopes', plan: 'ENTERPRISE' })).json().data;
     expect((await call('POST', '/api-keys', { service: 'ticketing', profileId: profile.id, scopes: ['events:delete'] })).statusCode).toBe(

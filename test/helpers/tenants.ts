@@ -27,9 +27,11 @@ export async function addKey(
   profileId: string,
   grant: ({ service: 'ticketing' | 'governance'; scopes: string[] } | { service: 'identity'; role: 'backend' | 'reviewer' }) & {
     name?: string;
+    /** Who holds a reviewer key: keys of one holder count as one reviewer under four-eyes review. */
+    holder?: string;
   },
 ): Promise<{ key: string; keyId: string }> {
-  const named = grant.name ? { name: grant.name } : {};
+  const named = { ...(grant.name ? { name: grant.name } : {}), ...(grant.holder ? { holder: grant.holder } : {}) };
   const body =
     grant.service === 'identity'
       ? { service: 'identity', profileId, role: grant.role, ...named }

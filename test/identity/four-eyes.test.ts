@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
 import { identityAuditEvents } from '../../src/db/schema/identity.js';
 import { verifyAuditChain } from '../../src/identity/audit.js';
+import { approvalToMatch, decidedBefore, zoneDifference, type PriorDecision } from '../../src/identity/four-eyes.js';
 import { useTestApp } from '../helpers/suite.js';
 import { addKey } from '../helpers/tenants.js';
-import { api, captureIntoManualReview, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
+import { api, captureIntoManualReview, HIGH_LIMITS, identityTenant, passportMrz } from '../helpers/identity.js';
 
 const NOTE = 'Compared the portrait with every frame by hand.';
 
@@ -192,5 +193,51 @@ describe('four-eyes review, per profile', () => {
     const [x, y] = await Promise.all([decide(second(), id, 'decline'), decide(third(), id, 'decline')]);
     expect([x.statusCode, y.statusCode].sort()).toEqual([200, 409]);
     expect(await webhookTypes(ctx, id)).toEqual(['verification.declined', 'verification.manual_review']);
+  });
+});
+
+describe('four-eyes rules (pure)', () => {
+  const at = new Date('2026-11-27T10:00:00.000Z');
+  const decision = (reviewerKeyId: string, d: 'approve' | 'decline', extra: Partial<PriorDecision> = {}): PriorDecision => ({
+    reviewerKeyId,
+    decision: d,
+    createdAt: at,
+    ...extra,
+  });
+
+  it('counts keys of one holder as one reviewer, ignoring case and spacing; a key without holder is its own', () => {
+    const prior = [decision('key-a', 'approve', { reviewerHolder: 'Dana  Adeyemi' })];
+    expect(decidedBefore(prior, 'key-b', ' dana adeyemi')).toBe(true);
+    expect(decidedBefore(prior, 'key-b', 'Dana Adeyemi-Okafor')).toBe(false);
+    expect(decidedBefore(prior, 'key-b', null)).toBe(false);
+    expect(decidedBefore([decision('key-a', 'approve')], 'key-a', null)).toBe(true);
+    // A holder never matches a key id spelled as a holder.
+    expect(decidedBefore([decision('key-a', 'approve')], 'key-b', 'key-a')).toBe(false);
+  });
+
+  it('binds a deciding approval to the earliest approval under four_eyes only', () => {
+    const prior = [decision('a', 'decline'), decision('b', 'approve', { mrz: 'ZONE-B' })];
+    expect(approvalToMatch('four_eyes', prior)?.reviewerKeyId).toBe('b');
+    expect(approvalToMatch('four_eyes', [decision('a', 'decline')])).toBeUndefined();
+    expect(approvalToMatch('single', prior)).toBeUndefined();
+  });
+
+  it('says how a zone differs from the first approval’s without any of its characters', () => {
+    const printed = passportMrz();
+    expect(zoneDifference(null, null)).toBeNull();
+    expect(zoneDifference(printed, printed)).toBeNull();
+    expect(zoneDifference(null, printed)).toBe('The first approval carried no machine-readable zone and this approval carries one');
+    expect(zoneDifference(printed, null)).toBe('The first approval carried a machine-readable zone (TD3) and this approval carries none');
+    const other = passportMrz({ number: 'Y98765432', birth: '851230' });
+    const words = zoneDifference(printed, other)!;
+    // X12345678 against Y98765432: the 5 in the middle is shared, so position 6 is not named.
+    expect(words).toBe(
+      'The first approval carried a different machine-readable zone (TD3; they differ at line 2, characters 1, 2, 3, 4, 5, 7, 8, 9 and 9 more)',
+    );
+    const td1 = ['I<NLDX123456784<<<<<<<<<<<<<<<', '9001151F3101015NLD<<<<<<<<<<<4', 'DOE<<JANE<<<<<<<<<<<<<<<<<<<<<'].join('\n');
+    expect(zoneDifference(printed, td1)).toBe('The first approval carried a different machine-readable zone (TD3; this one is TD1)');
+    for (const personal of ['X12345678', 'Y98765432', '900115', '851230', 'DOE', 'JANE']) {
+      for (const text of [words, zoneDifference(printed, td1), zoneDifference(printed, null)]) expect(text).not.toContain(personal);
+    }
   });
 });

@@ -146,7 +146,7 @@ describe('the examples of the OpenAPI document', () => {
     const reviewerKey = (
       await call('createApiKey', {
         token: admin,
-        body: { service: 'identity', profileId: profile.id, role: 'reviewer', name: 'Dana at the front desk' },
+        body: { service: 'identity', profileId: profile.id, role: 'reviewer', name: 'Dana at the front desk', holder: 'Dana Adeyemi' },
       })
     ).data.key as string;
     minutes(1);

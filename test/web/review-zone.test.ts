@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 import { mrzFields } from '../../src/identity/views.js';
-import { zoneDateWords, zoneFieldWords, zoneProblems, zoneSourceWords } from '../../web/console/review-zone.js';
+import {
+  matchesFirstApproval,
+  zoneDateWords,
+  zoneDifferenceWords,
+  zoneFieldWords,
+  zoneLineRuns,
+  zoneProblems,
+  zoneSourceWords,
+} from '../../web/console/review-zone.js';
 
 const HOLDER: Holder = {
   surname: 'ERIKSSON',
@@ -67,5 +75,40 @@ describe('the machine-readable zone in words for the reviewer (pure)', () => {
       'The check digit of the birth date does not hold (line 2, character 20).',
       'The final check digit, over the whole zone, does not hold (line 2, character 44).',
     ]);
+  });
+
+  it('marks where a zone differs from the first approval’s, character by character, and says where in words', () => {
+    const printed = mrzLines('TD3', HOLDER).join('\n');
+    const slip = printed.replace('L898902C3', 'L898902G3');
+    expect(zoneLineRuns(slip, printed)).toEqual([
+      [{ text: printed.split('\n')[0], differs: false }],
+      [
+        { text: 'L898902', differs: false },
+        { text: 'G', differs: true },
+        { text: printed.split('\n')[1]!.slice(8), differs: false },
+      ],
+    ]);
+    expect(zoneDifferenceWords(slip, printed)).toBe('They differ (marked) at line 2, character 8.');
+    expect(zoneDifferenceWords(printed, printed.toLowerCase())).toBe('The two zones are the same.');
+    // A line the other lacks, or a shorter one, differs wholly where it is missing.
+    expect(zoneLineRuns('AB', 'A\nC')).toEqual([
+      [
+        { text: 'A', differs: false },
+        { text: 'B', differs: true },
+      ],
+    ]);
+    expect(zoneDifferenceWords('AB', 'A\nC')).toBe('They differ (marked) at line 1, character 2; line 2, character 1.');
+    expect(zoneDifferenceWords('ABCDEFGHIJ', '0123456789')).toBe(
+      'They differ (marked) at line 1, characters 1, 2, 3, 4, 5, 6, 7, 8 and 2 more.',
+    );
+  });
+
+  it('says whether the zone typed is the first approval’s: the same lines once normalised, or both empty', () => {
+    const printed = mrzLines('TD3', HOLDER).join('\n');
+    expect(matchesFirstApproval(` ${printed.toLowerCase()}\n`, printed)).toBe(true);
+    expect(matchesFirstApproval(printed.replace('L898902C3', 'L898902G3'), printed)).toBe(false);
+    expect(matchesFirstApproval('  ', null)).toBe(true);
+    expect(matchesFirstApproval(printed, null)).toBe(false);
+    expect(matchesFirstApproval('', printed)).toBe(false);
   });
 });

@@ -26,6 +26,7 @@ export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) 
   const [role, setRole] = useState<IdentityRole>('backend');
   const [scopes, setScopes] = useState<string[]>([]);
   const [name, setName] = useState('');
+  const [holder, setHolder] = useState('');
   const [shown, setShown] = useState<string | null>(null);
   const scopeChoices: readonly string[] = service === 'ticketing' ? TICKETING_SCOPES : service === 'governance' ? GOVERNANCE_SCOPES : [];
   return (
@@ -37,15 +38,17 @@ export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) 
         submit="Create key"
         action={async () => {
           const named = name.trim() ? { name: name.trim() } : {};
+          const held = role === 'reviewer' && holder.trim() ? { holder: holder.trim() } : {};
           const body =
             service === 'identity'
-              ? { service, profileId, role, ...named }
+              ? { service, profileId, role, ...named, ...held }
               : service === 'ticketing'
                 ? { service, profileId, scopes: scopes as TicketingScope[], ...named }
                 : { service, profileId, scopes: scopes as GovernanceScope[], ...named };
           const created = await unwrap(api.POST('/admin/v1/api-keys', { body }));
           setShown(created.data.key ?? null);
           setName('');
+          setHolder('');
           state.reload();
         }}
       >
@@ -69,6 +72,14 @@ export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) 
                 </option>
               ))}
             </select>
+            {role === 'reviewer' && (
+              <>
+                <label for="key-holder">
+                  Holder (optional: the person; under four-eyes review keys of one holder count as one reviewer)
+                </label>
+                <input id="key-holder" maxLength={80} value={holder} onInput={(e) => setHolder(e.currentTarget.value)} />
+              </>
+            )}
           </>
         ) : (
           <fieldset>
@@ -95,6 +106,7 @@ export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) 
               <thead>
                 <tr>
                   <th scope="col">Name</th>
+                  <th scope="col">Holder</th>
                   <th scope="col">Key</th>
                   <th scope="col">Service</th>
                   <th scope="col">Grant</th>
@@ -110,6 +122,7 @@ export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) 
                 {data.items.map((k) => (
                   <tr key={k.id}>
                     <td>{k.name ?? <span class="muted">unnamed</span>}</td>
+                    <td data-testid="key-holder">{k.holder ?? <span class="muted">—</span>}</td>
                     <td>
                       <code data-testid="key-masked">{maskedKey(k)}</code>
                     </td>

@@ -113,3 +113,52 @@ export function zoneProblems(text: string): string[] {
       return `The check digit of the ${d.label.replace(/ check digit$/i, '').toLowerCase()} does not hold ${where}.`;
     });
 }
+
+/** A stretch of one zone line that is, or is not, the same as the other zone's line at those characters. */
+export interface ZoneRun {
+  text: string;
+  differs: boolean;
+}
+
+/**
+ * `zone` line by line, cut into runs where it differs from `other` character by character (a
+ * character the other line lacks differs too), so both zones can be shown with the differences marked.
+ */
+export function zoneLineRuns(zone: string, other: string): ZoneRun[][] {
+  const theirs = normalisedZone(other).split('\n');
+  return normalisedZone(zone)
+    .split('\n')
+    .map((line, i) => {
+      const runs: ZoneRun[] = [];
+      [...line].forEach((c, j) => {
+        const differs = c !== theirs[i]?.[j];
+        const last = runs.at(-1);
+        if (last && last.differs === differs) last.text += c;
+        else runs.push({ text: c, differs });
+      });
+      return runs;
+    });
+}
+
+/** Where two zones differ, in words ("line 2, characters 23 and 28"), for readers who cannot see the marks. */
+export function zoneDifferenceWords(zone: string, other: string): string {
+  const [a, b] = [normalisedZone(zone).split('\n'), normalisedZone(other).split('\n')];
+  const lines = Array.from({ length: Math.max(a.length, b.length) }, (_, i) => {
+    const [x, y] = [a[i] ?? '', b[i] ?? ''];
+    const at = Array.from({ length: Math.max(x.length, y.length) }, (_, j) => j).filter((j) => x[j] !== y[j]);
+    if (at.length === 0) return null;
+    const named = at.slice(0, 8).map((j) => String(j + 1));
+    const more = at.length > 8 ? ` and ${at.length - 8} more` : '';
+    const list = at.length === 1 ? named[0] : more ? named.join(', ') + more : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+    return `line ${i + 1}, character${at.length === 1 ? '' : 's'} ${list}`;
+  }).filter((l): l is string => l !== null);
+  return lines.length ? `They differ (marked) at ${lines.join('; ')}.` : 'The two zones are the same.';
+}
+
+/**
+ * Whether the zone in the field is the one the first approval carried (both empty counts): the
+ * service refuses a deciding approval with any other (README, "Four-eyes review").
+ */
+export function matchesFirstApproval(field: string, first: string | null): boolean {
+  return normalisedZone(field) === normalisedZone(first ?? '');
+}

@@ -10,7 +10,7 @@ import { ClaimHolder, ClaimPanel } from './review-claim.js';
 import { ConsoleNav, SignIn } from './sign-in.js';
 import { DECLINE_REASON_WORDS, DECLINE_REASONS, type DeclineReason } from './decline-reasons.js';
 import { decisionReasonText } from './decision-reasons.js';
-import { ZoneField, ZonePanel } from './review-zone-view.js';
+import { ZoneComparison, ZoneField, ZonePanel } from './review-zone-view.js';
 import { zoneProblems } from './review-zone.js';
 
 /** The minimum note length, as the server checks it (after trimming). */
@@ -188,7 +188,7 @@ export function ReviewCase({ id }: { id: string }) {
       const done = decision === 'approve' ? 'approved' : 'declined';
       afterDecision(id, `Case ${id.slice(0, 8)}: ${final ? done : `you ${done}; another reviewer decides next`}.`, 'ok');
     } catch (err) {
-      if (statusOf(err) === 409) afterDecision(id, `Case ${id.slice(0, 8)} was already decided: moved on.`, 'warn');
+      if (statusOf(err) === 409) await refusedInReview(err);
       else if (statusOf(err) === 422 && mrz) {
         setZoneError(zoneRefused(mrz, err));
         // Back to the zone, which the reviewer corrects next (the panel may have scrolled it away).
@@ -197,6 +197,23 @@ export function ReviewCase({ id }: { id: string }) {
     } finally {
       setBusy(false);
     }
+  }
+
+  /**
+   * A 409: the case was decided by someone else (move on), or it is still in review and the
+   * service said why not (four-eyes review: another key of this holder decided it, or the zone is
+   * not the first approval's); then its detail is shown where the reviewer acts on it.
+   */
+  async function refusedInReview(err: unknown) {
+    const detail = err instanceof Error ? err.message : String(err);
+    const now = await unwrap(api.GET('/v1/review/{id}', { params: { path: { id } } })).catch(() => null);
+    if (!now || now.status !== 'manual_review') return afterDecision(id, `Case ${id.slice(0, 8)} was already decided: moved on.`, 'warn');
+    if (now.decided_by_you) flash.value = { kind: 'warn', text: detail, on: id };
+    else if (decision === 'approve' && now.first_approval) {
+      setZoneError(detail);
+      document.getElementById('zone')?.focus();
+    } else setError(detail);
+    state.reload();
   }
 
   useKeys((e) => {
@@ -285,6 +302,7 @@ export function ReviewCase({ id }: { id: string }) {
                     <ZonePanel zone={c.document.mrz} />
                   </section>
                 </div>
+                {c.first_approval && <ZoneComparison first={c.first_approval} read={c.document.mrz?.lines ?? ''} />}
               </section>
               <section aria-labelledby="images-h">
                 <h2 id="images-h">Frames</h2>
@@ -382,6 +400,7 @@ export function ReviewCase({ id }: { id: string }) {
                       value={zone ?? zoneRead(c.document.mrz)}
                       onInput={(v) => (setZone(v), setZoneError(null))}
                       refused={zoneError}
+                      first={c.first_approval}
                     />
                   )}
                   <label for="note">

@@ -113,6 +113,10 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'createApiKey',
         summary: 'Issue an API key',
+        description:
+          'Issues a key of one profile (the tenant): ticketing and governance keys with `scopes`, identity keys with `role`. The `key` is in this answer only; only its hash is stored. ' +
+          'Optional `name` (1–80 characters) labels the key in the consoles and the audit trail. ' +
+          'A reviewer key may have a `holder` (1–80 characters, the person who holds it): under four-eyes review two decisions by keys with the same holder (compared ignoring case and spacing) count as one reviewer, so the second is refused (409) as a second decision by the same key is; a key without holder is its own holder. `holder` on any other key → 400.',
         tags: ['operator'],
         body: s.apiKeyCreate,
         response: { 201: s.envelope(s.apiKey), ...errors },

@@ -52,6 +52,11 @@ export const apiKeys = pgTable(
     prefix: text('prefix').notNull(),
     /** The operator's name for the key (e.g. the reviewer who holds it); null when none was given. */
     name: text('name'),
+    /**
+     * The person who holds a reviewer key, in the operator's words: under four-eyes review two
+     * keys of one holder count as one reviewer. Null: the key is its own holder.
+     */
+    holder: text('holder'),
     /** The key's last four characters, so a person can tell two keys apart; empty for keys issued before it was kept. */
     last4: text('last4').notNull().default(''),
     createdAt: ts('created_at').notNull(),

@@ -125,6 +125,11 @@ export const identityReviews = pgTable(
       .default(sql`'{}'::text[]`),
     /** 1 for the case's first decision, 2 for the second (four-eyes review): the order even within one millisecond. */
     ordinal: integer('ordinal').notNull().default(1),
+    /**
+     * The zone an approval carried (lines joined by \n, normalised), kept with the decision until
+     * the deciding approval confirms it: personal data, nulled on erasure.
+     */
+    mrz: text('mrz'),
     createdAt: ts('created_at').notNull(),
   },
   // A case's decisions are read in order (review, case views) and their notes erased by verification.

@@ -49,7 +49,12 @@ export const reviewRoutes: FastifyPluginAsyncZod<{
           'Decides a verification in manual_review: `decision` approve or decline, `note` mandatory (at least 20 characters after trimming; else 422). ' +
           'A decline may name its `decline_reasons` from a short list (shown with the decision in the queue and the case); an approval with reasons is refused (422). ' +
           'Compare-and-set: of two racing decisions exactly one wins, the other (and any later one) answers 409. The decision webhook is sent. ' +
-          'With `approve`, an optional `mrz` confirms or corrects the machine-readable zone read from the images (audit `review.mrz_confirmed`): it must hold every check digit (422 otherwise) and supports attestations (`mrz_source` `reviewer`).',
+          'With `approve`, an optional `mrz` confirms or corrects the machine-readable zone read from the images: it must hold every check digit (422 otherwise); once the decision is final it becomes the verification’s zone (audit `review.mrz_confirmed`) and supports attestations (`mrz_source` `reviewer`). ' +
+          'Under the profile’s `four_eyes` policy the first decision is recorded (audit `review.first_decision`) and the verification stays in manual_review; a second reviewer agreeing makes it final, one disagreeing leaves it for a third (`review.disagreement`). ' +
+          'A reviewer is a key holder: the same key, or another key with the same `holder`, deciding the case again → 409. ' +
+          'An approval’s `mrz` stays with that decision, not on the verification, until the deciding approval carries the same zone as the first approval (both none, or the same lines once normalised: upper case, no spaces); ' +
+          'otherwise 409 `{detail}` saying whether the first approval carried a zone and, without any of its characters, its format and which characters differ; nothing is decided, the case stays in review and `GET /v1/review/{id}` shows the first approval’s zone (`first_approval.mrz`) beside the zone read. ' +
+          'The audit chain records whether each decision carried a zone (`mrz`: `attached` or `none`), on the final one whether it matched the first approval’s (`mrz_against_first`: `same`, or null when no approval came before), and each refused mismatch (`review.mrz_mismatch`); never the zone itself.',
         params: s.idParams,
         body: s.reviewBody,
         response: { 200: s.reviewResult, ...s.errors(401, 403, 404, 409, 422) },
@@ -109,6 +114,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{
         description:
           'The case as a reviewer judges it: status and reason, reference, the document (its parsed MRZ fields), every challenge step with its instruction and frame, ' +
           'the pipeline’s signals and the audit trail. Images are fetched separately from each `image_url`. ' +
+          'Under four-eyes review, while the case waits, `first_approval` shows the earliest approval and the zone it carried, which the deciding approval must carry too; `document.mrz` stays the zone read or typed until then. ' +
           'Open while the verification is in manual_review and for 24 hours after a reviewer decided it; otherwise (another profile’s, still in capture, decided by the pipeline, or later) 404; erased 410. ' +
           'Every opening appends `review.case_viewed` to the audit chain with `reviewer:<key id>` as actor.',
         params: s.idParams,
