@@ -4,7 +4,7 @@
  * pixel of it is touched on the API's event loop. The thread, and the OCR engines in it, start in
  * the background like the face models.
  */
-import { createWorkerPool } from '../worker-pool.js';
+import { createWorkerPool, WorkTimedOut } from '../worker-pool.js';
 import type { ReadResult, ReadTask } from './worker.js';
 
 // Types only: a value imported from worker.ts would load it, and start its two OCR engines (each a
@@ -14,18 +14,43 @@ export type { DocumentReading, PassTrace, ReadResult } from './worker.js';
 
 export interface DocumentReader {
   start(): void;
-  /** Reads the images in order (the back of a card first) and stops at the first zone that holds. */
+  /**
+   * Reads the images in order (the back of a card first) and stops at the first zone that holds;
+   * rejects with DocumentReadTimeout past the deadline (the thread is then terminated and
+   * replaced) and with WorkerCrashed when the thread ended under it.
+   */
   read(images: Uint8Array[], opts?: { trace?: boolean }): Promise<ReadResult>;
   close(): Promise<void>;
 }
 
-export function createDocumentReader(opts: { nice?: number } = {}): DocumentReader {
+/** The reading passed its deadline; its thread was terminated. */
+export class DocumentReadTimeout extends WorkTimedOut {
+  constructor(ms: number) {
+    super('document reading', ms);
+  }
+}
+
+/**
+ * One read's deadline when none is configured (DOCUMENT_READ_TIMEOUT_MS, the same default): about
+ * four times the slowest document measured (3.1 s, README "Document reading"), with the engines'
+ * start in a fresh thread.
+ */
+export const DEFAULT_READ_DEADLINE_MS = 12_000;
+
+export function createDocumentReader(opts: { nice?: number; deadlineMs?: number } = {}): DocumentReader {
   // One thread: its two engines already take both cores of a small machine, and the pipeline
   // decides one verification at a time per instance.
-  const pool = createWorkerPool({ beside: import.meta.url, threads: 1, nice: opts.nice });
+  const pool = createWorkerPool({ beside: import.meta.url, threads: 1, nice: opts.nice, work: 'document reading' });
+  const deadlineMs = opts.deadlineMs ?? DEFAULT_READ_DEADLINE_MS;
   return {
     start: () => void pool.started(),
-    read: (images, readOpts = {}) => pool.started().run({ images, trace: readOpts.trace } satisfies ReadTask) as Promise<ReadResult>,
+    read: async (images, readOpts = {}) => {
+      try {
+        return await pool.run<ReadResult>({ images, trace: readOpts.trace } satisfies ReadTask, deadlineMs);
+      } catch (err) {
+        throw err instanceof WorkTimedOut ? new DocumentReadTimeout(deadlineMs) : err;
+      }
+    },
     close: () => pool.close(),
   };
 }
