@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bareVerifyLoop, drive, driveUploadsInterleaved, multipartBody, probe, type LoadTarget, type UploadSide } from './load.js';
 import { facesMarkdown, facesVerdicts, measureFaces, type FacesResult } from './faces.js';
+import { hostileMarkdown, measureHostileUploads, type HostileResult } from './hostile-uploads.js';
 import { documentImage } from './png.js';
 import { rssOf, sampleRss, startChild, type Child } from './processes.js';
 import { toMarkdown, verdicts, type Results, type Row, type UploadResult } from './report.js';
@@ -27,7 +28,7 @@ const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const ROUTE_IDS = ['event', 'page20', 'page100', 'createEvent', 'orders100', 'decide', 'verify'];
 /**
  * BENCH_ONLY=<ids>: only these sections, comma-separated: route ids (above; A and B are measured
- * with any of them), `uploads`, `faces`, `startup`, `webhooks`, `log` (the transparency log's proofs
+ * with any of them), `uploads`, `faces`, `hostile` (hostile uploads, bench/hostile-uploads.ts), `startup`, `webhooks`, `log` (the transparency log's proofs
  * and checkpoint over BENCH_LOG_RECORDS records, bench/transparency-log.ts). With BENCH_CPU_PROF, one route
  * at a time gives that route's profile. Unset: everything.
  */
@@ -255,6 +256,7 @@ async function main() {
   const rows: Row[] = [];
   let uploads: UploadResult = {};
   let faces: FacesResult = {};
+  let hostile: HostileResult | undefined;
   let startup: StartupResult | undefined;
   let server: Child | undefined;
   let reference: Child | undefined;
@@ -315,6 +317,7 @@ async function main() {
       reference = undefined;
     }
     if (wants('faces')) faces = await measureFaces(base, server.proc.pid!, seeded, durationS, connections, log);
+    if (wants('hostile')) hostile = await measureHostileUploads(base, server.proc.pid!, seeded.identityKey, log);
     await server.stop();
     server = undefined;
     if (wants('startup')) startup = await measureStartup(store.env.DATABASE_URL, log);
@@ -330,13 +333,14 @@ async function main() {
   const name = !only ? 'results' : only.size === 1 && only.has('faces') ? 'results-faces' : 'results-only';
   writeFileSync(
     join(dir, `${name}.json`),
-    `${JSON.stringify({ ...results, targets: verdicts(results), startup, faces, facesTargets: facesVerdicts(faces) }, null, 2)}\n`,
+    `${JSON.stringify({ ...results, targets: verdicts(results), startup, faces, facesTargets: facesVerdicts(faces), hostile }, null, 2)}\n`,
   );
   let markdown =
     (wantsRoutes || wants('uploads') ? toMarkdown({ ...results, rows: rows.filter((r) => !isLogRow(r.id)) }) : '') +
     (wants('log') ? transparencyLogMarkdown(rows, LOG_RECORDS, { startedAt, database: store.kind, durationS }) : '') +
     (startup ? startupMarkdown(startup) : '') +
-    (wants('faces') ? facesMarkdown(faces) : '');
+    (wants('faces') ? facesMarkdown(faces) : '') +
+    hostileMarkdown(hostile);
   if (wants('webhooks') && process.env.BENCH_WEBHOOKS !== '0') {
     // Background work (bench/webhooks.ts): its own store, server and receiver.
     const background = await measureWebhooks();

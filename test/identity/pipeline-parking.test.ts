@@ -50,9 +50,7 @@ function handlerWith(ctx: TestContext, documents: DocumentReader, more: { blobs?
     logger: app.log,
     documents,
     meter: silentMeter,
-    faces: more.faces
-      ? { pool: more.faces, thresholds: { matchLow: 0.3, matchHigh: 0.4, yawTurn: 0.15, yawFront: 0.25 } }
-      : undefined,
+    faces: more.faces ? { pool: more.faces, thresholds: { matchLow: 0.3, matchHigh: 0.4, yawTurn: 0.15, yawFront: 0.25 } } : undefined,
   });
 }
 
@@ -105,7 +103,11 @@ describe('identity pipeline: runs past their deadline or ending abnormally are p
     } satisfies FacePool;
     // A passport zone read from the image, so that the run reaches the faces.
     const zone = { lines: passportMrz().split('\n') } as NonNullable<ReadResult['zone']>;
-    await handlerWith(ctx, readerAnswering(() => Promise.resolve({ zone, text: zone.lines.join('\n') })), { faces })(job(id));
+    await handlerWith(
+      ctx,
+      readerAnswering(() => Promise.resolve({ zone, text: zone.lines.join('\n') })),
+      { faces },
+    )(job(id));
     expect(await state(ctx, id)).toMatchObject(parkedAs('timeout'));
   });
 
@@ -151,7 +153,8 @@ describe('identity pipeline: runs past their deadline or ending abnormally are p
       get: () => Promise.reject(new BlobStoreUnavailable('get', new Error('connection refused'))),
     };
     const reader = readerAnswering(() => Promise.resolve(reading));
-    for (let i = 0; i < 3; i++) await expect(handlerWith(ctx, reader, { blobs: down })(job(id))).rejects.toBeInstanceOf(BlobStoreUnavailable);
+    for (let i = 0; i < 3; i++)
+      await expect(handlerWith(ctx, reader, { blobs: down })(job(id))).rejects.toBeInstanceOf(BlobStoreUnavailable);
     expect(await state(ctx, id)).toMatchObject({ status: 'processing', runs: 0 });
     await handlerWith(ctx, reader)(job(id));
     expect(await state(ctx, id)).toMatchObject({ status: 'manual_review', decision_reason: 'document_unreadable', runs: 1 });
@@ -159,7 +162,10 @@ describe('identity pipeline: runs past their deadline or ending abnormally are p
 
   it('keeps any other error a pipeline fault at once, recorded as internal_error', async () => {
     const id = await processing();
-    await handlerWith(ctx, readerAnswering(() => Promise.reject(new Error('unexpected'))))(job(id));
+    await handlerWith(
+      ctx,
+      readerAnswering(() => Promise.reject(new Error('unexpected'))),
+    )(job(id));
     expect(await state(ctx, id)).toMatchObject({
       status: 'manual_review',
       decision_reason: 'pipeline_error',

@@ -191,7 +191,8 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     for (const [image, detail] of refused) {
       for (const field of ['file', 'back'] as const) {
         const v = await fresh();
-        const parts = field === 'file' ? [file(image, 'long.png')] : [file(png(640, 480, { seed: 71 })), { ...file(image, 'long.png'), name: 'back' }];
+        const parts =
+          field === 'file' ? [file(image, 'long.png')] : [file(png(640, 480, { seed: 71 })), { ...file(image, 'long.png'), name: 'back' }];
         const res = await api(ctx).upload('document', v.handoff_token, parts);
         expect(res.statusCode, res.body).toBe(422);
         expect(res.json()).toEqual({ detail: expect.stringMatching(detail) });

@@ -142,7 +142,9 @@ async function skewAngle(image: Uint8Array): Promise<number> {
   let best = { angle: 0, score: -1 };
   for (let angle = -6; angle <= 6; angle += 0.5) {
     const { data, info } = await sharp(small, { limitInputPixels: MAX_INPUT_PIXELS })
-      .rotate(angle, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+      .rotate(angle, { background: '#ffffff' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     let score = 0;
     let previous = 0;
     for (let y = 0; y < info.height; y++) {
