@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bareVerifyLoop, drive, driveUploadsInterleaved, multipartBody, probe, type LoadTarget, type UploadSide } from './load.js';
 import { facesMarkdown, facesVerdicts, measureFaces, type FacesResult } from './faces.js';
+import { hostileMarkdown, measureHostileUploads, type HostileResult } from './hostile-uploads.js';
 import { documentImage } from './png.js';
 import { documentReadingMarkdown, measureDocumentReading, type DocumentReadFigure } from './documents.js';
 import { rssOf, sampleRss, startChild, type Child } from './processes.js';
@@ -28,7 +29,7 @@ const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const ROUTE_IDS = ['event', 'page20', 'page100', 'createEvent', 'orders100', 'decide', 'verify'];
 /**
  * BENCH_ONLY=<ids>: only these sections, comma-separated: route ids (above; A and B are measured
- * with any of them), `uploads`, `faces`, `startup`, `webhooks`, `log` (the transparency log's proofs
+ * with any of them), `uploads`, `faces`, `hostile` (hostile uploads, bench/hostile-uploads.ts), `startup`, `webhooks`, `log` (the transparency log's proofs
  * and checkpoint over BENCH_LOG_RECORDS records, bench/transparency-log.ts), `documents` (the document
  * reader's time on photos with no zone and on readable documents, bench/documents.ts). With BENCH_CPU_PROF, one route
  * at a time gives that route's profile. Unset: everything.
@@ -257,6 +258,7 @@ async function main() {
   const rows: Row[] = [];
   let uploads: UploadResult = {};
   let faces: FacesResult = {};
+  let hostile: HostileResult | undefined;
   let startup: StartupResult | undefined;
   let documentReading: DocumentReadFigure[] | undefined;
   let server: Child | undefined;
@@ -318,6 +320,7 @@ async function main() {
       reference = undefined;
     }
     if (wants('faces')) faces = await measureFaces(base, server.proc.pid!, seeded, durationS, connections, log);
+    if (wants('hostile')) hostile = await measureHostileUploads(base, server.proc.pid!, seeded.identityKey, log);
     await server.stop();
     server = undefined;
     if (wants('startup')) startup = await measureStartup(store.env.DATABASE_URL, log);
@@ -335,13 +338,14 @@ async function main() {
   const name = !only ? 'results' : only.size === 1 && only.has('faces') ? 'results-faces' : 'results-only';
   writeFileSync(
     join(dir, `${name}.json`),
-    `${JSON.stringify({ ...results, targets: verdicts(results), startup, faces, facesTargets: facesVerdicts(faces), documentReading }, null, 2)}\n`,
+    `${JSON.stringify({ ...results, targets: verdicts(results), startup, faces, facesTargets: facesVerdicts(faces), hostile, documentReading }, null, 2)}\n`,
   );
   let markdown =
     (wantsRoutes || wants('uploads') ? toMarkdown({ ...results, rows: rows.filter((r) => !isLogRow(r.id)) }) : '') +
     (wants('log') ? transparencyLogMarkdown(rows, LOG_RECORDS, { startedAt, database: store.kind, durationS }) : '') +
     (startup ? startupMarkdown(startup) : '') +
     (wants('faces') ? facesMarkdown(faces) : '') +
+    hostileMarkdown(hostile) +
     (documentReading ? documentReadingMarkdown(documentReading) : '');
   if (wants('webhooks') && process.env.BENCH_WEBHOOKS !== '0') {
     // Background work (bench/webhooks.ts): its own store, server and receiver.

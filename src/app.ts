@@ -172,7 +172,10 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
         })
       : null,
   );
-  app.decorate('documents', runsJobs && config.DOCUMENT_READING === 'on' ? createDocumentReader() : null);
+  app.decorate(
+    'documents',
+    runsJobs && config.DOCUMENT_READING === 'on' ? createDocumentReader({ deadlineMs: config.DOCUMENT_READ_TIMEOUT_MS }) : null,
+  );
   app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
   app.decorate('redis', redis);
   app.decorate('authBrake', createAuthBrake({ limit: config.AUTH_FAILURE_LIMIT_PER_MINUTE, clock, redis, log: app.log }));

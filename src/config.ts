@@ -93,8 +93,10 @@ const envSchema = z
     FACE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
     /** Linux nice value of the face workers: above 0 the API's event loop wins the CPU when both want it. */
     FACE_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
-    /** One verification's face analysis (waiting for the models included) is a pipeline fault after this. */
+    /** One verification's face analysis (waiting for the models included): past it the worker is ended and the verification parked (README, "Bounded identity work"). */
     FACE_TIMEOUT_MS: positiveInt.default(45_000),
+    /** One verification's document reading (engines starting included): past it the worker is ended and the verification parked. */
+    DOCUMENT_READ_TIMEOUT_MS: positiveInt.default(12_000),
     /** Longest image side the models see; larger uploads are downscaled first. */
     FACE_MAX_SIDE: z.coerce.number().int().min(256).max(4096).default(640),
     /** Document↔selfie similarity: below LOW declined face_mismatch, below HIGH manual_review face_match_uncertain. */

@@ -35,7 +35,7 @@ export const openApiTags = [
     description:
       '**Identity Verification Service** (`/v1`). Verifies a person against an identity document: the partner’s backend creates a verification and passes its handoff token to the user’s device; the device uploads the document and one selfie frame per liveness step; a decision pipeline approves, declines or sends it to manual review, where reviewers decide. The backend learns the decision from a signed webhook or by polling, and can get signed attestations of claims.\n\n' +
       '**Authentication:** `Authorization: Bearer …` with an identity key of role `backend` (`idv_live_…`) for verifications and attestations, of role `reviewer` for the review queue, or the verification’s handoff token for the capture endpoints. The claim catalogue and the JWKS are public.\n\n' +
-      '**Errors:** `{"detail": "…"}`, exactly one field; invalid input is 422.',
+      '**Errors:** `{"detail": "…"}`, exactly one field (an upload under 320×240 adds `"code": "image_too_small"`); invalid input is 422.',
   },
   { name: 'identity: verifications', description: 'Identity Verification Service: the partner backend’s verifications (backend key).' },
   {

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError, codeForStatus, useErrorFormat, type ErrorFormat } from '../plugins/error-handler.js';
-import { MAX_IMAGE_MEGAPIXELS, MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from './uploads/limits.js';
+import {
+  MAX_IMAGE_ASPECT,
+  MAX_IMAGE_MEGAPIXELS,
+  MAX_IMAGE_SIDE,
+  MAX_UPLOAD_SIZE,
+  MIN_IMAGE_HEIGHT,
+  MIN_IMAGE_WIDTH,
+  MIN_UPLOAD_SIZE,
+} from './uploads/limits.js';
 
 /**
  * An identity API error: its status and the one human-readable `detail` (the message). The
@@ -9,14 +17,33 @@ import { MAX_IMAGE_MEGAPIXELS, MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from './upload
  * answers the identity service's refusals in its envelope (410 is GONE there).
  */
 export class IdentityError extends ApiError {
-  constructor(statusCode: number, detail: string) {
-    super(statusCode, statusCode === 410 ? 'GONE' : codeForStatus(statusCode), detail);
+  constructor(statusCode: number, detail: string, code?: IdentityErrorCode) {
+    super(statusCode, code ?? (statusCode === 410 ? 'GONE' : codeForStatus(statusCode)), detail);
   }
 }
 
+/**
+ * The few refusals a device acts on by kind rather than by reading `detail`: they carry `code`
+ * beside `detail` (the capture page asks for a new photo on `image_too_small`).
+ */
+const SHOWN_CODES = ['image_too_small'] as const;
+type IdentityErrorCode = (typeof SHOWN_CODES)[number];
+const isShownCode = (code: string): code is IdentityErrorCode => (SHOWN_CODES as readonly string[]).includes(code);
+
 export const errorBody = z.object({ detail: z.string() }).describe('Every identity error: exactly one field, `detail`.');
 
-const fail = (statusCode: number, detail: string) => new IdentityError(statusCode, detail);
+/** A refused upload: `detail`, and `code` on the refusals a device acts on by kind. */
+export const uploadRefusalBody = z
+  .object({
+    detail: z.string(),
+    code: z
+      .enum(SHOWN_CODES)
+      .optional()
+      .describe(`\`image_too_small\`: the image is under ${MIN_IMAGE_WIDTH}×${MIN_IMAGE_HEIGHT} pixels; take the photo again`),
+  })
+  .describe('A refused upload: `detail`, plus `code` when the device should act on the kind of refusal (only `image_too_small` so far).');
+
+const fail = (statusCode: number, detail: string, code?: IdentityErrorCode) => new IdentityError(statusCode, detail, code);
 const resume = 'call GET /v1/capture/status and resume from next_step';
 
 /**
@@ -95,6 +122,16 @@ export const identityErrors = {
   unsupportedImageType: () => fail(415, 'The file must be a JPEG, PNG or WebP image'),
   tooManyPixels: (width: number, height: number) =>
     fail(422, `The image is ${width}×${height} pixels: at most ${MAX_IMAGE_MEGAPIXELS} megapixels are accepted`),
+  sideTooLong: (width: number, height: number) =>
+    fail(422, `The image is ${width}×${height} pixels: its longer side may be at most ${MAX_IMAGE_SIDE} pixels`),
+  tooElongated: (width: number, height: number) =>
+    fail(422, `The image is ${width}×${height} pixels: its longer side may be at most ${MAX_IMAGE_ASPECT} times its shorter side`),
+  imageTooSmall: (width: number, height: number) =>
+    fail(
+      422,
+      `The image is ${width}×${height} pixels: at least ${MIN_IMAGE_WIDTH}×${MIN_IMAGE_HEIGHT} is needed; take the photo again closer or at a higher resolution`,
+      'image_too_small',
+    ),
   unreadableImageHeader: () => fail(415, 'The image header could not be read: the file must be a valid JPEG, PNG or WebP image'),
   tooManyFields: () => fail(422, 'Too many form fields'),
   tooManyParts: () => fail(422, 'Too many form parts'),
@@ -120,9 +157,9 @@ export function multipartError(err: unknown): IdentityError | undefined {
   return typeof code === 'string' && Object.hasOwn(MULTIPART_ERRORS, code) ? MULTIPART_ERRORS[code]!() : undefined;
 }
 
-/** Exactly `{detail}`; a refused request names its first bad field, 422. The multipart plugin's own limit errors are answered from the catalogue. */
+/** `{detail}` (plus `code` on the few refusals that show one); a refused request names its first bad field, 422. The multipart plugin's own limit errors are answered from the catalogue. */
 export const identityErrorFormat: ErrorFormat = {
-  body: ({ message }) => ({ detail: message }),
+  body: ({ message, code }) => (isShownCode(code) ? { detail: message, code } : { detail: message }),
   validation: { status: 422, issues: 'first' },
   ownError: (err) => {
     const known = multipartError(err);
@@ -130,7 +167,7 @@ export const identityErrorFormat: ErrorFormat = {
   },
 };
 
-/** Every error in this scope, the framework's own included, becomes exactly `{detail}`. */
+/** Every error in this scope, the framework's own included, becomes `{detail}` (plus `code` where shown). */
 export function useIdentityErrors(scope: FastifyInstance): void {
   useErrorFormat(scope, identityErrorFormat);
 }

@@ -64,6 +64,27 @@ export async function updateVerification(tx: DbOrTx, id: string, values: Partial
   return row!;
 }
 
+/**
+ * Counts one more pipeline run of a verification in processing, committed on its own before the
+ * run's heavy work; the count after it, or null when the verification is not in processing.
+ */
+export async function countPipelineRun(db: DbOrTx, id: string): Promise<number | null> {
+  const [row] = await db
+    .update(identityVerifications)
+    .set({ pipelineUnfinishedRuns: sql`${identityVerifications.pipelineUnfinishedRuns} + 1` })
+    .where(and(eq(identityVerifications.id, id), eq(identityVerifications.status, 'processing')))
+    .returning({ runs: identityVerifications.pipelineUnfinishedRuns });
+  return row?.runs ?? null;
+}
+
+/** Hands back the run counted by countPipelineRun: it ended without deciding, for an ordinary reason. */
+export async function uncountPipelineRun(db: DbOrTx, id: string): Promise<void> {
+  await db
+    .update(identityVerifications)
+    .set({ pipelineUnfinishedRuns: sql`greatest(${identityVerifications.pipelineUnfinishedRuns} - 1, 0)` })
+    .where(eq(identityVerifications.id, id));
+}
+
 export async function insertHandoffToken(tx: DbOrTx, values: typeof identityHandoffTokens.$inferInsert) {
   await tx.insert(identityHandoffTokens).values(values);
 }

@@ -11,6 +11,7 @@ import { metadataStripper } from '../../src/identity/uploads/strip-metadata.js';
 import { useTestApp } from '../helpers/suite.js';
 import { api, file, HIGH_LIMITS, identityTenant, multipart } from '../helpers/identity.js';
 import { exifWithGps, jpeg, png, pngChunk, pngClaiming, webp } from '../../scripts/fixtures/images.js';
+import { blankStrip } from '../../scripts/fixtures/hostile-images.js';
 
 function blobFiles(dataDir: string): string[] {
   const root = join(dataDir, 'blobs');
@@ -258,6 +259,73 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     const v = await fresh();
     expect((await api(ctx).upload('document', v.handoff_token, [file(jpeg(8000, 5000), 'big.jpg')])).statusCode).toBe(201);
     expect(blobFiles(ctx.env.DATA_DIR!).length).toBe(before + 1);
+  });
+
+  it('refuses an image whose longer side is over 12,000 px or over 4 times its shorter side, as file, back and frame, before it is stored', async () => {
+    const before = blobFiles(ctx.env.DATA_DIR!).length;
+    const refused: [Buffer, RegExp][] = [
+      // Under 40 megapixels and a few hundred kilobytes: the strip that ended the process when the reader enlarged it.
+      [blankStrip(350, 114_000), /350×114000 pixels: its longer side may be at most 12000 pixels/],
+      [pngClaiming(12_001, 3_000), /12001×3000 pixels: its longer side may be at most 12000 pixels/],
+      [jpeg(4_001, 1_000), /4001×1000 pixels: its longer side may be at most 4 times its shorter side/],
+      [webp(400, 1_601), /400×1601 pixels: its longer side may be at most 4 times its shorter side/],
+    ];
+    for (const [image, detail] of refused) {
+      for (const field of ['file', 'back'] as const) {
+        const v = await fresh();
+        const parts =
+          field === 'file' ? [file(image, 'long.png')] : [file(png(640, 480, { seed: 71 })), { ...file(image, 'long.png'), name: 'back' }];
+        const res = await api(ctx).upload('document', v.handoff_token, parts);
+        expect(res.statusCode, res.body).toBe(422);
+        expect(res.json()).toEqual({ detail: expect.stringMatching(detail) });
+        expect((await api(ctx).status(v.handoff_token)).json().next_step).toEqual({ type: 'document' });
+      }
+    }
+    const v = await fresh();
+    expect((await api(ctx).upload('document', v.handoff_token, [file(png(640, 480, { seed: 72 }))])).statusCode).toBe(201);
+    await api(ctx).challenge(v.handoff_token);
+    const frame = await api(ctx).upload('selfie', v.handoff_token, [{ name: 'step', value: '0' }, file(blankStrip(350, 114_000))]);
+    expect(frame.statusCode, frame.body).toBe(422);
+    expect(frame.json().detail).toMatch(/longer side may be at most 12000 pixels/);
+    expect((await api(ctx).status(v.handoff_token)).json().next_step).toMatchObject({ type: 'selfie', step: 0 });
+    // Only the accepted document was stored; the sides and ratios at the bounds are taken.
+    expect(blobFiles(ctx.env.DATA_DIR!).length).toBe(before + 1);
+    for (const [w, h] of [
+      [12_000, 3_000],
+      [1_280, 320],
+      [320, 1_280],
+    ]) {
+      const ok = await fresh();
+      const res = await api(ctx).upload('document', ok.handoff_token, [file(jpeg(w!, h!), 'edge.jpg')]);
+      expect(res.statusCode, `${w}×${h}: ${res.body}`).toBe(201);
+    }
+  });
+
+  it('refuses an image under 320×240 at upload with 422 {detail, code: "image_too_small"}, document and frame alike', async () => {
+    const before = blobFiles(ctx.env.DATA_DIR!).length;
+    for (const [w, h] of [
+      [319, 480],
+      [640, 239],
+      [240, 320],
+    ]) {
+      const v = await fresh();
+      const res = await api(ctx).upload('document', v.handoff_token, [file(png(w!, h!, { noisyRows: h }), 'small.png')]);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toEqual({
+        detail: `The image is ${w}×${h} pixels: at least 320×240 is needed; take the photo again closer or at a higher resolution`,
+        code: 'image_too_small',
+      });
+    }
+    const v = await fresh();
+    expect((await api(ctx).upload('document', v.handoff_token, [file(png(320, 240, { noisyRows: 240 }))])).statusCode).toBe(201);
+    await api(ctx).challenge(v.handoff_token);
+    const frame = await api(ctx).upload('selfie', v.handoff_token, [{ name: 'step', value: '0' }, file(png(300, 300, { noisyRows: 300 }))]);
+    expect(frame.statusCode).toBe(422);
+    expect(frame.json()).toMatchObject({ code: 'image_too_small' });
+    expect(blobFiles(ctx.env.DATA_DIR!).length).toBe(before + 1);
+    // Other refusals stay exactly {detail}.
+    const other = await api(ctx).upload('selfie', v.handoff_token, [{ name: 'step', value: '0' }, file(jpeg(16383, 16383))]);
+    expect(Object.keys(other.json())).toEqual(['detail']);
   });
 
   it('refuses other types with 415, a header that does not parse with 415, and keeps nothing', async () => {

@@ -52,6 +52,12 @@ export const identityVerifications = pgTable(
     signals: jsonb('signals').notNull().default({}),
     /** Fault injection by the operator: the next pipeline run throws, and clears this. */
     failNextRun: boolean('fail_next_run').notNull().default(false),
+    /**
+     * Pipeline runs started and not ended normally: counted (committed) before the heavy work, handed
+     * back when a run ends without deciding for an ordinary reason (storage down). A process that died
+     * mid-run leaves its run counted, so the job cannot end processes forever (README, "Bounded identity work").
+     */
+    pipelineUnfinishedRuns: integer('pipeline_unfinished_runs').notNull().default(0),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     decidedAt: ts('decided_at'),

@@ -21,6 +21,7 @@ import { nameByAgreement } from './names.js';
 import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
 import type { CardSides } from './sides.js';
 import { twinsConfirmed, type EngineLines, type ReadLine } from './twins.js';
+import { MAX_IMAGE_PIXELS as MAX_INPUT_PIXELS, MAX_WORKING_SIDE, workingSize } from '../uploads/limits.js';
 
 // Like the face workers: this thread yields the CPU to the API's event loop when both want it.
 try {
@@ -30,8 +31,11 @@ try {
   // Not permitted here: the OCR competes at normal priority.
 }
 
-/** Images above this many pixels are never decoded (decode bombs); uploads over it are refused earlier. */
-const MAX_INPUT_PIXELS = 40_000_000;
+// libvips keeps recent operations and their pixels in a cache shared by the process: this thread
+// never repeats an operation on the same image, so the cache only holds memory (README, "Bounded
+// identity work"). One libvips thread per image: the OCR engines already take the cores.
+sharp.cache(false);
+sharp.concurrency(1);
 
 export interface DocumentReading {
   /** the zone whose check digits hold, or null */
@@ -131,7 +135,7 @@ const grayOf = async (image: Uint8Array, width: number): Promise<Gray> => {
 };
 
 const png = (g: Gray) =>
-  sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } })
+  sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 }, limitInputPixels: MAX_INPUT_PIXELS })
     .png({ compressionLevel: 1 })
     .toBuffer();
 
@@ -143,13 +147,16 @@ async function skewAngle(image: Uint8Array): Promise<number> {
   const small = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
     .rotate()
     .grayscale()
-    .resize({ width: 600 })
+    .resize(workingSize(600))
     .normalise()
     .png()
     .toBuffer();
   let best = { angle: 0, score: -1 };
   for (let angle = -6; angle <= 6; angle += 0.5) {
-    const { data, info } = await sharp(small).rotate(angle, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(small, { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate(angle, { background: '#ffffff' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     let score = 0;
     let previous = 0;
     for (let y = 0; y < info.height; y++) {
@@ -194,6 +201,7 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
   const angle = await skewAngle(image);
   const level = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
     .rotate()
+    .resize({ width: MAX_WORKING_SIDE, height: MAX_WORKING_SIDE, fit: 'inside', withoutEnlargement: true })
     .rotate(angle, { background: '#ffffff' })
     .grayscale()
     .png({ compressionLevel: 1 })
@@ -207,9 +215,9 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
     yield {
       pass: `page ${width}px, lower ${lowerShare}`,
       glyphs,
-      png: await sharp(level.data)
+      png: await sharp(level.data, { limitInputPixels: MAX_INPUT_PIXELS })
         .extract({ left: 0, top, width: w, height: h - top })
-        .resize({ width })
+        .resize(workingSize(width))
         .normalise()
         .png({ compressionLevel: 1 })
         .toBuffer(),
@@ -323,4 +331,13 @@ export async function readCard(task: CardTask): Promise<CardResult> {
   if (front.zone) return { ...front, ...passes, sides: { zoneFrom: 'front', printedNumbers: [] } };
   // As readDocument over both images: the longer zone-like text seen, the back's on a tie.
   return { zone: null, text: front.text.length > back.text.length ? front.text : back.text, ...passes, sides: null };
+}
+
+/**
+ * Resolves once this thread's engines have started (pool task `warmUp`). The reader runs it before
+ * a thread's first reading, outside the reading's deadline: starting the engines takes seconds on a
+ * busy machine and depends on no upload, so it must not eat into the time an image is given.
+ */
+export async function warmUp(): Promise<void> {
+  await engines();
 }

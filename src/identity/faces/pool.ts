@@ -1,4 +1,4 @@
-import { createWorkerPool } from '../worker-pool.js';
+import { createWorkerPool, WorkTimedOut } from '../worker-pool.js';
 import type { FaceTask, FaceTaskResult } from './worker.js';
 
 /** Face inference off the API's event loop: a pool of worker threads, each with its models loaded once. */
@@ -7,7 +7,8 @@ export interface FacePool {
   start(): void;
   /**
    * Analyses the document and the frames (document first, read by `load` once a worker is free, so
-   * queued verifications hold no image bytes); rejects on a worker crash, a failed model load or the timeout.
+   * queued verifications hold no image bytes); rejects on a failed model load, with WorkerCrashed when its
+   * worker ended under it, and with FaceAnalysisTimeout past the deadline (the worker is then terminated and replaced).
    */
   analyze(load: () => Promise<Uint8Array[]>): Promise<FaceTaskResult>;
   /** Analyses running in a worker now (tests wait for one before ending its worker). */
@@ -19,9 +20,10 @@ export interface FacePool {
   close(): Promise<void>;
 }
 
-export class FaceAnalysisTimeout extends Error {
+/** The face analysis passed its deadline; its worker was terminated. */
+export class FaceAnalysisTimeout extends WorkTimedOut {
   constructor(ms: number) {
-    super(`face analysis took longer than ${ms} ms`);
+    super('face analysis', ms);
   }
 }
 
@@ -32,7 +34,7 @@ export class FaceAnalysisTimeout extends Error {
  * no jobs (the operator CLI, tools) never starts a worker.
  */
 export function createFacePool(opts: { workers: number; timeoutMs: number; maxSide: number; nice?: number }): FacePool {
-  const pool = createWorkerPool({ beside: import.meta.url, threads: opts.workers, nice: opts.nice });
+  const pool = createWorkerPool({ beside: import.meta.url, threads: opts.workers, nice: opts.nice, work: 'face analysis' });
   let running = 0;
   let slots = opts.workers;
   const waiting: (() => void)[] = [];
@@ -57,13 +59,12 @@ export function createFacePool(opts: { workers: number; timeoutMs: number; maxSi
       await acquire();
       try {
         const task: FaceTask = { images: await load(), maxSide: opts.maxSide };
-        const signal = AbortSignal.timeout(opts.timeoutMs);
-        const run = pool.started().run(task, { signal }) as Promise<FaceTaskResult>;
+        const run = pool.run<FaceTaskResult>(task, opts.timeoutMs);
         running++;
         try {
           return await run;
         } catch (err) {
-          if (signal.aborted) throw new FaceAnalysisTimeout(opts.timeoutMs);
+          if (err instanceof WorkTimedOut) throw new FaceAnalysisTimeout(opts.timeoutMs);
           throw err;
         } finally {
           running--;

@@ -1,5 +1,6 @@
 import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
+import sharp from 'sharp';
 import { loadFaceAnalyzer } from './analyzer.js';
 import type { ImageAnalysis } from './signals.js';
 
@@ -11,6 +12,10 @@ try {
 } catch {
   // Not permitted or not supported here: inference simply competes at normal priority.
 }
+
+// libvips' operation cache is shared by the process and only holds memory here: no operation is
+// repeated on the same image (README, "Bounded identity work").
+sharp.cache(false);
 
 /**
  * The face worker (one per thread of the pool in pool.ts). The models start loading as soon as

@@ -2,10 +2,8 @@ import type { FaceOutcome } from '../faces/signals.js';
 import type { DocumentReading } from '../document/reader.js';
 import { compareReadings } from '../document/look-alikes.js';
 import { sidesAgree, type CardSides } from '../document/sides.js';
+import { MIN_IMAGE_HEIGHT as MIN_HEIGHT, MIN_IMAGE_WIDTH as MIN_WIDTH } from '../uploads/limits.js';
 import { readMrz, startOfDay } from './mrz.js';
-
-const MIN_WIDTH = 320;
-const MIN_HEIGHT = 240;
 
 export interface PipelineInput {
   mrz: string | null;
@@ -38,7 +36,7 @@ export function normalisedZone(mrz: string): string {
  * 1. MRZ check digits fail → declined `mrz_check_digits_invalid`;
  * 2. the MRZ expiry date is before today → declined `document_expired`;
  * 3. two selfie frames are byte-identical → declined `replayed_frame`;
- * 4. any image smaller than 320×240 → declined `image_too_small`;
+ * 4. any image smaller than 320×240 → declined `image_too_small` (refused at upload too; kept for images stored before that);
  * 5. the same document image (SHA-256) was used by another verification of the same profile → manual_review `document_reused`;
  * 6. otherwise approved. A document without MRZ skips 1 and 2.
  * Document reading (decideReading) and then the face rules (faces/signals.ts) come after these.

@@ -8,7 +8,8 @@ import * as repo from '../repo.js';
 import type { IdentityDeps } from '../deps.js';
 import { sendDecisionWebhook } from '../webhooks.js';
 import { storedChallenge } from '../capture/challenge.js';
-import { FaceAnalysisTimeout, type FacePool } from '../faces/pool.js';
+import type { FacePool } from '../faces/pool.js';
+import { WorkerCrashed, WorkTimedOut } from '../worker-pool.js';
 import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../faces/signals.js';
 import type { DocumentReader, DocumentReading } from '../document/reader.js';
 import { documentIdentity, type CardSides } from '../document/sides.js';
@@ -24,6 +25,25 @@ export class InjectedPipelineFault extends Error {
   }
 }
 
+/**
+ * Abnormal ends of one verification's runs (its worker crashed, or its process died mid-run)
+ * after which it is not tried again but parked (README, "Bounded identity work"): whatever in its
+ * images ends a worker or a process would otherwise end them again on every retry and restart.
+ */
+export const MAX_ABNORMAL_ENDS = 2;
+
+/** What the audit event verification.pipeline_error records as `error`. */
+type PipelineErrorKind = 'timeout' | 'crashed' | 'injected_fault' | 'internal_error';
+
+const errorKind = (err: unknown): PipelineErrorKind =>
+  err instanceof InjectedPipelineFault
+    ? 'injected_fault'
+    : err instanceof WorkTimedOut
+      ? 'timeout'
+      : err instanceof WorkerCrashed
+        ? 'crashed'
+        : 'internal_error';
+
 /** Face checks (README, "Face checks"); absent when FACE_CHECKS=off. */
 interface FaceChecks {
   pool: FacePool;
@@ -35,6 +55,11 @@ interface FaceChecks {
  * verification to manual_review with the audit event verification.pipeline_error instead of
  * losing it. Only when even that cannot be written (database gone) does the job throw, and the
  * queue runs it again later. Runs are idempotent: a verification no longer in processing is left alone.
+ *
+ * Every run is counted in the verification's row before its heavy work (countPipelineRun): a run
+ * past its deadline parks the verification at once (`timeout`); a worker that ended under a run
+ * is retried once, and a verification whose runs ended abnormally MAX_ABNORMAL_ENDS times (worker
+ * crashes or process deaths, which leave their count behind) is parked (`crashed`) on its next run.
  */
 export function pipelineHandler(
   deps: IdentityDeps & { logger: FastifyBaseLogger; faces?: FaceChecks; documents?: DocumentReader; meter: Meter },
@@ -71,7 +96,7 @@ export function pipelineHandler(
   async function record(
     verificationId: string,
     outcome: PipelineOutcome | { status: 'manual_review'; reason: 'pipeline_error' },
-    error?: string,
+    error?: PipelineErrorKind,
     signals?: FaceSignals,
     reading?: DocumentReading,
   ): Promise<boolean> {
@@ -116,6 +141,15 @@ export function pipelineHandler(
     const recordCounted = async (...args: Parameters<typeof record>) => {
       if (await record(...args)) meter.identityDecision(args[1].status, args[1].reason, (performance.now() - started) / 1000);
     };
+    const parked = { status: 'manual_review', reason: 'pipeline_error' } as const;
+    // Committed before anything heavy: a process that dies during the run leaves it counted.
+    const runs = await repo.countPipelineRun(db, v.id);
+    if (runs === null) return;
+    if (runs > MAX_ABNORMAL_ENDS) {
+      logger.error({ verificationId, runs }, 'identity pipeline ended abnormally too often; parking in manual review');
+      await recordCounted(v.id, parked, 'crashed');
+      return;
+    }
     try {
       if (v.failNextRun) throw new InjectedPipelineFault();
       const frames = await repo.framesOf(db, v.id);
@@ -150,16 +184,18 @@ export function pipelineHandler(
       }
       await recordCounted(v.id, outcome, undefined, signals, reading);
     } catch (err) {
-      // A bucket that is down decides nothing: the queue runs the job again later (README, "Object storage").
-      if (err instanceof BlobStoreUnavailable) throw err;
+      // A bucket that is down decides nothing: the queue runs the job again later (README, "Object
+      // storage"). That is an ordinary end, not a crash: its run is handed back.
+      if (err instanceof BlobStoreUnavailable) {
+        await repo.uncountPipelineRun(db, v.id).catch(() => {});
+        throw err;
+      }
+      if (err instanceof WorkerCrashed && runs < MAX_ABNORMAL_ENDS) {
+        logger.warn({ err, verificationId, runs }, 'identity pipeline worker ended during the run; trying once more');
+        return { retryAt: clock.now(), error: 'worker crashed' };
+      }
       logger.error({ err, verificationId }, 'identity pipeline failed; routing to manual review');
-      const kind =
-        err instanceof InjectedPipelineFault
-          ? 'injected_fault'
-          : err instanceof FaceAnalysisTimeout
-            ? 'face_analysis_timeout'
-            : 'internal_error';
-      await recordCounted(v.id, { status: 'manual_review', reason: 'pipeline_error' }, kind);
+      await recordCounted(v.id, parked, errorKind(err));
     }
   };
 }

@@ -4,19 +4,29 @@ import { bearerToken } from '../../auth/api-keys.js';
 import type { CaptureService } from '../capture/service.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
-import { MAX_IMAGE_MEGAPIXELS, MAX_UPLOAD_SIZE, MIN_UPLOAD_SIZE } from '../uploads/limits.js';
+import { uploadRefusalBody } from '../errors.js';
+import {
+  MAX_IMAGE_ASPECT,
+  MAX_IMAGE_MEGAPIXELS,
+  MAX_IMAGE_SIDE,
+  MAX_UPLOAD_SIZE,
+  MIN_IMAGE_HEIGHT,
+  MIN_IMAGE_WIDTH,
+  MIN_UPLOAD_SIZE,
+} from '../uploads/limits.js';
 import { readCaptureForm } from '../uploads/multipart.js';
 
 const tags = ['identity: capture'];
 const security = securityOf.captureHandoff;
 const uploadRules =
-  `The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over ${MAX_UPLOAD_SIZE} → 413 (the upload stops there), under ${MIN_UPLOAD_SIZE} → 422, a header claiming over ${MAX_IMAGE_MEGAPIXELS} megapixels → 422 (before it is stored). ` +
+  `The file is streamed: its type is read from its magic bytes and image header (JPEG, PNG or WebP, else 415), over ${MAX_UPLOAD_SIZE} → 413 (the upload stops there), under ${MIN_UPLOAD_SIZE} → 422, a header claiming over ${MAX_IMAGE_MEGAPIXELS} megapixels, a longer side over ${MAX_IMAGE_SIDE} pixels or more than ${MAX_IMAGE_ASPECT} times the shorter side → 422 (before it is stored), ` +
+  `an image under ${MIN_IMAGE_WIDTH}×${MIN_IMAGE_HEIGHT} pixels → 422 with \`code\` \`image_too_small\` (take the photo again). ` +
   'EXIF/GPS and text metadata, and anything after a JPEG’s end-of-image marker, are stripped before the image is stored. ';
 const resume = 'After a 409, call GET /v1/capture/status and resume from `next_step`.';
 const imageField = {
   type: 'string',
   format: 'binary',
-  description: `The image: JPEG, PNG or WebP, ${MIN_UPLOAD_SIZE} to ${MAX_UPLOAD_SIZE}, at most ${MAX_IMAGE_MEGAPIXELS} megapixels`,
+  description: `The image: JPEG, PNG or WebP, ${MIN_UPLOAD_SIZE} to ${MAX_UPLOAD_SIZE}, ${MIN_IMAGE_WIDTH}×${MIN_IMAGE_HEIGHT} pixels to ${MAX_IMAGE_MEGAPIXELS} megapixels, its longer side at most ${MAX_IMAGE_SIDE} pixels and ${MAX_IMAGE_ASPECT} times the shorter`,
 };
 
 export const PIPELINE_DESCRIPTION =
@@ -82,7 +92,7 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
           },
         },
         description: `Uploads the identity document: multipart, file field \`file\` (the side with the portrait), optional file field \`back\` (the other side of an ID card, same rules), optional text field \`mrz\` (the machine-readable zone, lines joined by \\n; an unreadable one → 422). ${uploadRules}409 once past the document stage. ${resume}`,
-        response: { 201: s.stageAnswer, ...s.errors(401, 409, 413, 415, 422) },
+        response: { 201: s.stageAnswer, ...s.errors(401, 409, 413, 415), 422: uploadRefusalBody },
       },
     },
     async (req, reply) => {
@@ -128,7 +138,7 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
         description:
           `Uploads one selfie frame: multipart, text field \`step\` (0..N-1, else 422) and file field \`file\`, in either order. ${uploadRules}` +
           `409 before the document upload, before the challenge, or when that step already has its frame. ${resume} ${PIPELINE_DESCRIPTION}`,
-        response: { 201: s.captureStatus, ...s.errors(401, 409, 413, 415, 422) },
+        response: { 201: s.captureStatus, ...s.errors(401, 409, 413, 415), 422: uploadRefusalBody },
       },
     },
     async (req, reply) => {

@@ -4,7 +4,15 @@ import { pipeline } from 'node:stream/promises';
 import { imageSize } from 'image-size';
 import type { BlobStore } from '../../blobs/store.js';
 import { IdentityError, identityErrors as errors } from '../errors.js';
-import { MAX_IMAGE_PIXELS, MAX_UPLOAD_BYTES, MIN_UPLOAD_BYTES } from './limits.js';
+import {
+  MAX_IMAGE_ASPECT,
+  MAX_IMAGE_PIXELS,
+  MAX_IMAGE_SIDE,
+  MAX_UPLOAD_BYTES,
+  MIN_IMAGE_HEIGHT,
+  MIN_IMAGE_WIDTH,
+  MIN_UPLOAD_BYTES,
+} from './limits.js';
 import { metadataStripper, sniffImageType, type ImageType, type MetadataStripper } from './strip-metadata.js';
 
 /** How much of the cleaned image is kept to read its header; the rest streams straight through. */
@@ -58,8 +66,8 @@ class ImageInspector extends Transform {
   }
 
   /**
-   * A header that claims more than MAX_IMAGE_PIXELS stops the upload as soon as it can be read,
-   * before the rest is stored: decoding such an image (a "decode bomb") would hold a face worker.
+   * A header whose canvas is refused (refusedShape) stops the upload as soon as it can be read,
+   * before the rest is stored: decoding such an image (a "decode bomb") would hold a worker.
    */
   private refusedCanvas(): IdentityError | null {
     if (this.headerTriedAt < 0 || this.headBytes - this.headerTriedAt < HEADER_RETRY_BYTES) return null;
@@ -71,7 +79,7 @@ class ImageInspector extends Transform {
       return null;
     }
     this.headerTriedAt = -1;
-    return tooManyPixels(dims);
+    return refusedShape(dims);
   }
 
   override _flush(done: TransformCallback): void {
@@ -121,8 +129,20 @@ class ImageInspector extends Transform {
   }
 }
 
-function tooManyPixels({ width, height }: { width: number; height: number }): IdentityError | null {
-  return width * height > MAX_IMAGE_PIXELS ? errors.tooManyPixels(width, height) : null;
+/**
+ * The refusal of an image by its header's width and height alone (README, "Bounded identity
+ * work"), or null: too many pixels, a side too long, too long for its width, or smaller than the
+ * pipeline's minimum — that last rule needs nothing but the image, so it answers now rather than
+ * as a decline after the whole capture.
+ */
+export function refusedShape({ width, height }: { width: number; height: number }): IdentityError | null {
+  const longer = Math.max(width, height);
+  const shorter = Math.min(width, height);
+  if (width * height > MAX_IMAGE_PIXELS) return errors.tooManyPixels(width, height);
+  if (longer > MAX_IMAGE_SIDE) return errors.sideTooLong(width, height);
+  if (longer > MAX_IMAGE_ASPECT * shorter) return errors.tooElongated(width, height);
+  if (width < MIN_IMAGE_WIDTH || height < MIN_IMAGE_HEIGHT) return errors.imageTooSmall(width, height);
+  return null;
 }
 
 /**
@@ -153,7 +173,7 @@ export async function storeImage(blobs: BlobStore, blobKey: string, source: Read
     throw errors.uploadEndedEarly();
   }
   const dims = inspector.dimensions();
-  const refusal = dims ? tooManyPixels(dims) : errors.unreadableImageHeader();
+  const refusal = dims ? refusedShape(dims) : errors.unreadableImageHeader();
   if (!dims || refusal) {
     await blobs.delete(blobKey);
     throw refusal;

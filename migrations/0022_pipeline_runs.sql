@@ -1,0 +1,1 @@
+ALTER TABLE "identity_verifications" ADD COLUMN "pipeline_unfinished_runs" integer DEFAULT 0 NOT NULL;
