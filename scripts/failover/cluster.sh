@@ -70,13 +70,13 @@ fi
 }
 
 need=()
-for tool in patroni etcd haproxy; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
-[ -x /usr/lib/postgresql/15/bin/postgres ] || need+=(postgresql)
+for tool in patroni etcd haproxy curl psql python3 setpriv; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
+ls -d /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 if [ "${#need[@]}" -gt 0 ]; then
-  say "installing patroni etcd-server haproxy postgresql"
+  say "installing what is missing (${need[*]})"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
-  apt-get install -y -qq --no-install-recommends patroni etcd-server haproxy postgresql >/dev/null
+  apt-get install -y -qq --no-install-recommends patroni etcd-server haproxy postgresql postgresql-client curl python3 util-linux >/dev/null
 fi
 bin_dir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 
