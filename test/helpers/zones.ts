@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { TestContext } from './app.js';
+import type { Holder } from '../../scripts/documents/mrz-lines.js';
 import { passportMrz } from './identity.js';
 
 /**
@@ -22,3 +23,15 @@ export const FOUR_EYES_ZONES = {
 export async function zoneSeenByTheReader(ctx: TestContext, id: string, text: string): Promise<void> {
   await ctx.app.db.execute(sql`update identity_verifications set mrz_read = ${text} where id = ${id}`);
 }
+
+/** An adult card holder (TD1) of the one-document tests: pure rules and the OCR'd card alike. */
+export const ADULT_CARD_HOLDER: Holder = {
+  surname: 'NOVAK',
+  givenNames: 'JAN',
+  documentNumber: 'T22000129',
+  issuingCountry: 'D',
+  nationality: 'D',
+  birthDate: '740812',
+  sex: 'M',
+  expiryDate: '300415',
+};

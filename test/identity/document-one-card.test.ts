@@ -4,18 +4,10 @@ import type { DocumentSpec } from '../../scripts/documents/render.js';
 import { portraitPath } from '../../scripts/documents/fixture-set.js';
 import { useTestApp } from '../helpers/suite.js';
 import { api, HIGH_LIMITS, identityTenant } from '../helpers/identity.js';
+import { ADULT_CARD_HOLDER } from '../helpers/zones.js';
 import { captureDocument, cardParts, documentPart } from './document-capture.js';
 
-const ADULT: Holder = {
-  surname: 'NOVAK',
-  givenNames: 'JAN',
-  documentNumber: 'T22000129',
-  issuingCountry: 'D',
-  nationality: 'D',
-  birthDate: '740812',
-  sex: 'M',
-  expiryDate: '300415',
-};
+const ADULT: Holder = ADULT_CARD_HOLDER;
 /** Sixteen on the test clock's 2026-11-22. */
 const MINOR: Holder = { ...ADULT, givenNames: 'MAREK', documentNumber: 'L898902C3', birthDate: '100301' };
 const card = (holder: Holder, more: Partial<DocumentSpec> = {}): DocumentSpec => ({

@@ -2,18 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { compareReadings, LOOK_ALIKE_PAIRS, readAlike } from '../../src/identity/document/look-alikes.js';
 import { documentIdentity, frontShowsNumber, printedNumberCandidates, sidesAgree } from '../../src/identity/document/sides.js';
 import { documentNumberHash, reuseWindowStart } from '../../src/identity/pipeline/document-number.js';
-import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
+import { mrzLines } from '../../scripts/documents/mrz-lines.js';
+import { ADULT_CARD_HOLDER } from '../helpers/zones.js';
 
-const HOLDER: Holder = {
-  surname: 'NOVAK',
-  givenNames: 'JAN',
-  documentNumber: 'T22000129',
-  issuingCountry: 'D',
-  nationality: 'D',
-  birthDate: '740812',
-  sex: 'M',
-  expiryDate: '300415',
-};
+const HOLDER = ADULT_CARD_HOLDER;
 const card = { format: 'TD1' as const, lines: mrzLines('TD1', HOLDER) };
 
 describe('the characters the reader confuses (pure)', () => {
