@@ -22,6 +22,14 @@ export interface WorkerPool {
    * `name` picks an export of the worker module other than its default.
    */
   run<T>(task: unknown, deadlineMs: number, name?: string): Promise<T>;
+  /**
+   * As run, with the task made only once a thread is free for it (a verification's images are
+   * loaded then, not while it waits behind others).
+   */
+  runMade<T>(makeTask: () => unknown, deadlineMs: number, name?: string): Promise<T>;
+  /** Tasks running on a thread now, and tasks waiting for one (the metrics' face gauges). */
+  readonly running: number;
+  readonly waiting: number;
   /** The pool's threads; none before it starts. */
   readonly threads: readonly { terminate(): Promise<number> }[];
   /** Ends the threads at once, running tasks included. */
@@ -95,6 +103,27 @@ export function createWorkerPool(opts: {
     if (next) next();
     else free++;
   };
+  let running = 0;
+  async function runMade<T>(makeTask: () => unknown, deadlineMs: number, name?: string): Promise<T> {
+    await acquire();
+    try {
+      const task = await makeTask();
+      // Aborting a running task makes piscina terminate its thread and start a replacement.
+      const signal = AbortSignal.timeout(deadlineMs);
+      running++;
+      try {
+        return (await started().run(task, { signal, ...(name ? { name } : {}) })) as T;
+      } catch (err) {
+        if (signal.aborted) throw new WorkTimedOut(opts.work, deadlineMs);
+        if (isThreadEnd(err)) throw new WorkerCrashed(opts.work, err);
+        throw err;
+      } finally {
+        running--;
+      }
+    } finally {
+      release();
+    }
+  }
   const started = (): Piscina => {
     if (pool) return pool;
     pool = new Piscina({
@@ -114,19 +143,15 @@ export function createWorkerPool(opts: {
   };
   return {
     started,
-    async run<T>(task: unknown, deadlineMs: number, name?: string): Promise<T> {
-      await acquire();
-      // Aborting a running task makes piscina terminate its thread and start a replacement.
-      const signal = AbortSignal.timeout(deadlineMs);
-      try {
-        return (await started().run(task, { signal, ...(name ? { name } : {}) })) as T;
-      } catch (err) {
-        if (signal.aborted) throw new WorkTimedOut(opts.work, deadlineMs);
-        if (isThreadEnd(err)) throw new WorkerCrashed(opts.work, err);
-        throw err;
-      } finally {
-        release();
-      }
+    run<T>(task: unknown, deadlineMs: number, name?: string): Promise<T> {
+      return runMade<T>(() => task, deadlineMs, name);
+    },
+    runMade,
+    get running() {
+      return running;
+    },
+    get waiting() {
+      return waiting.length;
     },
     get threads() {
       return pool?.threads ?? [];

@@ -35,49 +35,28 @@ export class FaceAnalysisTimeout extends WorkTimedOut {
  */
 export function createFacePool(opts: { workers: number; timeoutMs: number; maxSide: number; nice?: number }): FacePool {
   const pool = createWorkerPool({ beside: import.meta.url, threads: opts.workers, nice: opts.nice, work: 'face analysis' });
-  let running = 0;
-  let slots = opts.workers;
-  const waiting: (() => void)[] = [];
-  const acquire = async () => {
-    if (slots > 0) slots--;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  // A freed slot goes straight to the next waiter, if any.
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else slots++;
-  };
-
   return {
     start() {
       pool.started();
     },
     async analyze(load) {
-      // One analysis per worker at a time, queued here: the time limit counts the run, not the wait
-      // behind other verifications.
-      await acquire();
+      // One analysis per worker at a time, queued by the pool: the images are loaded once a worker
+      // is free, and the time limit counts the run, not the wait behind other verifications.
       try {
-        const task: FaceTask = { images: await load(), maxSide: opts.maxSide };
-        const run = pool.run<FaceTaskResult>(task, opts.timeoutMs);
-        running++;
-        try {
-          return await run;
-        } catch (err) {
-          if (err instanceof WorkTimedOut) throw new FaceAnalysisTimeout(opts.timeoutMs);
-          throw err;
-        } finally {
-          running--;
-        }
-      } finally {
-        release();
+        return await pool.runMade<FaceTaskResult>(
+          async (): Promise<FaceTask> => ({ images: await load(), maxSide: opts.maxSide }),
+          opts.timeoutMs,
+        );
+      } catch (err) {
+        if (err instanceof WorkTimedOut) throw new FaceAnalysisTimeout(opts.timeoutMs);
+        throw err;
       }
     },
     get running() {
-      return running;
+      return pool.running;
     },
     get waiting() {
-      return waiting.length;
+      return pool.waiting;
     },
     get threads() {
       return pool.threads;
