@@ -13,6 +13,7 @@ import { createTenant } from '../helpers/tenants.js';
 import { BOTH_SCOPES } from '../helpers/governance.js';
 import { useTestApp } from '../helpers/suite.js';
 import { rowsOf } from '../../src/db/client.js';
+import { isDatabaseUnavailable } from '../../src/db/errors.js';
 import type { TestContext } from '../helpers/app.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -274,5 +275,81 @@ describe('the chain sealer (group commit)', () => {
       prev_hash: GENESIS_HASH,
     });
     expect(await storedSeqs(profileId)).toEqual([1]);
+  });
+
+  /** The records stored for the profile, in seq order, as their canonical text says. */
+  const storedChain = async (profileId: string) =>
+    (
+      await ctx.app.db
+        .select({ canonical: governanceRecords.canonical })
+        .from(governanceRecords)
+        .where(eq(governanceRecords.profileId, profileId))
+        .orderBy(governanceRecords.seq)
+    ).map((r) => JSON.parse(r.canonical) as SealedRecord);
+  /** What node-postgres throws when the connection ends before the answer came (a leader that died after its COMMIT). */
+  const answerLost = () => new Error('Connection terminated unexpectedly');
+
+  it('fails as unavailable a batch whose statement committed but whose answer was lost, and the next links onto what was committed', async () => {
+    const chain = await sealer();
+    const profileId = await profile();
+    const first = await chain.seal(profileId, decision(ctx));
+    // The one statement that appends a batch after this instance's own last one (it answers the
+    // record ids) commits, and then its connection is lost: the sealer cannot know it committed.
+    const execute = ctx.app.db.execute.bind(ctx.app.db);
+    let lost = false;
+    const spy = vi.spyOn(ctx.app.db, 'execute').mockImplementation(((query: Parameters<typeof execute>[0]) =>
+      execute(query).then((result) => {
+        if (!lost && rowsOf(result).some((row) => 'record_id' in row)) {
+          lost = true;
+          throw answerLost();
+        }
+        return result;
+      })) as typeof execute);
+    let outcomes: PromiseSettledResult<SealedRecord>[];
+    try {
+      outcomes = await Promise.allSettled([1, 2].map(() => chain.seal(profileId, decision(ctx))));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lost).toBe(true);
+    // Each waiter is told unavailable (its API answers 503); what committed stays, unanswered.
+    for (const o of outcomes) expect(o.status === 'rejected' && isDatabaseUnavailable(o.reason)).toBe(true);
+    expect(await storedSeqs(profileId)).toEqual([1, 2, 3]);
+    const next = await chain.seal(profileId, decision(ctx));
+    expect(next.seq).toBe(4);
+    const stored = await storedChain(profileId);
+    expect(stored[0]).toEqual(first);
+    expectOneChain(stored);
+    expect(stored[3]).toEqual(next);
+  });
+
+  it('fails as unavailable a batch whose transaction committed but whose answer was lost, and the next links onto what was committed', async () => {
+    const chain = await sealer();
+    const profileId = await profile();
+    // A profile's first batch is sealed in a transaction under the chain-head lock; it commits,
+    // and then the answer to its COMMIT is lost.
+    const transaction = ctx.app.db.transaction.bind(ctx.app.db);
+    let lost = false;
+    const spy = vi.spyOn(ctx.app.db, 'transaction').mockImplementation(async (run, config) => {
+      const result = await transaction(run, config);
+      if (!lost && typeof result === 'object' && result !== null && 'sealed' in result) {
+        lost = true;
+        throw answerLost();
+      }
+      return result;
+    });
+    let outcomes: PromiseSettledResult<SealedRecord>[];
+    try {
+      outcomes = await Promise.allSettled([1, 2, 3].map(() => chain.seal(profileId, decision(ctx))));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lost).toBe(true);
+    for (const o of outcomes) expect(o.status === 'rejected' && isDatabaseUnavailable(o.reason)).toBe(true);
+    expect(await storedSeqs(profileId)).toEqual([1, 2, 3]);
+    // The head this instance would have remembered is unknown: the next batch reads it under the lock.
+    const next = await Promise.all([1, 2].map(() => chain.seal(profileId, decision(ctx))));
+    expect(next.map((r) => r.seq)).toEqual([4, 5]);
+    expectOneChain(await storedChain(profileId));
   });
 });

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { canonicalJson, GENESIS_HASH } from '../../src/lib/canonical-json.js';
 import { useTestApp } from '../helpers/suite.js';
 import { addKey, createTenant } from '../helpers/tenants.js';
 import { call, goodDecision, governedTenant } from '../helpers/governance.js';
+import type { TestContext } from '../helpers/app.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -291,4 +294,59 @@ describe('governance decisions: operator rows, auth, validation, sealing, chain,
     });
     expect(res.raw.body).not.toMatch(/ECONNREFUSED|5432/);
   });
+
+  it('answers 503 to every decision of a batch while the database takes no writes, and the chain goes on without a gap', async () => {
+    // A standby being promoted takes connections before it takes writes: each write there fails
+    // with 25006 (src/db/errors.ts, docs/failover.md). This once answered 500 in the failover test.
+    const t = await governedTenant(ctx);
+    const first = await decide(goodDecision(ctx), t.key);
+    expect(first.status).toBe(201);
+    const unavailable = { error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable' } };
+    // Twice: the first batch is written after this instance's own last one (one statement), the
+    // second, its head forgotten with the failed batch, in a transaction under the chain-head lock.
+    for (const path of ['one statement', 'under the lock']) {
+      const refused = await whileReadOnly(ctx, () => Promise.all([1, 2, 3].map(() => decide(goodDecision(ctx), t.key))));
+      expect(
+        refused.map((r) => r.status),
+        path,
+      ).toEqual([503, 503, 503]);
+      for (const r of refused) expect(r.body).toEqual(unavailable);
+    }
+    const next = await decide(goodDecision(ctx), t.key);
+    expect(next.status).toBe(201);
+    expect(next.body).toMatchObject({ seq: 2, prev_hash: sha256(canonicalJson(first.body)) });
+  });
 });
+
+/**
+ * Runs `run` while the app's database refuses every write as a standby does
+ * (`default_transaction_read_only`, SQLSTATE 25006): on PGlite for its one session; on PostgreSQL
+ * for the database, its open sessions ended so that the pool's new ones start read-only.
+ */
+async function whileReadOnly<T>(ctx: TestContext, run: () => Promise<T>): Promise<T> {
+  if (ctx.app.database.kind === 'pglite') {
+    await ctx.app.db.execute(sql`set default_transaction_read_only = on`);
+    try {
+      return await run();
+    } finally {
+      await ctx.app.db.execute(sql`set default_transaction_read_only = off`);
+    }
+  }
+  const name = new URL(ctx.env.DATABASE_URL!).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  const setting = async (value: 'on' | 'off') => {
+    await admin.query(`alter database ${name} set default_transaction_read_only = ${value}`);
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+  };
+  try {
+    await setting('on');
+    try {
+      return await run();
+    } finally {
+      await setting('off');
+    }
+  } finally {
+    await admin.end();
+  }
+}

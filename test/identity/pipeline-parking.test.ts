@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { BlobStoreUnavailable, type BlobStore } from '../../src/blobs/store.js';
-import { rowsOf } from '../../src/db/client.js';
+import { rowsOf, type Db } from '../../src/db/client.js';
 import { DocumentReadTimeout, type DocumentReader, type ReadResult } from '../../src/identity/document/reader.js';
 import { FaceAnalysisTimeout, type FacePool } from '../../src/identity/faces/pool.js';
 import { pipelineHandler } from '../../src/identity/pipeline/run.js';
@@ -44,10 +44,10 @@ const crash = () => Promise.reject(new WorkerCrashed('document reading', new Err
 /** A run whose process died: the read never answers, so the run never ends. */
 const neverAnswers = () => new Promise<ReadResult>(() => {});
 
-function handlerWith(ctx: TestContext, documents: DocumentReader, more: { blobs?: BlobStore; faces?: FacePool } = {}) {
+function handlerWith(ctx: TestContext, documents: DocumentReader, more: { blobs?: BlobStore; faces?: FacePool; db?: Db } = {}) {
   const { app } = ctx;
   return pipelineHandler({
-    db: app.db,
+    db: more.db ?? app.db,
     clock: app.clock,
     blobs: more.blobs ?? app.blobs,
     webhooks: app.webhooks,
@@ -159,6 +159,28 @@ describe('identity pipeline: runs past their deadline or ending abnormally are p
     const reader = readerAnswering(() => Promise.resolve(reading));
     for (let i = 0; i < 3; i++)
       await expect(handlerWith(ctx, reader, { blobs: down })(job(id))).rejects.toBeInstanceOf(BlobStoreUnavailable);
+    expect(await state(ctx, id)).toMatchObject({ status: 'processing', runs: 0 });
+    await handlerWith(ctx, reader)(job(id));
+    expect(await state(ctx, id)).toMatchObject({ status: 'manual_review', decision_reason: 'document_unreadable', runs: 1 });
+  });
+
+  it('does not park a run that lost its database: the job runs again and decides normally', async () => {
+    const id = await processing();
+    // The decision's write meets a standby being promoted, as in a failover (docs/failover.md): 25006.
+    let refused = 0;
+    const failingOver = new Proxy(ctx.app.db, {
+      get(target, name) {
+        if (name === 'transaction' && refused === 0) {
+          refused += 1;
+          return () => Promise.reject(Object.assign(new Error('cannot execute UPDATE in a read-only transaction'), { code: '25006' }));
+        }
+        const value = Reflect.get(target, name) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const reader = readerAnswering(() => Promise.resolve(reading));
+    await expect(handlerWith(ctx, reader, { db: failingOver })(job(id))).rejects.toMatchObject({ code: '25006' });
+    expect(refused).toBe(1);
     expect(await state(ctx, id)).toMatchObject({ status: 'processing', runs: 0 });
     await handlerWith(ctx, reader)(job(id));
     expect(await state(ctx, id)).toMatchObject({ status: 'manual_review', decision_reason: 'document_unreadable', runs: 1 });

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { BlobStoreUnavailable } from '../../blobs/store.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import type { JobHandler } from '../../jobs/queue.js';
 import type { Meter } from '../../metrics/meter.js';
 import { appendAudit } from '../audit.js';
@@ -185,8 +186,10 @@ export function pipelineHandler(
       await recordCounted(v.id, outcome, undefined, signals, reading);
     } catch (err) {
       // A bucket that is down decides nothing: the queue runs the job again later (README, "Object
-      // storage"). That is an ordinary end, not a crash: its run is handed back.
-      if (err instanceof BlobStoreUnavailable) {
+      // storage"). That is an ordinary end, not a crash: its run is handed back. So is a database
+      // that failed over meanwhile (docs/failover.md): parking the verification would decide it
+      // by the database's outage, as soon as the next write reached the new primary.
+      if (err instanceof BlobStoreUnavailable || isDatabaseUnavailable(err)) {
         await repo.uncountPipelineRun(db, v.id).catch(() => {});
         throw err;
       }
