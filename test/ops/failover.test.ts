@@ -100,6 +100,9 @@ describe.runIf(cluster)('failover of the PostgreSQL leader under load', () => {
     base = `http://127.0.0.1:${server.port}`;
   }, 120_000);
   afterAll(async () => {
+    // For a run looped by hand: the server's whole log, to set beside the cluster's (scripts/failover-test.sh keeps both when FAILOVER_KEEP_LOGS names a directory).
+    if (server && process.env.FAILOVER_KEEP_LOGS)
+      writeFileSync(join(process.env.FAILOVER_KEEP_LOGS, 'server.log'), server.logs.join('\n') + '\n');
     server?.cleanup();
     await receiver?.close();
     if (work) rmSync(work, { recursive: true, force: true });
