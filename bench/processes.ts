@@ -23,9 +23,9 @@ export async function freePort(): Promise<number> {
 
 /**
  * Runs a TypeScript entry point as its own process (the server as in production, or the
- * reference routes) on a free port, and waits until `readyPath` answers 200.
+ * reference routes) on a free port, and waits until `readyPath` answers 200, for at most `readyWithinMs`.
  */
-export async function startChild(entry: string, env: Record<string, string>, readyPath: string): Promise<Child> {
+export async function startChild(entry: string, env: Record<string, string>, readyPath: string, readyWithinMs = 60_000): Promise<Child> {
   const port = await freePort();
   // BENCH_CPU_PROF=<dir> profiles every child (`node --cpu-prof`, one file per thread, written when
   // it exits); `npm run bench:profile <file>` summarises one.
@@ -38,12 +38,12 @@ export async function startChild(entry: string, env: Record<string, string>, rea
   let stderr = '';
   proc.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
   const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + readyWithinMs;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${entry} exited: ${stderr}`);
     if (Date.now() > deadline) {
       proc.kill('SIGKILL');
-      throw new Error(`${entry} was not ready within 60 s: ${stderr}`);
+      throw new Error(`${entry} was not ready within ${readyWithinMs / 1000} s: ${stderr}`);
     }
     const ok = await fetch(`http://127.0.0.1:${port}${readyPath}`).then(
       (r) => r.ok,
