@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -136,12 +137,61 @@ describe('the witness key file', () => {
   it('refuses a file that is not a witness key, and a log key that is not a note verifier key', async () => {
     dir = mkdtempSync(join(tmpdir(), 'witness-'));
     const keyFile = join(dir, 'bad.key');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(keyFile, 'not a key\n');
     const log = makeLog();
     await expect(startWitness({ keyFile, logs: [log.vkey], port: 0 })).rejects.toThrow(/is not a witness key file/);
     await expect(startWitness({ keyFile: join(dir, 'new.key'), logs: ['origin+00000000+AAAA'], port: 0 })).rejects.toThrow(
       /^--log origin\+00000000\+AAAA: /,
     );
+  });
+});
+
+describe('npm run witness (src/witness/main.ts as its own process)', () => {
+  const root = join(import.meta.dirname, '../..');
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs the witness's command line until it prints `until` (then stops it) or exits; its output and exit code. */
+  function run(args: string[], until?: string): Promise<{ out: string; code: number | null }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/witness/main.ts', ...args], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`the witness never printed ${until}: ${out}`));
+      }, 90_000);
+      const seen = (chunk: Buffer) => {
+        out += chunk.toString();
+        if (until && out.includes(until)) child.kill('SIGTERM');
+      };
+      child.stdout.on('data', seen);
+      child.stderr.on('data', seen);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ out, code });
+      });
+    });
+  }
+
+  it('makes its key file (0600) on the first start and prints its verifier key; refuses to start without a log', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'witness-cli-'));
+    const keyFile = join(dir, 'witness.key');
+    const log = makeLog();
+    const started = await run(['--key', keyFile, '--port', '0', '--log', log.vkey, '--name', 'witness.test/cli'], 'listening on');
+    const vkey = /^witness (\S+)$/m.exec(started.out)?.[1];
+    expect(parseNoteKey(vkey!, COSIGNATURE_ED25519).name).toBe('witness.test/cli');
+    expect(started.out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(POST http:\/\/127\.0\.0\.1:\d+\/add-checkpoint\)/);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    // The private key never reaches the output.
+    const secret = /^PRIVATE\+KEY\+[^+]+\+[0-9a-f]{8}\+(\S+)$/.exec(readFileSync(keyFile, 'utf8').trim())![1]!;
+    expect(started.out).not.toContain(secret);
+
+    const refused = await run(['--key', keyFile, '--port', '0']);
+    expect(refused.code).toBe(2);
+    expect(refused.out).toMatch(/^witness: name at least one log with --log <verifier key>/);
   });
 });
