@@ -57,13 +57,16 @@ export function openCheckpoint(text, key, mlDsaKey) {
   const split = note.indexOf('\n\n');
   if (split < 0 || !note.endsWith('\n')) throw new LogInvalid('CHECKPOINT_MALFORMED', 'not a signed note');
   const body = note.slice(0, split + 1);
-  const signed = note
+  const signatures = note
     .slice(split + 2)
     .split('\n')
     .slice(0, -1)
     .map((line) => /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line))
-    .filter((m) => m && m[1] === key.name)
-    .map((m) => Buffer.from(m[2], 'base64'))
+    .filter(Boolean)
+    .map((m) => ({ name: m[1], bytes: Buffer.from(m[2], 'base64') }));
+  const signed = signatures
+    .filter((s) => s.name === key.name)
+    .map((s) => s.bytes)
     .find((sig) => sig.length === 68 && sig.subarray(0, 4).toString('hex') === key.keyHash);
   if (!signed) throw new LogInvalid('CHECKPOINT_SIGNATURE_INVALID', `no signature by ${key.name}+${key.keyHash}`);
   if (!ed.verify(new Uint8Array(signed.subarray(4)), new Uint8Array(Buffer.from(body, 'utf8')), key.publicKey, { zip215: false })) {
@@ -85,7 +88,57 @@ export function openCheckpoint(text, key, mlDsaKey) {
     if (!ok) throw new LogInvalid('ML_DSA_SIGNATURE_INVALID', 'the ML-DSA-65 signature does not verify over the checkpoint body');
     mlDsaVerified = true;
   }
-  return { origin, size: Number(sizeText), root, mlDsaVerified };
+  return { origin, size: Number(sizeText), root, mlDsaVerified, body, signatures };
+}
+
+/** The key hash of a witness's cosignature key: SHA-256(name ‖ "\n" ‖ 0x04 ‖ public key), first 4 bytes. */
+const cosignerHashOf = (name, publicKey) => sha256(Buffer.from(`${name}\n`), Buffer.of(4), publicKey).subarray(0, 4);
+
+/** A witness's key `<name>+<8 hex key hash>+<base64(0x04 ‖ Ed25519 public key)>` (C2SP tlog-cosignature); throws a message on anything else. */
+export function parseWitnessKey(text) {
+  const match = /^([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/=]+)$/.exec(text ?? '');
+  if (!match) throw new Error(`--witness ${text} must be <name>+<8 hex>+<base64>`);
+  const raw = Buffer.from(match[3], 'base64');
+  if (raw.length !== 33 || raw[0] !== 4) throw new Error(`--witness ${match[1]} must hold an Ed25519 cosignature key (0x04 and 32 bytes)`);
+  const publicKey = raw.subarray(1);
+  if (cosignerHashOf(match[1], publicKey).toString('hex') !== match[2])
+    throw new Error(`--witness ${match[1]}: the key hash does not match its key`);
+  return { name: match[1], keyHash: match[2], publicKey: new Uint8Array(publicKey) };
+}
+
+/**
+ * The witnesses whose C2SP tlog-cosignature (Ed25519, `cosignature/v1`) on the opened checkpoint
+ * verifies, each once with its timestamp (POSIX seconds). Lines of other keys are ignored.
+ */
+export function cosignedBy(checkpoint, witnesses) {
+  const found = [];
+  for (const witness of witnesses) {
+    for (const { name, bytes } of checkpoint.signatures) {
+      if (name !== witness.name || bytes.length !== 76 || bytes.subarray(0, 4).toString('hex') !== witness.keyHash) continue;
+      const timestamp = bytes.readBigUInt64BE(4);
+      const message = Buffer.from(`cosignature/v1\ntime ${timestamp}\n${checkpoint.body}`, 'utf8');
+      if (ed.verify(new Uint8Array(bytes.subarray(12)), new Uint8Array(message), witness.publicKey, { zip215: false })) {
+        found.push({ name: witness.name, timestamp: Number(timestamp) });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** Throws QUORUM_NOT_MET unless at least `quorum` of the witnesses cosigned the checkpoint; the ones that did. */
+export function checkQuorum(checkpoint, witnesses, quorum) {
+  const found = cosignedBy(checkpoint, witnesses);
+  if (found.length < quorum) {
+    const names = new Set(found.map((w) => w.name));
+    const missing = witnesses.filter((w) => !names.has(w.name)).map((w) => w.name);
+    throw new LogInvalid(
+      'QUORUM_NOT_MET',
+      `${found.length} of the ${quorum} witness cosignatures required verify` +
+        `${found.length ? ` (${[...names].join(', ')})` : ''}; none verifies from ${missing.join(', ')}`,
+    );
+  }
+  return found;
 }
 
 /** The proof's hashes, or an INVALID. */

@@ -4,6 +4,7 @@
 //   verify-record <file.json> --public-key <base64> [--chain] [--at <RFC 3339 time>]
 //   verify-record <record.json> [--public-key <base64>] --checkpoint <note> --verifier-key <vkey> --proof <inclusion.json> [--ml-dsa-key <base64>]
 //   verify-record --consistency <old note> <new note> --verifier-key <vkey> --proof <consistency.json> [--ml-dsa-key <base64>]
+//   verify-record --checkpoint <note> --verifier-key <vkey> --witness <witness vkey> … [--quorum N]
 //
 // A record is valid when its Ed25519 signature (base64url) verifies over the RFC 8785 (JCS)
 // canonical JSON of the record without `signature`, with the given public key (base64 of the
@@ -24,12 +25,26 @@
 //   --proof being the answer of GET /v1/governance/proofs/consistency.
 // --ml-dsa-key: also verify the checkpoints' ML-DSA-65 signature (base64 public key from the /log
 //   answer); the checkpoint files must then be whole /log answers, which carry that signature.
+// --witness (repeatable) and --quorum N (README, "Witnesses"): at least N of these witnesses (all
+//   of them without --quorum) must have cosigned the checkpoint (the newer one with --consistency):
+//   a C2SP tlog-cosignature line per witness in the note, an Ed25519 signature over
+//   "cosignature/v1\ntime <t>\n" and the checkpoint body, by the witness's key
+//   (<name>+<8 hex>+<base64(0x04 ‖ key)>, pinned from the witness's operator). --checkpoint
+//   without a record and --proof checks the checkpoint alone: its signature and its quorum.
 // Exit code 0 valid, 1 invalid, 2 usage error; one line of output.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as ed from '@noble/ed25519';
 import canonicalize from 'canonicalize';
-import { LogInvalid, openCheckpoint, parseVerifierKey, verifyConsistency, verifyInclusion } from './verify-log.js';
+import {
+  LogInvalid,
+  checkQuorum,
+  openCheckpoint,
+  parseVerifierKey,
+  parseWitnessKey,
+  verifyConsistency,
+  verifyInclusion,
+} from './verify-log.js';
 
 ed.hashes.sha512 = (message) => new Uint8Array(createHash('sha512').update(message).digest());
 
@@ -48,19 +63,27 @@ function usage(message) {
   process.stdout.write(
     `usage error: ${message}. Usage: verify-record <file.json> --public-key <base64> [--chain] [--at <time>] | ` +
       `verify-record <record.json> --checkpoint <note> --verifier-key <vkey> --proof <inclusion.json> [--ml-dsa-key <base64>] | ` +
-      `verify-record --consistency <old note> <new note> --verifier-key <vkey> --proof <consistency.json> [--ml-dsa-key <base64>]\n`,
+      `verify-record --consistency <old note> <new note> --verifier-key <vkey> --proof <consistency.json> [--ml-dsa-key <base64>] | ` +
+      `verify-record --checkpoint <note> --verifier-key <vkey> [--witness <witness vkey> …] [--quorum N]; ` +
+      `--witness (repeatable) and --quorum go with --checkpoint or --consistency\n`,
   );
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { file: undefined, publicKey: undefined, chain: false, at: undefined };
+  const opts = { file: undefined, publicKey: undefined, chain: false, at: undefined, witnesses: [], quorum: undefined };
   const valued = { '--checkpoint': 'checkpoint', '--verifier-key': 'verifierKey', '--proof': 'proof', '--ml-dsa-key': 'mlDsaKey' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg in valued) {
       if (argv[i + 1] === undefined) usage(`${arg} needs a value`);
       opts[valued[arg]] = argv[++i];
+    } else if (arg === '--witness') {
+      if (argv[i + 1] === undefined) usage('--witness needs a witness verifier key');
+      opts.witnesses.push(argv[++i]);
+    } else if (arg === '--quorum') {
+      if (!/^[1-9]\d{0,2}$/.test(argv[i + 1] ?? '')) usage('--quorum needs a whole number of witnesses, at least 1');
+      opts.quorum = Number(argv[++i]);
     } else if (arg === '--consistency') {
       if (argv[i + 2] === undefined) usage('--consistency needs the old and the new checkpoint files');
       opts.consistency = [argv[++i], argv[++i]];
@@ -73,10 +96,19 @@ function parseArgs(argv) {
     else if (opts.file === undefined) opts.file = arg;
     else usage('only one file can be verified at a time');
   }
+  if (opts.quorum !== undefined && opts.quorum > opts.witnesses.length) {
+    usage(`--quorum ${opts.quorum} needs at least that many --witness keys (${opts.witnesses.length} given)`);
+  }
   if (opts.consistency) {
     if (opts.file || opts.checkpoint || opts.chain || opts.at || opts.publicKey)
       usage('--consistency takes no record, --checkpoint, --chain, --at or --public-key');
     if (!opts.verifierKey || !opts.proof) usage('--consistency needs --verifier-key and --proof');
+    return opts;
+  }
+  if (opts.checkpoint && !opts.file && !opts.proof) {
+    if (!opts.verifierKey) usage('--checkpoint needs --verifier-key');
+    if (opts.chain || opts.at || opts.publicKey) usage('--checkpoint alone takes no --chain, --at or --public-key');
+    opts.checkpointOnly = true;
     return opts;
   }
   if (!opts.file) usage('a file is required');
@@ -84,8 +116,8 @@ function parseArgs(argv) {
     if (!opts.verifierKey || !opts.proof) usage('--checkpoint needs --verifier-key and --proof');
     if (opts.chain) usage('--checkpoint verifies one record; drop --chain');
   } else {
-    if (opts.verifierKey || opts.proof || opts.mlDsaKey)
-      usage('--verifier-key, --proof and --ml-dsa-key go with --checkpoint or --consistency');
+    if (opts.verifierKey || opts.proof || opts.mlDsaKey || opts.witnesses.length > 0 || opts.quorum !== undefined)
+      usage('--verifier-key, --proof, --ml-dsa-key, --witness and --quorum go with --checkpoint or --consistency');
     if (!opts.publicKey) usage('--public-key is required');
   }
   return opts;
@@ -271,24 +303,57 @@ function logKeys(opts) {
   return { key, mlDsaKey };
 }
 
+/** The --witness keys, or a usage error; two keys of one name are one witness given twice. */
+function witnessKeys(opts) {
+  const witnesses = [];
+  for (const text of opts.witnesses) {
+    let witness;
+    try {
+      witness = parseWitnessKey(text);
+    } catch (err) {
+      usage(err.message);
+    }
+    if (witnesses.some((w) => w.name === witness.name)) usage(`--witness ${witness.name} is given twice`);
+    witnesses.push(witness);
+  }
+  return witnesses;
+}
+
+/** The quorum's part of the answer line (nothing without --witness), or QUORUM_NOT_MET. */
+function quorumOf(opts, checkpoint) {
+  const witnesses = witnessKeys(opts);
+  if (witnesses.length === 0) return '';
+  const quorum = opts.quorum ?? witnesses.length;
+  const found = checkQuorum(checkpoint, witnesses, quorum);
+  return ` cosigned_by=${found.map((w) => w.name).join(',')} quorum=${quorum}/${witnesses.length}`;
+}
+
 /** --consistency and --checkpoint: one line and the exit code. */
 function verifyLog(opts, record) {
   const { key, mlDsaKey } = logKeys(opts);
   const pq = mlDsaKey ? ' ml_dsa=verified' : '';
+  witnessKeys(opts);
   try {
+    if (opts.checkpointOnly) {
+      const checkpoint = openCheckpoint(readText(opts.checkpoint), key, mlDsaKey);
+      const quorum = quorumOf(opts, checkpoint);
+      return `VALID checkpoint: tree ${checkpoint.size} of ${key.name}${pq}${quorum}`;
+    }
     const proof = strictParse(readText(opts.proof));
     if (opts.consistency) {
       const [older, newer] = opts.consistency.map((file) => openCheckpoint(readText(file), key, mlDsaKey));
       if (older.size === 0) usage('the old checkpoint is of the empty tree: every tree extends it, there is nothing to prove');
       verifyConsistency(older, newer, proof);
-      return `VALID consistent: tree ${older.size} is a prefix of tree ${newer.size} of ${key.name}${pq}`;
+      const quorum = quorumOf(opts, newer);
+      return `VALID consistent: tree ${older.size} is a prefix of tree ${newer.size} of ${key.name}${pq}${quorum}`;
     }
     const checkpoint = openCheckpoint(readText(opts.checkpoint), key, mlDsaKey);
     if (proof?.seq !== record.seq || proof?.leaf_index !== record.seq - 1) {
       throw new LogInvalid('PROOF_MISMATCH', `the proof is for seq ${proof?.seq}, the record is seq ${record.seq}`);
     }
     verifyInclusion(jcs(record), proof, checkpoint);
-    return `VALID included: record_id=${record.record_id} seq=${record.seq} in tree ${checkpoint.size} of ${key.name}${pq}`;
+    const quorum = quorumOf(opts, checkpoint);
+    return `VALID included: record_id=${record.record_id} seq=${record.seq} in tree ${checkpoint.size} of ${key.name}${pq}${quorum}`;
   } catch (err) {
     if (err instanceof LogInvalid || err instanceof Invalid) throw err;
     throw new Invalid('PROOF_MALFORMED', err instanceof Error ? err.message : String(err));
@@ -297,7 +362,7 @@ function verifyLog(opts, record) {
 
 function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (opts.consistency) {
+  if (opts.consistency || opts.checkpointOnly) {
     try {
       process.stdout.write(`${verifyLog(opts)}\n`);
       process.exit(0);

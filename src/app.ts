@@ -38,7 +38,7 @@ import { securityHeaders } from './plugins/security-headers.js';
 import { closeUnreadBodies } from './plugins/unread-bodies.js';
 import { webApp } from './plugins/web-app.js';
 import { governanceErrorFormat } from './governance/errors.js';
-import { GOVERNANCE_PREFIXES, governanceApi } from './governance/plugin.js';
+import { GOVERNANCE_PREFIXES, governanceApi, governanceWork, type GovernanceWorkOptions } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import type { Tracing } from './tracing/start.js';
 import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
@@ -59,6 +59,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Webhook delivery: extra trusted CAs (tests' self-signed receivers) and the SSRF guard's DNS. */
   webhooks?: Pick<WebhookPlatformDeps, 'ca' | 'resolve'>;
+  /** The transparency log's witnesses: extra trusted CAs (tests' self-signed witnesses). */
+  witnesses?: { ca?: GovernanceWorkOptions['witnessCa'] };
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
   /** The process's tracing, when OTEL_EXPORTER_OTLP_ENDPOINT turned it on (src/tracing/start.ts); its owner shuts it down. */
@@ -224,11 +226,12 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     await app.register(adminApi, { prefix: '/admin/v1' });
     await app.register(ticketingApi, { prefix: '/api/v1' });
     await app.register(identityApi, { prefix: '/v1' });
-    await app.register(governanceApi);
+    await app.register(governanceApi, { witnessCa: opts.witnesses?.ca });
     await app.register(webApp);
   } else {
-    // The work the APIs' requests queue (ticketing and governance queue none of their own).
+    // The work the APIs' requests queue (ticketing queues none of its own).
     await identityWork(app);
+    await governanceWork(app, { witnessCa: opts.witnesses?.ca });
     workerOnly(app);
   }
 

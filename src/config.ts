@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COSIGNATURE_ED25519, parseNoteKey, type NoteKey } from './lib/signed-note.js';
 
 const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -26,6 +27,50 @@ const publicUrl = z.string().transform((v, ctx) => {
     return z.NEVER;
   }
   return url.toString().replace(/\/+$/, '');
+});
+
+/** A witness of the transparency log: its cosignature key and the submission prefix its add-checkpoint is under. */
+export interface LogWitness extends NoteKey {
+  /** The verifier key as configured: `<name>+<key hash>+<base64(0x04 ‖ key)>`. */
+  verifierKey: string;
+  url: string;
+}
+
+/**
+ * LOG_WITNESSES (README, "Witnesses"): comma-separated `<name>+<hex key hash>+<base64 key>=<https URL>`,
+ * a C2SP tlog-cosignature Ed25519 verifier key and the witness's submission prefix.
+ */
+const logWitnesses = z.string().transform((v, ctx) => {
+  const witnesses: LogWitness[] = [];
+  for (const [i, entry] of v
+    .split(',')
+    .map((e) => e.trim())
+    .entries()) {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message: `witness ${i + 1} (${JSON.stringify(entry.slice(0, 80))}): ${message}` });
+      return z.NEVER;
+    };
+    // The base64 of a 33-byte key has no padding, so the first '=' before http(s):// ends it.
+    const match = /^([^=\s]+)=(https?:\/\/\S+)$/.exec(entry);
+    if (!match) return fail('expected <name>+<hex key hash>+<base64 key>=<https URL>');
+    let key: NoteKey;
+    try {
+      key = parseNoteKey(match[1]!, COSIGNATURE_ED25519);
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+    let url: URL;
+    try {
+      url = new URL(match[2]!);
+    } catch {
+      return fail('the URL is not a URL');
+    }
+    if (url.protocol !== 'https:') return fail('the URL must be https:// (C2SP tlog-witness over TLS)');
+    if (url.search || url.hash || url.username || url.password) return fail('the URL may not hold a query, fragment or credentials');
+    if (witnesses.some((w) => w.name === key.name)) return fail(`the name ${key.name} is given twice`);
+    witnesses.push({ ...key, verifierKey: match[1]!, url: url.toString().replace(/\/+$/, '') });
+  }
+  return witnesses;
 });
 
 const envSchema = z
@@ -62,6 +107,8 @@ const envSchema = z
     /** Days a delivery attempt (with its excerpt of the receiver's answer) is kept in the delivery log (README, "Retention"). */
     WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     GOVERNANCE_SIGNING_KEY: base64Seed.optional(),
+    /** Witnesses each new transparency-log checkpoint is sent to for their cosignatures (README, "Witnesses"); none by default. */
+    LOG_WITNESSES: logWitnesses.default([]),
     TICKETING_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
     /** Event pages kept per process, in MiB of bodies (0: none); a kept page is checked against the database before it is sent. */
     EVENT_PAGE_CACHE_MB: nonNegativeInt.default(16),

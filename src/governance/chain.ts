@@ -60,12 +60,18 @@ export function createChainSealer({
   signingKey,
   recheck,
   meter = silentMeter,
+  onSealed,
 }: {
   db: Db;
   clock: Clock;
   signingKey: SigningKey;
   recheck: Recheck;
   meter?: Meter;
+  /**
+   * Awaited after each committed batch, before its decisions are answered: the profile's log has
+   * a new checkpoint, whose witness submissions are then queued (README, "Witnesses"). It must not throw.
+   */
+  onSealed?: (profileId: string) => Promise<void>;
 }) {
   /** The head each profile's chain had after this instance's last batch of it. */
   const heads = new Map<string, repo.ChainHead>();
@@ -145,6 +151,7 @@ export function createChainSealer({
     if (heads.size >= REMEMBERED_HEADS) heads.clear();
     heads.set(profileId, written.head);
     meter.governanceBatchSealed(written.sealed.map((link) => link.record.disposition));
+    if (written.sealed.length > 0) await onSealed?.(profileId);
     const links = written.sealed.values();
     return outcomes.map((outcome) => {
       if (!isDecision(outcome)) return outcome;

@@ -18,7 +18,7 @@ export const logResponse = z.object({
   checkpoint: z
     .string()
     .describe(
-      'C2SP tlog-checkpoint in a C2SP signed note: origin, tree size and base64 root hash lines, a blank line, then `— <origin> <base64(4-byte key hash ‖ Ed25519 signature)>`',
+      'C2SP tlog-checkpoint in a C2SP signed note: origin, tree size and base64 root hash lines, a blank line, then `— <origin> <base64(4-byte key hash ‖ Ed25519 signature)>`, followed by one C2SP tlog-cosignature line `— <witness name> <base64(4-byte key hash ‖ 8-byte timestamp ‖ Ed25519 signature)>` per witness that has cosigned this tree size (note verifiers skip the lines of keys they do not know)',
     ),
   verifier_key: z.string().describe('The note verifier key `<origin>+<8 hex key hash>+<base64(0x01 ‖ Ed25519 public key)>`'),
   ml_dsa: z
@@ -29,6 +29,16 @@ export const logResponse = z.object({
         .describe('ML-DSA-65 (FIPS 204) signature over the checkpoint body (the note text before the blank line), base64'),
     })
     .describe('A post-quantum signature over the same checkpoint body'),
+  cosignatures: z
+    .array(
+      z.object({
+        witness: z.string().describe('The witness’s name, as in its note verifier key in LOG_WITNESSES and its line in `checkpoint`'),
+        timestamp: z.string().describe('When the witness cosigned, from its cosignature (RFC 3339, whole seconds)'),
+      }),
+    )
+    .describe(
+      'The witnesses (LOG_WITNESSES) that have cosigned this very tree size, by name; a witness still catching up is absent until it answers. Check them offline with `verify-record --witness <vkey> … --quorum N`.',
+    ),
 });
 
 export const logKeysResponse = z.object({

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { useKeyAuth } from '../auth/key-auth.js';
 import { governanceIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
@@ -15,7 +15,9 @@ import { cryptoRoutes } from './routes/crypto.js';
 import { governanceRoutes } from './routes/governance.js';
 import { proofRoutes } from './routes/proof.js';
 import { createGovernanceService } from './service.js';
-import { createTransparencyLog } from './transparency-log.js';
+import { createTransparencyLog, type TransparencyLog } from './transparency-log.js';
+import { createWitnessClient } from './witness/client.js';
+import { createWitnessSubmissions, type WitnessSubmissions } from './witness/submissions.js';
 
 /** The governance API's path scopes and their routes; the rest of /v1 is identity's. */
 const PATH_SCOPES = [
@@ -29,23 +31,67 @@ const PATH_SCOPES = [
 /** The path prefixes the governance API serves (for answers given before routing, src/app.ts). */
 export const GOVERNANCE_PREFIXES = PATH_SCOPES.map(([prefix]) => `${prefix}/`);
 
+/** How long a witness has to answer one add-checkpoint. */
+const WITNESS_TIMEOUT_MS = 10_000;
+
+export interface GovernanceWorkOptions {
+  /** Extra trusted CAs for the witnesses' HTTPS (tests' self-signed witnesses); the system store otherwise. */
+  witnessCa?: string | Buffer | (string | Buffer)[];
+}
+
 /**
- * The Governance Evidence Service: five encapsulated scopes (/v1/governance, /v1/proof,
- * /v1/crypto, /v1/challenge, /v1/carrier) sharing one strict JSON parser, one error format,
- * one auth hook and one rate limit. It never touches the '/v1' scope identity owns.
+ * The governance work every instance that runs jobs needs, and the API's instances too (they
+ * queue it): the transparency log and its witness submissions (README, "Witnesses"), their job
+ * handler registered (an API-only instance's queue keeps none) and the submissions a crash may
+ * have left unqueued queued again.
  */
-export const governanceApi: FastifyPluginAsync = async (app) => {
-  const seed = app.config.GOVERNANCE_SIGNING_KEY ? Buffer.from(app.config.GOVERNANCE_SIGNING_KEY, 'base64') : undefined;
-  const signingKey = await liveSigningKey(app.db, app.clock, 'governance', seed);
-  const service = createGovernanceService({ db: app.db, clock: app.clock, signingKey, meter: app.meter });
-  const boundary = createExecutionBoundary(service);
+export async function governanceWork(
+  app: FastifyInstance,
+  opts: GovernanceWorkOptions = {},
+): Promise<{ log: TransparencyLog; submissions: WitnessSubmissions }> {
+  const witnesses = app.config.LOG_WITNESSES;
   // The log's checkpoints are signed with keys of their own purpose, never the records' key.
   const log = createTransparencyLog({
     db: app.db,
     publicUrl: app.config.PUBLIC_URL,
     checkpointKey: await liveSigningKey(app.db, app.clock, 'governance-checkpoint'),
     mlDsaKey: await liveMlDsaKey(app.db, app.clock, 'governance-checkpoint-ml-dsa'),
+    witnesses: witnesses.map((w) => w.name),
   });
+  const client = createWitnessClient({ timeoutMs: WITNESS_TIMEOUT_MS, ca: opts.witnessCa });
+  app.addHook('onClose', async () => client.close());
+  const submissions = createWitnessSubmissions({ db: app.db, clock: app.clock, jobs: app.jobs, log, witnesses, client, logger: app.log });
+  submissions.register();
+  if (witnesses.length > 0) await submissions.catchUp();
+  return { log, submissions };
+}
+
+/**
+ * The Governance Evidence Service: five encapsulated scopes (/v1/governance, /v1/proof,
+ * /v1/crypto, /v1/challenge, /v1/carrier) sharing one strict JSON parser, one error format,
+ * one auth hook and one rate limit. It never touches the '/v1' scope identity owns.
+ */
+export const governanceApi: FastifyPluginAsync<GovernanceWorkOptions> = async (app, opts) => {
+  const seed = app.config.GOVERNANCE_SIGNING_KEY ? Buffer.from(app.config.GOVERNANCE_SIGNING_KEY, 'base64') : undefined;
+  const signingKey = await liveSigningKey(app.db, app.clock, 'governance', seed);
+  const { log, submissions } = await governanceWork(app, opts);
+  const witnessed = app.config.LOG_WITNESSES.length > 0;
+  const service = createGovernanceService({
+    db: app.db,
+    clock: app.clock,
+    signingKey,
+    meter: app.meter,
+    // After the batch committed and before it is answered, so an answered decision's checkpoint
+    // is queued for its witnesses. The records stand whatever happens here: a queueing that fails
+    // (or a crash in between) is made up for by the next seal or the next start (governanceWork's catch-up).
+    onSealed: witnessed
+      ? (profileId) =>
+          submissions.checkpointGrew(profileId).catch((err: unknown) => {
+            app.log.warn({ err, profileId }, 'could not queue the witness submissions of a new checkpoint');
+          })
+      : undefined,
+  });
+  const boundary = createExecutionBoundary(service);
 
   useGovernanceErrors(app);
   useIdempotency(app, governanceIdempotency);

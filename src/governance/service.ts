@@ -27,14 +27,16 @@ interface GovernanceDeps {
   clock: Clock;
   signingKey: SigningKey;
   meter?: Meter;
+  /** Told after each committed batch of a profile's records (src/governance/chain.ts). */
+  onSealed?: (profileId: string) => Promise<void>;
 }
 
 export type GovernanceService = ReturnType<typeof createGovernanceService>;
 
-export function createGovernanceService({ db, clock, signingKey, meter }: GovernanceDeps) {
+export function createGovernanceService({ db, clock, signingKey, meter, onSealed }: GovernanceDeps) {
   let keyCache = new Map<string, Uint8Array>([[signingKey.kid, signingKey.publicKey]]);
   const agents = createAgentTerms(db);
-  const sealer = createChainSealer({ db, clock, signingKey, recheck: agents.recheck, meter });
+  const sealer = createChainSealer({ db, clock, signingKey, recheck: agents.recheck, meter, onSealed });
 
   /** Every published key by id; reloaded on a miss so keys another instance rotated in are found. */
   async function verificationKeys(kid?: string): Promise<ReadonlyMap<string, Uint8Array>> {

@@ -6,6 +6,7 @@ import { checkpointBody, noteVerifierKey, signNote } from './checkpoint.js';
 import { governanceErrors as errors } from './errors.js';
 import { listLogKeys, logOriginOf } from './log-keys.js';
 import * as logRepo from './log-repo.js';
+import { cosignaturesAt } from './witness/repo.js';
 import {
   consistencyRanges,
   foldRoots,
@@ -20,12 +21,17 @@ import {
 /** Signed checkpoints remembered, one per profile and tree size (a tree of a given size never changes). */
 const REMEMBERED_CHECKPOINTS = 10_000;
 
-interface LogAnswer {
+interface SignedCheckpoint {
   origin: string;
   tree_size: number;
   checkpoint: string;
   verifier_key: string;
   ml_dsa: { public_key: string; signature: string };
+}
+
+/** The answer of GET /v1/governance/log: the checkpoint with the witnesses' cosignature lines appended. */
+interface LogAnswer extends SignedCheckpoint {
+  cosignatures: { witness: string; timestamp: string }[];
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -40,25 +46,28 @@ export function createTransparencyLog({
   publicUrl,
   checkpointKey,
   mlDsaKey,
+  witnesses = [],
 }: {
   db: Db;
   publicUrl: string;
   checkpointKey: SigningKey;
   mlDsaKey: MlDsaKey;
+  /** The names of the witnesses in LOG_WITNESSES: only their cosignatures are served. */
+  witnesses?: string[];
 }) {
   const originOf = (profileId: string) => logOriginOf(publicUrl, profileId);
-  const signed = new LRUCache<string, LogAnswer>({ max: REMEMBERED_CHECKPOINTS });
+  const signed = new LRUCache<string, SignedCheckpoint>({ max: REMEMBERED_CHECKPOINTS });
   const mlDsaPublicKey = b64(mlDsaKey.publicKey);
 
-  /** The checkpoint of the profile's tree as committed now: every record sealed before the call is in it. */
-  async function checkpoint(profileId: string): Promise<LogAnswer> {
+  /** The signed checkpoint of the profile's tree as committed now: every record sealed before the call is in it. */
+  async function signedCheckpoint(profileId: string): Promise<SignedCheckpoint> {
     const head = await logRepo.treeHead(db, profileId);
     const cacheKey = `${profileId}/${head.size}`;
     const cached = signed.get(cacheKey);
     if (cached) return cached;
     const origin = originOf(profileId);
     const body = checkpointBody(origin, head.size, foldRoots(head.frontier));
-    const answer: LogAnswer = {
+    const answer: SignedCheckpoint = {
       origin,
       tree_size: head.size,
       checkpoint: signNote(body, origin, checkpointKey),
@@ -67,6 +76,22 @@ export function createTransparencyLog({
     };
     signed.set(cacheKey, answer);
     return answer;
+  }
+
+  /**
+   * The current checkpoint with the cosignatures the witnesses have returned for its size
+   * (README, "Witnesses"): their lines follow the log's own signature in the note, as C2SP
+   * tlog-cosignature has it, and `cosignatures` says who cosigned and when. A witness still
+   * catching up (its job retried) is simply not there yet.
+   */
+  async function checkpoint(profileId: string): Promise<LogAnswer> {
+    const answer = await signedCheckpoint(profileId);
+    const rows = answer.tree_size === 0 ? [] : await cosignaturesAt(db, profileId, answer.tree_size, witnesses);
+    return {
+      ...answer,
+      checkpoint: answer.checkpoint + rows.map((row) => `\u2014 ${row.witness} ${row.signature}\n`).join(''),
+      cosignatures: rows.map((row) => ({ witness: row.witness, timestamp: new Date(row.cosignedAt * 1000).toISOString() })),
+    };
   }
 
   /**
@@ -107,7 +132,7 @@ export function createTransparencyLog({
   /** Every profile's log with its keys, for auditors to pin (public). */
   const keys = () => listLogKeys(db, publicUrl);
 
-  return { checkpoint, inclusionProof, consistencyProof, keys };
+  return { checkpoint, signedCheckpoint, inclusionProof, consistencyProof, keys };
 }
 
 export type TransparencyLog = ReturnType<typeof createTransparencyLog>;

@@ -18,6 +18,11 @@ export const JOB_KINDS = {
   'webhooks.fanout': { lane: 'housekeeping', payload: z.object({ eventId: z.uuid() }) },
   /** The next attempt of one delivery. */
   'webhooks.deliver': { lane: 'deliveries', payload: z.object({ deliveryId: z.uuid() }) },
+  /**
+   * The newest checkpoint of one profile's transparency log to one witness (src/governance/witness/
+   * submissions.ts); the witness's name is its concurrency key, so one that is down is paused.
+   */
+  'governance.witness': { lane: 'deliveries', payload: z.object({ profileId: z.uuid(), witness: z.string().min(1) }) },
   /** The decision pipeline of one verification (src/identity/pipeline/run.ts). */
   'identity.pipeline': { lane: 'identity', payload: z.object({ verificationId: z.uuid() }) },
 } as const satisfies Record<string, { lane: LaneName; payload: z.ZodType }>;

@@ -10,6 +10,7 @@ import {
   claimDue,
   finishJobs,
   insertJob,
+  insertJobUnlessPending,
   releaseJobs,
   movePendingJob,
   renewLeases,
@@ -114,6 +115,8 @@ interface EnqueueOptions {
   tx?: DbOrTx;
   /** What the job talks to (e.g. one webhook endpoint); limits and pauses apply per key. */
   key?: string;
+  /** Add nothing when a job of the queue with the same key and payload is pending (answers its id). */
+  unlessPending?: boolean;
 }
 
 export interface JobQueue {
@@ -618,7 +621,7 @@ export function createJobQueue(opts: JobQueueOptions): JobQueue {
       // A payload its handler would refuse is refused here, inside the caller's transaction.
       if (isJobName(queue)) JOB_KINDS[queue].payload.parse(payload);
       const now = clock.now();
-      return insertJob(o.tx ?? db, {
+      return (o.unlessPending ? insertJobUnlessPending : insertJob)(o.tx ?? db, {
         queue,
         payload,
         runAt: o.runAt ?? now,

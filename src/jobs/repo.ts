@@ -54,6 +54,31 @@ export async function insertJob(db: DbOrTx, job: NewJob): Promise<string> {
   return row.id;
 }
 
+/**
+ * Adds the job unless one of the same queue, key and payload is pending already (then answers
+ * that one's id): work that always takes the newest state when it runs, such as a witness
+ * submission, needs one waiting job, not one per change. Two callers at once may both add one;
+ * the second run then finds nothing new.
+ */
+export async function insertJobUnlessPending(db: DbOrTx, job: NewJob): Promise<string> {
+  const payload = JSON.stringify(job.payload);
+  const result = await db.execute(sql`
+    with waiting as (
+      select id from jobs
+      where queue = ${job.queue} and state = 'pending' and concurrency_key is not distinct from ${job.key}
+        and payload = ${payload}::jsonb
+      limit 1),
+    added as (
+      insert into jobs (queue, payload, state, run_at, concurrency_key, trace_parent, created_at, updated_at)
+      select ${job.queue}, ${payload}::jsonb, 'pending', ${iso(job.runAt)}, ${job.key}, ${job.traceParent ?? null}, ${iso(job.now)}, ${iso(job.now)}
+      where not exists (select 1 from waiting)
+      returning id)
+    select id from added union all select id from waiting`);
+  const [row] = rowsOf<{ id: string }>(result);
+  if (!row) throw new Error('the job insert returned no row');
+  return row.id;
+}
+
 /** Inserts the one job of a fixed id (a periodic housekeeping job) unless it exists already. */
 export async function ensureSingletonJob(db: DbOrTx, job: Omit<NewJob, 'key'> & { id: string }): Promise<void> {
   await db

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, customType, doublePrecision, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { profiles, ts } from './core.js';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -119,4 +132,27 @@ export const governanceDeliveries = pgTable(
     result: text('result').notNull(),
   },
   (t) => [index('governance_deliveries_execution_idx').on(t.executionId, t.attemptedAt)],
+);
+
+/**
+ * The witnesses' cosignatures of the transparency log's checkpoints (README, "Witnesses"): one
+ * per profile, witness (its name in LOG_WITNESSES) and tree size, the C2SP tlog-cosignature as
+ * the witness returned it and verified against its key. A tree of a given size never changes, so
+ * the checkpoint GET /v1/governance/log serves for that size carries these lines.
+ */
+export const governanceWitnessCosignatures = pgTable(
+  'governance_witness_cosignatures',
+  {
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    witness: text('witness').notNull(),
+    treeSize: integer('tree_size').notNull(),
+    /** The cosignature's own time (POSIX seconds), as signed. */
+    cosignedAt: bigint('cosigned_at', { mode: 'number' }).notNull(),
+    /** base64(key hash ‖ timestamp ‖ Ed25519 signature): the note signature line after the name. */
+    signature: text('signature').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.witness, t.treeSize] })],
 );
