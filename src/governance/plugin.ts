@@ -3,7 +3,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import { useKeyAuth } from '../auth/key-auth.js';
 import { governanceIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
-import { liveMlDsaKey } from '../signing-keys/ml-dsa.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createExecutionBoundary } from './boundary.js';
@@ -15,7 +14,7 @@ import { cryptoRoutes } from './routes/crypto.js';
 import { governanceRoutes } from './routes/governance.js';
 import { proofRoutes } from './routes/proof.js';
 import { createGovernanceService } from './service.js';
-import { createTransparencyLog } from './transparency-log.js';
+import { openTransparencyLog } from './transparency-log.js';
 
 /** The governance API's path scopes and their routes; the rest of /v1 is identity's. */
 const PATH_SCOPES = [
@@ -40,12 +39,7 @@ export const governanceApi: FastifyPluginAsync = async (app) => {
   const service = createGovernanceService({ db: app.db, clock: app.clock, signingKey, meter: app.meter });
   const boundary = createExecutionBoundary(service);
   // The log's checkpoints are signed with keys of their own purpose, never the records' key.
-  const log = createTransparencyLog({
-    db: app.db,
-    publicUrl: app.config.PUBLIC_URL,
-    checkpointKey: await liveSigningKey(app.db, app.clock, 'governance-checkpoint'),
-    mlDsaKey: await liveMlDsaKey(app.db, app.clock, 'governance-checkpoint-ml-dsa'),
-  });
+  const log = await openTransparencyLog({ db: app.db, clock: app.clock, publicUrl: app.config.PUBLIC_URL });
 
   useGovernanceErrors(app);
   useIdempotency(app, governanceIdempotency);
