@@ -2,10 +2,13 @@ import type { Db } from '../db/client.js';
 import { isJobName, JOB_KINDS, LANES, type LaneName } from '../jobs/kinds.js';
 import type { Clock } from '../lib/clock.js';
 import { createIdentityOperatorReads } from '../identity/service.js';
-import { attemptsPerMinute, queuedPerMinute } from './activity-repo.js';
+import { attemptsPerMinute, failingTargets, queuedPerMinute } from './activity-repo.js';
 
 const MINUTES = 60;
 const MINUTE_MS = 60_000;
+/** The ranges the Overview offers, and the minutes one bar (of sixty) covers in each. */
+export const ACTIVITY_RANGES = { '1h': 1, '6h': 6, '24h': 24 } as const;
+export type ActivityRange = keyof typeof ACTIVITY_RANGES;
 const STATUSES = ['approved', 'declined', 'manual_review'] as const;
 type DecisionStatus = (typeof STATUSES)[number];
 
@@ -29,22 +32,36 @@ const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.
 export function createActivityReport(db: Db, clock: Clock) {
   const identity = createIdentityOperatorReads(db);
   return {
-    async lastHour(): Promise<{ from: string; to: string; minutes: MinuteOfActivity[] }> {
+    /**
+     * The last `range` in sixty counts, the current one last, of one profile when `profileId` is
+     * given (its deliveries and decisions; the queue is the deployment's: jobs belong to no
+     * profile), with the webhook targets failing now.
+     */
+    async lastHour({ range = '1h', profileId }: { range?: ActivityRange; profileId?: string | undefined } = {}) {
+      const bucketMinutes = ACTIVITY_RANGES[range];
+      const bucketMs = bucketMinutes * MINUTE_MS;
       const now = clock.now();
-      const firstMinute = Math.floor(now.getTime() / MINUTE_MS) - (MINUTES - 1);
-      const window = { from: new Date(firstMinute * MINUTE_MS), to: new Date((firstMinute + MINUTES) * MINUTE_MS), now };
-      const [attempts, decisions, queued] = await Promise.all([
+      const firstBucket = Math.floor(now.getTime() / bucketMs) - (MINUTES - 1);
+      const window = {
+        from: new Date(firstBucket * bucketMs),
+        to: new Date((firstBucket + MINUTES) * bucketMs),
+        now,
+        bucketMinutes,
+        profileId,
+      };
+      const [attempts, decisions, queued, failing] = await Promise.all([
         attemptsPerMinute(db, window),
         identity.decisionsPerMinute(window),
         queuedPerMinute(db, window, MINUTES),
+        failingTargets(db, window),
       ]);
       const minutes: MinuteOfActivity[] = Array.from({ length: MINUTES }, (_, i) => ({
-        at: new Date((firstMinute + i) * MINUTE_MS).toISOString(),
+        at: new Date((firstBucket + i) * bucketMs).toISOString(),
         deliveries: { delivered: 0, failed: 0 },
         decisions: zeros(STATUSES),
         queued: zeros(LANES),
       }));
-      const slot = (minute: number) => minutes[Number(minute) - firstMinute];
+      const slot = (bucket: number) => minutes[Number(bucket) - firstBucket];
       for (const row of attempts) {
         const m = slot(row.minute);
         if (m) m.deliveries = { delivered: Number(row.delivered), failed: Number(row.failed) };
@@ -57,7 +74,22 @@ export function createActivityReport(db: Db, clock: Clock) {
         const m = minutes[Number(row.i)];
         if (m) m.queued[laneOf(row.queue)] += Number(row.n);
       }
-      return { from: window.from.toISOString(), to: window.to.toISOString(), minutes };
+      return {
+        from: window.from.toISOString(),
+        to: window.to.toISOString(),
+        bucket_minutes: bucketMinutes,
+        minutes,
+        failing: failing.map((f) => ({
+          url: f.url,
+          endpoint_id: f.endpoint_id,
+          profile_id: f.profile_id,
+          failed: Number(f.failed),
+          last_at: new Date(f.last_at).toISOString(),
+          last_status_code: f.last_status_code === null ? null : Number(f.last_status_code),
+          last_error: f.last_error,
+          last_delivery_id: f.last_delivery_id,
+        })),
+      };
     },
   };
 }

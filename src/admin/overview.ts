@@ -1,8 +1,8 @@
 import type { Db } from '../db/client.js';
-import type { EventStatus, VerificationStatus } from '../db/vocabulary.js';
+import type { EventStatus } from '../db/vocabulary.js';
 import type { Clock } from '../lib/clock.js';
 import { createGovernanceOperatorService } from '../governance/service.js';
-import { createIdentityOperatorReads } from '../identity/service.js';
+import { createIdentityOperatorReads, type VerificationFilter } from '../identity/service.js';
 import { createProfileService } from '../profiles/service.js';
 import { createTicketingOperatorReads } from '../ticketing/service.js';
 
@@ -29,9 +29,9 @@ export function createOperatorOverview(db: Db, clock: Clock) {
       return { ...(await profiles.listProfiles(windowOf(page))), ...page };
     },
 
-    async verifications(profileId: string, status: VerificationStatus | undefined, page: Page) {
+    async verifications(profileId: string, filter: VerificationFilter, page: Page) {
       await requireProfile(profileId);
-      return { ...(await identity.verifications(profileId, status, windowOf(page))), ...page };
+      return { ...(await identity.verifications(profileId, filter, windowOf(page))), ...page };
     },
 
     async events(profileId: string, status: EventStatus | undefined, page: Page) {

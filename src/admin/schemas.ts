@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createdVerification, httpsUrl } from '../identity/schemas.js';
+import { createdVerification, httpsUrl, returnUrlInput } from '../identity/schemas.js';
 import { isTimeZone } from '../lib/time.js';
 import { envelope, errorEnvelope } from '../plugins/envelope-schemas.js';
 import { GOVERNANCE_SCOPES, IDENTITY_ROLES, KEY_SERVICES, PLANS, REVIEW_POLICIES, TICKETING_SCOPES } from '../db/vocabulary.js';
@@ -160,5 +160,6 @@ export const delegation = z.object({
 export const verificationStart = z.strictObject({
   reference: z.string().trim().min(1).max(200).nullish().describe('Your own reference for this verification, shown in the consoles'),
   webhook_url: httpsUrl.nullish().describe('Where the decision webhook goes; omitted, none is sent'),
+  return_url: returnUrlInput,
 });
 export const startedVerification = createdVerification.extend({ webhook_url: z.string().nullable() });

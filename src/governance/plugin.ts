@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { useKeyAuth } from '../auth/key-auth.js';
 import { governanceIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
-import { liveMlDsaKey } from '../signing-keys/ml-dsa.js';
 import { liveSigningKey } from '../signing-keys/service.js';
 import { rateLimitOptions } from '../plugins/rate-limit.js';
 import { createExecutionBoundary } from './boundary.js';
@@ -15,7 +14,7 @@ import { cryptoRoutes } from './routes/crypto.js';
 import { governanceRoutes } from './routes/governance.js';
 import { proofRoutes } from './routes/proof.js';
 import { createGovernanceService } from './service.js';
-import { createTransparencyLog, type TransparencyLog } from './transparency-log.js';
+import { openTransparencyLog, type TransparencyLog } from './transparency-log.js';
 import { createWitnessClient } from './witness/client.js';
 import { createWitnessSubmissions, type WitnessSubmissions } from './witness/submissions.js';
 
@@ -51,11 +50,10 @@ export async function governanceWork(
 ): Promise<{ log: TransparencyLog; submissions: WitnessSubmissions }> {
   const witnesses = app.config.LOG_WITNESSES;
   // The log's checkpoints are signed with keys of their own purpose, never the records' key.
-  const log = createTransparencyLog({
+  const log = await openTransparencyLog({
     db: app.db,
+    clock: app.clock,
     publicUrl: app.config.PUBLIC_URL,
-    checkpointKey: await liveSigningKey(app.db, app.clock, 'governance-checkpoint'),
-    mlDsaKey: await liveMlDsaKey(app.db, app.clock, 'governance-checkpoint-ml-dsa'),
     witnesses: witnesses.map((w) => w.name),
   });
   const client = createWitnessClient({ timeoutMs: WITNESS_TIMEOUT_MS, ca: opts.witnessCa });

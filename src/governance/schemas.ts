@@ -142,4 +142,4 @@ export const statementResponse = z.object({
 
 export const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody, 503: errorBody };
 
-export { logKeysResponse } from './log-schemas.js';
+export { inclusionResponse, logKeysResponse, logResponse } from './log-schemas.js';

@@ -197,3 +197,4 @@ export function createGovernanceOperatorService({ db, clock, profiles }: { db: D
 
 /** The transparency logs' public keys, as GET /v1/governance/log/keys publishes them (also for the operator). */
 export { listLogKeys } from './log-keys.js';
+export { createOperatorLogReads, openTransparencyLog } from './transparency-log.js';

@@ -1,11 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
-import type { MlDsaKey } from '../signing-keys/ml-dsa.js';
-import type { SigningKey } from '../signing-keys/service.js';
+import type { Clock } from '../lib/clock.js';
+import { liveMlDsaKey, type MlDsaKey } from '../signing-keys/ml-dsa.js';
+import { liveSigningKey, type SigningKey } from '../signing-keys/service.js';
 import { checkpointBody, noteVerifierKey, signNote } from './checkpoint.js';
 import { governanceErrors as errors } from './errors.js';
 import { listLogKeys, logOriginOf } from './log-keys.js';
 import * as logRepo from './log-repo.js';
+import { recordsAfter } from './repo.js';
 import { cosignaturesAt } from './witness/repo.js';
 import {
   consistencyRanges,
@@ -136,3 +138,48 @@ export function createTransparencyLog({
 }
 
 export type TransparencyLog = ReturnType<typeof createTransparencyLog>;
+
+/**
+ * The log with its live keys, as the governance API (/v1/governance/log) and the operator console
+ * (/admin/v1/profiles/{id}/governance/log) serve it: one construction, so both sign with the
+ * same keys of their own purpose, never the records' key.
+ */
+export async function openTransparencyLog({
+  db,
+  clock,
+  publicUrl,
+  witnesses,
+}: {
+  db: Db;
+  clock: Clock;
+  publicUrl: string;
+  /** The names of LOG_WITNESSES, whose cosignatures the served note carries. */
+  witnesses: string[];
+}) {
+  return createTransparencyLog({
+    db,
+    publicUrl,
+    checkpointKey: await liveSigningKey(db, clock, 'governance-checkpoint'),
+    mlDsaKey: await liveMlDsaKey(db, clock, 'governance-checkpoint-ml-dsa'),
+    witnesses,
+  });
+}
+
+/**
+ * The operator console's view of a profile's log (README, "Transparency log"): the checkpoint as
+ * GET /v1/governance/log answers it, and one record with its inclusion proof in a tree the
+ * checkpoint names, so the console checks the inclusion itself (web/console/operator/log-proof.ts)
+ * rather than trusting a "yes" from the server.
+ */
+export function createOperatorLogReads(db: Db, log: TransparencyLog) {
+  return {
+    checkpoint: (profileId: string) => log.checkpoint(profileId),
+
+    /** The record of `seq` exactly as stored and hashed (its leaf), and its proof in the tree of `treeSize` records. */
+    async recordInclusion(profileId: string, seq: number, treeSize: number) {
+      const [record] = await recordsAfter(db, profileId, seq - 1, 1);
+      if (!record || record.seq !== seq) throw errors.recordNotFound();
+      return { leaf: record.canonical, inclusion: await log.inclusionProof(profileId, seq, treeSize) };
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../db/client.js';
-import { at, minuteOf, type MinuteWindow } from '../db/minutes.js';
+import { at, bucketOf, type MinuteWindow } from '../db/minutes.js';
 import { paged, type Window } from '../db/paged.js';
 import {
   identityAttestations,
@@ -339,14 +339,25 @@ export async function decisionWebhookEventIds(db: DbOrTx, v: Pick<VerificationRo
 // ---- the operator console's reads ------------------------------------------------------------
 
 /** A profile's verifications, newest first, optionally of one status: one page and the total. */
+/** Which of a profile's verifications the operator lists: of one status, and/or whose reference holds `reference`. */
+export interface VerificationFilter {
+  status?: VerificationStatus | undefined;
+  reference?: string | undefined;
+}
+
 export async function verificationsOfProfile(
   db: DbOrTx,
   profileId: string,
-  status: VerificationStatus | undefined,
+  { status, reference }: VerificationFilter,
   w: Window,
 ): Promise<{ rows: VerificationRow[]; total: number }> {
   if (!isUuid(profileId)) return { rows: [], total: 0 };
-  const where = and(eq(identityVerifications.profileId, profileId), status ? eq(identityVerifications.status, status) : undefined);
+  const where = and(
+    eq(identityVerifications.profileId, profileId),
+    status ? eq(identityVerifications.status, status) : undefined,
+    // Any part of the reference, in any case: `position` takes the text as it is (no LIKE wildcards to escape).
+    reference ? sql`position(lower(${reference}) in lower(${identityVerifications.reference})) > 0` : undefined,
+  );
   return paged(
     db
       .select()
@@ -359,13 +370,18 @@ export async function verificationsOfProfile(
   );
 }
 
-/** Decisions (the pipeline's and the reviewers') per minute and status, from the audit trail. */
+/** Decisions (the pipeline's and the reviewers') per bucket of the window and status, from the audit trail; of one profile when the window names it. */
 export async function decisionsPerMinute(db: DbOrTx, w: MinuteWindow) {
+  if (w.profileId !== undefined && !isUuid(w.profileId)) return [];
+  const ofProfile = w.profileId
+    ? sql`and verification_id in (select id from identity_verifications where profile_id = ${w.profileId})`
+    : sql``;
   const result = await db.execute(sql`
-    select ${minuteOf('created_at')} as minute, substr(type, 14) as status, count(*)::int as n
+    select ${bucketOf('created_at', w)} as minute, substr(type, 14) as status, count(*)::int as n
     from identity_audit_events
     where created_at >= ${at(w.from)} and created_at < ${at(w.to)}
       and type in ('verification.approved', 'verification.declined', 'verification.manual_review')
+      ${ofProfile}
     group by 1, 2`);
   return rowsOf<{ minute: number; status: string; n: number }>(result);
 }

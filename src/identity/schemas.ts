@@ -24,7 +24,7 @@ const httpsUrlField = (field: string) =>
 
 export const httpsUrl = httpsUrlField('webhook_url');
 
-const returnUrlInput = httpsUrlField('return_url')
+export const returnUrlInput = httpsUrlField('return_url')
   .nullish()
   .describe(
     'Optional: where the hosted capture page sends the person back when they are done, the link has expired or the page cannot go on (a button on those screens). Checked like `webhook_url`.',
@@ -193,6 +193,7 @@ export const reviewQueue = z.object({
       id: z.string(),
       status: z.literal('manual_review'),
       reason: z.string().nullable(),
+      reference: z.string().nullable().describe('The customer reference the backend gave when it started the verification'),
       created_at: z.string(),
       updated_at: z.string(),
       ...reviewStanding,

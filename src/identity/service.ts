@@ -2,7 +2,6 @@ import type { KeyPrincipal } from '../auth/api-keys.js';
 import type { DbOrTx } from '../db/client.js';
 import type { MinuteWindow } from '../db/minutes.js';
 import type { Window } from '../db/paged.js';
-import type { VerificationStatus } from '../db/vocabulary.js';
 import type { Clock } from '../lib/clock.js';
 import { keyHolder } from '../auth/repo.js';
 import { forgetAnswersOf } from '../idempotency/repo.js';
@@ -335,6 +334,8 @@ function confirmedZone(text: string, decision: 'approve' | 'decline', now: Date)
   return zone;
 }
 
+export type { VerificationFilter } from './repo.js';
+
 /** What the operator API does with verifications of any profile. */
 /**
  * What the operator console reads of identity (README, "Consoles"): a profile's verifications,
@@ -342,9 +343,9 @@ function confirmedZone(text: string, decision: 'approve' | 'decline', now: Date)
  */
 export function createIdentityOperatorReads(db: DbOrTx) {
   return {
-    /** A profile's verifications, newest first, optionally of one status: one page and the total. */
-    async verifications(profileId: string, status: VerificationStatus | undefined, w: Window) {
-      const { rows, total } = await repo.verificationsOfProfile(db, profileId, status, w);
+    /** A profile's verifications, newest first, optionally of one status or reference: one page and the total. */
+    async verifications(profileId: string, filter: repo.VerificationFilter, w: Window) {
+      const { rows, total } = await repo.verificationsOfProfile(db, profileId, filter, w);
       return { items: rows.map(verificationView), total };
     },
 
@@ -360,7 +361,7 @@ export function createIdentityOperatorService({ db, clock, webhooks }: Pick<Iden
      * partner backend needed; the decision webhook only when a URL is given. The audit trail
      * names the operator as its creator. The caller has checked that the profile exists.
      */
-    async start(profileId: string, input: { webhook_url?: string | null | undefined; reference?: string | null | undefined }) {
+    async start(profileId: string, input: OpenInput) {
       const { v, handoff } = await openVerification({ db, clock, webhooks }, profileId, 'operator', input);
       return { ...createdVerificationView(v, handoff), webhook_url: v.webhookUrl };
     },

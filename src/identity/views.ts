@@ -84,6 +84,7 @@ export function reviewQueueItemView(
     id: v.id,
     status: 'manual_review',
     reason: v.decisionReason,
+    reference: v.reference,
     created_at: toIso(v.createdAt),
     updated_at: toIso(v.updatedAt),
     ...reviewStanding(prior),

@@ -90,4 +90,50 @@ describe('GET /admin/v1/activity: the last hour per minute', () => {
     expect(minuteAt(report, '2026-11-22T12:02:00.000Z').deliveries).toEqual({ delivered: 1, failed: 0 });
     expect(report.minutes.reduce((n, m) => n + m.decisions.approved, 0)).toBe(1);
   });
+
+  it('names the addresses failing now, and narrows to one profile and to 6 or 24 hours', async () => {
+    // At 13:01 the hour holds 12:02:10 (delivered to the receiver) and 12:05:20 (both decision webhooks, to a closed port).
+    const report = (await ctx.admin('GET', '/activity')).data;
+    expect(report.bucket_minutes).toBe(1);
+    expect(report.failing).toEqual([
+      {
+        url: 'https://127.0.0.1:9/hooks',
+        endpoint_id: null,
+        profile_id: idv.profileId,
+        failed: 2,
+        last_at: '2026-11-22T12:05:20.000Z',
+        last_status_code: null,
+        last_error: expect.any(String),
+        last_delivery_id: expect.any(String),
+      },
+    ]);
+    const delivery = (await ctx.admin('GET', `/webhook-deliveries/${report.failing[0].last_delivery_id}`)).data;
+    expect(delivery).toMatchObject({ url: 'https://127.0.0.1:9/hooks', state: 'pending', lastError: report.failing[0].last_error });
+
+    // A day in sixty counts of 24 minutes: the 500 at 12:00:30 is back in, and the receiver is not failing (its latest attempt was delivered).
+    const day = (await ctx.admin('GET', '/activity?range=24h')).data;
+    expect(day.bucket_minutes).toBe(24);
+    expect(day.minutes).toHaveLength(60);
+    expect(Date.parse(day.minutes[1].at) - Date.parse(day.minutes[0].at)).toBe(24 * 60_000);
+    const total = (r: { minutes: Minute[] }, k: 'delivered' | 'failed') => r.minutes.reduce((n, m) => n + m.deliveries[k], 0);
+    expect([total(day, 'delivered'), total(day, 'failed')]).toEqual([1, 3]);
+    expect(day.failing.map((f: { url: string }) => f.url)).toEqual(['https://127.0.0.1:9/hooks']);
+    expect(day.minutes.reduce((n: number, m: Minute) => n + m.decisions.approved + m.decisions.declined, 0)).toBe(2);
+
+    // One profile: the identity tenant's decisions and its webhooks; another profile's nothing.
+    const mine = (await ctx.admin('GET', `/activity?range=24h&profileId=${idv.profileId}`)).data;
+    expect([total(mine, 'delivered'), total(mine, 'failed')]).toEqual([0, 2]);
+    expect(mine.minutes.reduce((n: number, m: Minute) => n + m.decisions.approved + m.decisions.declined, 0)).toBe(2);
+    const other = (await ctx.admin('GET', `/activity?range=24h&profileId=${await newProfile(ctx)}`)).data;
+    expect([total(other, 'delivered'), total(other, 'failed')]).toEqual([0, 0]);
+    expect(other.failing).toEqual([]);
+    expect(other.minutes.reduce((n: number, m: Minute) => n + m.decisions.approved + m.decisions.declined, 0)).toBe(0);
+
+    const refused = await ctx.app.inject({
+      method: 'GET',
+      url: '/admin/v1/activity?range=7d',
+      headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' },
+    });
+    expect(refused.statusCode).toBe(400);
+  });
 });

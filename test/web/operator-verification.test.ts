@@ -86,11 +86,13 @@ describe.skipIf(!browserAvailable())("operator console: a verification's detail 
 
     const deliveries = page.getByRole('table', { name: 'Decision webhook deliveries' });
     const declined = deliveries.getByRole('row', { name: /verification\.declined/ });
-    await declined.getByText('pending', { exact: true }).waitFor();
+    // Refused once with a retry due: failing, and the refusal in words.
+    await declined.getByText('failing', { exact: true }).waitFor();
+    await declined.getByText(/^refused \(HTTP 401\)/).waitFor();
     await declined.getByText('1 / 3').waitFor();
     await deliveries
       .getByRole('row', { name: /verification\.manual_review/ })
-      .getByText('succeeded')
+      .getByText('delivered', { exact: true })
       .waitFor();
     await look(page, 'operator-verification-detail');
 
@@ -120,7 +122,7 @@ describe.skipIf(!browserAvailable())("operator console: a verification's detail 
     const stored = (await server.admin('GET', `/webhook-deliveries/${deliveryId}`)).data;
     expect(stored).toMatchObject({ state: 'pending', attemptCount: 1, nextAttemptAt: expect.any(String) });
 
-    expect(await page.getByTestId('delivery-state').textContent()).toBe('pending');
+    expect(await page.getByTestId('delivery-state').textContent()).toBe('failing');
     expect(await page.getByTestId('next-attempt').textContent()).toBe(await shown(page, stored.nextAttemptAt));
     // The decision webhook's retry is a minute after the first attempt (README, Receiving webhooks).
     const due = Date.parse(stored.nextAttemptAt) - Date.parse(stored.attempts[0].at);

@@ -60,7 +60,9 @@ describe.skipIf(!browserAvailable())('reviewer console: the four-eyes zone, in c
     await page.getByRole('button', { name: 'Submit decision' }).click();
     await page
       .getByRole('alert')
-      .getByText(/The first approval carried a different machine-readable zone \(TD3; they differ at line 2, characters 23 and 28\)/)
+      .getByText(
+        /^Not approved: the first approval carried a different machine-readable zone \(a passport zone; they differ at line 2, characters 23 and 28\)\. Your approval decides this case/,
+      )
       .waitFor();
     expect(await page.getByTestId('case-status').textContent()).toBe('manual_review');
     await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('zone');

@@ -41,22 +41,42 @@ export function FilteredList<S extends string, T>({
   refresh = 0,
   empty,
   children,
+  searchLabel,
 }: {
   /** The prefix of the control's DOM id. */
   id: string;
   /** What the list belongs to (a profile id): another one loads afresh. */
   scope: string;
   statuses: readonly S[];
-  load: (query: { page: number; limit: number; status?: S }) => Promise<Page<T>>;
+  load: (query: { page: number; limit: number; status?: S; search?: string }) => Promise<Page<T>>;
+  /** With a label, a search box too (a reference): its text goes to `load` as `search` once typed, trimmed. */
+  searchLabel?: string;
   refresh?: number;
   empty: (status: S | '') => ComponentChildren;
   children: (items: T[], reload: () => void) => ComponentChildren;
 }) {
   const [status, setStatus] = useState<S | ''>('');
+  const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const state = useLoad(() => load({ page, limit: 20, ...(status ? { status } : {}) }), [scope, status, page, refresh]);
+  const term = search.trim();
+  const state = useLoad(
+    () => load({ page, limit: 20, ...(status ? { status } : {}), ...(term ? { search: term } : {}) }),
+    [scope, status, term, page, refresh],
+  );
   return (
     <>
+      {searchLabel && (
+        <>
+          <label for={`${id}-search`}>{searchLabel}</label>
+          <input
+            id={`${id}-search`}
+            type="search"
+            maxLength={200}
+            value={search}
+            onInput={(e) => (setSearch(e.currentTarget.value), setPage(1))}
+          />
+        </>
+      )}
       <label for={`${id}-status`}>Status</label>
       <select id={`${id}-status`} value={status} onChange={(e) => (setStatus(e.currentTarget.value as S | ''), setPage(1))}>
         <option value="">all</option>
@@ -69,7 +89,11 @@ export function FilteredList<S extends string, T>({
       <Async state={state}>
         {(data) => (
           <>
-            {data.items.length === 0 ? <Notice>{empty(status)}</Notice> : children(data.items, state.reload)}
+            {data.items.length === 0 ? (
+              <Notice>{term ? `Nothing found for “${term}”.` : empty(status)}</Notice>
+            ) : (
+              children(data.items, state.reload)
+            )}
             <Pager page={data.page} limit={data.limit} total={data.total} go={setPage} />
           </>
         )}

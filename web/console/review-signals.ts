@@ -10,22 +10,35 @@ interface Thresholds {
   yaw_turn: number;
   yaw_front: number;
 }
-interface Frame {
+/** A face as the signals keep it: `box` is [x, y, width, height] in pixels of the analysed image (absent in older signals). */
+export interface SignalFace {
+  box?: [number, number, number, number];
+  yaw: number | null;
+  antispoof: number | null;
+  liveness: number | null;
+}
+/** The analysed image's size: the frame of `box` (the stored image may be larger). */
+interface Analysed {
+  width?: number;
+  height?: number;
+  face_count: number;
+  faces?: SignalFace[];
+}
+export interface Frame extends Analysed {
   step: number;
   pose: 'front' | 'left' | 'right' | null;
-  face_count: number;
-  faces: { yaw: number | null; antispoof: number | null; liveness: number | null }[];
+  faces: SignalFace[];
   document_similarity: number | null;
 }
-interface FaceSignals {
-  document: { face_count: number };
+export interface FaceSignals {
+  document: Analysed;
   frames: Frame[];
   document_similarity: number | null;
   frame_consistency: { min: number | null; mean: number | null };
   thresholds: Thresholds;
 }
 
-interface SignalLine {
+export interface SignalLine {
   /** What was measured, e.g. "Face match". */
   label: string;
   /** The figure against its threshold, in words. */
@@ -37,12 +50,12 @@ interface SignalLine {
 const two = (n: number) => n.toFixed(2);
 const degrees = (rad: number) => `${Math.round((rad * 180) / Math.PI)}°`;
 
-function isFaceSignals(s: Record<string, unknown>): s is Record<string, unknown> & FaceSignals {
+export function isFaceSignals(s: Record<string, unknown>): s is Record<string, unknown> & FaceSignals {
   const t = s.thresholds as Partial<Thresholds> | undefined;
   return typeof t?.match_high === 'number' && typeof t.match_low === 'number' && Array.isArray(s.frames) && typeof s.document === 'object';
 }
 
-function poseLine(f: Frame, t: Thresholds): SignalLine | null {
+export function poseLine(f: Frame, t: Thresholds): SignalLine | null {
   if (!f.pose) return null;
   const yaw = f.faces[0]?.yaw ?? null;
   const label = `Step ${f.step + 1} head turn`;
@@ -58,25 +71,23 @@ function poseLine(f: Frame, t: Thresholds): SignalLine | null {
   return { label, text: `${turned} — asked to turn ${f.pose}, at least ${degrees(t.yaw_turn)}`, passes: ok };
 }
 
+/**
+ * A similarity to the document's face against the match thresholds: the case's figure (the
+ * median of the frames') decides; a frame's own figure shows which frame pulls it down.
+ */
+export function matchLine(label: string, m: number | null, t: Thresholds, missing: string): SignalLine {
+  if (m === null) return { label, text: `not measured: ${missing}`, passes: false };
+  if (m >= t.match_high) return { label, text: `${two(m)} — at or above ${two(t.match_high)}, enough to approve`, passes: true };
+  if (m < t.match_low) return { label, text: `${two(m)} — below ${two(t.match_low)}, a mismatch`, passes: false };
+  return { label, text: `${two(m)} — needs ${two(t.match_high)} to approve (below ${two(t.match_low)} declines)`, passes: false };
+}
+
 /** One line per signal; empty when the signals are not face signals (face checks off, or none measured). */
 export function describeSignals(signals: Record<string, unknown>): SignalLine[] {
   if (!isFaceSignals(signals)) return [];
   const t = signals.thresholds;
   const lines: SignalLine[] = [];
-  const m = signals.document_similarity;
-  if (m === null) {
-    lines.push({ label: 'Face match', text: 'not measured: no face on the document or in the frames', passes: false });
-  } else if (m >= t.match_high) {
-    lines.push({ label: 'Face match', text: `${two(m)} — at or above ${two(t.match_high)}, enough to approve`, passes: true });
-  } else if (m < t.match_low) {
-    lines.push({ label: 'Face match', text: `${two(m)} — below ${two(t.match_low)}, a mismatch`, passes: false });
-  } else {
-    lines.push({
-      label: 'Face match',
-      text: `${two(m)} — needs ${two(t.match_high)} to approve (below ${two(t.match_low)} declines)`,
-      passes: false,
-    });
-  }
+  lines.push(matchLine('Face match', signals.document_similarity, t, 'no face on the document or in the frames'));
   const faces = signals.document.face_count;
   lines.push({ label: 'Faces on the document', text: faces === 1 ? 'one' : `${faces} — needs exactly one`, passes: faces === 1 });
   for (const f of signals.frames) {

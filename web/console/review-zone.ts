@@ -162,3 +162,25 @@ export function zoneDifferenceWords(zone: string, other: string): string {
 export function matchesFirstApproval(field: string, first: string | null): boolean {
   return normalisedZone(field) === normalisedZone(first ?? '');
 }
+
+const FORMAT_WORDS: Record<string, string> = {
+  TD1: 'an ID card zone of 3 lines',
+  TD2: 'an ID card zone of 2 lines',
+  TD3: 'a passport zone',
+};
+
+/**
+ * The service's 409 for a deciding approval whose zone is not the first approval's, in the
+ * reviewer's words: what differs (the service names formats and positions, never characters),
+ * and what to do on this page, not the API's field names. Any other message stays as written.
+ */
+export function zoneConflictWords(detail: string): string {
+  const at = detail.indexOf(': under four-eyes review');
+  if (at < 0 || !detail.includes('first_approval.mrz')) return detail;
+  const difference = detail.slice(0, at).replace(/\bTD[123]\b/g, (format) => FORMAT_WORDS[format]!);
+  return (
+    `Not approved: ${difference.charAt(0).toLowerCase()}${difference.slice(1)}. ` +
+    'Your approval decides this case, so it must carry exactly the zone of the first approval — or no zone when that one carried none. ' +
+    'Compare both under "Zone of the first approval", then approve with the same lines, or decline.'
+  );
+}

@@ -97,9 +97,21 @@ export function Async<T>({ state, children }: { state: Loaded<T>; children: (dat
   return <>{children(state.data)}</>;
 }
 
-/** A secret shown exactly once, with a copy button; the page never shows it again. */
 /** A secret shown once with a copy button; `link` shows it as a link that opens in a new tab (a capture link). */
-export function ShownOnce({ label, value, onDone, link = false }: { label: string; value: string; onDone: () => void; link?: boolean }) {
+export function ShownOnce({
+  label,
+  value,
+  onDone,
+  link = false,
+  children,
+}: {
+  label: string;
+  value: string;
+  onDone: () => void;
+  link?: boolean;
+  /** More ways to hand it over (a QR code), under the value. */
+  children?: ComponentChildren;
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <div class="notice warn once" role="status">
@@ -115,6 +127,7 @@ export function ShownOnce({ label, value, onDone, link = false }: { label: strin
           value
         )}
       </code>
+      {children}
       <div class="row">
         <button
           type="button"
@@ -139,18 +152,22 @@ export function ShownOnce({ label, value, onDone, link = false }: { label: strin
 export function useAction(action: () => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** Whether the last run succeeded (false again once another starts). */
+  const [done, setDone] = useState(false);
   const run = async () => {
     setBusy(true);
     setError(null);
+    setDone(false);
     try {
       await action();
+      setDone(true);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
     }
   };
-  return { busy, error, run };
+  return { busy, error, done, run };
 }
 
 /** A form whose submit runs `action`, shows its error as the server wrote it and disables itself meanwhile. */
@@ -184,14 +201,32 @@ export function ActionForm({
   );
 }
 
-/** A button whose click runs `action`; its error appears next to it. */
-export function ActionButton({ action, children, label }: { action: () => Promise<void>; children: ComponentChildren; label?: string }) {
-  const { busy, error, run } = useAction(action);
+/**
+ * A button whose click runs `action`; its error appears next to it, and `done` (what happened,
+ * in words) once it succeeded, so a click never passes without an answer.
+ */
+export function ActionButton({
+  action,
+  children,
+  label,
+  done,
+}: {
+  action: () => Promise<void>;
+  children: ComponentChildren;
+  label?: string;
+  done?: string;
+}) {
+  const { busy, error, run, ...result } = useAction(action);
   return (
     <span class="action">
       <button type="button" aria-label={label} disabled={busy} onClick={() => void run()}>
         {children}
       </button>
+      {done && result.done && (
+        <span class="done" role="status">
+          {done}
+        </span>
+      )}
       {error && (
         <span class="error inline" role="alert">
           {error}

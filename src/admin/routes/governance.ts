@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { logKeysResponse } from '../../governance/schemas.js';
-import { createGovernanceOperatorService, listLogKeys } from '../../governance/service.js';
+import { z } from 'zod';
+import { inclusionResponse, logKeysResponse, logResponse } from '../../governance/schemas.js';
+import { createGovernanceOperatorService, createOperatorLogReads, listLogKeys, openTransparencyLog } from '../../governance/service.js';
 import { createProfileService } from '../../profiles/service.js';
 import * as s from '../schemas.js';
 
@@ -11,6 +12,15 @@ const tags = ['operator'];
 export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const profiles = createProfileService({ db: app.db, clock: app.clock });
   const governance = createGovernanceOperatorService({ db: app.db, clock: app.clock, profiles });
+  const log = createOperatorLogReads(
+    app.db,
+    await openTransparencyLog({
+      db: app.db,
+      clock: app.clock,
+      publicUrl: app.config.PUBLIC_URL,
+      witnesses: app.config.LOG_WITNESSES.map((w) => w.name),
+    }),
+  );
 
   app.post(
     '/governance/agents',
@@ -53,6 +63,66 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => ({ success: true as const, data: await listLogKeys(app.db, app.config.PUBLIC_URL) }),
+  );
+
+  app.get(
+    '/profiles/:id/governance/log',
+    {
+      schema: {
+        operationId: 'getProfileTransparencyLog',
+        summary: "A profile's transparency-log checkpoint, as GET /v1/governance/log answers it",
+        description:
+          'The signed checkpoint of the profile’s log (size, root, note signature, ML-DSA-65 signature), for the operator console’s log page: the operator reads it with ADMIN_TOKEN, without a governance key of the profile.',
+        tags,
+        params: s.idParams,
+        response: { 200: s.envelope(logResponse), ...errors },
+      },
+    },
+    async (req) => {
+      await profiles.requireProfile(req.params.id);
+      return { success: true as const, data: await log.checkpoint(req.params.id) };
+    },
+  );
+
+  app.get(
+    '/profiles/:id/governance/log/records/:seq',
+    {
+      schema: {
+        operationId: 'getProfileTransparencyLogRecord',
+        summary: 'One record of a profile’s log with its inclusion proof',
+        description:
+          'The record of `seq` as stored and hashed (`leaf`: its RFC 8785 canonical JSON, signature included) and its RFC 9162 inclusion proof in the tree of `tree_size` records, as GET /v1/governance/proofs/inclusion answers it. ' +
+          'The console hashes the leaf and folds the proof itself, and compares the root with the checkpoint’s. No record of that seq → 404; `tree_size` below `seq` or beyond the current tree → 422.',
+        tags,
+        params: z.strictObject({
+          id: z.string(),
+          seq: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(2 ** 31 - 1),
+        }),
+        querystring: z.strictObject({
+          tree_size: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(2 ** 31 - 1)
+            .describe('The tree to prove inclusion in: the size of the checkpoint the console shows'),
+        }),
+        response: {
+          200: s.envelope(
+            z.object({ leaf: z.string().describe('The record’s canonical JSON: the leaf, byte for byte'), inclusion: inclusionResponse }),
+          ),
+          ...errors,
+          422: s.errorEnvelope,
+        },
+      },
+    },
+    async (req) => {
+      await profiles.requireProfile(req.params.id);
+      return { success: true as const, data: await log.recordInclusion(req.params.id, req.params.seq, req.query.tree_size) };
+    },
   );
 
   app.post(

@@ -44,14 +44,21 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
         params: s.idParams,
         querystring: z.strictObject({
           status: z.enum(VERIFICATION_STATUSES).optional(),
+          reference: z
+            .string()
+            .trim()
+            .min(1)
+            .max(200)
+            .optional()
+            .describe('Only verifications whose reference contains this text, in any case (a customer asks about "order-42")'),
           ...paging,
         }),
         response: { 200: paged(verification), ...errors },
       },
     },
     async (req) => {
-      const { status, page, limit } = req.query;
-      return { success: true as const, data: await overview.verifications(req.params.id, status, { page, limit }) };
+      const { status, reference, page, limit } = req.query;
+      return { success: true as const, data: await overview.verifications(req.params.id, { status, reference }, { page, limit }) };
     },
   );
 

@@ -14,6 +14,7 @@ import { Events } from './events.js';
 import { Verifications } from './verifications.js';
 import { Governance } from './governance.js';
 import { Venues } from './venues.js';
+import { TransparencyLog } from './transparency-log.js';
 
 /** The sections of a profile's screen, in the order of its tabs: path segment, label, screen. */
 const SECTIONS = [
@@ -23,6 +24,7 @@ const SECTIONS = [
   ['venues', 'Venues', Venues],
   ['verifications', 'Verifications', Verifications],
   ['governance', 'Governance', Governance],
+  ['log', 'Transparency log', TransparencyLog],
 ] as const;
 
 /** One profile: its name, plan, review policy and identity retention, then one section at a time by tab. */

@@ -6,6 +6,7 @@ import { imageDataUrl, localTime, unwrap, useLoad } from '../lib.js';
 import { ActionButton, Async, Link, Notice, Shell } from '../ui.js';
 import { useApi } from './context.js';
 import { OperatorNav } from './nav.js';
+import { DeliveryStatusWord, DeliveryTable, LastResponse } from './deliveries.js';
 import { decisionReasonText } from '../decision-reasons.js';
 
 type Api = ApiClient;
@@ -188,30 +189,7 @@ export function VerificationDetail({ profileId, id }: { profileId: string; id: s
                 {data.deliveries.length === 0 ? (
                   <Notice>No decision webhook was sent{v.erased || v.webhook_url ? '' : ': this verification has no webhook URL'}.</Notice>
                 ) : (
-                  <table class="list" aria-labelledby="deliveries-h">
-                    <thead>
-                      <tr>
-                        <th scope="col">Event</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Attempts</th>
-                        <th scope="col">Next attempt</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.deliveries.map((d) => (
-                        <tr key={d.id}>
-                          <td>
-                            <Link href={`/console/operator/deliveries/${d.id}`}>{d.type}</Link>
-                          </td>
-                          <td>{d.state}</td>
-                          <td>
-                            {d.attemptCount} / {d.maxAttempts}
-                          </td>
-                          <td>{localTime(d.nextAttemptAt)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <DeliveryTable api={api} items={data.deliveries} labelledBy="deliveries-h" reload={state.reload} showEndpoint={false} />
                 )}
               </section>
             </>
@@ -241,7 +219,13 @@ export function DeliveryDetail({ id }: { id: string }) {
                 <code>{d.url}</code>
               </dd>
               <dt>Status</dt>
-              <dd data-testid="delivery-state">{d.state}</dd>
+              <dd>
+                <DeliveryStatusWord delivery={d} />
+              </dd>
+              <dt>Last response</dt>
+              <dd>
+                <LastResponse statusCode={d.lastStatusCode} error={d.lastError} />
+              </dd>
               <dt>Attempts</dt>
               <dd>
                 {d.attemptCount} of at most {d.maxAttempts}
@@ -249,6 +233,15 @@ export function DeliveryDetail({ id }: { id: string }) {
               <dt>Next attempt</dt>
               <dd data-testid="next-attempt">{d.nextAttemptAt ? localTime(d.nextAttemptAt) : 'none: the delivery has ended'}</dd>
             </dl>
+            <ActionButton
+              done="Queued: it is sent again now"
+              action={async () => {
+                await unwrap(api.POST('/admin/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id } } }));
+                state.reload();
+              }}
+            >
+              Redeliver
+            </ActionButton>
             <h2 id="request-h">Request body</h2>
             <p class="muted">The event exactly as every attempt sends it (shown indented here), signed anew at each attempt.</p>
             <pre class="payload" role="region" aria-labelledby="request-h" tabIndex={0} data-testid="request-body">
@@ -277,7 +270,9 @@ export function DeliveryDetail({ id }: { id: string }) {
                     <tr key={a.attempt} data-testid={`attempt-${a.attempt}`}>
                       <td data-label="Attempt">{a.attempt}</td>
                       <td data-label="At">{localTime(a.at)}</td>
-                      <td data-label="Response">{a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? 'no answer recorded')}</td>
+                      <td data-label="Response">
+                        {a.statusCode !== null ? `HTTP ${a.statusCode}` : <LastResponse statusCode={null} error={a.error} />}
+                      </td>
                       <td data-label="Duration">{a.durationMs !== null ? `${a.durationMs} ms` : '—'}</td>
                       <td data-label="Body">
                         <AnswerBody attempt={a.attempt} body={a.responseBody} truncated={a.responseBodyTruncated} />

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { localTime, unwrap, useLoad } from '../lib.js';
-import { ActionButton, ActionForm, Async, Link, Notice, ShownOnce } from '../ui.js';
+import { unwrap, useLoad } from '../lib.js';
+import { ActionButton, ActionForm, Async, Notice, ShownOnce } from '../ui.js';
 import { ConfirmButton } from '../confirm.js';
 import type { SectionProps } from './context.js';
+import { DeliveryTable } from './deliveries.js';
 
 /** A profile's webhook endpoints (register, test, rotate, disable, enable) and its delivery log. */
 export function Webhooks({ api, profileId }: SectionProps) {
@@ -151,52 +152,7 @@ export function Webhooks({ api, profileId }: SectionProps) {
           items.length === 0 ? (
             <Notice>No deliveries yet.</Notice>
           ) : (
-            <table class="list stacked" aria-labelledby="deliveries-h">
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last response</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((d) => (
-                  <tr key={d.id}>
-                    <td data-label="Created">{localTime(d.createdAt)}</td>
-                    <td data-label="Event">
-                      <Link href={`/console/operator/deliveries/${d.id}`}>{d.type}</Link>
-                    </td>
-                    <td data-label="Endpoint">
-                      <code>{d.url}</code>
-                    </td>
-                    <td data-label="Status" data-testid="delivery-state">
-                      {d.state}
-                    </td>
-                    <td data-label="Attempts">
-                      {d.attemptCount} / {d.maxAttempts}
-                    </td>
-                    <td data-label="Last response">{d.lastStatusCode ?? d.lastError ?? '—'}</td>
-                    <td>
-                      <ActionButton
-                        label={`Redeliver ${d.type}`}
-                        action={async () => (
-                          await unwrap(api.POST('/admin/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id: d.id } } })),
-                          deliveries.reload()
-                        )}
-                      >
-                        Redeliver
-                      </ActionButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DeliveryTable api={api} items={items} labelledBy="deliveries-h" reload={deliveries.reload} />
           )
         }
       </Async>
