@@ -116,7 +116,7 @@ function routes(t: Tenant): Route[] {
       timezone: 'Europe/Berlin',
     }),
     get('GET /v1/verifications/{id}', `/v1/verifications/${t.verificationId}`, bearer(t.backend)),
-    post('POST /v1/verifications', '/v1/verifications', bearer(t.backend), { reference: 'growth' }),
+    post('POST /v1/verifications', '/v1/verifications', bearer(t.backend), { reference: 'growth', webhook_url: 'https://127.0.0.1:9/hooks/identity' }),
     get('GET /v1/review (the queue)', '/v1/review', bearer(t.reviewer)),
     post('POST /v1/governance/decisions (decide + seal)', '/v1/governance/decisions', bearer(t.governance), {
       agent_id: 'growth-agent',
@@ -253,6 +253,9 @@ async function main() {
           TICKETING_RATE_LIMIT_PER_MINUTE: '100000000',
           IDENTITY_RATE_LIMIT_PER_MINUTE: '100000000',
           GOVERNANCE_RATE_LIMIT_PER_MINUTE: '100000000',
+          ADMIN_RATE_LIMIT_PER_MINUTE: '100000000',
+          // The verifications' webhook_url points at a closed local port.
+          WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         },
         '/ready',
         // A machine busy with the seeding's aftermath (autovacuum) or other work starts slowly.
