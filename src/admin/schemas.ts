@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createdVerification, httpsUrl, returnUrlInput } from '../identity/schemas.js';
+import { createdVerification, httpsUrl, httpsUrlOf, returnUrlInput } from '../identity/schemas.js';
 import { isTimeZone } from '../lib/time.js';
 import { envelope, errorEnvelope } from '../plugins/envelope-schemas.js';
 import { GOVERNANCE_SCOPES, IDENTITY_ROLES, KEY_SERVICES, PLANS, REVIEW_POLICIES, TICKETING_SCOPES } from '../db/vocabulary.js';
@@ -24,7 +24,14 @@ export const identityRetentionDays = z
     'Days after its decision (approved or declined) a verification of this profile is erased, exactly as `DELETE /v1/verifications/{id}` erases it (audit actor `retention`); null keeps decided verifications until they are erased. Checked hourly.',
   );
 
-export const profile = z.object({ id: z.uuid(), name: z.string(), plan, reviewPolicy, identityRetentionDays });
+/** Checked as `webhook_url` is (https only, at most 2048 characters): the capture page links to it, so it must not be javascript: or plain http. */
+export const privacyPolicyUrl = httpsUrlOf('privacyPolicyUrl')
+  .nullable()
+  .describe(
+    'The privacy policy the hosted capture page links to on its first screen, before the person agrees and the camera opens (https only); null, the default, shows the page’s own summary without a link.',
+  );
+
+export const profile = z.object({ id: z.uuid(), name: z.string(), plan, reviewPolicy, identityRetentionDays, privacyPolicyUrl });
 
 export const profileCreate = z.strictObject({ name: z.string().trim().min(1).max(200), plan });
 export const profilePatch = z
@@ -33,10 +40,16 @@ export const profilePatch = z
     plan: plan.optional(),
     reviewPolicy: reviewPolicy.optional(),
     identityRetentionDays: identityRetentionDays.optional(),
+    privacyPolicyUrl: privacyPolicyUrl.optional(),
   })
   .refine(
-    (v) => v.name !== undefined || v.plan !== undefined || v.reviewPolicy !== undefined || v.identityRetentionDays !== undefined,
-    'name, plan, reviewPolicy or identityRetentionDays is required',
+    (v) =>
+      v.name !== undefined ||
+      v.plan !== undefined ||
+      v.reviewPolicy !== undefined ||
+      v.identityRetentionDays !== undefined ||
+      v.privacyPolicyUrl !== undefined,
+    'name, plan, reviewPolicy, identityRetentionDays or privacyPolicyUrl is required',
   );
 
 const venueFields = {

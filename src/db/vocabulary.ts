@@ -46,5 +46,9 @@ export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'REFUNDED', 'CANCELLED'] 
 export const VERIFICATION_STATUSES = ['awaiting_capture', 'processing', 'manual_review', 'approved', 'declined'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
+/** Where a selfie frame came from: the capture page's live camera, or a file chosen when no camera could be used. */
+export const FRAME_SOURCES = ['camera', 'file'] as const;
+export type FrameSource = (typeof FRAME_SOURCES)[number];
+
 /** A webhook delivery's state in the delivery log. */
 export const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const;

@@ -80,6 +80,8 @@ export const identityErrors = {
       `${difference}: under four-eyes review the deciding approval carries the same zone as the first approval (both none, or the same lines). ` +
         'GET /v1/review/{id} shows the first approval’s zone as first_approval.mrz; approve with it, or decline.',
     ),
+  captureNotRestartable: (reasons: readonly string[]) =>
+    fail(409, `Capture can be restarted only for a verification declined because its images could not be used (${reasons.join(', ')})`),
   captureComplete: () => fail(409, 'Capture is complete: no handoff token is needed any more'),
   claimedByAnother: (until: string) => fail(409, `Another reviewer holds this case until ${until}`),
   reasonsWithApproval: () => fail(422, 'decline_reasons go with a decline only: an approval has none'),
@@ -107,6 +109,8 @@ export const identityErrors = {
   stepTaken: (step: number) => fail(409, `Step ${step} already has its frame: ${resume}`),
   stepOutOfRange: (steps: number) => fail(422, `step must be an integer from 0 to ${steps - 1}`),
   mrzUnreadable: () => fail(422, 'mrz must be a machine-readable zone (TD1, TD2 or TD3), lines joined by \\n'),
+  frameSourceInvalid: () => fail(422, 'source must be "camera" or "file"'),
+  consentAfterUpload: () => fail(409, `Consent can only be declined before the document is uploaded: ${resume}`),
 
   // Multipart bodies and images
   notMultipart: () => fail(415, 'The request must be multipart/form-data'),

@@ -12,6 +12,17 @@ import { actorKeyId, handoffView, imageContentType, verificationView } from './v
 import { keyNames } from '../auth/repo.js';
 import { toIso } from '../lib/time.js';
 
+/**
+ * Declines a new capture can fix: the images were too small, or no face could be found in them
+ * (README, "Decision pipeline"). A decline on the person's data (expired document, mismatching
+ * zone, another face) is a decision about them and is never undone by new photos.
+ */
+export const RESTARTABLE_REASONS = ['image_too_small', 'no_face_document', 'no_face_selfie'] as const;
+
+export function canRestartCapture(v: VerificationRow): boolean {
+  return !v.erasedAt && v.status === 'declined' && (RESTARTABLE_REASONS as readonly string[]).includes(v.decisionReason ?? '');
+}
+
 /** The operator's actor in the audit chain (every operator action, this file's included). */
 const OPERATOR = 'operator';
 
@@ -73,9 +84,11 @@ export function createOperatorCaseService({ db, clock, blobs, webhooks }: Identi
             instruction: step.instruction,
             pose: step.pose ?? null,
             image_url: frames.some((f) => f.step === step.step) ? `${imageBase}/selfie/${step.step}` : null,
+            source: frames.find((f) => f.step === step.step)?.source ?? null,
           })),
         },
         can_issue_capture_link: !erased && v.stage !== 'complete',
+        can_restart_capture: canRestartCapture(v),
         deliveries,
       };
     },
@@ -98,6 +111,57 @@ export function createOperatorCaseService({ db, clock, blobs, webhooks }: Identi
     },
 
     /** A fresh capture link for the person (every earlier token stops working), while capture is open. */
+    /**
+     * Capture from the start (README, "Consent and capture"): for a verification declined because
+     * its images could not be used, the person takes them again. The stored images and frames are
+     * deleted, the decision, zone, challenge and signals cleared, the verification goes back to
+     * `awaiting_capture` at the document stage, earlier links stop working, and the answer holds
+     * the new link; audit `capture.restarted` with the reason it replaces.
+     */
+    async restartCapture(profileId: string, id: string) {
+      await find(profileId, id);
+      return db.transaction(async (tx) => {
+        const v = (await repo.lockVerification(tx, id))!;
+        if (v.erasedAt) throw errors.verificationErased();
+        if (!canRestartCapture(v)) throw errors.captureNotRestartable(RESTARTABLE_REASONS);
+        const frames = await repo.framesOf(tx, v.id);
+        for (const key of [v.documentBlob, v.documentBackBlob, ...frames.map((f) => f.blobKey)]) if (key) await blobs.delete(key);
+        await repo.deleteFrames(tx, v.id);
+        const now = clock.now();
+        const reset = await repo.updateVerification(tx, v.id, {
+          status: 'awaiting_capture',
+          stage: 'document',
+          mrz: null,
+          mrzSource: null,
+          mrzRead: null,
+          documentBlob: null,
+          documentSha256: null,
+          documentWidth: null,
+          documentHeight: null,
+          documentBackBlob: null,
+          documentBackSha256: null,
+          documentBackWidth: null,
+          documentBackHeight: null,
+          documentNumberHash: null,
+          challengeId: null,
+          challenge: null,
+          decisionReason: null,
+          signals: {},
+          pipelineUnfinishedRuns: 0,
+          decidedAt: null,
+          consentDeclinedAt: null,
+          updatedAt: now,
+        });
+        await appendAudit(tx, clock, {
+          verificationId: v.id,
+          type: 'capture.restarted',
+          actor: OPERATOR,
+          data: { previous_status: v.status, previous_reason: v.decisionReason },
+        });
+        return handoffView(v.id, await issueHandoff(tx, clock, reset, OPERATOR));
+      });
+    },
+
     async reissueHandoff(profileId: string, id: string) {
       await find(profileId, id);
       return db.transaction(async (tx) => {

@@ -29,10 +29,16 @@ export async function insertVerification(tx: DbOrTx, values: typeof identityVeri
   return row!;
 }
 
-/** The display name of a profile (shown to the person on the capture page); '' for an unknown id, which a foreign key rules out. */
-export async function profileName(db: DbOrTx, profileId: string): Promise<string> {
-  const [row] = await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.id, profileId));
-  return row?.name ?? '';
+/**
+ * What the capture page shows of the profile that asks: its display name and privacy policy
+ * link; '' and null for an unknown id, which a foreign key rules out.
+ */
+export async function profileForCapture(db: DbOrTx, profileId: string): Promise<{ name: string; privacyPolicyUrl: string | null }> {
+  const [row] = await db
+    .select({ name: profiles.name, privacyPolicyUrl: profiles.privacyPolicyUrl })
+    .from(profiles)
+    .where(eq(profiles.id, profileId));
+  return row ?? { name: '', privacyPolicyUrl: null };
 }
 
 /** A verification of one profile; null for a non-UUID id (either one), an unknown id or another profile's. */
@@ -117,6 +123,11 @@ export async function verificationByTokenHash(db: DbOrTx, tokenHash: string, now
 
 export async function framesOf(db: DbOrTx, verificationId: string): Promise<FrameRow[]> {
   return db.select().from(identityFrames).where(eq(identityFrames.verificationId, verificationId)).orderBy(asc(identityFrames.step));
+}
+
+/** Removes a verification's frames (their blobs are deleted by the caller): capture starts over. */
+export async function deleteFrames(tx: DbOrTx, verificationId: string): Promise<void> {
+  await tx.delete(identityFrames).where(eq(identityFrames.verificationId, verificationId));
 }
 
 export async function insertFrame(tx: DbOrTx, values: typeof identityFrames.$inferInsert): Promise<boolean> {

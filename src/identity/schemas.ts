@@ -1,15 +1,23 @@
 import { z } from 'zod';
-import { VERIFICATION_STATUSES } from '../db/vocabulary.js';
+import { FRAME_SOURCES, VERIFICATION_STATUSES } from '../db/vocabulary.js';
 import { CLAIM_NAMES } from './claims.js';
 import { errorBody } from './errors.js';
 import { DECLINE_REASONS } from './four-eyes.js';
 
 export { errorBody };
 
+/** Where a frame came from; null while the step has no frame. */
+export const frameSource = z
+  .enum(FRAME_SOURCES)
+  .nullable()
+  .describe(
+    '`camera`: taken by the capture page’s live camera; `file`: chosen from the device because no camera could be used; null without a frame',
+  );
+
 export const idParams = z.object({ id: z.string().describe('Verification id (UUID); anything else answers 404') });
 
 /** An HTTPS address in the field `field`; the service then checks its host as webhook endpoints are checked. */
-const httpsUrlField = (field: string) =>
+export const httpsUrlOf = (field: string) =>
   z
     .string()
     .max(2048)
@@ -22,9 +30,9 @@ const httpsUrlField = (field: string) =>
       }
     }, `${field} must be an HTTPS address`);
 
-export const httpsUrl = httpsUrlField('webhook_url');
+export const httpsUrl = httpsUrlOf('webhook_url');
 
-export const returnUrlInput = httpsUrlField('return_url')
+export const returnUrlInput = httpsUrlOf('return_url')
   .nullish()
   .describe(
     'Optional: where the hosted capture page sends the person back when they are done, the link has expired or the page cannot go on (a button on those screens). Checked like `webhook_url`.',
@@ -83,6 +91,12 @@ export const verification = z.union([
     created_at: z.string(),
     updated_at: z.string(),
     decided_at: z.string().nullable(),
+    consent_declined_at: z
+      .string()
+      .nullable()
+      .describe(
+        'When the person answered “No, thanks” on the capture page’s consent screen (audit `capture.consent_declined`; the status stays `awaiting_capture` and the link stops working); null otherwise, and again once a new capture link is issued',
+      ),
     erased: z.literal(false),
   }),
   z.object({ id: z.string(), status, erased: z.literal(true), erased_at: z.string() }),
@@ -116,11 +130,21 @@ export const captureStatus = z.object({
   next_step: nextStep,
   uploaded_steps: z.array(z.number().int()),
   requester: z
-    .object({ name: z.string().describe('The display name of the profile that asks for the verification') })
-    .describe('Who asks the person to verify, for the capture page’s first screen'),
+    .object({
+      name: z.string().describe('The display name of the profile that asks for the verification'),
+      privacy_policy_url: z
+        .string()
+        .nullable()
+        .describe('The profile’s `privacyPolicyUrl` (https), linked on the consent screen before the camera opens; null when none was set'),
+    })
+    .describe('Who asks the person to verify, for the capture page’s first (consent) screen'),
   return_url: z.string().nullable().describe('The verification’s `return_url`: where the page sends the person back when it ends, or null'),
 });
 export const stageAnswer = z.object({ stage, next_step: nextStep });
+export const consentDeclined = z.object({
+  verification_id: z.string(),
+  consent_declined_at: z.string().describe('When the person declined; the verification keeps its status and shows this time'),
+});
 export const poseCheck = z
   .object({
     yaw_turn: z.number().describe('Radians: a `left` or `right` step turns the head at least this far (FACE_YAW_TURN)'),
@@ -272,6 +296,7 @@ export const reviewCase = z.object({
       content_type: z.string().nullable(),
       width: z.number().int().nullable(),
       height: z.number().int().nullable(),
+      source: frameSource,
     }),
   ),
   signals: z.record(z.string(), z.unknown()).describe('The pipeline’s measurements (possibly empty)'),

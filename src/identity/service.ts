@@ -96,6 +96,8 @@ export async function issueHandoff(tx: DbOrTx, clock: Clock, v: VerificationRow,
   if (v.erasedAt) throw errors.verificationErased();
   if (v.stage === 'complete') throw errors.captureComplete();
   await repo.revokeHandoffTokens(tx, v.id, clock.now());
+  // A person who declined consent is asked again on the new link (README, "Consent and capture").
+  if (v.consentDeclinedAt) await repo.updateVerification(tx, v.id, { consentDeclinedAt: null, updatedAt: clock.now() });
   const handoff = await issueHandoffToken(tx, clock, v.id);
   await appendAudit(tx, clock, {
     verificationId: v.id,

@@ -27,6 +27,7 @@ export function verificationView(v: VerificationRow): z.infer<typeof s.verificat
     created_at: toIso(v.createdAt),
     updated_at: toIso(v.updatedAt),
     decided_at: toIsoOrNull(v.decidedAt),
+    consent_declined_at: toIsoOrNull(v.consentDeclinedAt),
     erased: false,
   };
 }
@@ -93,13 +94,17 @@ export function reviewQueueItemView(
 }
 
 /** Where the device stands and where it resumes, who asks, and where the page sends the person back. */
-export function captureStatusView(v: VerificationRow, uploadedSteps: number[], requesterName: string): z.infer<typeof s.captureStatus> {
+export function captureStatusView(
+  v: VerificationRow,
+  uploadedSteps: number[],
+  requester: { name: string; privacyPolicyUrl: string | null },
+): z.infer<typeof s.captureStatus> {
   return {
     verification_id: v.id,
     stage: v.stage,
     next_step: nextStep(v.stage, storedChallenge(v), uploadedSteps),
     uploaded_steps: uploadedSteps,
-    requester: { name: requesterName },
+    requester: { name: requester.name, privacy_policy_url: requester.privacyPolicyUrl },
     return_url: v.returnUrl,
   };
 }
@@ -246,6 +251,7 @@ export function reviewCaseView(
         content_type: typeOf(frame?.blobKey),
         width: frame?.width ?? null,
         height: frame?.height ?? null,
+        source: frame?.source ?? null,
       };
     }),
     signals: (v.signals ?? {}) as Record<string, unknown>,

@@ -31,7 +31,7 @@ export async function profileExists(db: DbOrTx, id: string): Promise<boolean> {
 export async function updateProfile(
   db: DbOrTx,
   id: string,
-  changes: Partial<Pick<ProfileRow, 'name' | 'plan' | 'reviewPolicy' | 'identityRetentionDays'>> & { updatedAt: Date },
+  changes: Partial<Pick<ProfileRow, 'name' | 'plan' | 'reviewPolicy' | 'identityRetentionDays' | 'privacyPolicyUrl'>> & { updatedAt: Date },
 ): Promise<ProfileRow | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await db.update(profiles).set(changes).where(eq(profiles.id, id)).returning();

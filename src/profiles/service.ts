@@ -34,6 +34,7 @@ interface ProfilePatch {
   plan?: Plan | undefined;
   reviewPolicy?: ReviewPolicy | undefined;
   identityRetentionDays?: number | null | undefined;
+  privacyPolicyUrl?: string | null | undefined;
 }
 
 /**
@@ -69,6 +70,7 @@ export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }
         ...(changes.plan !== undefined ? { plan: changes.plan } : {}),
         ...(changes.reviewPolicy !== undefined ? { reviewPolicy: changes.reviewPolicy } : {}),
         ...(changes.identityRetentionDays !== undefined ? { identityRetentionDays: changes.identityRetentionDays } : {}),
+        ...(changes.privacyPolicyUrl !== undefined ? { privacyPolicyUrl: changes.privacyPolicyUrl } : {}),
         updatedAt: clock.now(),
       });
       if (!row) throw profileErrors.profileNotFound();

@@ -5,7 +5,14 @@ import type { ProfileRow, VenueRow } from './repo.js';
 /** Rows to the operator API's bodies (schemas in src/admin/schemas.ts). */
 
 export function profileView(row: ProfileRow) {
-  return { id: row.id, name: row.name, plan: row.plan, reviewPolicy: row.reviewPolicy, identityRetentionDays: row.identityRetentionDays };
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    reviewPolicy: row.reviewPolicy,
+    identityRetentionDays: row.identityRetentionDays,
+    privacyPolicyUrl: row.privacyPolicyUrl,
+  };
 }
 
 export function venueView(row: VenueRow) {

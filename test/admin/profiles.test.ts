@@ -29,6 +29,7 @@ describe('operator API: profiles, venues, API keys', () => {
       plan: 'ENTERPRISE',
       reviewPolicy: 'single',
       identityRetentionDays: null,
+      privacyPolicyUrl: null,
     });
     const patched = await call('PATCH', `/profiles/${profile.id}`, { plan: 'PRO' });
     expect(patched.statusCode).toBe(200);

@@ -63,9 +63,12 @@ describe('GET /admin/v1/profiles/{id}/verifications/{verificationId}: the operat
         instruction: s.instruction,
         pose: s.pose,
         image_url: `${imageBase}/selfie/${s.step}`,
+        source: 'camera',
       })),
     });
     expect(data.can_issue_capture_link).toBe(false);
+    // Declined by a reviewer, not for image quality: new photos cannot change it.
+    expect(data.can_restart_capture).toBe(false);
     // The pipeline's manual_review and the reviewer's decline each went to the webhook_url.
     expect(data.deliveries.map((d: { type: string; url: string }) => [d.type, d.url])).toEqual([
       ['verification.manual_review', 'https://127.0.0.1:9/hooks'],

@@ -49,7 +49,7 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
       stage: 'document',
       next_step: { type: 'document' },
       uploaded_steps: [],
-      requester: { name: expect.stringMatching(/^Tenant /) },
+      requester: { name: expect.stringMatching(/^Tenant /), privacy_policy_url: null },
       return_url: null,
     });
 
@@ -107,7 +107,7 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
       stage: 'selfie',
       next_step: { type: 'selfie', step: 0, pose: challenge.steps[0].pose },
       uploaded_steps: [1],
-      requester: { name: expect.stringMatching(/^Tenant /) },
+      requester: { name: expect.stringMatching(/^Tenant /), privacy_policy_url: null },
       return_url: null,
     });
 

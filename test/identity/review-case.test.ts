@@ -49,6 +49,7 @@ describe('reviewer case view and images', () => {
         content_type: 'image/png',
         width: 640,
         height: 480,
+        source: 'camera',
       });
     }
     const types = view.audit.map((e: { type: string }) => e.type);

@@ -41,7 +41,7 @@ export interface CaptureServer extends LiveServer {
   captureStatus(token: string): Promise<{
     next_step: { type: string; step?: number };
     uploaded_steps: number[];
-    requester: { name: string };
+    requester: { name: string; privacy_policy_url: string | null };
     return_url: string | null;
   }>;
 }
@@ -123,12 +123,12 @@ export async function chooseDocument(page: Page, kind: 'passport' | 'id_card'): 
 }
 
 /**
- * Reads the intro (who asks, what is taken and kept) and presses Continue: the document screen
+ * Reads the intro (who asks, what is taken and kept) and presses "I agree": the document screen
  * follows, where `document` is chosen (null leaves the choice open).
  */
 export async function passIntro(page: Page, document: 'passport' | 'id_card' | null = 'passport'): Promise<void> {
   await waitForScreen(page, 'intro');
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'I agree' }).click();
   await waitForScreen(page, 'document');
   if (document) await chooseDocument(page, document);
 }

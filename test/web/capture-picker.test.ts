@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../src/db/client.js';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, screenshot } from './browser.js';
 import { posedStill, still } from './camera.js';
@@ -61,6 +63,11 @@ describe.skipIf(!browserAvailable())('hosted capture page with the camera refuse
       expect(selfies).toHaveLength(total);
       expect((await live.server.verification(v.id)).status).not.toBe('awaiting_capture');
       expect((await live.server.captureStatus(v.token)).uploaded_steps).toHaveLength(total);
+      // Chosen because the camera was refused: every frame is marked as a file for the reviewer.
+      const sources = rowsOf<{ source: string }>(
+        await live.server.app.db.execute(sql`select source from identity_frames where verification_id = ${v.id}`),
+      );
+      expect(sources.map((r) => r.source)).toEqual(Array(total).fill('file'));
       // The camera refusal is reported by the browser; nothing else went wrong.
       expect(errors.filter((e) => !/Permission|NotAllowed/i.test(e))).toEqual([]);
     } finally {

@@ -49,7 +49,7 @@ describe.skipIf(!browserAvailable())('hosted capture page on a phone with a came
         await stepWithCamera(page);
       }
       await waitForScreen(page, 'done');
-      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Done — you can return to the website');
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`Done — ${name} has your photos`);
       await expect(page.getByRole('button').count()).resolves.toBe(0);
       const link = page.getByRole('link', { name: `Back to ${name}` });
       expect(await link.getAttribute('href')).toBe(back);

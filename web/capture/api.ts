@@ -16,6 +16,8 @@ export type Challenge = Answer<operations['getChallenge']>;
 export type ChallengeStep = Challenge['steps'][number];
 export type Pose = NonNullable<ChallengeStep['pose']>;
 
+export type FrameSource = 'camera' | 'file';
+
 export type Progress = (fraction: number) => void;
 
 function send<T>(method: 'GET' | 'POST', path: string, token: string, body?: FormData, onProgress?: Progress): Promise<T> {
@@ -42,8 +44,12 @@ function send<T>(method: 'GET' | 'POST', path: string, token: string, body?: For
       if (xhr.status >= 200 && xhr.status < 300) return resolve(parsed as T);
       const detail =
         parsed && typeof parsed === 'object' && 'detail' in parsed ? String((parsed as { detail: unknown }).detail) : xhr.statusText;
+      const code =
+        parsed && typeof parsed === 'object' && 'code' in parsed && typeof (parsed as { code: unknown }).code === 'string'
+          ? (parsed as { code: string }).code
+          : null;
       const retry = Number(xhr.getResponseHeader('retry-after'));
-      reject(new ApiError(xhr.status, detail, Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null));
+      reject(new ApiError(xhr.status, detail, Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null, code));
     };
     xhr.send(body ?? null);
   });
@@ -68,8 +74,10 @@ export function captureApi(token: string) {
     uploadDocument: (image: Blob, back: Blob | undefined, onProgress?: Progress) =>
       send<{ stage: string; next_step: NextStep }>('POST', '/v1/capture/document', token, imageForm(image, {}, back), onProgress),
     challenge: () => send<Challenge>('POST', '/v1/capture/challenge', token),
-    uploadFrame: (step: number, image: Blob, onProgress?: Progress) =>
-      send<CaptureStatus>('POST', '/v1/capture/selfie', token, imageForm(image, { step: String(step) }), onProgress),
+    /** `source` `file`: chosen from the device because no camera could be used (the server stores and shows it). */
+    uploadFrame: (step: number, image: Blob, source: FrameSource, onProgress?: Progress) =>
+      send<CaptureStatus>('POST', '/v1/capture/selfie', token, imageForm(image, { step: String(step), source }), onProgress),
+    declineConsent: () => send<{ verification_id: string; consent_declined_at: string }>('POST', '/v1/capture/consent/decline', token),
   };
 }
 

@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly retryAfterSeconds: number | null,
+    /** The refusal's `code` when the API names one (`image_too_small` at upload), else null. */
+    readonly code: string | null = null,
   ) {
     super(`HTTP ${status}: ${detail}`);
   }

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { captureApi, type CaptureApi, type Challenge, type NextStep } from './api.js';
+import { captureApi, type CaptureApi, type Challenge, type FrameSource, type NextStep } from './api.js';
 import { classify, tokenFromHash, type Subject } from './messages.js';
 
 /**
@@ -15,6 +15,7 @@ type Screen =
   | { name: 'intro' }
   | { name: 'document' }
   | { name: 'challenge'; challenge: Challenge; step: number }
+  | { name: 'declined' }
   | { name: 'done' };
 
 /** A message over the current screen; `retry` repeats what failed. */
@@ -37,10 +38,20 @@ export const announcement = signal('');
 export const requester = signal<string | null>(null);
 /** Where the last screens send the person back (the verification's `return_url`), or null. */
 export const returnUrl = signal<string | null>(null);
+/** The requester's privacy policy (the profile's `privacyPolicyUrl`, https only), linked on the consent screen. */
+export const privacyPolicyUrl = signal<string | null>(null);
+/**
+ * What the computer's "Continue on your phone" screen shows while the phone works: the stage and
+ * the frames sent, from polling GET /v1/capture/status (README, "Identity: the hosted capture page").
+ */
+export const phoneProgress = signal<{ document: boolean; frames: number; total: number | null } | null>(null);
 
 const HERE_KEY = 'capture.continue-here';
 const INTRO_KEY = 'capture.intro-read';
 const RETURN_KEY = 'capture.return';
+const DECLINED_KEY = 'capture.declined';
+/** How often the computer's handoff screen asks where the phone stands. */
+const FOLLOW_MS = 3000;
 let api: CaptureApi | null = null;
 /** A short piece of the token naming this link in session storage (never the token itself). */
 let linkId = '';
@@ -80,10 +91,23 @@ function recall(key: string): string | null {
   }
 }
 
-/** The person pressed "Continue" on the intro: the camera may open. */
+/** The person pressed "I agree" on the intro: the camera may open. */
 export function introRead(): void {
   remember(INTRO_KEY, '1');
   screen.value = { name: 'document' };
+}
+
+/** "No, thanks": the service records it and ends the link; the page says what that means. */
+export async function declineConsent(): Promise<void> {
+  notice.value = null;
+  try {
+    await api!.declineConsent();
+    remember(DECLINED_KEY, '1');
+    screen.value = { name: 'declined' };
+    announcement.value = 'You declined. Nothing was sent.';
+  } catch (err) {
+    fail(err, 'none', () => void declineConsent());
+  }
 }
 
 export function continueHere(): void {
@@ -107,6 +131,11 @@ export function start(): void {
   linkId = token.slice(0, 8);
   const remembered = recall(RETURN_KEY);
   if (remembered) returnUrl.value = remembered;
+  // The link ended when the person declined: a reload shows that answer again, not "expired".
+  if (recall(DECLINED_KEY)) {
+    screen.value = { name: 'declined' };
+    return;
+  }
   window.addEventListener('online', () => {
     const retry = offlineRetry;
     offlineRetry = null;
@@ -142,16 +171,60 @@ async function route(next: NextStep, here: boolean): Promise<void> {
 export async function resume(here = screen.value.name !== 'loading'): Promise<void> {
   try {
     const status = await api!.status();
-    if (status.requester) requester.value = status.requester.name;
+    if (status.requester) {
+      requester.value = status.requester.name;
+      privacyPolicyUrl.value = safeReturnUrl(status.requester.privacy_policy_url ?? null);
+    }
     if (status.return_url !== undefined) {
       returnUrl.value = safeReturnUrl(status.return_url);
       if (returnUrl.value) remember(RETURN_KEY, returnUrl.value);
     }
     // A desktop that already started here (or a phone) never sees the QR code again.
     await route(status.next_step, here || status.next_step.type !== 'document');
+    if (screen.value.name === 'handoff') follow();
   } catch (err) {
     fail(err, 'none', () => void resume(here));
   }
+}
+
+let following: ReturnType<typeof setTimeout> | undefined;
+/**
+ * While the computer shows the QR code, it follows the phone: each poll updates the steps done,
+ * and once the phone is done this screen says Done too. A failed poll just tries again later;
+ * an expired link (the phone finished long ago, or a newer link was made) shows the Expired screen.
+ */
+function follow(): void {
+  clearTimeout(following);
+  following = setTimeout(async () => {
+    if (screen.value.name !== 'handoff') return;
+    try {
+      const status = await api!.status();
+      const next = status.next_step;
+      if (next.type === 'done') {
+        phoneProgress.value = null;
+        screen.value = { name: 'done' };
+        announcement.value = 'Done on your phone.';
+        return;
+      }
+      const total = status.stage === 'selfie' || status.stage === 'challenge' ? await totalSteps(status.stage) : null;
+      phoneProgress.value = { document: status.stage !== 'document', frames: status.uploaded_steps.length, total };
+    } catch (err) {
+      const failure = classify(err, 'none');
+      if (failure.kind === 'expired') {
+        screen.value = { name: 'expired' };
+        return;
+      }
+    }
+    follow();
+  }, FOLLOW_MS);
+}
+
+let challengeSize: number | null = null;
+/** The number of face photos once the phone has its challenge (asking again answers the same one). */
+async function totalSteps(stage: string): Promise<number | null> {
+  if (stage !== 'selfie') return null;
+  challengeSize ??= (await api!.challenge()).steps.length;
+  return challengeSize;
 }
 
 /** Only an https address becomes a link (the service checks it too; a page never links to javascript: or the like). */
@@ -230,17 +303,17 @@ export async function sendDocument(image: Blob, back?: Blob): Promise<boolean> {
   }
 }
 
-export async function sendFrame(step: number, image: Blob): Promise<boolean> {
+export async function sendFrame(step: number, image: Blob, source: FrameSource = 'camera'): Promise<boolean> {
   notice.value = null;
   progress.value = 0;
   announcement.value = 'Sending the photo';
   try {
-    const status = await api!.uploadFrame(step, image, onProgress);
+    const status = await api!.uploadFrame(step, image, source, onProgress);
     progress.value = null;
     await route(status.next_step, true);
     return true;
   } catch (err) {
-    fail(err, 'frame', () => void sendFrame(step, image));
+    fail(err, 'frame', () => void sendFrame(step, image, source));
     return false;
   }
 }

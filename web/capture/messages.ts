@@ -1,3 +1,5 @@
+import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../src/identity/uploads/limits.js';
+import type { DocumentProblem } from './quality/document-check.js';
 import { ApiError, OfflineError } from './errors.js';
 
 /** What the page does after a failed call, and what it says in plain words. */
@@ -38,6 +40,12 @@ export function classify(err: unknown, subject: Subject): Failure {
         message: `We could not use ${what(subject)}: it is not a JPEG, PNG or WebP picture. Take the photo again, or choose a photo file.`,
       };
     case 422:
+      // The server's own minimum size (src/identity/uploads/limits.ts); the page checks it before sending, so this is rare.
+      if (err.code === 'image_too_small')
+        return {
+          kind: 'retake',
+          message: `We could not use ${what(subject)}: it has too few pixels to be checked. Take the photo again, closer, with the camera rather than a screenshot or a small copy.`,
+        };
       return {
         kind: 'retake',
         message: `We could not use ${what(subject)}: it came out empty or unreadable. Take the photo again${subject === 'document' ? ', with the whole document in the frame' : ''}.`,
@@ -59,6 +67,15 @@ export const waitText = (seconds: number) =>
   seconds > 0
     ? `Too many attempts in a short time. Please wait ${seconds} second${seconds === 1 ? '' : 's'}, then try again.`
     : 'You can try again now.';
+
+/** Why the page asks for another document photo (web/capture/quality/document-check.ts), in plain words. */
+export const DOCUMENT_PROBLEM: Record<DocumentProblem, string> = {
+  too_small: `This photo is too small to be checked (it needs at least ${MIN_IMAGE_WIDTH}×${MIN_IMAGE_HEIGHT} pixels). Take the photo with the camera, close enough that the document fills the frame.`,
+  no_document:
+    'We cannot find a document in this photo. Lay the document flat on a plain surface, in good light, and fit it inside the frame.',
+  blurry: 'This photo is blurry. Hold the phone still, let the camera focus on the document, then take it again.',
+  glare: 'Part of the document is hidden by glare. Tilt the document a little or move away from the lamp or window, then take it again.',
+};
 
 /** The handoff token from the URL fragment (`/capture#<token>`); it is never put in a query or logged. */
 export function tokenFromHash(hash: string): string | null {

@@ -42,10 +42,21 @@ const verificationDetail = z.object({
     document: z.string().nullable(),
     document_back: z.string().nullable(),
     steps: z.array(
-      z.object({ step: z.number().int(), instruction: z.string(), pose: z.string().nullable(), image_url: z.string().nullable() }),
+      z.object({
+        step: z.number().int(),
+        instruction: z.string(),
+        pose: z.string().nullable(),
+        image_url: z.string().nullable(),
+        source: identitySchemas.frameSource,
+      }),
     ),
   }),
   can_issue_capture_link: z.boolean().describe('Capture is still open, so a new capture link can be issued'),
+  can_restart_capture: z
+    .boolean()
+    .describe(
+      'Declined because its images could not be used (`image_too_small`, `no_face_document`, `no_face_selfie`): POST …/capture-restart starts capture again with a new link',
+    ),
   deliveries: z.array(delivery).describe('The decision webhook’s deliveries, oldest first'),
 });
 
@@ -153,6 +164,33 @@ export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const handoff = await cases.reissueHandoff(req.params.id, req.params.verificationId);
+      return { success: true as const, data: { ...handoff, capture_url: captureUrl(app.config.PUBLIC_URL, handoff.handoff_token) } };
+    },
+  );
+
+  app.post(
+    `${casePath}/capture-restart`,
+    {
+      schema: {
+        operationId: 'restartCapture',
+        summary: 'Start capture again for a verification declined for image quality',
+        tags: ['operator'],
+        description:
+          'For a verification declined because its images could not be used (`image_too_small`, `no_face_document`, `no_face_selfie`): its stored images and frames are deleted, ' +
+          'its decision, zone, challenge and signals cleared, it goes back to `awaiting_capture` at stage `document`, every earlier link stops working, and the answer holds a fresh handoff token (30 minutes) and its `capture_url`, in this answer only. ' +
+          'Audit `capture.restarted` `{previous_status, previous_reason}` by `operator`. The next decision sends its webhook as any decision does. ' +
+          '409 for any other status or reason, or once erased; another profile’s verification answers 404.',
+        params: caseParams,
+        response: {
+          200: s.envelope(identitySchemas.handoff),
+          401: s.errorEnvelope,
+          404: s.errorEnvelope,
+          409: s.errorEnvelope,
+        },
+      },
+    },
+    async (req) => {
+      const handoff = await cases.restartCapture(req.params.id, req.params.verificationId);
       return { success: true as const, data: { ...handoff, capture_url: captureUrl(app.config.PUBLIC_URL, handoff.handoff_token) } };
     },
   );

@@ -13,6 +13,8 @@ export const profiles = pgTable('profiles', {
   reviewPolicy: text('review_policy', { enum: REVIEW_POLICIES }).notNull().default('single'),
   /** Days after its decision a decided verification is erased (README, "Retention"); null keeps it until erased. */
   identityRetentionDays: integer('identity_retention_days'),
+  /** The privacy policy the hosted capture page links to before asking for consent (https); null when none was set. */
+  privacyPolicyUrl: text('privacy_policy_url'),
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
 });

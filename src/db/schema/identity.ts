@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { VERIFICATION_STATUSES } from '../vocabulary.js';
+import { FRAME_SOURCES, VERIFICATION_STATUSES } from '../vocabulary.js';
 import { apiKeys, profiles, ts } from './core.js';
 
 /**
@@ -65,6 +65,8 @@ export const identityVerifications = pgTable(
     /** The reviewer key holding the case (src/identity/review-claims.ts); the claim lapses at claimed_until. */
     claimedByKeyId: uuid('claimed_by_key_id').references(() => apiKeys.id),
     claimedUntil: ts('claimed_until'),
+    /** When the person answered "No, thanks" on the capture page's consent screen; null otherwise (README, "Consent"). */
+    consentDeclinedAt: ts('consent_declined_at'),
   },
   (t) => [
     index('identity_verifications_profile_idx').on(t.profileId, t.status),
@@ -106,6 +108,8 @@ export const identityFrames = pgTable(
     sha256: text('sha256').notNull(),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
+    /** `camera`: taken by the page's live camera; `file`: chosen from the device because no camera could be used. */
+    source: text('source', { enum: FRAME_SOURCES }).notNull().default('camera'),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [uniqueIndex('identity_frames_step_uq').on(t.verificationId, t.step)],

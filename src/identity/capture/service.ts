@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parse as parseMrz } from 'mrz';
 import type { Tx } from '../../db/client.js';
+import { FRAME_SOURCES, type FrameSource } from '../../db/vocabulary.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { appendAudit } from '../audit.js';
@@ -35,7 +36,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue; pose
   const { db, clock, blobs, jobs, poseCheck } = deps;
 
   async function status(v: VerificationRow) {
-    const [frames, requester] = await Promise.all([repo.framesOf(db, v.id), repo.profileName(db, v.profileId)]);
+    const [frames, requester] = await Promise.all([repo.framesOf(db, v.id), repo.profileForCapture(db, v.profileId)]);
     return captureStatusView(
       v,
       frames.map((f) => f.step),
@@ -86,6 +87,14 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue; pose
     const step = raw !== undefined && /^\d{1,3}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
     if (!Number.isInteger(step) || step < 0 || step >= n) throw errors.stepOutOfRange(n);
     return step;
+  }
+
+  /** The frame's `source` field: `camera` when absent (pages before it existed sent camera frames only), 422 otherwise unless `file`. */
+  function parseSource(raw: string | undefined): FrameSource {
+    if (raw === undefined || raw.trim() === '') return 'camera';
+    const source = raw.trim();
+    if (!(FRAME_SOURCES as readonly string[]).includes(source)) throw errors.frameSourceInvalid();
+    return source as FrameSource;
   }
 
   /** 409 when the step already has its frame (checked again under the lock when the frame is stored). */
@@ -158,6 +167,25 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue; pose
       return { stage: s.stage, next_step: s.next_step };
     },
 
+    /**
+     * "No, thanks" on the consent screen (README, "Consent and capture"): nothing was sent yet, so
+     * nothing is deleted; the verification keeps its status (`awaiting_capture` — the contract has
+     * no status or reason for it), records when, and every link stops working. A new link from the
+     * partner or the operator clears it and asks again.
+     */
+    async declineConsent(v: VerificationRow) {
+      return db.transaction(async (tx) => {
+        const locked = await repo.lockVerification(tx, v.id);
+        if (!locked || locked.erasedAt) throw errors.handoffTokenInvalid();
+        if (locked.stage !== 'document') throw errors.consentAfterUpload();
+        const now = clock.now();
+        const row = await repo.updateVerification(tx, v.id, { consentDeclinedAt: now, updatedAt: now });
+        await repo.revokeHandoffTokens(tx, v.id, now);
+        await appendAudit(tx, clock, { verificationId: v.id, type: 'capture.consent_declined', actor: DEVICE, data: {} });
+        return { verification_id: row.id, consent_declined_at: now.toISOString() };
+      });
+    },
+
     /** Issues the challenge once; every later call answers the same one. */
     async challenge(v: VerificationRow) {
       if (v.stage === 'document') throw errors.documentFirst();
@@ -189,7 +217,10 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue; pose
      */
     async uploadSelfie(v: VerificationRow, upload: CaptureForm) {
       const { image } = upload;
-      const step = await discardOnRefusal(image, async () => parseStep(v, upload.fields.step));
+      const { step, source } = await discardOnRefusal(image, async () => ({
+        step: parseStep(v, upload.fields.step),
+        source: parseSource(upload.fields.source),
+      }));
       const updated = await commitUpload(v, image, async (tx, locked) => {
         assertCanUploadSelfie(locked);
         const now = clock.now();
@@ -200,6 +231,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue; pose
           sha256: image.sha256,
           width: image.width,
           height: image.height,
+          source,
           createdAt: now,
         });
         if (!inserted) throw errors.stepTaken(step);
@@ -207,7 +239,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue; pose
           verificationId: v.id,
           type: 'capture.frame_uploaded',
           actor: DEVICE,
-          data: { step, sha256: image.sha256 },
+          data: { step, sha256: image.sha256, source },
         });
         const total = storedChallenge(locked).length;
         const frames = await repo.framesOf(tx, v.id);

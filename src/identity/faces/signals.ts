@@ -1,3 +1,4 @@
+import type { FrameSource } from '../../db/vocabulary.js';
 /**
  * What the face checks measure and how they decide (pure; see the README, "Face checks").
  * Only these numbers are stored with a verification (`signals`), never an image or a face embedding.
@@ -41,6 +42,8 @@ interface FrameSignals extends ImageAnalysis {
   step: number;
   /** null on a challenge issued before poses existed: such a frame is not checked for pose. */
   pose: Pose | null;
+  /** `file` when the frame was chosen from the device because no camera could be used (README, "Consent and capture"); `camera` otherwise. */
+  source: FrameSource;
   /** The largest face's similarity to the document's face (null when either has none). */
   document_similarity: number | null;
 }
@@ -86,7 +89,7 @@ const round3 = (n: number) => Number(n.toFixed(3));
 export function buildSignals(
   images: ImageAnalysis[],
   similarity: (number | null)[][],
-  steps: { step: number; pose: Pose | null }[],
+  steps: { step: number; pose: Pose | null; source?: FrameSource }[],
   t: FaceThresholds,
   durationMs: number,
 ): FaceSignals {
@@ -94,6 +97,7 @@ export function buildSignals(
   const frames = frameImages.map((image, i) => ({
     step: steps[i]!.step,
     pose: steps[i]!.pose,
+    source: steps[i]!.source ?? 'camera',
     ...image,
     document_similarity: similarity[0]?.[i + 1] ?? null,
   }));

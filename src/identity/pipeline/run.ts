@@ -74,7 +74,7 @@ export function pipelineHandler(
       Promise.all([v.documentBlob!, ...frames.map((f) => f.blobKey)].map((key) => blobs.get(key))),
     );
     const steps = storedChallenge(v);
-    const poses = frames.map((f) => ({ step: f.step, pose: steps.find((s) => s.step === f.step)?.pose ?? null }));
+    const poses = frames.map((f) => ({ step: f.step, pose: steps.find((s) => s.step === f.step)?.pose ?? null, source: f.source }));
     return buildSignals(result.images, result.similarity, poses, checks.thresholds, Date.now() - started);
   }
 

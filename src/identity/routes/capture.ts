@@ -104,6 +104,23 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
   );
 
   app.post(
+    '/capture/consent/decline',
+    {
+      schema: {
+        operationId: 'declineCaptureConsent',
+        summary: 'The person declines to be verified',
+        tags,
+        security,
+        description:
+          'The person answered “No, thanks” on the consent screen, before anything was sent: audit `capture.consent_declined`, the verification keeps its status (`awaiting_capture`) and shows `consent_declined_at`, and every handoff token is revoked (a new link, POST /v1/verifications/{id}/handoff, asks again). ' +
+          `409 once the document was uploaded. ${resume}`,
+        response: { 200: s.consentDeclined, ...s.errors(401, 409) },
+      },
+    },
+    async (req) => capture.declineConsent(await capture.authenticate(handoffTokenOf(req))),
+  );
+
+  app.post(
     '/capture/challenge',
     {
       schema: {
@@ -132,11 +149,17 @@ export const captureRoutes: FastifyPluginAsyncZod<{ capture: CaptureService }> =
           required: ['step', 'file'],
           properties: {
             step: { type: 'string', pattern: '^[0-9]+$', description: 'The challenge step this frame answers, 0..N-1' },
+            source: {
+              type: 'string',
+              enum: ['camera', 'file'],
+              description:
+                '`camera` (the default): taken by the live camera; `file`: chosen from the device because no camera could be used. Stored with the frame, shown in the signals (`frames[].source`) and the case views',
+            },
             file: imageField,
           },
         },
         description:
-          `Uploads one selfie frame: multipart, text field \`step\` (0..N-1, else 422) and file field \`file\`, in either order. ${uploadRules}` +
+          `Uploads one selfie frame: multipart, text field \`step\` (0..N-1, else 422), optional text field \`source\` (\`camera\` or \`file\`, else 422) and file field \`file\`, in either order. ${uploadRules}` +
           `409 before the document upload, before the challenge, or when that step already has its frame. ${resume} ${PIPELINE_DESCRIPTION}`,
         response: { 201: s.captureStatus, ...s.errors(401, 409, 413, 415), 422: uploadRefusalBody },
       },

@@ -3,7 +3,7 @@ import { announcement, screen } from '../flow.js';
 import { checkerState } from '../pose/checker.js';
 import { ChallengeScreen } from './challenge-screen.js';
 import { DocumentScreen } from './document-screen.js';
-import { Done, Expired, Handoff, Intro, Loading, NoLink } from './screens.js';
+import { Declined, Done, Expired, Handoff, Intro, Loading, NoLink } from './screens.js';
 
 function Current() {
   const s = screen.value;
@@ -22,6 +22,8 @@ function Current() {
       return <DocumentScreen />;
     case 'challenge':
       return <ChallengeScreen challenge={s.challenge} step={s.step} />;
+    case 'declined':
+      return <Declined />;
     case 'done':
       return <Done />;
   }

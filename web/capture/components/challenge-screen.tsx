@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Challenge, Pose } from '../api.js';
+import type { Challenge, FrameSource, Pose } from '../api.js';
 import { canvasToJpeg, fileToCanvas, snapshot, UnreadableImage } from '../camera.js';
 import { notice, progress, sendFrame, waitSeconds } from '../flow.js';
 import { checkerState, loadPoseChecker } from '../pose/checker.js';
@@ -73,7 +73,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
   useEffect(() => () => picked && URL.revokeObjectURL(picked.url), [picked]);
 
   /** Checks the picture, then sends it, or says what is wrong and sends nothing. */
-  const checkAndSend = async (picture: HTMLCanvasElement, verdict?: Verdict | null) => {
+  const checkAndSend = async (picture: HTMLCanvasElement, verdict?: Verdict | null, source: FrameSource = 'camera') => {
     if (busy.current) return;
     busy.current = true;
     try {
@@ -82,7 +82,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
         notice.value = { kind: 'retake', message: refusal(v.hint) };
         return;
       }
-      await sendFrame(step, await canvasToJpeg(picture));
+      await sendFrame(step, await canvasToJpeg(picture), source);
     } catch {
       notice.value = { kind: 'retake', message: 'The photo could not be prepared. Try again.' };
     } finally {
@@ -163,9 +163,13 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
   };
 
   const still = /\bblink/i.test(current.instruction) ? ' This is a still photo: keep your eyes open when it is taken.' : '';
-  // Beside a working camera the picker offers the photo library; without one it may open the camera app.
+  /**
+   * A file only when the camera is denied, missing or unusable (README, "Consent and capture"): a
+   * photo from the library could show someone else. Such a frame is sent marked `source: file`,
+   * and the reviewer sees that mark. The picker asks the phone to open its camera app directly.
+   */
   const picker = (label: string, primary = false) => (
-    <PhotoPicker label={label} capture={camera ? undefined : 'user'} primary={primary} onFile={(f) => void choose(f)} disabled={sending} />
+    <PhotoPicker label={label} capture="user" primary={primary} onFile={(f) => void choose(f)} disabled={sending} />
   );
 
   if (picked) {
@@ -184,7 +188,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
         <UploadProgress />
         <div class="actions">
           {(!v || v.ok) && (
-            <button type="button" class="button" disabled={sending} onClick={() => void checkAndSend(picked.canvas, v)}>
+            <button type="button" class="button" disabled={sending} onClick={() => void checkAndSend(picked.canvas, v, 'file')}>
               Send this photo
             </button>
           )}
@@ -239,7 +243,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
             {count !== null ? `Hold still… ${count}` : 'Take photo'}
           </button>
         )}
-        {camera ? picker('Choose a photo instead') : picker('Take or choose a selfie', true)}
+        {!camera && picker('Take or choose a selfie', true)}
       </div>
     </>
   );

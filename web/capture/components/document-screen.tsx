@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { fileToJpeg, grabFrame, UnreadableImage } from '../camera.js';
+import { canvasToJpeg, fileToCanvas, snapshot, UnreadableImage } from '../camera.js';
 import { notice, progress, sendDocument, waitSeconds } from '../flow.js';
+import { DOCUMENT_PROBLEM } from '../messages.js';
+import { judgeDocument, measureDocument } from '../quality/document-check.js';
 import { CAMERA_PROBLEM, CameraView, PhotoPicker, useCamera } from './camera-view.js';
 import { DocumentGuide, DocumentIcon, SIDES, type DocumentKind, type DocumentSide } from './document-guide.js';
 import { Heading } from './heading.js';
@@ -87,18 +89,34 @@ export function DocumentScreen() {
     setPhotos({});
     setKind(next);
   };
-  const keep = (blob: Blob) => {
+  /**
+   * Checks the very pixels that would be sent (size, outline, sharpness, glare — README, "Checks
+   * before sending"); a photo that fails is not kept, and the person is told why and asked again.
+   */
+  const keep = async (canvas: HTMLCanvasElement) => {
     notice.value = null;
+    const ctx = canvas.getContext('2d');
+    const problem = ctx ? judgeDocument(measureDocument(ctx.getImageData(0, 0, canvas.width, canvas.height))) : null;
+    if (problem) {
+      notice.value = { kind: 'retake', message: `Not used: ${DOCUMENT_PROBLEM[problem]}` };
+      return;
+    }
+    const blob = await canvasToJpeg(canvas);
     const url = URL.createObjectURL(blob);
     urls.current.push(url);
     setPending({ blob, url });
   };
   const take = async () => {
-    if (video.current) keep(await grabFrame(video.current));
+    if (!video.current) return;
+    try {
+      await keep(snapshot(video.current));
+    } catch {
+      notice.value = { kind: 'retake', message: 'The camera gave no picture. Press the button again.' };
+    }
   };
   const choose = async (file: File) => {
     try {
-      keep(await fileToJpeg(file));
+      await keep(await fileToCanvas(file));
     } catch (err) {
       notice.value = {
         kind: 'retake',

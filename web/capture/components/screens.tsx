@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { continueHere, introRead, requester } from '../flow.js';
+import { continueHere, declineConsent, introRead, phoneProgress, privacyPolicyUrl, requester } from '../flow.js';
 import { loadPoseChecker } from '../pose/checker.js';
 import { EXPIRED_TEXT, EXPIRED_TITLE } from '../messages.js';
 import { Heading } from './heading.js';
@@ -36,6 +36,7 @@ export function Handoff() {
           address (the service’s PUBLIC_URL), or continue on this computer.
         </p>
       )}
+      <PhoneProgress />
       <NoticeBox />
       <div class="actions">
         <button type="button" class="button secondary" onClick={continueHere}>
@@ -46,9 +47,35 @@ export function Handoff() {
   );
 }
 
+/** The steps the phone has done, as the computer learns them by polling (flow.ts `follow`). */
+function PhoneProgress() {
+  const p = phoneProgress.value;
+  const steps: [string, boolean][] = [
+    ['Photo of the document', !!p?.document],
+    [p?.total ? `Photos of your face (${p.frames} of ${p.total})` : 'Photos of your face', !!p?.total && p.frames >= p.total],
+  ];
+  return (
+    <section class="phone-progress" aria-label="Progress on your phone">
+      <h2>On your phone</h2>
+      <ol>
+        {steps.map(([label, done]) => (
+          <li key={label} class={done ? 'done' : undefined}>
+            <span aria-hidden="true">{done ? '✓' : '○'}</span> {label}
+            <span class="visually-hidden">{done ? ': done' : ': not yet'}</span>
+          </li>
+        ))}
+      </ol>
+      <p class="small" aria-live="polite">
+        {p ? (p.document ? 'Your phone is taking the photos…' : 'Waiting for your phone…') : 'Waiting for your phone…'}
+      </p>
+    </section>
+  );
+}
+
 /**
- * Before the camera opens: who asks, what will be taken, what is kept and for how long (the
- * README, "Identity: the hosted capture page"); nothing starts until the person continues.
+ * Before the camera opens: who asks, what will be taken, what is kept and for how long, and the
+ * requester's privacy policy (the profile's `privacyPolicyUrl`) — README, "Consent and capture".
+ * Nothing starts until the person agrees; "No, thanks" ends here and the service records it.
  */
 export function Intro() {
   // The pose check's library and models load while the person reads (after this screen is up).
@@ -73,12 +100,41 @@ export function Intro() {
           <li>They are kept until {whom} erases your verification, which deletes the photos and personal details for good.</li>
           <li>The camera works only while this page is open; nothing but the photos you send leaves your phone.</li>
         </ul>
+        {privacyPolicyUrl.value && (
+          <p>
+            How {whom} handles your data:{' '}
+            <a href={privacyPolicyUrl.value} target="_blank" rel="noreferrer noopener">
+              privacy policy of {whom} (opens in a new tab)
+            </a>
+            .
+          </p>
+        )}
       </section>
+      <p>
+        <strong>Do you agree that {whom} takes and checks these photos?</strong> The camera opens only after you agree.
+      </p>
+      <NoticeBox />
       <div class="actions">
         <button type="button" class="button" onClick={introRead}>
-          Continue
+          I agree
+        </button>
+        <button type="button" class="button secondary" onClick={() => void declineConsent()}>
+          No, thanks
         </button>
       </div>
+    </>
+  );
+}
+
+/** After "No, thanks": nothing was sent, the link has ended, and how to change one's mind. */
+export function Declined() {
+  const whom = requester.value || 'the website that sent you here';
+  return (
+    <>
+      <Heading>You declined: nothing was sent</Heading>
+      <p>No photo was taken and the camera was not opened. We told {whom} that you did not agree, and this link no longer works.</p>
+      <p>If you change your mind, ask {whom} for a new link. You can close this page.</p>
+      <ReturnButton />
     </>
   );
 }
@@ -105,7 +161,7 @@ export function NoLink() {
 export function Done() {
   return (
     <>
-      <Heading>Done — you can return to the website</Heading>
+      <Heading>{requester.value ? `Done — ${requester.value} has your photos` : 'Done — you can return to the website'}</Heading>
       <p>Your photos were received and are being checked. You can close this page.</p>
       <ReturnButton />
       <svg class="done-mark" viewBox="0 0 48 48" aria-hidden="true">

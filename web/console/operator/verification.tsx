@@ -7,6 +7,7 @@ import { ActionButton, Async, Link, Notice, Shell } from '../ui.js';
 import { useApi } from './context.js';
 import { OperatorNav } from './nav.js';
 import { DeliveryStatusWord, DeliveryTable, LastResponse } from './deliveries.js';
+import { RestartCapture } from './restart-capture.js';
 import { decisionReasonText } from '../decision-reasons.js';
 
 type Api = ApiClient;
@@ -116,6 +117,15 @@ export function VerificationDetail({ profileId, id }: { profileId: string; id: s
                       </div>
                     )}
                   </>
+                ) : data.can_restart_capture ? (
+                  <RestartCapture
+                    api={api}
+                    params={params}
+                    onLink={(issued) => {
+                      setLink(issued);
+                      state.reload();
+                    }}
+                  />
                 ) : (
                   <Notice>{v.erased ? 'The verification was erased.' : 'Capture is complete: no new link is needed.'}</Notice>
                 )}
