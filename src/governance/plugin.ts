@@ -36,15 +36,15 @@ export const GOVERNANCE_PREFIXES = PATH_SCOPES.map(([prefix]) => `${prefix}/`);
  */
 export const governanceApi: FastifyPluginAsync = async (app) => {
   const seed = app.config.GOVERNANCE_SIGNING_KEY ? Buffer.from(app.config.GOVERNANCE_SIGNING_KEY, 'base64') : undefined;
-  const signingKey = await liveSigningKey(app.db, app.clock, 'governance', seed);
+  const signingKey = await liveSigningKey(app.db, app.clock, app.dataKeys, 'governance', seed);
   const service = createGovernanceService({ db: app.db, clock: app.clock, signingKey, meter: app.meter });
   const boundary = createExecutionBoundary(service);
   // The log's checkpoints are signed with keys of their own purpose, never the records' key.
   const log = createTransparencyLog({
     db: app.db,
     publicUrl: app.config.PUBLIC_URL,
-    checkpointKey: await liveSigningKey(app.db, app.clock, 'governance-checkpoint'),
-    mlDsaKey: await liveMlDsaKey(app.db, app.clock, 'governance-checkpoint-ml-dsa'),
+    checkpointKey: await liveSigningKey(app.db, app.clock, app.dataKeys, 'governance-checkpoint'),
+    mlDsaKey: await liveMlDsaKey(app.db, app.clock, app.dataKeys, 'governance-checkpoint-ml-dsa'),
   });
 
   useGovernanceErrors(app);
