@@ -3,7 +3,7 @@
 //
 //   ground     src/lib, src/db, src/config.ts, src/tracing: words and plumbing every floor uses
 //   http       src/plugins: the HTTP layer (envelope, errors, headers, health), over the ground only
-//   shared     auth, profiles, idempotency, webhooks, jobs, signing-keys, blobs, metrics: the
+//   shared     auth, profiles, idempotency, webhooks, jobs, signing-keys, blobs, metrics, at-rest: the
 //              mechanisms the APIs share, which know no API
 //   apis       ticketing, identity, governance and the operator API (admin)
 //   top        app.ts, server.ts, src/cli, src/docs: assemble the APIs or describe them
@@ -13,7 +13,7 @@
 // service, its views, schemas and errors), and only the operator API does so.
 const ground = '^src/(lib|db|tracing)/|^src/config[.]ts$';
 const http = '^src/plugins/';
-const shared = '^src/(auth|profiles|idempotency|webhooks|jobs|signing-keys|blobs|metrics)/';
+const shared = '^src/(auth|profiles|idempotency|webhooks|jobs|signing-keys|blobs|metrics|at-rest)/';
 const apis = '^src/(ticketing|identity|governance|admin)/';
 const top = '^src/(cli|docs)/|^src/(app|server|startup-lines|decorations)[.]ts$';
 

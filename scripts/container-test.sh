@@ -280,6 +280,9 @@ service_pid=$!
 for _ in $(seq 1 50); do [ -S "$socket" ] && break; sleep 0.1; done
 [ -S "$socket" ] || fail "podman system service did not start"
 export DOCKER_HOST="unix://$socket"
+# The deployment's master key (README, "Encryption at rest"): the restored stack below is given the
+# same one, as the README's restore says, since no backup holds it.
+export DATA_KEY="$(head -c 32 /dev/urandom | base64)"
 compose_port=$(free_port)
 compose=(docker-compose -p "$project" -f docker-compose.yml)
 # No systemd runs podman's health timers: run the checks by hand while compose waits on them.
@@ -304,7 +307,7 @@ check_apis "http://127.0.0.1:$compose_port"
 # (`docker compose exec`; a one-off `run` container is refused by podman, which has no links).
 "${compose[@]}" exec -T postgres sh -c 'pg_dump -U "$POSTGRES_USER" -d "$POSTGRES_DB" --format=custom' >"$work/partner.dump" ||
   fail "pg_dump in the postgres service"
-"${compose[@]}" exec -T server tar -C /data -czf - . >"$work/blobs.tar.gz" ||
+"${compose[@]}" exec -T server tar -C /data -czf - blobs >"$work/blobs.tar.gz" ||
   fail "tar of the server-data volume"
 echo "   backed up: pg_dump $(stat -c %s "$work/partner.dump") bytes, server-data $(stat -c %s "$work/blobs.tar.gz") bytes"
 # PostgreSQL and Redis stopped first: their names no longer resolve, and the server still stops at once.

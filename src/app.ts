@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { ReconnectLookupConnector } from './plugins/redis-connector.js';
 import { cancelReconnectLookups } from './lib/reconnect-lookup.js';
@@ -7,7 +7,10 @@ import { validatorCompiler } from './plugins/validator.js';
 import { adminApi } from './admin/plugin.js';
 import { startKeyCache, startKeyUseRecorder } from './auth/api-keys.js';
 import { openBlobStore } from './blobs/from-config.js';
-import type { BlobStore } from './blobs/store.js';
+import { BlobStoreUnavailable, type BlobStore } from './blobs/store.js';
+import type { DataKeys } from './at-rest/data-keys.js';
+import { sealedBlobStore, sealExistingBlobs } from './at-rest/sealed-blobs.js';
+import { settleDataKeys } from './at-rest/settle.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { applyMigrations } from './db/migrate.js';
@@ -69,6 +72,21 @@ export interface AppOptions {
   retentionBatch?: number;
 }
 
+/**
+ * Seals the images stored before encryption at rest, once per store (src/at-rest/sealed-blobs.ts).
+ * A bucket that cannot be reached does not stop the start: its images are read as they are
+ * meanwhile, and the next start carries on.
+ */
+async function sealBlobsStoredBefore(blobs: BlobStore, keys: DataKeys, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const { sealed, skipped } = await sealExistingBlobs(blobs, keys);
+    if (!skipped) log.info({ sealedBlobs: sealed }, 'encryption at rest: sealed the blob store');
+  } catch (err) {
+    if (!(err instanceof BlobStoreUnavailable)) throw err;
+    log.warn({ reason: err.message }, 'encryption at rest: the blob store cannot be reached; its files are sealed at the next start');
+  }
+}
+
 /** What a worker instance answers outside /health, /ready and /metrics: the APIs are not here. */
 function workerOnly(app: FastifyInstance): void {
   app.setNotFoundHandler((_req, reply) =>
@@ -121,9 +139,18 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   const clock = opts.clock ?? systemClock;
   const database = await (opts.database ??
     openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, loadDataDir: opts.loadDataDir }));
+  let dataKeys: DataKeys;
+  let storedBlobs: BlobStore | undefined;
   try {
     await applyMigrations(database);
+    // Before anything is served: a missing or wrong master key refuses the start (README, "Encryption at rest").
+    const settled = await settleDataKeys(config, database.db);
+    dataKeys = settled.keys;
+    if (settled.sealedRows > 0) app.log.info({ sealedRows: settled.sealedRows }, 'encryption at rest: sealed the secrets stored before it');
+    storedBlobs = opts.blobs ?? openBlobStore(config, app.log);
+    await sealBlobsStoredBefore(storedBlobs, dataKeys, app.log);
   } catch (err) {
+    if (!opts.blobs) await storedBlobs?.close?.();
     await database.close();
     throw err;
   }
@@ -178,7 +205,8 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     'documents',
     runsJobs && config.DOCUMENT_READING === 'on' ? createDocumentReader({ deadlineMs: config.DOCUMENT_READ_TIMEOUT_MS }) : null,
   );
-  app.decorate('blobs', opts.blobs ?? openBlobStore(config, app.log));
+  app.decorate('dataKeys', dataKeys);
+  app.decorate('blobs', sealedBlobStore(storedBlobs, dataKeys));
   app.decorate('redis', redis);
   app.decorate('authBrake', createAuthBrake({ limit: config.AUTH_FAILURE_LIMIT_PER_MINUTE, clock, redis, log: app.log }));
   const facePool = app.faces;
@@ -198,6 +226,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   app.decorate('meter', metrics?.meter ?? silentMeter);
   const webhooks = createWebhookPlatform({
     db: database.db,
+    dataKeys,
     bookkeeping: database.bookkeeping,
     clock,
     jobs,

@@ -11,6 +11,8 @@ const delayList = z
   .regex(/^\s*\d+\s*(,\s*\d+\s*)*$/, 'a comma-separated list of milliseconds')
   .transform((v) => v.split(',').map((d) => Number(d.trim())));
 
+const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'base64 of 32 random bytes (openssl rand -base64 32)');
+
 const base64Seed = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'base64 of a 32-byte Ed25519 seed');
 
 /** An http(s) origin with an optional path prefix; no query, fragment or credentials. Kept without a trailing slash. */
@@ -84,6 +86,13 @@ const envSchema = z
       .refine((v) => v === 'memory://' || /^postgres(ql)?:\/\//.test(v), 'postgres://… or memory://')
       .optional(),
     DATA_DIR: z.string().min(1).default('./data'),
+    /** The master key that encrypts secrets and images at rest (README, "Encryption at rest"); unset → DATA_KEY_FILE. Every instance needs the same. */
+    DATA_KEY: base64Key.optional(),
+    /** Where the master key lives when DATA_KEY is unset (default DATA_DIR/data.key, created 0600 on the first start). */
+    DATA_KEY_FILE: z.string().min(1).optional(),
+    /** A former master key, read but never written with, while `rotate-data-key` moves the data to DATA_KEY. */
+    DATA_KEY_PREVIOUS: base64Key.optional(),
+    DATA_KEY_PREVIOUS_FILE: z.string().min(1).optional(),
     /** What this process does (README, "Roles"): `api` serves HTTP and queues jobs, `worker` runs them; `all` both. */
     ROLE: z.enum(['all', 'api', 'worker']).default('all'),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { DataKeys } from './at-rest/data-keys.js';
 import type { BlobStore } from './blobs/store.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
@@ -21,6 +22,9 @@ declare module 'fastify' {
     faces: FacePool | null;
     /** The OCR of document zones; null when DOCUMENT_READING=off. */
     documents: DocumentReader | null;
+    /** The master keys secrets and images are sealed with at rest (README, "Encryption at rest"). */
+    dataKeys: DataKeys;
+    /** Seals what it stores and opens what it reads (src/at-rest/sealed-blobs.ts). */
     blobs: BlobStore;
     redis: Redis | undefined;
     webhooks: WebhookPlatform;

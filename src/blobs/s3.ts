@@ -4,6 +4,8 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
@@ -154,6 +156,41 @@ export function createS3BlobStore(settings: S3Settings): BlobStore & { checkBuck
         if (isMissing(err)) return;
         throw new BlobStoreUnavailable('delete', err);
       }
+    },
+
+    async *list() {
+      let ContinuationToken: string | undefined;
+      do {
+        let page;
+        try {
+          page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken }));
+        } catch (err) {
+          throw new BlobStoreUnavailable('list', err);
+        }
+        for (const object of page.Contents ?? []) if (object.Key) yield object.Key;
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+
+    async replace(key, bytes) {
+      checkBlobKey(key);
+      let etag: string | undefined;
+      try {
+        etag = (await client.send(new HeadObjectCommand({ Bucket, Key: key }))).ETag;
+      } catch (err) {
+        if (isMissing(err)) return false;
+        throw new BlobStoreUnavailable('replace', err);
+      }
+      try {
+        // If-Match: S3 refuses the write (412, or 404) when the object was deleted or replaced
+        // since the HEAD, so an image erased meanwhile is not written back.
+        await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, IfMatch: etag }));
+      } catch (err) {
+        const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (isMissing(err) || status === 412) return false;
+        throw new BlobStoreUnavailable('replace', err);
+      }
+      return true;
     },
 
     /** Throws BlobStoreUnavailable, saying why, when the bucket cannot be reached with these settings. */

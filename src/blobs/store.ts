@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rm, rename, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, open, readdir, readFile, rm, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +17,14 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Removes the blob; a key with no blob is already removed. */
   delete(key: string): Promise<void>;
+  /** Every blob's key, in no particular order (the at-rest passes walk them: src/at-rest/). */
+  list(): AsyncIterable<string>;
+  /**
+   * Puts `bytes` in place of a blob that exists, and never brings back one deleted meanwhile (a
+   * verification's images erased by retention must stay erased): false, nothing written, when
+   * the blob is gone.
+   */
+  replace(key: string, bytes: Buffer): Promise<boolean>;
   /** Lets go of connections (the S3 client's sockets). */
   close?(): Promise<void>;
 }
@@ -114,6 +122,62 @@ export function createFileBlobStore(root: string): BlobStore {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+    async *list() {
+      let entries;
+      try {
+        entries = await readdir(root, { recursive: true, withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+      for (const entry of entries) {
+        // A `.partial` file is an upload in progress (or one a crash cut off): no blob yet.
+        if (!entry.isFile() || entry.name.endsWith('.partial')) continue;
+        yield relative(root, join(entry.parentPath, entry.name)).split(sep).join('/');
+      }
+    },
+    async replace(key, bytes) {
+      const target = pathOf(key);
+      let file;
+      try {
+        file = await open(target, 'r+');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw err;
+      }
+      try {
+        // Same length (a rewrapped header): written over the open file, so a file deleted
+        // meanwhile stays deleted (the write lands in the unlinked inode).
+        if ((await file.stat()).size === bytes.length) {
+          await file.write(bytes, 0, bytes.length, 0);
+          await file.sync();
+          return true;
+        }
+      } finally {
+        await file.close();
+      }
+      // Another length (a plain file sealed): a new file renamed over the old one, checked to
+      // still exist just before.
+      const partial = `${target}.${randomUUID()}.partial`;
+      try {
+        await writeFile(partial, bytes, { flush: true });
+        if (
+          !(await stat(target).then(
+            () => true,
+            () => false,
+          ))
+        ) {
+          await rm(partial, { force: true });
+          return false;
+        }
+        await rename(partial, target);
+        await syncDirectory(dirname(target));
+      } catch (err) {
+        await rm(partial, { force: true });
+        throw err;
+      }
+      return true;
     },
   };
 }

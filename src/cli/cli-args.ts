@@ -194,6 +194,9 @@ export function usage(commands: OperatorCommand[]): string {
     'backups of the embedded database (DATA_DIR; the server must be stopped; README, "Backup and restore"):',
     `  ${'backup <file>'.padEnd(width)} Writes the embedded database and the file blob store to <file> (a new .tar.gz)`,
     `  ${'restore <file>'.padEnd(width)} Restores <file> into DATA_DIR, which must be new or empty`,
+    '',
+    'encryption at rest (README, "Encryption at rest"):',
+    `  ${'rotate-data-key'.padEnd(width)} Rewraps every data key under DATA_KEY (the new master key), opening them with DATA_KEY_PREVIOUS`,
   ].join('\n');
 }
 

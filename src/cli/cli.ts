@@ -35,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage(commands)}\n`);
     return name || help ? 0 : 2;
   }
+  if (name === 'rotate-data-key') return (await import('./rotate-data-key-cli.js')).runRotateDataKey(args, help, process.env);
   if (name === 'backup' || name === 'restore') return (await import('./backup-cli.js')).runBackupCommand(name, args, help, process.env);
   const command = commands.find((c) => c.name === name);
   if (!command) throw new UsageError(`unknown command "${name}" (npm run admin -- --help lists them)`);

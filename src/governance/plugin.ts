@@ -53,6 +53,7 @@ export async function governanceWork(
   const log = await openTransparencyLog({
     db: app.db,
     clock: app.clock,
+    dataKeys: app.dataKeys,
     publicUrl: app.config.PUBLIC_URL,
     witnesses: witnesses.map((w) => w.name),
   });
@@ -71,7 +72,7 @@ export async function governanceWork(
  */
 export const governanceApi: FastifyPluginAsync<GovernanceWorkOptions> = async (app, opts) => {
   const seed = app.config.GOVERNANCE_SIGNING_KEY ? Buffer.from(app.config.GOVERNANCE_SIGNING_KEY, 'base64') : undefined;
-  const signingKey = await liveSigningKey(app.db, app.clock, 'governance', seed);
+  const signingKey = await liveSigningKey(app.db, app.clock, app.dataKeys, 'governance', seed);
   const { log, submissions } = await governanceWork(app, opts);
   const witnessed = app.config.LOG_WITNESSES.length > 0;
   const service = createGovernanceService({

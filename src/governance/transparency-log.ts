@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.js';
+import type { DataKeys } from '../at-rest/data-keys.js';
 import type { Clock } from '../lib/clock.js';
 import { liveMlDsaKey, type MlDsaKey } from '../signing-keys/ml-dsa.js';
 import { liveSigningKey, type SigningKey } from '../signing-keys/service.js';
@@ -147,11 +148,13 @@ export type TransparencyLog = ReturnType<typeof createTransparencyLog>;
 export async function openTransparencyLog({
   db,
   clock,
+  dataKeys,
   publicUrl,
   witnesses,
 }: {
   db: Db;
   clock: Clock;
+  dataKeys: DataKeys;
   publicUrl: string;
   /** The names of LOG_WITNESSES, whose cosignatures the served note carries. */
   witnesses: string[];
@@ -159,8 +162,8 @@ export async function openTransparencyLog({
   return createTransparencyLog({
     db,
     publicUrl,
-    checkpointKey: await liveSigningKey(db, clock, 'governance-checkpoint'),
-    mlDsaKey: await liveMlDsaKey(db, clock, 'governance-checkpoint-ml-dsa'),
+    checkpointKey: await liveSigningKey(db, clock, dataKeys, 'governance-checkpoint'),
+    mlDsaKey: await liveMlDsaKey(db, clock, dataKeys, 'governance-checkpoint-ml-dsa'),
     witnesses,
   });
 }

@@ -39,7 +39,7 @@ function claimValue(claim: ClaimName, mrzText: string | null, source: string | n
  * names its issuer (`iss`) and the profile it was issued to (`aud`): a relying party accepts
  * only its own profile id as audience (README, "Attestations").
  */
-export function createAttestationService({ db, clock }: IdentityDeps, issuer: string) {
+export function createAttestationService({ db, clock, dataKeys }: IdentityDeps, issuer: string) {
   return {
     /** Attests one claim of an approved verification as an EdDSA compact JWS (kid in the header). */
     async issue(principal: KeyPrincipal, id: string, claim: ClaimName) {
@@ -50,7 +50,7 @@ export function createAttestationService({ db, clock }: IdentityDeps, issuer: st
       const now = clock.now();
       const value = claimValue(claim, v.mrz, v.mrzSource, now);
       if (value === null) throw errors.claimUnsupported(claim);
-      const key = await liveSigningKey(db, clock, 'attestation');
+      const key = await liveSigningKey(db, clock, dataKeys, 'attestation');
       const attestationId = randomUUID();
       const iat = Math.floor(now.getTime() / 1000);
       const exp = iat + ATTESTATION_TTL_SEC;

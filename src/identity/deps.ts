@@ -1,4 +1,5 @@
 import type { KeyPrincipal } from '../auth/api-keys.js';
+import type { DataKeys } from '../at-rest/data-keys.js';
 import type { BlobStore } from '../blobs/store.js';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
@@ -12,6 +13,8 @@ import type { WebhookPlatform } from '../webhooks/types.js';
 export interface IdentityDeps {
   db: Db;
   clock: Clock;
+  /** The master keys that open the seeds of the signing keys (README, "Encryption at rest"). */
+  dataKeys: DataKeys;
   blobs: BlobStore;
   webhooks: WebhookPlatform;
 }

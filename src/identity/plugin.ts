@@ -79,8 +79,8 @@ function requireRoleKeys(scope: FastifyInstance): void {
  * this alone, without the routes; an API-only queue ignores the handler (src/jobs/enqueue-only.ts).
  */
 export async function identityWork(app: FastifyInstance): Promise<IdentityDeps> {
-  const deps: IdentityDeps = { db: app.db, clock: app.clock, blobs: app.blobs, webhooks: app.webhooks };
-  registerIdentityWebhooks(app.webhooks, await liveSigningKey(app.db, app.clock, 'identity-webhook'), app.config.WEBHOOK_TIMEOUT_MS);
+  const deps: IdentityDeps = { db: app.db, clock: app.clock, dataKeys: app.dataKeys, blobs: app.blobs, webhooks: app.webhooks };
+  registerIdentityWebhooks(app.webhooks, await liveSigningKey(app.db, app.clock, app.dataKeys, 'identity-webhook'), app.config.WEBHOOK_TIMEOUT_MS);
   const { config } = app;
   const faces = app.faces
     ? {
@@ -115,7 +115,7 @@ export const identityApi: FastifyPluginAsync = async (app) => {
     throwFileSizeLimit: false,
   });
   // Both keys exist from the first start, so the JWKS always carries them.
-  await liveSigningKey(app.db, app.clock, 'attestation');
+  await liveSigningKey(app.db, app.clock, app.dataKeys, 'attestation');
   const deps = await identityWork(app);
 
   const verifications = createVerificationService(deps);

@@ -2,6 +2,7 @@ import { randomBytes, type KeyObject } from 'node:crypto';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { keyIdOf, keyPairFromSeed } from '../lib/ed25519.js';
+import { signingSeedContext, type DataKeys } from '../at-rest/data-keys.js';
 import * as repo from './repo.js';
 
 type KeyPurpose = 'governance' | 'governance-checkpoint' | 'attestation' | 'identity-webhook';
@@ -28,7 +29,13 @@ export interface PublishedKey {
  * otherwise the stored key, or a new one generated once and persisted. Safe when several
  * instances start at once: the unique live-key index lets exactly one insert win.
  */
-export async function liveSigningKey(db: Db, clock: Clock, purpose: KeyPurpose, configuredSeed?: Buffer): Promise<SigningKey> {
+export async function liveSigningKey(
+  db: Db,
+  clock: Clock,
+  keys: DataKeys,
+  purpose: KeyPurpose,
+  configuredSeed?: Buffer,
+): Promise<SigningKey> {
   if (configuredSeed) {
     const pair = keyPairFromSeed(configuredSeed);
     const kid = keyIdOf(pair.publicKey);
@@ -38,25 +45,27 @@ export async function liveSigningKey(db: Db, clock: Clock, purpose: KeyPurpose, 
     });
     return { kid, purpose, ...pair };
   }
-  const { kid, seed } = await settledSeed(db, clock, purpose, 32, (seed) => keyPairFromSeed(seed).publicKey);
+  const { kid, seed } = await settledSeed(db, clock, keys, purpose, 32, (seed) => keyPairFromSeed(seed).publicKey);
   return { kid, purpose, ...keyPairFromSeed(seed) };
 }
 
 /**
  * The seed of the live generated key of a purpose: the stored one, or a new one generated once
- * and persisted with its public key (`publicKeyOf` derives it). Safe when several instances start
+ * and persisted with its public key (`publicKeyOf` derives it). The seed is stored sealed under
+ * the data key (README, "Encryption at rest"), bound to its kid. Safe when several instances start
  * at once: the unique live-key index lets exactly one insert win, the others read the winner.
  */
 export async function settledSeed(
   db: Db,
   clock: Clock,
+  keys: DataKeys,
   purpose: string,
   seedBytes: number,
   publicKeyOf: (seed: Buffer) => Uint8Array,
 ): Promise<{ kid: string; seed: Buffer }> {
   for (let tries = 0; tries < 3; tries++) {
     const live = await repo.findLiveKey(db, purpose);
-    if (live?.seed) return { kid: live.kid, seed: Buffer.from(live.seed, 'base64') };
+    if (live?.seed) return { kid: live.kid, seed: Buffer.from(keys.openText(signingSeedContext(live.kid), live.seed), 'base64') };
     if (live) {
       throw new Error(`the live ${purpose} key ${live.kid} was configured from the environment; set its seed again`);
     }
@@ -67,7 +76,7 @@ export async function settledSeed(
       kid,
       purpose,
       publicKey: Buffer.from(publicKey).toString('base64'),
-      seed: seed.toString('base64'),
+      seed: keys.sealText(signingSeedContext(kid), seed.toString('base64')),
       createdAt: clock.now(),
     });
     if (won) return { kid, seed };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { WEBHOOK_SECRET_CONTEXT, type DataKeys } from '../at-rest/data-keys.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { Job, JobName, JobOutcome, JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
@@ -26,6 +27,8 @@ type Started = repo.StartedAttempt;
 
 interface DispatcherDeps {
   db: Db;
+  /** Opens the endpoints' secrets, sealed at rest (README, "Encryption at rest"). */
+  dataKeys: DataKeys;
   /** Where attempts are started and ended (Database.bookkeeping); `db` when absent. */
   bookkeeping?: Db;
   clock: Clock;
@@ -60,7 +63,7 @@ export function deliveryKey(target: { endpointId: string | null; url: string }):
 
 /** Fan-out and delivery: the two job handlers that move events from the outbox to receivers. */
 export function createDispatcher(deps: DispatcherDeps) {
-  const { db, clock, jobs, logger, signers, policies } = deps;
+  const { db, dataKeys, clock, jobs, logger, signers, policies } = deps;
   const books = deps.bookkeeping ?? db;
   const random = deps.random ?? Math.random;
   const meter = deps.meter ?? silentMeter;
@@ -193,7 +196,8 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (!signer) throw new Error(`unknown webhook signer ${delivery.signer}`);
     // Another run took this attempt.
     if (started.attempt === undefined) return;
-    const result = await send(delivery, eventPayload, endpoint?.secrets ?? [], started.attempt, policy, signer);
+    const secrets = (endpoint?.secrets ?? []).map((s) => dataKeys.openText(WEBHOOK_SECRET_CONTEXT, s));
+    const result = await send(delivery, eventPayload, secrets, started.attempt, policy, signer);
     return record(delivery, started.attempt, policy, result);
   }
 

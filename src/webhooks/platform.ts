@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { DataKeys } from '../at-rest/data-keys.js';
 import type { Config } from '../config.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -19,6 +20,8 @@ export { FANOUT_QUEUE } from './dispatcher.js';
 
 export interface WebhookPlatformDeps {
   db: Db;
+  /** Seals and opens the endpoints' secrets (README, "Encryption at rest"). */
+  dataKeys: DataKeys;
   /** Where attempts are started and ended (Database.bookkeeping); `db` when absent. */
   bookkeeping?: Db;
   clock: Clock;
@@ -100,6 +103,6 @@ export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatfor
     checkUrl: async (url) => void (await checkTarget(url, guard)),
     registerSigner: (name, signer) => void signers.set(name, signer),
     registerPolicy: (name, policy) => void policies.set(name, policy),
-    service: createWebhookService({ db: deps.db, clock, jobs, dispatcher, guard }),
+    service: createWebhookService({ db: deps.db, dataKeys: deps.dataKeys, clock, jobs, dispatcher, guard }),
   };
 }

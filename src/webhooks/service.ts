@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WEBHOOK_SECRET_CONTEXT, type DataKeys } from '../at-rest/data-keys.js';
 import type { Db } from '../db/client.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
@@ -18,6 +19,8 @@ const TEST_EVENT_TYPE = 'webhook.test';
 
 interface WebhookServiceDeps {
   db: Db;
+  /** Seals each endpoint's secret before it is stored (README, "Encryption at rest"). */
+  dataKeys: DataKeys;
   clock: Clock;
   jobs: JobQueue;
   dispatcher: Dispatcher;
@@ -27,7 +30,7 @@ interface WebhookServiceDeps {
 const newSecret = () => `whsec_${randomToken(32)}`;
 
 /** Registration, rotation and the delivery log: what the operator does with webhooks. Ids that are not UUIDs are simply not found (the repositories' lookups answer nothing for them). */
-export function createWebhookService({ db, clock, jobs, dispatcher, guard }: WebhookServiceDeps): WebhookService {
+export function createWebhookService({ db, dataKeys, clock, jobs, dispatcher, guard }: WebhookServiceDeps): WebhookService {
   async function loadEndpoint(id: string): Promise<repo.EndpointRow> {
     const row = await repo.findEndpoint(db, id);
     if (!row) throw endpointNotFound();
@@ -70,7 +73,7 @@ export function createWebhookService({ db, clock, jobs, dispatcher, guard }: Web
         profileId,
         url: input.url,
         events: [...new Set(input.events ?? [])],
-        secret,
+        secret: dataKeys.sealText(WEBHOOK_SECRET_CONTEXT, secret),
         createdAt: now,
         updatedAt: now,
       });
@@ -105,7 +108,8 @@ export function createWebhookService({ db, clock, jobs, dispatcher, guard }: Web
       const now = clock.now();
       const secret = newSecret();
       await repo.updateEndpoint(db, endpoint.id, {
-        secret,
+        secret: dataKeys.sealText(WEBHOOK_SECRET_CONTEXT, secret),
+        // Sealed for the same context as `secret`, so the envelope moves over as it is.
         previousSecret: endpoint.secret,
         previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
         updatedAt: now,

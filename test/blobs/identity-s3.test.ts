@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/client.js';
+import { isSealed } from '../../src/at-rest/envelope.js';
+import { createS3BlobStore } from '../../src/blobs/s3.js';
 import type { TestContext } from '../helpers/app.js';
 import { placeholder, useTestApp } from '../helpers/suite.js';
 import { mirrored, photo } from '../identity/face-images.js';
@@ -51,6 +53,15 @@ describe('identity uploads with BLOB_STORE=s3', () => {
     const stored = await s3.keys(`identity/${v.id}/`);
     expect(stored).toHaveLength(1 + v.challenge.steps.length);
     expect(filesUnder(join(ctx.env.DATA_DIR!, 'blobs'))).toEqual([]);
+    // Encrypted at rest (README, "Encryption at rest"): the raw objects hold no image.
+    const raw = createS3BlobStore(s3.settings);
+    for (const key of stored) {
+      const bytes = await raw.get(key);
+      expect(isSealed(bytes), key).toBe(true);
+      expect(bytes.includes(Buffer.from([0x89, 0x50, 0x4e, 0x47])), key).toBe(false);
+      expect((await ctx.app.blobs.get(key)).subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    }
+    await raw.close?.();
     expect((await settle(ctx, tenant.backend, v.id)).status).toBe('approved');
 
     const erased = await api(ctx).call('DELETE', `/v1/verifications/${v.id}`, tenant.backend, undefined, 200);

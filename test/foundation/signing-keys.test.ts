@@ -19,28 +19,28 @@ describe('signing keys', () => {
   });
 
   it('generates a key once per purpose and returns it again', async () => {
-    const first = await liveSigningKey(ctx.app.db, ctx.clock, 'attestation');
-    const again = await liveSigningKey(ctx.app.db, ctx.clock, 'attestation');
+    const first = await liveSigningKey(ctx.app.db, ctx.clock, ctx.app.dataKeys, 'attestation');
+    const again = await liveSigningKey(ctx.app.db, ctx.clock, ctx.app.dataKeys, 'attestation');
     expect(again.kid).toBe(first.kid);
-    const other = await liveSigningKey(ctx.app.db, ctx.clock, 'identity-webhook');
+    const other = await liveSigningKey(ctx.app.db, ctx.clock, ctx.app.dataKeys, 'identity-webhook');
     expect(other.kid).not.toBe(first.kid);
     const message = Buffer.from('x');
     expect(verify(null, message, again.publicKeyObject, sign(null, message, first.privateKey))).toBe(true);
   });
 
   it('settles on one key when several callers race', async () => {
-    const keys = await Promise.all(Array.from({ length: 5 }, () => liveSigningKey(ctx.app.db, ctx.clock, 'governance')));
+    const keys = await Promise.all(Array.from({ length: 5 }, () => liveSigningKey(ctx.app.db, ctx.clock, ctx.app.dataKeys, 'governance')));
     expect(new Set(keys.map((k) => k.kid)).size).toBe(1);
   });
 
   it('rotates to a configured seed and keeps the retired key published', async () => {
-    const generated = await liveSigningKey(ctx.app.db, ctx.clock, 'governance');
+    const generated = await liveSigningKey(ctx.app.db, ctx.clock, ctx.app.dataKeys, 'governance');
     const seed = randomBytes(32);
-    const configured = await liveSigningKey(ctx.app.db, ctx.clock, 'governance', seed);
+    const configured = await liveSigningKey(ctx.app.db, ctx.clock, ctx.app.dataKeys, 'governance', seed);
     expect(configured.kid).not.toBe(generated.kid);
     const published = await publishedKeys(ctx.app.db, 'governance');
     expect(published.find((k) => k.kid === generated.kid)?.retiredAt).toEqual(expect.any(String));
     expect(published.find((k) => k.kid === configured.kid)?.retiredAt).toBeNull();
-    expect((await liveSigningKey(ctx.app.db, ctx.clock, 'governance', seed)).kid).toBe(configured.kid);
+    expect((await liveSigningKey(ctx.app.db, ctx.clock, ctx.app.dataKeys, 'governance', seed)).kid).toBe(configured.kid);
   });
 });

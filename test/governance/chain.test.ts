@@ -44,7 +44,7 @@ describe('the chain sealer (group commit)', () => {
   const { ctx } = useTestApp();
 
   async function sealer() {
-    const signingKey = await liveSigningKey(ctx.app.db, ctx.clock, 'governance');
+    const signingKey = await liveSigningKey(ctx.app.db, ctx.clock, ctx.app.dataKeys, 'governance');
     const chain = createChainSealer({ db: ctx.app.db, clock: ctx.clock, signingKey, recheck: createAgentTerms(ctx.app.db).recheck });
     return { seal: async (profileId: string, d: Decision) => (await chain.seal(profileId, d)).record, link: chain.seal };
   }

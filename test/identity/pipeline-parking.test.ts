@@ -49,6 +49,7 @@ function handlerWith(ctx: TestContext, documents: DocumentReader, more: { blobs?
   return pipelineHandler({
     db: more.db ?? app.db,
     clock: app.clock,
+    dataKeys: app.dataKeys,
     blobs: more.blobs ?? app.blobs,
     webhooks: app.webhooks,
     logger: app.log,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,8 @@ describe.runIf(process.env.DATABASE_URL)('the README backup procedure on Postgre
     await run('pg_restore', ['--no-owner', '--exit-on-error', `--dbname=${restored.env.DATABASE_URL}`, dump]);
     mkdirSync(restored.env.DATA_DIR!, { recursive: true });
     await run('tar', ['-C', restored.env.DATA_DIR!, '-xzf', blobs]);
+    // The data key is in neither backup (README, "Backup and restore"): it is put in place from where the operator keeps it.
+    copyFileSync(join(original.env.DATA_DIR!, 'data.key'), join(restored.env.DATA_DIR!, 'data.key'));
     server = await start(restored);
     await expectRestored(`http://127.0.0.1:${server.port}`, populated, scratch);
   }, 120_000);

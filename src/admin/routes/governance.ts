@@ -17,6 +17,7 @@ export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     await openTransparencyLog({
       db: app.db,
       clock: app.clock,
+      dataKeys: app.dataKeys,
       publicUrl: app.config.PUBLIC_URL,
       witnesses: app.config.LOG_WITNESSES.map((w) => w.name),
     }),

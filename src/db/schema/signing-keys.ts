@@ -12,7 +12,7 @@ export const signingKeys = pgTable(
     kid: text('kid').primaryKey(),
     purpose: text('purpose').notNull(),
     publicKey: text('public_key').notNull(),
-    /** base64 of the 32-byte seed; null when the key was configured from the environment. */
+    /** base64 of the 32-byte seed, sealed under the data key (`enc:…`, src/at-rest/envelope.ts); null when the key was configured from the environment. */
     seed: text('seed'),
     createdAt: ts('created_at').notNull(),
     retiredAt: ts('retired_at'),
