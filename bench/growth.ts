@@ -116,7 +116,10 @@ function routes(t: Tenant): Route[] {
       timezone: 'Europe/Berlin',
     }),
     get('GET /v1/verifications/{id}', `/v1/verifications/${t.verificationId}`, bearer(t.backend)),
-    post('POST /v1/verifications', '/v1/verifications', bearer(t.backend), { reference: 'growth', webhook_url: 'https://127.0.0.1:9/hooks/identity' }),
+    post('POST /v1/verifications', '/v1/verifications', bearer(t.backend), {
+      reference: 'growth',
+      webhook_url: 'https://127.0.0.1:9/hooks/identity',
+    }),
     get('GET /v1/review (the queue)', '/v1/review', bearer(t.reviewer)),
     post('POST /v1/governance/decisions (decide + seal)', '/v1/governance/decisions', bearer(t.governance), {
       agent_id: 'growth-agent',

@@ -80,7 +80,11 @@ function requireRoleKeys(scope: FastifyInstance): void {
  */
 export async function identityWork(app: FastifyInstance): Promise<IdentityDeps> {
   const deps: IdentityDeps = { db: app.db, clock: app.clock, dataKeys: app.dataKeys, blobs: app.blobs, webhooks: app.webhooks };
-  registerIdentityWebhooks(app.webhooks, await liveSigningKey(app.db, app.clock, app.dataKeys, 'identity-webhook'), app.config.WEBHOOK_TIMEOUT_MS);
+  registerIdentityWebhooks(
+    app.webhooks,
+    await liveSigningKey(app.db, app.clock, app.dataKeys, 'identity-webhook'),
+    app.config.WEBHOOK_TIMEOUT_MS,
+  );
   const { config } = app;
   const faces = app.faces
     ? {

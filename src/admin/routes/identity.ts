@@ -63,7 +63,13 @@ const verificationDetail = z.object({
 /** Operator tools of the identity service: starting a verification from the console, fault injection for the decision pipeline. */
 export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const identity = createIdentityOperatorService({ db: app.db, clock: app.clock, webhooks: app.webhooks });
-  const cases = createOperatorCaseService({ db: app.db, clock: app.clock, dataKeys: app.dataKeys, blobs: app.blobs, webhooks: app.webhooks });
+  const cases = createOperatorCaseService({
+    db: app.db,
+    clock: app.clock,
+    dataKeys: app.dataKeys,
+    blobs: app.blobs,
+    webhooks: app.webhooks,
+  });
   const profiles = createProfileService({ db: app.db, clock: app.clock });
 
   app.post(
