@@ -20,6 +20,10 @@ export function sealedBlobStore(inner: BlobStore, keys: DataKeys): BlobStore {
       });
       // The source's failure reaches the inner store as the stream's own, which it reports as the caller's.
       source.once('error', (err) => sealing.destroy(err));
+      // The source may fail (a refused upload: 415, 413) before the inner store has attached its own
+      // listeners (it awaits its directory first): an 'error' with no listener would end the process.
+      // The inner store still learns of it, from the stream's errored state when it pipes it.
+      sealing.on('error', () => undefined);
       source.pipe(sealing);
       try {
         await inner.put(key, sealing);

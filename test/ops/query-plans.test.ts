@@ -136,7 +136,7 @@ describe.runIf(process.env.DATABASE_URL)('query plans: no statement of the serve
     if (op.path.startsWith('/admin/v1/')) return ADMIN_TOKEN;
     if (op.path.startsWith('/api/v1/')) return fx.ticketingKey;
     if (!op.path.startsWith('/v1/')) return undefined;
-    if (op.tags.some((t) => t.includes('capture'))) return fx.handoffToken;
+    if (op.tags.some((t) => t.includes('capture'))) return fx.ownHandoffToken[op.operationId] ?? fx.handoffToken;
     if (op.tags.some((t) => t.includes('review'))) return fx.reviewerKey;
     if (op.tags.some((t) => t.startsWith('governance'))) return fx.governanceKey;
     return fx.identityKey;

@@ -152,7 +152,7 @@ function tokenFor(op: Operation): string | undefined {
     case 'ticketing':
       return fx.ticketingKey;
     case 'identity':
-      if (op.tags.some((t) => t.includes('capture'))) return fx.handoffToken;
+      if (op.tags.some((t) => t.includes('capture'))) return fx.ownHandoffToken[op.operationId] ?? fx.handoffToken;
       if (op.tags.some((t) => t.includes('review'))) return fx.reviewerKey;
       return fx.identityKey;
     case 'governance':

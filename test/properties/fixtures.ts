@@ -17,6 +17,8 @@ export interface Fixtures {
   identityKey: string;
   reviewerKey: string;
   handoffToken: string;
+  /** Capture operations that end their link (a declined consent) use a link of their own, so the others keep theirs. */
+  ownHandoffToken: Record<string, string>;
   governanceKey: string;
   /** Path parameters by name, whatever the route (`eventId`, `orderId`, `execution_id`). */
   byParam: Record<string, string>;
@@ -54,6 +56,7 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
   const identity = await identityTenant(ctx);
   const a = api(ctx);
   const device = await a.createVerification(identity.backend);
+  const declining = await a.createVerification(identity.backend);
   const target = await a.createVerification(identity.backend);
   const document = png(640, 480, { seed: 4242 });
   const approved = await captureAll(ctx, identity.backend, { document });
@@ -129,6 +132,7 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     verifyGovernanceRecord: { body: { record } },
     challengeBypass: { body: { kind: 'modified_payload', record } },
     runProofScenario: { body: { condition: 'A' } },
+    getProfileTransparencyLogRecord: { params: { id: governance.profileId, seq: '1' }, query: { tree_size: '1' } },
     getGovernanceInclusionProof: { query: { seq: '1', tree_size: '1' } },
     getGovernanceConsistencyProof: { query: { from: '1', to: '1' } },
   };
@@ -138,6 +142,7 @@ export async function createFixtures(ctx: TestContext): Promise<Fixtures> {
     identityKey: identity.backend,
     reviewerKey: identity.reviewer,
     handoffToken: device.handoff_token,
+    ownHandoffToken: { declineCaptureConsent: declining.handoff_token },
     governanceKey: governance.key,
     byParam: { eventId: live.id, orderId: paid.id, execution_id: record.execution_id },
     byResource: {
