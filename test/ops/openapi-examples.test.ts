@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyUseRecorderOf } from '../../src/auth/key-usage.js';
@@ -271,6 +272,18 @@ describe('the examples of the OpenAPI document', () => {
     // The person lost the link: the operator issues a new one from the verification's page.
     await call('issueCaptureLink', { token: admin, params: { id: profile.id, verificationId: walkIn.data.id } });
     const handoff = (await call('reissueHandoffToken', { token: backendKey, params: { id: verification.id } })).handoff_token as string;
+    // A person who says no on the capture page's intro: the link ends and nothing is sent.
+    const shy = await call('createVerification', {
+      token: backendKey,
+      body: { webhook_url: `https://${RECEIVER_HOST}:${receiver.port}/identity`, reference: 'order-declined-consent' },
+    });
+    await call('declineCaptureConsent', { token: shy.handoff_token });
+    // The walk-in's photo was declined as too small (set here as the pipeline would decide it):
+    // the operator starts the capture again with a new link.
+    await ctx.app.db.execute(
+      sql`update identity_verifications set status = 'declined', decision_reason = 'image_too_small', decided_at = now() where id = ${walkIn.data.id}`,
+    );
+    await call('restartCapture', { token: admin, params: { id: profile.id, verificationId: walkIn.data.id } });
     minutes(2);
     await call('captureStatus', { token: handoff });
     await call('uploadDocument', {
@@ -372,6 +385,8 @@ describe('the examples of the OpenAPI document', () => {
     await call('listGovernanceKeys');
     await call('listGovernanceLogKeys');
     await call('listTransparencyLogKeys', { token: admin });
+    await call('getProfileTransparencyLog', { token: admin, params: { id: profile.id } });
+    await call('getProfileTransparencyLogRecord', { token: admin, params: { id: profile.id, seq: '1' }, query: { tree_size: '2' } });
     await call('revokeGovernanceDelegation', { token: admin, params: { id: delegation.id } });
 
     // The operator retires the event and rotates the ticketing key.
