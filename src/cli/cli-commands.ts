@@ -52,8 +52,8 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     method: 'PATCH',
     path: '/profiles/{id}',
     description:
-      "Change a profile's name, plan, review policy (single or four_eyes) or identity retention (--identityRetentionDays 1 to 3650, or null to keep decided verifications)",
-    flags: ['id!', 'name', 'plan', 'reviewPolicy', 'identityRetentionDays'],
+      "Change a profile's name, plan, review policy (single or four_eyes), identity retention (--identityRetentionDays 1 to 3650, or null to keep decided verifications) or the privacy policy the capture page links (--privacyPolicyUrl https://…, or null)",
+    flags: ['id!', 'name', 'plan', 'reviewPolicy', 'identityRetentionDays', 'privacyPolicyUrl'],
     choices: { plan: PLANS, reviewPolicy: REVIEW_POLICIES },
   },
   {
@@ -127,18 +127,34 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     flags: [],
   },
   {
+    operationId: 'getProfileTransparencyLog',
+    method: 'GET',
+    path: '/profiles/{id}/governance/log',
+    description: "A profile's transparency log: its size, root, signed checkpoint and the witnesses' cosignatures",
+    flags: ['id!'],
+  },
+  {
+    operationId: 'getProfileTransparencyLogRecord',
+    method: 'GET',
+    path: '/profiles/{id}/governance/log/records/{seq}',
+    description: "One record of a profile's log exactly as hashed, with its inclusion proof in the tree of --tree_size records",
+    flags: ['id!', 'seq!', 'tree_size!'],
+  },
+  {
     operationId: 'startVerification',
     method: 'POST',
     path: '/profiles/{id}/verifications',
     description: 'Start an identity verification for a profile; prints its capture link (the handoff token is shown once)',
-    flags: ['id!', 'reference', 'webhook_url'],
+    flags: ['id!', 'reference', 'webhook_url', 'return_url'],
   },
   {
     operationId: 'getActivity',
     method: 'GET',
     path: '/activity',
-    description: 'The last hour per minute: webhook attempts delivered and failed, identity decisions by status, jobs per lane',
-    flags: [],
+    description:
+      'The last hour (or --range 6h, 24h) per bucket: webhook attempts delivered and failed, identity decisions by status, jobs per lane, the failing addresses; --profileId for one profile',
+    flags: ['range', 'profileId'],
+    choices: { range: ['1h', '6h', '24h'] },
   },
   {
     operationId: 'failNextPipelineRun',
@@ -263,8 +279,8 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     operationId: 'listProfileVerifications',
     method: 'GET',
     path: '/profiles/{id}/verifications',
-    description: "List a profile's identity verifications, newest first, optionally by status",
-    flags: ['id!', 'status', 'page', 'limit'],
+    description: "List a profile's identity verifications, newest first, optionally by status or by a part of their reference",
+    flags: ['id!', 'status', 'reference', 'page', 'limit'],
     choices: { status: VERIFICATION_STATUSES },
   },
   {
@@ -272,6 +288,14 @@ export const OPERATOR_COMMANDS: CommandSpec[] = [
     method: 'GET',
     path: '/profiles/{id}/verifications/{verificationId}',
     description: "One verification of a profile: its timeline, reviewers' decisions and notes, image links and decision webhook deliveries",
+    flags: ['id!', 'verificationId!'],
+  },
+  {
+    operationId: 'restartCapture',
+    method: 'POST',
+    path: '/profiles/{id}/verifications/{verificationId}/capture-restart',
+    description:
+      'Start the capture of a verification declined for image quality again: its images are removed and a new link is issued (the token is shown once)',
     flags: ['id!', 'verificationId!'],
   },
   {
