@@ -40,6 +40,8 @@ const GROWING = [
   'governance_records',
   'governance_admissions',
   'governance_deliveries',
+  // One row per witness per cosigned tree size (README, "Witnesses").
+  'governance_witness_cosignatures',
   'governance_delegations',
   'jobs',
   'idempotency_keys',
