@@ -49,7 +49,7 @@ describe('console reads', () => {
     const status = (await api(ctx).status(started.handoff_token)).json();
     expect(status.return_url).toBe('https://127.0.0.1:9/done');
     const before = (await ctx.admin('GET', `/profiles/${tenant.profileId}/verifications`)).data.total;
-    const refused = await ctx.admin('POST', `/profiles/${tenant.profileId}/verifications`, { return_url: 'http://shop.example.com/' }, 422);
+    const refused = await ctx.admin('POST', `/profiles/${tenant.profileId}/verifications`, { return_url: 'http://shop.example.com/' }, 400);
     expect(refused.success).toBe(false);
     expect(JSON.stringify(refused)).toMatch(/return_url/);
     expect((await ctx.admin('GET', `/profiles/${tenant.profileId}/verifications`)).data.total).toBe(before);
