@@ -414,3 +414,19 @@ export async function verificationsPastRetention(db: DbOrTx, now: Date, limit: n
     limit ${limit}`);
   return rowsOf<{ id: string }>(result).map((r) => r.id);
 }
+
+/** What a verification holds of its document (the zone, the images, the number's hash): cleared alike by erasure and by a capture restart. */
+export const NO_DOCUMENT = {
+  mrz: null,
+  mrzSource: null,
+  mrzRead: null,
+  documentBlob: null,
+  documentSha256: null,
+  documentWidth: null,
+  documentHeight: null,
+  documentBackBlob: null,
+  documentBackSha256: null,
+  documentBackWidth: null,
+  documentBackHeight: null,
+  documentNumberHash: null,
+} as const;
