@@ -4,8 +4,11 @@ import { identityTenant } from '../helpers/identity.js';
 import { axeViolations } from './axe.js';
 import { browserAvailable, collectPageErrors, DESKTOP, screenshot, useLiveConsole } from './browser.js';
 
-/** The operator console's profile screen sets the profile's identity retention (README, "Retention"). */
-describe.skipIf(!browserAvailable())('operator console: identity retention in chromium', () => {
+/**
+ * The operator console's profile screen sets the profile's identity retention (README,
+ * "Retention") and the privacy policy the capture page links to (README, "Consent and capture").
+ */
+describe.skipIf(!browserAvailable())('operator console: identity retention and privacy policy in chromium', () => {
   const live = useLiveConsole();
 
   it('shows it kept until erased, sets a number of days, refuses one out of range, and clears it again', async () => {
@@ -41,6 +44,44 @@ describe.skipIf(!browserAvailable())('operator console: identity retention in ch
     await change.click();
     await expect.poll(retention).toBeNull();
     expect(errors).toEqual([]);
+    await context.close();
+  });
+  it('sets the privacy policy, shows the server refusing plain http under the form, and removes it again', async () => {
+    const tenant = await identityTenant(live.server);
+    const policy = async () => (await live.server.admin('GET', `/profiles/${tenant.profileId}`)).data.privacyPolicyUrl;
+    const context = await live.browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto(`${live.server.url}/console/operator`);
+    await page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
+    await page.goto(`${live.server.url}/console/operator/profiles/${tenant.profileId}/keys`);
+
+    const field = page.getByLabel(/Privacy policy linked from the capture page/);
+    const change = page.getByRole('button', { name: 'Change privacy policy' });
+    await expect.poll(() => field.inputValue()).toBe('');
+    // Plain http passes the browser's url check; the server refuses it and the form says why.
+    await field.fill('http://example.com/privacy');
+    await change.click();
+    await expect
+      .poll(() => page.getByRole('form', { name: 'Privacy policy' }).getByRole('alert').innerText())
+      .toMatch(/Privacy policy URL: must be an https:\/\/ address/);
+    expect(await policy()).toBeNull();
+
+    await field.fill('https://example.com/privacy');
+    await change.click();
+    await expect.poll(policy).toBe('https://example.com/privacy');
+    await page.reload();
+    await expect.poll(() => field.inputValue()).toBe('https://example.com/privacy');
+    await screenshot(page, 'operator-privacy-policy');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await field.fill('');
+    await change.click();
+    await expect.poll(policy).toBeNull();
+    // The refused http address is the one failed request: the browser logs its 400.
+    expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
     await context.close();
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
+import { httpsUrlOf } from '../../src/identity/schemas.js';
 import { detailInWords, fieldInWords } from '../../web/console/validation-words.js';
 
 /** zod's own message for `value` against `schema`, as the operator API puts it in a detail. */
@@ -25,5 +26,9 @@ describe('validation errors in words', () => {
     expect(detailInWords('body.expiresAt', zodSays(z.iso.datetime({ offset: true }), 'soon'))).toBe('Expires at: must be a date and time');
     expect(detailInWords('body.url', zodSays(z.url(), 'nope'))).toBe('URL: must be a web address (https://…)');
     expect(detailInWords('body.timezone', 'unknown time-zone name')).toBe('Time zone: unknown time-zone name');
+    // The server's https rule names its own field; the form says it once.
+    expect(detailInWords('body.privacyPolicyUrl', zodSays(httpsUrlOf('privacyPolicyUrl'), 'http://example.com'))).toBe(
+      'Privacy policy URL: must be an https:// address',
+    );
   });
 });

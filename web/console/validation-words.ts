@@ -22,7 +22,8 @@ export function fieldInWords(path: string): string {
   const words = last
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/_/g, ' ')
-    .toLowerCase();
+    .toLowerCase()
+    .replace(/\burl\b/g, 'URL');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -42,6 +43,8 @@ function problemInWords(message: string): string {
     return `must be one of ${m[1]!.replace(/"/g, '').split('|').join(', ')}`;
   if (/^Invalid (ISO )?datetime/i.test(message)) return 'must be a date and time';
   if (/^Invalid (URL|url)/.test(message)) return 'must be a web address (https://…)';
+  // The server names its field in this one (`webhook_url must be an HTTPS address`); the form already does.
+  if (/^\w+ must be an HTTPS address$/.test(message)) return 'must be an https:// address';
   if (/^Invalid UUID/i.test(message)) return 'must be an id';
   return message;
 }

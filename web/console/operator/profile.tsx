@@ -4,6 +4,7 @@ import { unwrap, useLoad } from '../lib.js';
 import { ActionForm, Async, Link, Shell } from '../ui.js';
 import { ReviewPolicyForm } from '../review-policy.js';
 import { IdentityRetentionForm } from '../identity-retention.js';
+import { PrivacyPolicyForm } from '../privacy-policy.js';
 import { Keys } from '../keys.js';
 import type { Plan } from '../vocabulary.js';
 import { useApi } from './context.js';
@@ -27,7 +28,7 @@ const SECTIONS = [
   ['log', 'Transparency log', TransparencyLog],
 ] as const;
 
-/** One profile: its name, plan, review policy and identity retention, then one section at a time by tab. */
+/** One profile: its name, plan, review policy, identity retention and privacy policy, then one section at a time by tab. */
 export function Profile({ id, tab }: { id: string; tab: string }) {
   const api = useApi();
   const state = useLoad(() => unwrap(api.GET('/admin/v1/profiles/{id}', { params: { path: { id } } })), [id]);
@@ -42,6 +43,7 @@ export function Profile({ id, tab }: { id: string; tab: string }) {
             <PlanForm api={api} id={id} name={profile.name} plan={profile.plan} saved={state.reload} />
             <ReviewPolicyForm api={api} id={id} policy={profile.reviewPolicy} saved={state.reload} />
             <IdentityRetentionForm api={api} id={id} days={profile.identityRetentionDays} saved={state.reload} />
+            <PrivacyPolicyForm api={api} id={id} url={profile.privacyPolicyUrl} saved={state.reload} />
             <nav class="tabs" aria-label="Profile sections">
               {SECTIONS.map(([t, label]) => (
                 <Link key={t} href={`/console/operator/profiles/${id}/${t}`} aria-current={t === current ? 'page' : undefined}>
