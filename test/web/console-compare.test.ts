@@ -10,7 +10,7 @@ import { newProfile, publish, register } from '../helpers/webhooks.js';
 import { zoneSeenByTheReader } from '../helpers/zones.js';
 import { faceCrop } from '../../web/console/review-faces.js';
 import { axeViolations } from './axe.js';
-import { browserAvailable, collectPageErrors, DESKTOP, screenshot, useLiveConsole, type LiveServer } from './browser.js';
+import { browserAvailable, collectPageErrors, DESKTOP, PHONE, screenshot, useLiveConsole, type LiveServer } from './browser.js';
 
 /** A screenshot to look at, and the screen as it is now free of serious and critical axe violations. */
 async function look(page: Page, name: string): Promise<void> {
@@ -162,8 +162,26 @@ describe.skipIf(!browserAvailable())('consoles: comparing faces, and what is fai
     await page.getByTestId('next-case').click();
     await page.getByRole('heading', { name: `Case ${ids[1]!.slice(0, 8)}` }).waitFor();
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+    const firstCase = new URL(page.url()).pathname.replace(ids[1]!, ids[0]!);
     await context.close();
-  }, 240_000);
+
+    // On a phone the same case fits the screen's width: the faces stack, the zone wraps, nothing scrolls sideways.
+    const phone = await signedIn(live.server, live.browser, firstCase, ['console.reviewerKey', tenant.reviewer], PHONE);
+    await phone.page.getByRole('heading', { name: `Case ${ids[0]!.slice(0, 8)}` }).waitFor();
+    await phone.page.getByRole('region', { name: 'Faces side by side' }).getByTestId('face-document').locator('img').waitFor();
+    const pageWidth = () => phone.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
+    expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
+    const phoneZone = phone.page.getByTestId('zone-lines');
+    expect(await phoneZone.textContent()).toBe(zone);
+    expect(await phoneZone.evaluate((e) => (e as any).scrollWidth <= (e as any).clientWidth)).toBe(true);
+    await look(phone.page, 'reviewer-case-phone');
+    await phone.page.keyboard.press('a');
+    await expect.poll(() => activeId(phone.page)).toBe('note');
+    expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
+    await look(phone.page, 'reviewer-case-phone-approve');
+    expect(phone.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+    await phone.context.close();
+  }, 300_000);
 
   it('operator: the overview names the failing address with a link, by time range and profile; deliveries read in words; redeliver answers', async () => {
     const profileId = await newProfile(live.server);
