@@ -3,17 +3,12 @@
 // front and back + 5 frames), the single-event read p99 while 10 verifications are being decided
 // against its idle p99, and the server's peak RSS with both models loaded. The frames are the
 // test fixtures; the card is generated (scripts/documents) with one of them as its portrait.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
-import sharp from 'sharp';
-import { documentAt, photoFor } from '../scripts/documents/fixture-set.js';
-import { renderDocument, seeded } from '../scripts/documents/render.js';
 import { drive, type Figure } from './load.js';
 import { rssOf, sampleRss } from './processes.js';
 import { ratioShown } from './report.js';
 import type { Seeded } from './seed.js';
+import { verificationDriver } from './verification-driver.js';
 
 const FACES_DECIDE_TARGET_MS = 3000;
 const FACES_P99_RATIO_TARGET = 1.5;
@@ -31,15 +26,6 @@ export interface FacesResult {
   reason?: string;
 }
 
-const photo = (name: string) => readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'faces', `person-${name}.jpg`));
-
-type Pose = 'front' | 'left' | 'right';
-interface Pending {
-  id: string;
-  token: string;
-  frames: { step: number; pose: Pose }[];
-}
-
 export async function measureFaces(
   base: string,
   pid: number,
@@ -49,78 +35,7 @@ export async function measureFaces(
   log: (m: string) => void,
 ): Promise<FacesResult> {
   const result: FacesResult = {};
-  const backend = { authorization: `Bearer ${s.identityKey}` };
-  const fronts = [photo('a-3'), photo('a-6'), photo('a-4')];
-  const left = photo('a-2');
-  const right = await sharp(left).flop().jpeg({ quality: 90 }).toBuffer();
-  let drawn = 0;
-  // A new ID card each time (another holder, photographed anew), so the reused-document rule stays
-  // out of it: the front with person a's portrait, the back with the zone, as a phone photographs them.
-  const document = async () => {
-    const n = drawn++;
-    const spec = {
-      ...documentAt(n, 34),
-      format: 'TD1' as const,
-      portrait: join(import.meta.dirname, '..', 'test', 'fixtures', 'faces', 'person-a-1.jpg'),
-    };
-    const shot = photoFor('phone photo', seeded(3400 + n));
-    return { file: await renderDocument(spec, 'front', shot, n), back: await renderDocument(spec, 'back', shot, n + 1) };
-  };
-
-  const upload = async (token: string, path: 'document' | 'selfie', image: Buffer, fields: Record<string, string> = {}, back?: Buffer) => {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(fields)) form.append(k, v);
-    form.append('file', new Blob([image], { type: 'image/jpeg' }), 'image.jpg');
-    if (back) form.append('back', new Blob([back], { type: 'image/jpeg' }), 'back.jpg');
-    const res = await fetch(`${base}/v1/capture/${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    if (res.status !== 201) throw new Error(`POST /v1/capture/${path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-  };
-  const frameFor = (pose: Pose, frontIndex: number) => (pose === 'left' ? left : pose === 'right' ? right : fronts[frontIndex]!);
-
-  /** A verification with its document and every frame but the last uploaded; `steps` asks for a challenge of that length. */
-  async function prepare(steps?: number): Promise<Pending & { last: () => Promise<void> }> {
-    for (;;) {
-      const res = await fetch(`${base}/v1/verifications`, {
-        method: 'POST',
-        headers: { ...backend, 'content-type': 'application/json' },
-        body: JSON.stringify({ webhook_url: 'https://127.0.0.1:9/hooks/identity', reference: 'bench-faces' }),
-      });
-      if (res.status !== 201) throw new Error(`POST /v1/verifications answered ${res.status}`);
-      const v = (await res.json()) as { id: string; handoff_token: string };
-      const card = await document();
-      await upload(v.handoff_token, 'document', card.file, {}, card.back);
-      const c = await fetch(`${base}/v1/capture/challenge`, { method: 'POST', headers: { authorization: `Bearer ${v.handoff_token}` } });
-      const challenge = (await c.json()) as { steps: { step: number; pose: Pose }[] };
-      // The challenge's length is random (3–5): draw again until it has the length asked for.
-      if (steps !== undefined && challenge.steps.length !== steps) continue;
-      let front = 0;
-      const images = challenge.steps.map((st) => frameFor(st.pose, st.pose === 'front' ? front++ : 0));
-      for (let i = 0; i < challenge.steps.length - 1; i++)
-        await upload(v.handoff_token, 'selfie', images[i]!, { step: String(challenge.steps[i]!.step) });
-      const lastStep = challenge.steps.at(-1)!;
-      return {
-        id: v.id,
-        token: v.handoff_token,
-        frames: challenge.steps,
-        last: () => upload(v.handoff_token, 'selfie', images.at(-1)!, { step: String(lastStep.step) }),
-      };
-    }
-  }
-
-  // `everyMs` is how often it asks: 20 ms when one decision is timed; 250 ms for the ten decided
-  // under load, whose own polling (500 requests a second at 20 ms) would otherwise be load of its
-  // own on the API being measured.
-  async function decided(id: string, everyMs = 20, timeoutMs = 180_000): Promise<string> {
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until) {
-      const res = await fetch(`${base}/v1/verifications/${id}`, { headers: backend });
-      const v = (await res.json()) as { status: string; decision_reason: string | null; document?: { mrz_source?: string } | null };
-      if (v.status !== 'processing' && v.status !== 'awaiting_capture')
-        return `${v.status}${v.decision_reason ? ` ${v.decision_reason}` : ''}, zone ${v.document?.mrz_source ?? 'not read'}`;
-      await sleep(everyMs);
-    }
-    throw new Error(`verification ${id} not decided within ${timeoutMs} ms`);
-  }
+  const { prepare, decided } = await verificationDriver(base, s.identityKey, 34);
 
   const sampler = sampleRss(pid);
   try {

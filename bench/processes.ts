@@ -25,12 +25,21 @@ export async function freePort(): Promise<number> {
  * Runs a TypeScript entry point as its own process (the server as in production, or the
  * reference routes) on a free port, and waits until `readyPath` answers 200, for at most `readyWithinMs`.
  */
-export async function startChild(entry: string, env: Record<string, string>, readyPath: string, readyWithinMs = 60_000): Promise<Child> {
+export async function startChild(
+  entry: string,
+  env: Record<string, string>,
+  readyPath: string,
+  readyWithinMs = 60_000,
+  /** Pins the process and all its threads to these CPUs (`taskset -c`, e.g. "1"): what one core does. */
+  cpus?: string,
+): Promise<Child> {
   const port = await freePort();
   // BENCH_CPU_PROF=<dir> profiles every child (`node --cpu-prof`, one file per thread, written when
   // it exits); `npm run bench:profile <file>` summarises one.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
+  const node = [process.execPath, ...profile, '--import', 'tsx', entry];
+  const [command, ...args] = cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
+  const proc = spawn(command!, args, {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
