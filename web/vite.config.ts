@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { captureLanguagePages } from './capture/i18n/served-pages.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** The face library's version: the capture page loads its models from /capture/models/<version>/ (src/plugins/web-app.ts). */
@@ -18,6 +19,7 @@ export default defineConfig({
   base: '/',
   publicDir: false,
   define: { __HUMAN_VERSION__: JSON.stringify(humanVersion) },
+  plugins: [captureLanguagePages()],
   // Preact's automatic JSX runtime (no React, no compat layer).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { CAPTURE_LANGUAGES, captureLanguageOf } from './capture-languages.js';
 
 /**
  * Where `npm run build:web` wrote the pages: dist/web next to the compiled server
@@ -83,7 +84,16 @@ export const webApp = fp(
     app.get('/console', hide, async (_req, reply) => reply.redirect('/console/'));
     app.get('/console/', hide, page('console/index.html'));
     app.get('/console/*', hide, page('console/index.html'));
-    app.get('/capture', hide, page('capture/index.html', CAPTURE_PAGE_HEADERS));
+    // The page in the request's language (README "Identity: the hosted capture page"): `npm run build:web`
+    // writes capture/index.<code>.html per language; a build without them serves the English page as built.
+    const inLanguage = new Map(
+      CAPTURE_LANGUAGES.map((code) => {
+        const file = `capture/index.${code}.html`;
+        const headers = { ...CAPTURE_PAGE_HEADERS, 'content-language': code, vary: 'Accept-Language' };
+        return [code, page(root && existsSync(join(root, file)) ? file : 'capture/index.html', headers)] as const;
+      }),
+    );
+    app.get('/capture', hide, (req, reply) => inLanguage.get(captureLanguageOf(req.headers['accept-language']))!(req, reply));
     const models = captureModelFiles();
     app.get<{ Params: { version: string; file: string } }>('/capture/models/:version/:file', hide, async (req, reply) => {
       const file = models.files.get(req.params.file);

@@ -48,6 +48,37 @@ describe('GET /capture: the hosted capture page as served', () => {
     expect(withQuery.body).toBe(plain.body);
   });
 
+  it('answers in the language of Accept-Language: lang, title and no-script line from the first byte; English when it speaks none of them', async () => {
+    const page = async (acceptLanguage?: string) => {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: '/capture',
+        headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {},
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.vary).toBe('Accept-Language');
+      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+      return { language: res.headers['content-language'], body: res.body };
+    };
+    const dutch = await page('nl-NL,nl;q=0.9,en-US;q=0.8');
+    expect(dutch.language).toBe('nl');
+    expect(dutch.body).toContain('<html lang="nl" data-language="nl">');
+    expect(dutch.body).toContain('<title>Uw identiteit verifiëren</title>');
+    expect(dutch.body).toContain('<noscript>Deze pagina heeft JavaScript nodig om uw camera te gebruiken.</noscript>');
+    const german = await page('fr-CH, de;q=0.7');
+    expect(german.language).toBe('de');
+    expect(german.body).toContain('<title>Identität bestätigen</title>');
+    for (const other of ['fr-FR,fr;q=0.9', undefined, 'de;q=0, en']) {
+      const english = await page(other);
+      expect(english.language, other).toBe('en');
+      expect(english.body).toContain('<html lang="en" data-language="en">');
+      expect(english.body).toContain('<title>Verify your identity</title>');
+    }
+    // The same scripts in every language: only the words of the document differ.
+    const scripts = (html: string) => html.match(/<script[^>]*>/g);
+    expect(scripts(dutch.body)).toEqual(scripts(german.body));
+  });
+
   it('keeps the capture bundle (entry, chunks and CSS) within 60 KB gzipped; the face library is a chunk of its own, loaded later', () => {
     const bytes = captureGzipBytes();
     console.log(`capture page bundle: ${(bytes / 1024).toFixed(1)} KB gzipped`);

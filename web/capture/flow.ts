@@ -1,5 +1,8 @@
 import { signal } from '@preact/signals';
 import { captureApi, type CaptureApi, type Challenge, type FrameSource, type NextStep } from './api.js';
+import type { Phrase } from './i18n/catalogue.js';
+import { instructionPhrase } from './i18n/instructions.js';
+import { say, t } from './i18n/language.js';
 import { classify, tokenFromHash, type Subject } from './messages.js';
 
 /**
@@ -18,13 +21,16 @@ type Screen =
   | { name: 'declined' }
   | { name: 'done' };
 
-/** A message over the current screen; `retry` repeats what failed. */
+/**
+ * A message over the current screen; `retry` repeats what failed. Messages are phrases, put in
+ * words when shown, so the language switcher rewords a notice that is up.
+ */
 export type Notice =
-  | { kind: 'retake'; message: string }
+  | { kind: 'retake'; message: Phrase }
   | { kind: 'wait'; retry: () => void }
   | { kind: 'offline'; retry: () => void }
-  | { kind: 'broken'; message: string; retry: () => void }
-  | { kind: 'info'; message: string };
+  | { kind: 'broken'; message: Phrase; retry: () => void }
+  | { kind: 'info'; message: Phrase };
 
 export const screen = signal<Screen>({ name: 'loading' });
 export const notice = signal<Notice | null>(null);
@@ -32,7 +38,7 @@ export const notice = signal<Notice | null>(null);
 export const progress = signal<number | null>(null);
 /** Seconds left of a 429's Retry-After; sending waits until it is 0. */
 export const waitSeconds = signal(0);
-/** Short status sentences for the aria-live region. */
+/** Short status sentences for the aria-live region (in the language of the moment they are said). */
 export const announcement = signal('');
 /** Who asks for the verification (the profile's display name), once the status said it. */
 export const requester = signal<string | null>(null);
@@ -104,7 +110,7 @@ export async function declineConsent(): Promise<void> {
     await api!.declineConsent();
     remember(DECLINED_KEY, '1');
     screen.value = { name: 'declined' };
-    announcement.value = 'You declined. Nothing was sent.';
+    announcement.value = t('announce.declined');
   } catch (err) {
     fail(err, 'none', () => void declineConsent());
   }
@@ -150,7 +156,7 @@ export function start(): void {
 async function route(next: NextStep, here: boolean): Promise<void> {
   if (next.type === 'done') {
     screen.value = { name: 'done' };
-    announcement.value = 'Done. You can return to the website.';
+    announcement.value = t('announce.done');
     return;
   }
   if (next.type === 'document') {
@@ -164,7 +170,8 @@ async function route(next: NextStep, here: boolean): Promise<void> {
   const current = screen.value;
   if (current.name === 'challenge' && current.step === step) return;
   screen.value = { name: 'challenge', challenge, step };
-  announcement.value = `Step ${step + 1} of ${challenge.steps.length}: ${challenge.steps.find((s) => s.step === step)?.instruction ?? ''}`;
+  const instruction = instructionPhrase(challenge.steps.find((s) => s.step === step)?.instruction ?? '');
+  announcement.value = t('announce.step', { step: step + 1, total: challenge.steps.length, instruction });
 }
 
 /** Asks the server where the capture stands and shows that screen. */
@@ -203,7 +210,7 @@ function follow(): void {
       if (next.type === 'done') {
         phoneProgress.value = null;
         screen.value = { name: 'done' };
-        announcement.value = 'Done on your phone.';
+        announcement.value = t('announce.done_on_phone');
         return;
       }
       const total = status.stage === 'selfie' || status.stage === 'challenge' ? await totalSteps(status.stage) : null;
@@ -258,12 +265,12 @@ function fail(err: unknown, subject: Subject, retry: () => void): void {
       screen.value = { name: 'expired' };
       return;
     case 'resume':
-      notice.value = { kind: 'info', message: 'That part was already done: carrying on from where you are.' };
+      notice.value = { kind: 'info', message: { key: 'notice.resumed' } };
       void resume(true);
       return;
     case 'retake':
       notice.value = { kind: 'retake', message: failure.message };
-      announcement.value = failure.message;
+      announcement.value = say(failure.message);
       return;
     case 'wait':
       notice.value = { kind: 'wait', retry };
@@ -275,7 +282,7 @@ function fail(err: unknown, subject: Subject, retry: () => void): void {
       return;
     case 'broken':
       notice.value = { kind: 'broken', message: failure.message, retry };
-      announcement.value = failure.message;
+      announcement.value = say(failure.message);
   }
 }
 
@@ -283,18 +290,19 @@ function onProgress(fraction: number): void {
   const before = progress.value ?? 0;
   progress.value = fraction;
   // Announce in quarters, not every event: a screen reader cannot keep up with more.
-  if (Math.floor(fraction * 4) > Math.floor(before * 4)) announcement.value = `Sending: ${Math.round(fraction * 100)} percent`;
+  if (Math.floor(fraction * 4) > Math.floor(before * 4))
+    announcement.value = t('announce.sending', { percent: Math.round(fraction * 100) });
 }
 
 /** Sends the document in one upload: the side with the portrait, and an ID card's back when there is one. */
 export async function sendDocument(image: Blob, back?: Blob): Promise<boolean> {
   notice.value = null;
   progress.value = 0;
-  announcement.value = back ? 'Sending the photos of your ID card' : 'Sending the photo of your document';
+  announcement.value = t(back ? 'announce.sending_card' : 'announce.sending_document');
   try {
     const answer = await api!.uploadDocument(image, back, onProgress);
     progress.value = null;
-    announcement.value = 'Document received';
+    announcement.value = t('announce.document_received');
     await route(answer.next_step, true);
     return true;
   } catch (err) {
@@ -306,7 +314,7 @@ export async function sendDocument(image: Blob, back?: Blob): Promise<boolean> {
 export async function sendFrame(step: number, image: Blob, source: FrameSource = 'camera'): Promise<boolean> {
   notice.value = null;
   progress.value = 0;
-  announcement.value = 'Sending the photo';
+  announcement.value = t('announce.sending_photo');
   try {
     const status = await api!.uploadFrame(step, image, source, onProgress);
     progress.value = null;

@@ -1,8 +1,10 @@
 import { render } from 'preact';
 import { App } from './components/app.js';
 import { start } from './flow.js';
+import { followLanguage } from './i18n/language.js';
 import './capture.css';
 
 // The hosted capture page: the phone opens <PUBLIC_URL>/capture#<handoff_token> (README "Identity: the hosted capture page").
+followLanguage();
 render(<App />, document.getElementById('app')!);
 start();

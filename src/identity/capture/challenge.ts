@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 
 import type { Pose } from '../faces/signals.js';
+import { BLINK, LOOK_STRAIGHT, SMILE, TURN_LEFT, TURN_RIGHT } from './instructions.js';
 
 export interface ChallengeStep {
   step: number;
@@ -14,11 +15,11 @@ export interface ChallengeStep {
  * the image's right edge (README, "Face checks").
  */
 const TURNS: { instruction: string; pose: Pose }[] = [
-  { instruction: 'Turn your head slightly to your own left', pose: 'left' },
-  { instruction: 'Turn your head slightly to your own right', pose: 'right' },
+  { instruction: TURN_LEFT, pose: 'left' },
+  { instruction: TURN_RIGHT, pose: 'right' },
 ];
 
-const FRONT = ['Look straight at the camera', 'Look straight at the camera and smile', 'Look straight at the camera and blink slowly'];
+const FRONT = [LOOK_STRAIGHT, SMILE, BLINK];
 
 /**
  * A fresh liveness challenge: 3 to 5 steps in random order, always one turn to the left, one to

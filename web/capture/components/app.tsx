@@ -3,6 +3,7 @@ import { announcement, screen } from '../flow.js';
 import { checkerState } from '../pose/checker.js';
 import { ChallengeScreen } from './challenge-screen.js';
 import { DocumentScreen } from './document-screen.js';
+import { LanguageSwitcher } from './language-switcher.js';
 import { Declined, Done, Expired, Handoff, Intro, Loading, NoLink } from './screens.js';
 
 function Current() {
@@ -41,6 +42,7 @@ export function App() {
   useEffect(() => markInteractive(screen.value.name));
   return (
     <>
+      <LanguageSwitcher />
       <main data-screen={screen.value.name} data-pose-check={checkerState.value.status}>
         <Current />
       </main>

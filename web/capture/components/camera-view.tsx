@@ -1,6 +1,8 @@
 import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CameraError, openCamera, stopCamera, type CameraProblem, type Facing } from '../camera.js';
+import { phrase, type Phrase } from '../i18n/catalogue.js';
+import { t } from '../i18n/language.js';
 
 type CameraState = { status: 'opening' } | { status: 'live' } | { status: 'failed'; problem: CameraProblem };
 
@@ -35,11 +37,11 @@ export function useCamera(facing: Facing, enabled: boolean): { state: CameraStat
   return { state, video };
 }
 
-export const CAMERA_PROBLEM: Record<CameraProblem, string> = {
-  denied: 'The camera is blocked for this page. You can take or choose a photo instead.',
-  missing: 'No camera was found. You can choose a photo instead.',
-  unsupported: 'This browser cannot show the camera here. You can take or choose a photo instead.',
-  busy: 'The camera could not be started (another app may be using it). You can take or choose a photo instead.',
+export const CAMERA_PROBLEM: Record<CameraProblem, Phrase> = {
+  denied: phrase('camera.denied'),
+  missing: phrase('camera.missing'),
+  unsupported: phrase('camera.unsupported'),
+  busy: phrase('camera.busy'),
 };
 
 /** The live picture, with an optional outline drawn over it. */
@@ -54,7 +56,7 @@ export function CameraView(props: {
     <div class={`camera${props.live ? '' : ' camera-waiting'}`}>
       <video ref={props.video} class={props.mirror ? 'mirror' : undefined} autoplay muted playsInline aria-label={props.label} />
       {props.children}
-      {!props.live && <p class="camera-wait">Starting the camera…</p>}
+      {!props.live && <p class="camera-wait">{t('camera.starting')}</p>}
     </div>
   );
 }

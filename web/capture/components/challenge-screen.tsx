@@ -2,6 +2,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Challenge, FrameSource, Pose } from '../api.js';
 import { canvasToJpeg, fileToCanvas, snapshot, UnreadableImage } from '../camera.js';
 import { notice, progress, sendFrame, waitSeconds } from '../flow.js';
+import { phrase } from '../i18n/catalogue.js';
+import { instructionPhrase } from '../i18n/instructions.js';
+import { say, t } from '../i18n/language.js';
 import { checkerState, loadPoseChecker } from '../pose/checker.js';
 import { judgeFrame, yawThresholdsOf, type Verdict, type YawThresholds } from '../pose/rule.js';
 import { CAMERA_PROBLEM, CameraView, FaceGuide, PhotoPicker, useCamera } from './camera-view.js';
@@ -18,9 +21,6 @@ const CHECK_PAUSE_MS = 80;
 /** Longest side of a selfie frame as sent. */
 const FRAME_SIDE = 1280;
 
-const CHECK_FAILED =
-  'The automatic check of your head position could not run on this device: follow the instruction carefully before you take the photo.';
-
 /** The check of a picture against the step, or null when the check cannot run (the picture is then sent as it is). */
 async function verdictOf(picture: HTMLCanvasElement, pose: Pose | null, yaw: YawThresholds): Promise<Verdict | null> {
   const state = checkerState.value;
@@ -31,8 +31,6 @@ async function verdictOf(picture: HTMLCanvasElement, pose: Pose | null, yaw: Yaw
     return null;
   }
 }
-
-const refusal = (hint: string) => `Not sent: ${hint} Then take the photo again.`;
 
 /** A chosen photo shown before it is sent, with what the check found. */
 interface Picked {
@@ -79,12 +77,12 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
     try {
       const v = verdict === undefined ? await verdictOf(picture, pose, yaw) : verdict;
       if (v && !v.ok) {
-        notice.value = { kind: 'retake', message: refusal(v.hint) };
+        notice.value = { kind: 'retake', message: phrase('challenge.not_sent', { hint: v.hint }) };
         return;
       }
       await sendFrame(step, await canvasToJpeg(picture), source);
     } catch {
-      notice.value = { kind: 'retake', message: 'The photo could not be prepared. Try again.' };
+      notice.value = { kind: 'retake', message: phrase('photo.not_prepared') };
     } finally {
       busy.current = false;
     }
@@ -139,7 +137,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
     try {
       picture = snapshot(el, FRAME_SIDE);
     } catch {
-      notice.value = { kind: 'retake', message: 'The camera gave no picture. Press the button again.' };
+      notice.value = { kind: 'retake', message: phrase('camera.no_picture') };
       return;
     }
     void checkAndSend(picture);
@@ -154,15 +152,15 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
     } catch (err) {
       notice.value = {
         kind: 'retake',
-        message:
-          err instanceof UnreadableImage
-            ? 'That file is not a photo this browser can open. Choose another photo.'
-            : 'The photo could not be prepared. Try again.',
+        message: phrase(err instanceof UnreadableImage ? 'challenge.not_a_photo' : 'photo.not_prepared'),
       };
     }
   };
 
-  const still = /\bblink/i.test(current.instruction) ? ' This is a still photo: keep your eyes open when it is taken.' : '';
+  // The API's words decide what the step asks; the person reads them in their language.
+  const instruction = say(instructionPhrase(current.instruction));
+  const still = /\bblink/i.test(current.instruction) ? ` ${t('challenge.still')}` : '';
+  const stepLabel = t('challenge.step', { photo: step + 1, total });
   /**
    * A file only when the camera is denied, missing or unusable (README, "Consent and capture"): a
    * photo from the library could show someone else. Such a frame is sent marked `source: file`,
@@ -176,23 +174,23 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
     const v = picked.verdict;
     return (
       <>
-        <Heading step={`Step 2 of 2 · photo ${step + 1} of ${total}`}>{current.instruction}</Heading>
-        <img class="preview" src={picked.url} alt="The photo you chose, to check before sending" />
+        <Heading step={stepLabel}>{instruction}</Heading>
+        <img class="preview" src={picked.url} alt={t('challenge.chosen')} />
         {v && !v.ok && (
           <p class="notice warn" role="alert">
-            This photo cannot be used. {v.hint} Choose or take another one.
+            {t('challenge.chosen_refused', { hint: v.hint })}
           </p>
         )}
-        {!v && checker === 'failed' && <p class="notice info">{CHECK_FAILED}</p>}
+        {!v && checker === 'failed' && <p class="notice info">{t('challenge.check_failed')}</p>}
         <NoticeBox retry={false} />
         <UploadProgress />
         <div class="actions">
           {(!v || v.ok) && (
             <button type="button" class="button" disabled={sending} onClick={() => void checkAndSend(picked.canvas, v, 'file')}>
-              Send this photo
+              {t('photo.send')}
             </button>
           )}
-          {picker('Choose another photo', !!v && !v.ok)}
+          {picker(t('challenge.choose_another'), !!v && !v.ok)}
         </div>
       </>
     );
@@ -200,21 +198,21 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
 
   return (
     <>
-      <Heading step={`Step 2 of 2 · photo ${step + 1} of ${total}`}>{current.instruction}</Heading>
+      <Heading step={stepLabel}>{instruction}</Heading>
       <div class="pose-row">
         {pose && <PoseDrawing pose={pose} />}
         <p>
           {!camera
-            ? 'Take a selfie doing this, or choose one, with your whole face in the picture.'
+            ? t('challenge.without_camera')
             : checker === 'failed'
-              ? `Keep your face inside the oval. Press the button, then hold the pose: the photo is taken after ${COUNTDOWN} seconds.`
-              : `Keep your face inside the oval. The photo is taken by itself when your pose is right; or press the button, then hold the pose for ${COUNTDOWN} seconds.`}
+              ? t('challenge.with_button', { seconds: COUNTDOWN })
+              : t('challenge.with_guide', { seconds: COUNTDOWN })}
           {still}
         </p>
       </div>
-      {failed && <p class="notice info">{CAMERA_PROBLEM[state.problem]}</p>}
+      {failed && <p class="notice info">{say(CAMERA_PROBLEM[state.problem])}</p>}
       {camera && (
-        <CameraView video={video} mirror live={state.status === 'live'} label="Front camera preview">
+        <CameraView video={video} mirror live={state.status === 'live'} label={t('camera.front')}>
           <FaceGuide />
           {count !== null && (
             <p class="countdown" aria-hidden="true">
@@ -225,11 +223,11 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
       )}
       {camera && checker === 'ready' && state.status === 'live' && (
         <p class={`guide-hint${hint?.ok ? ' good' : ''}`} aria-live="polite">
-          {hint?.hint ?? 'Checking your pose…'}
+          {hint ? say(hint.hint) : t('challenge.checking')}
         </p>
       )}
-      {camera && checker === 'loading' && <p class="small">Getting the automatic check ready…</p>}
-      {checker === 'failed' && <p class="notice info">{CHECK_FAILED}</p>}
+      {camera && checker === 'loading' && <p class="small">{t('challenge.check_loading')}</p>}
+      {checker === 'failed' && <p class="notice info">{t('challenge.check_failed')}</p>}
       <NoticeBox />
       <UploadProgress />
       <div class="actions">
@@ -240,10 +238,10 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
             disabled={state.status !== 'live' || sending || count !== null}
             onClick={() => setCount(COUNTDOWN)}
           >
-            {count !== null ? `Hold still… ${count}` : 'Take photo'}
+            {count !== null ? t('challenge.hold_still', { count }) : t('photo.take')}
           </button>
         )}
-        {!camera && picker('Take or choose a selfie', true)}
+        {!camera && picker(t('challenge.take_or_choose'), true)}
       </div>
     </>
   );

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { canvasToJpeg, fileToCanvas, snapshot, UnreadableImage } from '../camera.js';
 import { notice, progress, sendDocument, waitSeconds } from '../flow.js';
+import { phrase, type PlainKey } from '../i18n/catalogue.js';
+import { say, t } from '../i18n/language.js';
 import { DOCUMENT_PROBLEM } from '../messages.js';
 import { judgeDocument, measureDocument } from '../quality/document-check.js';
 import { CAMERA_PROBLEM, CameraView, PhotoPicker, useCamera } from './camera-view.js';
@@ -11,51 +13,42 @@ import { NoticeBox, UploadProgress } from './notice.js';
 type Photo = { blob: Blob; url: string };
 type Photos = Partial<Record<DocumentSide, Photo>>;
 
-/** What each side asks for, in plain words ("the lines of letters and <<<" is how a person sees the machine-readable zone). */
-const SHOOT: Record<DocumentKind, Partial<Record<DocumentSide, { title: string; text: string; label: string }>>> = {
+/**
+ * What each side asks for, in plain words ("the lines of letters and <<<" is how a person sees the
+ * machine-readable zone), and its preview's description (a card's front is checked before going on, the last side before sending).
+ */
+const SHOOT: Record<DocumentKind, Partial<Record<DocumentSide, { title: PlainKey; text: PlainKey; preview: PlainKey }>>> = {
   passport: {
-    front: {
-      title: 'Photograph your passport’s photo page',
-      text: 'Open your passport at the page with your photo and lay it flat in good light. Fit the page inside the frame, with the two lines of letters and <<< signs at the bottom of the page inside the shaded band.',
-      label: 'your passport’s photo page',
-    },
+    front: { title: 'document.passport_title', text: 'document.passport_text', preview: 'document.preview_passport' },
   },
   id_card: {
-    front: {
-      title: 'Photograph the front of your ID card',
-      text: 'The side with your photo. Lay the card flat in good light and fit it inside the frame.',
-      label: 'the front of your ID card',
-    },
-    back: {
-      title: 'Now the back of your ID card',
-      text: 'Turn the card over. Fit it inside the frame, with the lines of letters and <<< signs inside the shaded band at the bottom.',
-      label: 'the back of your ID card',
-    },
+    front: { title: 'document.card_front_title', text: 'document.card_front_text', preview: 'document.preview_card_front_next' },
+    back: { title: 'document.card_back_title', text: 'document.card_back_text', preview: 'document.preview_card_back' },
   },
 };
 
 const stepLabel = (kind: DocumentKind, side: DocumentSide) =>
-  kind === 'id_card' ? `Step 1 of 2 · photo ${SIDES.id_card.indexOf(side) + 1} of 2` : 'Step 1 of 2';
+  kind === 'id_card' ? t('document.step_card', { photo: SIDES.id_card.indexOf(side) + 1 }) : t('document.step');
 
 /** The first question of step 1: which document, since a card needs both of its sides. */
 function ChooseDocument({ onChoose }: { onChoose: (kind: DocumentKind) => void }) {
   return (
     <>
-      <Heading step="Step 1 of 2">Which document will you use?</Heading>
-      <p>Choose the one you have with you. It must not have expired.</p>
+      <Heading step={t('document.step')}>{t('document.choose')}</Heading>
+      <p>{t('document.choose_text')}</p>
       <div class="actions document-choice">
         <button type="button" class="button secondary choice" onClick={() => onChoose('passport')}>
           <DocumentIcon kind="passport" />
           <span>
-            Passport
-            <span class="choice-hint">One photo: the page with your photo</span>
+            {t('document.passport')}
+            <span class="choice-hint">{t('document.passport_hint')}</span>
           </span>
         </button>
         <button type="button" class="button secondary choice" onClick={() => onChoose('id_card')}>
           <DocumentIcon kind="id_card" />
           <span>
-            ID card
-            <span class="choice-hint">Two photos: the front, then the back</span>
+            {t('document.id_card')}
+            <span class="choice-hint">{t('document.id_card_hint')}</span>
           </span>
         </button>
       </div>
@@ -98,7 +91,7 @@ export function DocumentScreen() {
     const ctx = canvas.getContext('2d');
     const problem = ctx ? judgeDocument(measureDocument(ctx.getImageData(0, 0, canvas.width, canvas.height))) : null;
     if (problem) {
-      notice.value = { kind: 'retake', message: `Not used: ${DOCUMENT_PROBLEM[problem]}` };
+      notice.value = { kind: 'retake', message: phrase('document.not_used', { reason: DOCUMENT_PROBLEM[problem] }) };
       return;
     }
     const blob = await canvasToJpeg(canvas);
@@ -111,7 +104,7 @@ export function DocumentScreen() {
     try {
       await keep(snapshot(video.current));
     } catch {
-      notice.value = { kind: 'retake', message: 'The camera gave no picture. Press the button again.' };
+      notice.value = { kind: 'retake', message: phrase('camera.no_picture') };
     }
   };
   const choose = async (file: File) => {
@@ -120,10 +113,7 @@ export function DocumentScreen() {
     } catch (err) {
       notice.value = {
         kind: 'retake',
-        message:
-          err instanceof UnreadableImage
-            ? 'That file is not a photo this browser can open. Choose a JPEG or PNG photo.'
-            : 'The photo could not be prepared. Try again.',
+        message: phrase(err instanceof UnreadableImage ? 'document.not_a_photo' : 'photo.not_prepared'),
       };
     }
   };
@@ -152,43 +142,43 @@ export function DocumentScreen() {
     const words = SHOOT[kind][side]!;
     return (
       <>
-        <Heading step={stepLabel(kind, side)}>{kind === 'id_card' && last ? 'Check both photos' : 'Check the photo'}</Heading>
+        <Heading step={stepLabel(kind, side)}>{t(kind === 'id_card' && last ? 'document.check_both' : 'document.check_one')}</Heading>
         <p>
-          Are all four corners in the picture, and is the text sharp and free of glare?
-          {side === 'back' || kind === 'passport' ? ' Check that you can read the lines of letters and <<< signs.' : ''}
+          {t('document.check_question')}
+          {side === 'back' || kind === 'passport' ? ` ${t('document.check_zone')}` : ''}
         </p>
         {kind === 'id_card' && last && photos.front ? (
           <div class="preview-pair">
             <figure>
-              <img class="preview" src={photos.front.url} alt="The photo of the front of your ID card, to check before sending" />
-              <figcaption>Front</figcaption>
+              <img class="preview" src={photos.front.url} alt={t('document.preview_card_front')} />
+              <figcaption>{t('document.front')}</figcaption>
             </figure>
             <figure>
-              <img class="preview" src={pending.url} alt="The photo of the back of your ID card, to check before sending" />
-              <figcaption>Back</figcaption>
+              <img class="preview" src={pending.url} alt={t('document.preview_card_back')} />
+              <figcaption>{t('document.back')}</figcaption>
             </figure>
           </div>
         ) : (
-          <img class="preview" src={pending.url} alt={`The photo of ${words.label}, to check before ${last ? 'sending' : 'going on'}`} />
+          <img class="preview" src={pending.url} alt={t(words.preview)} />
         )}
         <NoticeBox retry={false} />
         <UploadProgress />
         <div class="actions">
           {last ? (
             <button type="button" class="button" onClick={send} disabled={sending || waiting}>
-              {kind === 'id_card' ? 'Send both photos' : 'Send this photo'}
+              {t(kind === 'id_card' ? 'document.send_both' : 'photo.send')}
             </button>
           ) : (
             <button type="button" class="button" onClick={useIt}>
-              Use this photo
+              {t('document.use')}
             </button>
           )}
           <button type="button" class="button secondary" onClick={() => retakeSide(side)} disabled={sending}>
-            {kind === 'id_card' && last ? 'Take the back again' : 'Take it again'}
+            {t(kind === 'id_card' && last ? 'document.retake_back' : 'document.retake')}
           </button>
           {kind === 'id_card' && last && (
             <button type="button" class="button secondary" onClick={() => startOver(kind)} disabled={sending}>
-              Take the front again
+              {t('document.retake_front')}
             </button>
           )}
         </div>
@@ -201,12 +191,12 @@ export function DocumentScreen() {
   const failed = state.status === 'failed';
   return (
     <>
-      <Heading step={stepLabel(kind, at)}>{words.title}</Heading>
-      <p>{words.text}</p>
+      <Heading step={stepLabel(kind, at)}>{t(words.title)}</Heading>
+      <p>{t(words.text)}</p>
       {failed ? (
-        <p class="notice info">{CAMERA_PROBLEM[state.problem]}</p>
+        <p class="notice info">{say(CAMERA_PROBLEM[state.problem])}</p>
       ) : (
-        <CameraView video={video} live={state.status === 'live'} label="Rear camera preview">
+        <CameraView video={video} live={state.status === 'live'} label={t('camera.rear')}>
           <DocumentGuide kind={kind} side={at} />
         </CameraView>
       )}
@@ -214,17 +204,17 @@ export function DocumentScreen() {
       <div class="actions">
         {!failed && (
           <button type="button" class="button" onClick={take} disabled={state.status !== 'live'}>
-            Take photo
+            {t('photo.take')}
           </button>
         )}
         <PhotoPicker
-          label={failed ? 'Take or choose a photo' : 'Choose a photo instead'}
+          label={t(failed ? 'document.take_or_choose' : 'document.choose_instead')}
           capture="environment"
           primary={failed}
           onFile={choose}
         />
         <button type="button" class="button link-button" onClick={() => startOver(null)}>
-          Use a different document
+          {t('document.different')}
         </button>
       </div>
     </>

@@ -1,5 +1,6 @@
 import { notice, progress, waitSeconds } from '../flow.js';
-import { OFFLINE_TEXT, waitText } from '../messages.js';
+import { say, t } from '../i18n/language.js';
+import { waitText } from '../messages.js';
 import { ReturnButton } from './return-button.js';
 
 /**
@@ -11,20 +12,20 @@ export function NoticeBox({ retry = true }: { retry?: boolean }) {
   if (!n) return null;
   switch (n.kind) {
     case 'info':
-      return <p class="notice info">{n.message}</p>;
+      return <p class="notice info">{say(n.message)}</p>;
     case 'retake':
       return (
         <p class="notice warn" role="alert">
-          {n.message}
+          {say(n.message)}
         </p>
       );
     case 'wait':
       return (
         <div class="notice warn" role="alert">
-          <p>{waitText(waitSeconds.value)}</p>
+          <p>{say(waitText(waitSeconds.value))}</p>
           {retry && (
             <button type="button" class="button secondary" disabled={waitSeconds.value > 0} onClick={n.retry}>
-              Try again
+              {t('notice.try_again')}
             </button>
           )}
         </div>
@@ -32,10 +33,10 @@ export function NoticeBox({ retry = true }: { retry?: boolean }) {
     case 'offline':
       return (
         <div class="notice warn" role="alert">
-          <p>{OFFLINE_TEXT}</p>
+          <p>{t('notice.offline')}</p>
           {retry && (
             <button type="button" class="button secondary" onClick={n.retry}>
-              Try again now
+              {t('notice.try_again_now')}
             </button>
           )}
         </div>
@@ -43,10 +44,10 @@ export function NoticeBox({ retry = true }: { retry?: boolean }) {
     case 'broken':
       return (
         <div class="notice warn" role="alert">
-          <p>{n.message}</p>
+          <p>{say(n.message)}</p>
           {retry && (
             <button type="button" class="button secondary" onClick={n.retry}>
-              Try again
+              {t('notice.try_again')}
             </button>
           )}
           <ReturnButton primary={false} />
@@ -62,7 +63,7 @@ export function UploadProgress() {
   const percent = Math.round(p * 100);
   return (
     <div class="progress">
-      <label for="upload-progress">Sending… {percent}%</label>
+      <label for="upload-progress">{t('upload.sending', { percent })}</label>
       <progress id="upload-progress" max={100} value={percent} />
     </div>
   );

@@ -1,4 +1,6 @@
 import type { Pose } from '../api.js';
+import type { PlainKey } from '../i18n/catalogue.js';
+import { t } from '../i18n/language.js';
 
 /**
  * The pose of a challenge step when the step does not say it: the instruction's own words.
@@ -13,11 +15,7 @@ export function poseOf(step: { instruction: string; pose?: Pose | null }): Pose 
   return null;
 }
 
-const LABEL: Record<Pose, string> = {
-  front: 'Drawing: a face looking straight ahead',
-  left: 'Drawing: a head turned to your left',
-  right: 'Drawing: a head turned to your right',
-};
+const LABEL: Record<Pose, PlainKey & `pose.${Pose}`> = { front: 'pose.front', left: 'pose.left', right: 'pose.right' };
 
 /**
  * A head as the person sees themselves in the (mirrored) camera preview: turning to one's own
@@ -27,7 +25,7 @@ export function PoseDrawing({ pose }: { pose: Pose }) {
   const o = pose === 'left' ? -10 : pose === 'right' ? 10 : 0;
   const nose = `M${60 + o} 56 L${60 + o * 1.9} 74 L${60 + o * 0.8} 76`;
   return (
-    <svg class="pose" viewBox="0 0 120 130" role="img" aria-label={LABEL[pose]}>
+    <svg class="pose" viewBox="0 0 120 130" role="img" aria-label={t(LABEL[pose])}>
       <g fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round" stroke-linejoin="round">
         <ellipse cx="60" cy="72" rx="32" ry="40" />
         {o !== 0 && <path d={o < 0 ? 'M92 66 q7 6 0 16' : 'M28 66 q-7 6 0 16'} />}

@@ -1,4 +1,5 @@
 import { requester, returnUrl } from '../flow.js';
+import { t } from '../i18n/language.js';
 
 /** A link back to the website that sent the person here (the verification's `return_url`), when it gave one. */
 export function ReturnButton({ primary = true }: { primary?: boolean }) {
@@ -7,7 +8,7 @@ export function ReturnButton({ primary = true }: { primary?: boolean }) {
   return (
     <div class="actions">
       <a class={`button${primary ? '' : ' secondary'}`} href={url} rel="noreferrer">
-        {requester.value ? `Back to ${requester.value}` : 'Back to the website'}
+        {requester.value ? t('return.named', { requester: requester.value }) : t('return.anonymous')}
       </a>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { continueHere, declineConsent, introRead, phoneProgress, privacyPolicyUrl, requester } from '../flow.js';
+import { t } from '../i18n/language.js';
 import { loadPoseChecker } from '../pose/checker.js';
-import { EXPIRED_TEXT, EXPIRED_TITLE } from '../messages.js';
 import { Heading } from './heading.js';
 import { NoticeBox } from './notice.js';
 import { QrCode } from './qr-code.js';
@@ -11,7 +11,7 @@ import { ReturnButton } from './return-button.js';
 export function Loading() {
   return (
     <>
-      <Heading>Opening your verification…</Heading>
+      <Heading>{t('loading.title')}</Heading>
       <NoticeBox />
     </>
   );
@@ -26,21 +26,20 @@ function pointsToThisComputer(host: string): boolean {
 export function Handoff() {
   return (
     <>
-      <Heading>Continue on your phone</Heading>
-      <p>Your phone’s camera takes sharper photos of your ID. Scan this code with your phone’s camera app to open this page there.</p>
-      <QrCode text={location.href} label="QR code of this page’s address, to open it on your phone" />
-      <p class="small">The code holds a private link for you only. Don’t share it.</p>
+      <Heading>{t('handoff.title')}</Heading>
+      <p>{t('handoff.text')}</p>
+      <QrCode text={location.href} label={t('handoff.qr')} />
+      <p class="small">{t('handoff.private')}</p>
       {pointsToThisComputer(location.hostname) && (
         <p class="notice warn" role="alert">
-          This link points to this computer ({location.hostname}), so a phone cannot open it. Ask the website for a link with a public
-          address (the service’s PUBLIC_URL), or continue on this computer.
+          {t('handoff.localhost', { host: location.hostname })}
         </p>
       )}
       <PhoneProgress />
       <NoticeBox />
       <div class="actions">
         <button type="button" class="button secondary" onClick={continueHere}>
-          Continue on this computer
+          {t('handoff.continue_here')}
         </button>
       </div>
     </>
@@ -50,23 +49,27 @@ export function Handoff() {
 /** The steps the phone has done, as the computer learns them by polling (flow.ts `follow`). */
 function PhoneProgress() {
   const p = phoneProgress.value;
-  const steps: [string, boolean][] = [
-    ['Photo of the document', !!p?.document],
-    [p?.total ? `Photos of your face (${p.frames} of ${p.total})` : 'Photos of your face', !!p?.total && p.frames >= p.total],
+  const steps: [string, string, boolean][] = [
+    ['document', t('progress.document'), !!p?.document],
+    [
+      'faces',
+      p?.total ? t('progress.faces_count', { done: p.frames, total: p.total }) : t('progress.faces'),
+      !!p?.total && p.frames >= p.total,
+    ],
   ];
   return (
-    <section class="phone-progress" aria-label="Progress on your phone">
-      <h2>On your phone</h2>
+    <section class="phone-progress" aria-label={t('progress.label')}>
+      <h2>{t('progress.title')}</h2>
       <ol>
-        {steps.map(([label, done]) => (
-          <li key={label} class={done ? 'done' : undefined}>
+        {steps.map(([id, label, done]) => (
+          <li key={id} class={done ? 'done' : undefined}>
             <span aria-hidden="true">{done ? '✓' : '○'}</span> {label}
-            <span class="visually-hidden">{done ? ': done' : ': not yet'}</span>
+            <span class="visually-hidden">{t(done ? 'progress.done' : 'progress.not_yet')}</span>
           </li>
         ))}
       </ol>
       <p class="small" aria-live="polite">
-        {p ? (p.document ? 'Your phone is taking the photos…' : 'Waiting for your phone…') : 'Waiting for your phone…'}
+        {t(p?.document ? 'progress.taking' : 'progress.waiting')}
       </p>
     </section>
   );
@@ -80,46 +83,43 @@ function PhoneProgress() {
 export function Intro() {
   // The pose check's library and models load while the person reads (after this screen is up).
   useEffect(() => loadPoseChecker(), []);
-  const who = requester.value || 'The website that sent you here';
-  const whom = requester.value || 'that website';
+  const name = requester.value;
+  const requesterWords = name || t('intro.requester_unknown');
   return (
     <>
-      <Heading step="Before you start">{`${who} asks you to verify your identity`}</Heading>
-      <section class="intro" aria-label="What happens">
-        <h2>What we will ask for</h2>
+      <Heading step={t('intro.step')}>{name ? t('intro.title', { requester: name }) : t('intro.title_anonymous')}</Heading>
+      <section class="intro" aria-label={t('intro.region')}>
+        <h2>{t('intro.asked')}</h2>
         <ul>
-          <li>A photo of your passport or ID card.</li>
-          <li>A few photos of your face, turning your head as asked, so we know it is you and not a picture.</li>
+          <li>{t('intro.asked_document')}</li>
+          <li>{t('intro.asked_faces')}</li>
         </ul>
-        <h2>What is kept, and for how long</h2>
+        <h2>{t('intro.kept')}</h2>
         <ul>
-          <li>
-            Your photos and the details printed on your document are stored for {whom}, checked automatically and, when the check is unsure,
-            by a person working for {whom}.
-          </li>
-          <li>They are kept until {whom} erases your verification, which deletes the photos and personal details for good.</li>
-          <li>The camera works only while this page is open; nothing but the photos you send leaves your phone.</li>
+          <li>{t('intro.kept_stored', { requester: requesterWords })}</li>
+          <li>{t('intro.kept_until', { requester: requesterWords })}</li>
+          <li>{t('intro.kept_camera')}</li>
         </ul>
         {privacyPolicyUrl.value && (
           <p>
-            How {whom} handles your data:{' '}
+            {t('intro.policy', { requester: requesterWords })}{' '}
             <a href={privacyPolicyUrl.value} target="_blank" rel="noreferrer noopener">
-              privacy policy of {whom} (opens in a new tab)
+              {t('intro.policy_link', { requester: requesterWords })}
             </a>
             .
           </p>
         )}
       </section>
       <p>
-        <strong>Do you agree that {whom} takes and checks these photos?</strong> The camera opens only after you agree.
+        <strong>{t('intro.question', { requester: requesterWords })}</strong> {t('intro.question_note')}
       </p>
       <NoticeBox />
       <div class="actions">
         <button type="button" class="button" onClick={introRead}>
-          I agree
+          {t('intro.agree')}
         </button>
         <button type="button" class="button secondary" onClick={() => void declineConsent()}>
-          No, thanks
+          {t('intro.decline')}
         </button>
       </div>
     </>
@@ -128,12 +128,12 @@ export function Intro() {
 
 /** After "No, thanks": nothing was sent, the link has ended, and how to change one's mind. */
 export function Declined() {
-  const whom = requester.value || 'the website that sent you here';
+  const requesterWords = requester.value || t('declined.requester_unknown');
   return (
     <>
-      <Heading>You declined: nothing was sent</Heading>
-      <p>No photo was taken and the camera was not opened. We told {whom} that you did not agree, and this link no longer works.</p>
-      <p>If you change your mind, ask {whom} for a new link. You can close this page.</p>
+      <Heading>{t('declined.title')}</Heading>
+      <p>{t('declined.text', { requester: requesterWords })}</p>
+      <p>{t('declined.again', { requester: requesterWords })}</p>
       <ReturnButton />
     </>
   );
@@ -142,8 +142,8 @@ export function Declined() {
 export function Expired() {
   return (
     <>
-      <Heading>{EXPIRED_TITLE}</Heading>
-      <p>{EXPIRED_TEXT}</p>
+      <Heading>{t('expired.title')}</Heading>
+      <p>{t('expired.text')}</p>
       <ReturnButton />
     </>
   );
@@ -152,8 +152,8 @@ export function Expired() {
 export function NoLink() {
   return (
     <>
-      <Heading>This link is incomplete</Heading>
-      <p>Open the full link the website gave you (or scan its QR code again). If it still does not work, ask the website for a new link.</p>
+      <Heading>{t('no_link.title')}</Heading>
+      <p>{t('no_link.text')}</p>
     </>
   );
 }
@@ -161,8 +161,8 @@ export function NoLink() {
 export function Done() {
   return (
     <>
-      <Heading>{requester.value ? `Done — ${requester.value} has your photos` : 'Done — you can return to the website'}</Heading>
-      <p>Your photos were received and are being checked. You can close this page.</p>
+      <Heading>{requester.value ? t('done.title', { requester: requester.value }) : t('done.title_anonymous')}</Heading>
+      <p>{t('done.text')}</p>
       <ReturnButton />
       <svg class="done-mark" viewBox="0 0 48 48" aria-hidden="true">
         <circle cx="24" cy="24" r="22" fill="none" stroke="currentColor" stroke-width="3" />

@@ -1,4 +1,5 @@
 import { poseFollowed, type FaceThresholds, type Pose } from '../../../src/identity/faces/signals.js';
+import { phrase, type Phrase } from '../i18n/catalogue.js';
 
 /**
  * What the page checks in a frame before it sends it: the service's own pose rule
@@ -27,28 +28,23 @@ export interface FrameFaces {
 
 export type Verdict =
   /** The frame may be sent; `closer` when the face is small (allowed, but not captured automatically). */
-  | { ok: true; closer: boolean; hint: string }
+  | { ok: true; closer: boolean; hint: Phrase }
   /** The frame contradicts the step (or shows no single face): it is never sent. */
-  | { ok: false; hint: string };
+  | { ok: false; hint: Phrase };
 
-const side = (pose: 'left' | 'right') => (pose === 'left' ? 'your left' : 'your right');
-const other = (pose: 'left' | 'right') => (pose === 'left' ? 'your right' : 'your left');
-
-/** Judges one analysed frame against the step's pose, in the words the person reads. */
+/** Judges one analysed frame against the step's pose, in the words the person reads (the catalogues' `hint.*`). */
 export function judgeFrame(pose: Pose | null, frame: FrameFaces, yaw: YawThresholds): Verdict {
   const [face, second] = frame.faces;
-  if (!face) return { ok: false, hint: 'We cannot see your face. Look at the screen, in good light, with your whole face in view.' };
-  if (second) return { ok: false, hint: 'Only one face please: make sure nobody else is in the picture.' };
+  if (!face) return { ok: false, hint: phrase('hint.no_face') };
+  if (second) return { ok: false, hint: phrase('hint.two_faces') };
   const closer = face.box[2] < frame.width * MIN_FACE_SHARE;
   const t = { ...yaw, matchLow: 0, matchHigh: 0 };
   if (pose && !poseFollowed(pose, face.yaw, t)) {
-    if (pose === 'front') return { ok: false, hint: 'Look straight at the screen.' };
+    if (pose === 'front') return { ok: false, hint: phrase('hint.look_straight') };
     const wrongWay = face.yaw !== null && (pose === 'left' ? face.yaw >= t.yawTurn : face.yaw <= -t.yawTurn);
-    return {
-      ok: false,
-      hint: wrongWay ? `That is ${other(pose)}. Turn your head to ${side(pose)}.` : `Turn a little more to ${side(pose)}.`,
-    };
+    if (wrongWay) return { ok: false, hint: phrase(pose === 'left' ? 'hint.wrong_way_left' : 'hint.wrong_way_right') };
+    return { ok: false, hint: phrase(pose === 'left' ? 'hint.more_left' : 'hint.more_right') };
   }
-  if (closer) return { ok: true, closer, hint: 'Move closer: your face should fill the oval.' };
-  return { ok: true, closer, hint: 'Hold it…' };
+  if (closer) return { ok: true, closer, hint: phrase('hint.closer') };
+  return { ok: true, closer, hint: phrase('hint.hold') };
 }
