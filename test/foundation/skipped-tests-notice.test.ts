@@ -18,6 +18,13 @@ describe('the notice npm test prints once about the tests it skips', () => {
   it('names only what is missing, and says nothing when both are set', () => {
     expect(noticeFor({ DATABASE_URL: 'postgres://x/y' })).not.toContain('- PostgreSQL');
     expect(noticeFor({ DATABASE_URL: 'postgres://x/y' })).toContain('- Redis');
-    expect(noticeFor({ DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://z' })).toBe('');
+    expect(noticeFor({ DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://z', TEST_EVERYTHING_ON_POSTGRES: '1' })).toBe('');
+  });
+
+  it('says, on PostgreSQL, which tests the embedded run covers and how to run them here too', () => {
+    const notice = noticeFor({ DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://z' });
+    expect(notice).toContain('On PostgreSQL this run leaves out the tests whose subject never meets the store');
+    expect(notice).toContain('TEST_EVERYTHING_ON_POSTGRES=1');
+    expect(noticeFor({})).not.toContain('On PostgreSQL');
   });
 });

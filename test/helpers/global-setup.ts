@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/client.js';
 import { applyMigrations } from '../../src/db/migrate.js';
+import { skippedOnPostgres } from './once.js';
 
 /**
  * PGlite takes seconds to start and migrate; test files start from one migrated snapshot
@@ -37,6 +38,11 @@ export function announceSkippedTests(
       : 'PostgreSQL (DATABASE_URL=postgres://…): several instances on one database, outages, kill -9 mid-job, the pg_dump backup',
     env.REDIS_URL ? null : 'Redis (REDIS_URL=redis://…): rate limits and the authentication brake shared across instances',
   ].filter((need): need is string => need !== null);
+  if (skippedOnPostgres(env))
+    write(
+      '\nOn PostgreSQL this run leaves out the tests whose subject never meets the store (the browser tests, the document ' +
+        "reader's own, the embedded DATA_DIR's): the embedded run covers them. TEST_EVERYTHING_ON_POSTGRES=1 runs them here too.\n",
+    );
   if (missing.length === 0) return;
   write(
     `\nThis run skips the tests that need:${missing.map((m) => `\n  - ${m}`).join('')}\n` +

@@ -6,6 +6,7 @@ import { createDocumentReader } from '../../src/identity/document/reader.js';
 import { documentAt, photoFor, portraitPath } from '../../scripts/documents/fixture-set.js';
 import { renderDocument, seeded } from '../../scripts/documents/render.js';
 import { png } from '../../scripts/fixtures/images.js';
+import { skippedOnPostgres } from '../helpers/once.js';
 
 /** The copy the reader looks for the zone on: grey, at most 1,200 px on the long side. */
 async function findCopy(image: Buffer): Promise<Gray> {
@@ -43,7 +44,7 @@ describe('finding the zone on a photo (pure, no OCR)', { timeout: 60_000 }, () =
   });
 });
 
-describe('a photo with no zone is refused without any OCR pass (real reader)', { timeout: 600_000 }, () => {
+describe.skipIf(skippedOnPostgres())('a photo with no zone is refused without any OCR pass (real reader)', { timeout: 600_000 }, () => {
   it('reads no pass over a selfie, noise of 1,200 px or a blank page, and still reads every pass a document needs', async () => {
     const reader = createDocumentReader();
     try {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE, lockedMessage } from '../../src/db/data-dir-lock.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { skippedOnPostgres } from '../helpers/once.js';
 
 const root = join(import.meta.dirname, '../..');
 const ADMIN_TOKEN = 'lock-test-operator-token-0123';
@@ -97,7 +98,7 @@ describe('DATA_DIR lock (unit)', () => {
   });
 });
 
-describe('one process per embedded DATA_DIR (real processes)', () => {
+describe.skipIf(skippedOnPostgres())('one process per embedded DATA_DIR (real processes)', () => {
   let dataDir: string;
   let server: ServerProcess;
   beforeAll(async () => {

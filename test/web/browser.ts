@@ -5,6 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildTestApp, type TestAppOptions, type TestContext } from '../helpers/app.js';
 import { webAppDir } from '../../src/plugins/web-app.js';
 import { CHROMIUM } from '../../scripts/fixtures/browser.js';
+import { skippedOnPostgres } from '../helpers/once.js';
 
 import { launchBrowser } from '../../scripts/fixtures/browser.js';
 
@@ -13,10 +14,12 @@ export { DESKTOP, launchBrowser, PHONE } from '../../scripts/fixtures/browser.js
 export const RESULTS_DIR = 'test-results';
 
 /**
- * Whether the browser tests can run. Without Debian's chromium they skip with one line, except
- * in CI (CI=true), where a missing browser is a failure.
+ * Whether the browser tests run. Without Debian's chromium they skip with one line, except in CI
+ * (CI=true), where a missing browser is a failure. On PostgreSQL they run only when asked: what
+ * they test is the page, which the embedded run already covers (test/helpers/once.ts).
  */
 export function browserAvailable(): boolean {
+  if (skippedOnPostgres()) return false;
   if (existsSync(CHROMIUM)) return true;
   if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: CI installs it with apt-get (.ci/run)`);
   console.log(`browser tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
