@@ -1,6 +1,6 @@
 /**
  * The hosted capture page on a throttled phone: how soon it is interactive (the intro's
- * "Continue" can be pressed), how long the pose check's models take after that, and whether a
+ * "I agree" can be pressed), how long the pose check's models take after that, and whether a
  * second visit fetches them again. Chromium through CDP: 4× CPU slowdown and a "fast 3G" network
  * (150 ms latency, 1.6 Mbit/s down, 750 kbit/s up), cold cache on each first visit. The server
  * runs as in production, in a process of its own on a fresh store (bench/seed.ts).
@@ -67,7 +67,7 @@ try {
     const context = await browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
     await page.goto(await captureUrl(backend));
-    await page.getByRole('button', { name: 'Continue' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'I agree' }).waitFor({ timeout: 30_000 });
     await context.close();
   }
   for (let run = 0; run < RUNS; run++) {
@@ -92,7 +92,7 @@ try {
         );
     });
     await page.goto(url, { waitUntil: 'commit' });
-    await page.getByRole('button', { name: 'Continue' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'I agree' }).waitFor({ timeout: 30_000 });
     // The page marks when its first actionable screen is up (after the status call): time since navigation start.
     const interactive = Number(await page.evaluate("performance.getEntriesByName('capture:interactive')[0]?.startTime ?? NaN"));
     let models: number | null = null;
