@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { zoneCertainty } from '../../src/identity/document/certainty.js';
 import { zoneFromText, type ZoneReading } from '../../src/identity/document/repair.js';
 import type { EngineLines } from '../../src/identity/document/twins.js';
-import { typedAgainstRead } from '../../src/identity/pipeline/decide.js';
+import { decideReading, typedAgainstRead } from '../../src/identity/pipeline/decide.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 
 const HOLDER: Holder = {
@@ -152,5 +152,17 @@ describe('a typed zone declines only over a difference the reader cannot make (p
     const typed = (number: string) => [read.lines[0]!.replace('MATEO', 'MATEQ'), read.lines[1]!.replace('TG4X0PL03', number)].join('\n');
     expect(typedAgainstRead(typed('TG4X0PL93'), read, true)).toBe('different');
     expect(typedAgainstRead(typed('TGAX0PL03'), read, true)).toBe('look_alike');
+  });
+
+  it('sends a verification whose typed name differs from an uncertain name read to review, never declining it', () => {
+    const approved = { status: 'approved', reason: null } as const;
+    const facts = (nameUncertain: boolean) => ({
+      typed: typedWith('MATEX'),
+      reading: { zone: read, text: read.lines.join('\n'), nameUncertain },
+      numberUsedElsewhere: false,
+      now: new Date('2026-01-01T00:00:00Z'),
+    });
+    expect(decideReading(approved, facts(true))).toEqual({ status: 'manual_review', reason: 'mrz_mismatch' });
+    expect(decideReading(approved, facts(false))).toEqual({ status: 'declined', reason: 'mrz_mismatch' });
   });
 });
