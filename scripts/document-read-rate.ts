@@ -15,7 +15,13 @@
  * has a twin the check digits cannot tell from it, and how tall the glyphs of the mixed fields
  * stand between their row's letters and digits (the tables the twin and glyph rules come from).
  */
-import { createDocumentReader, DEFAULT_READ_DEADLINE_MS, DocumentReadTimeout, type CardResult, type ReadResult } from '../src/identity/document/reader.js';
+import {
+  createDocumentReader,
+  DEFAULT_READ_DEADLINE_MS,
+  DocumentReadTimeout,
+  type CardResult,
+  type ReadResult,
+} from '../src/identity/document/reader.js';
 import { sidesAgree } from '../src/identity/document/sides.js';
 import { nameOf, withoutName } from '../src/identity/document/names.js';
 import { variedDocumentAt, variedPhotoFor, type Difficulty } from './documents/varied-set.js';
@@ -49,12 +55,12 @@ for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
       const front = format === 'TD1' ? await renderDocument(spec, 'front', photo(1), i + 2) : undefined;
       const started = performance.now();
       // Past its deadline a verification goes to review (pipeline_error): counted as not read.
-      const result = await (front ? reader.readCard({ front, back: zoneSide }, { trace: true }) : reader.read([zoneSide], { trace: true })).catch(
-        (err: unknown) => {
-          if (!(err instanceof DocumentReadTimeout)) throw err;
-          return { zone: null, text: '', passes: [], timedOut: true } as ReadResult & { timedOut: true };
-        },
-      );
+      const result = await (
+        front ? reader.readCard({ front, back: zoneSide }, { trace: true }) : reader.read([zoneSide], { trace: true })
+      ).catch((err: unknown) => {
+        if (!(err instanceof DocumentReadTimeout)) throw err;
+        return { zone: null, text: '', passes: [], timedOut: true } as ReadResult & { timedOut: true };
+      });
       times.push(performance.now() - started);
       const { zone, passes = [] } = result;
       const truth = { format, lines: mrzLines(format, spec.holder) };
@@ -98,7 +104,12 @@ console.error(`seed ${seed}, ${perCell} documents per difficulty and kind`);
 for (let i = 0; i < broken; i++) {
   const format = (['TD1', 'TD2', 'TD3'] as const)[i % 3]!;
   const spec = { ...variedDocumentAt(1000 + i, seed, format), breakCheck: true };
-  const image = await renderDocument(spec, format === 'TD1' ? 'back' : 'front', variedPhotoFor('phone photo', seeded(i + 99 + 7919 * seed)), i + 1);
+  const image = await renderDocument(
+    spec,
+    format === 'TD1' ? 'back' : 'front',
+    variedPhotoFor('phone photo', seeded(i + 99 + 7919 * seed)),
+    i + 1,
+  );
   const accepted = Boolean((await reader.read([image])).zone);
   console.error(`broken check digit #${i}: ${accepted ? 'ACCEPTED' : 'refused'}`);
   if (accepted) brokenRead++;
@@ -117,7 +128,8 @@ for (const { label, image } of noZone) {
 }
 await reader.close();
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(0);
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(0);
 console.log(`seed ${seed}, ${perCell} documents per difficulty and kind\n`);
 console.log('| difficulty | kind | documents | read | of them name uncertain | not read | read wrongly | TD1: sides disagree |');
 console.log('|---|---|---:|---:|---:|---:|---:|---:|');
@@ -126,7 +138,9 @@ console.log(`| broken check digit (phone photo) | all | ${broken} | ${brokenRead
 console.log(`| no zone (selfie, noise, blank page, card front) | | ${noZone.length} | ${noZoneRead} read (must be 0) | | | | |`);
 console.log(`\nWhat the engines saw where a printed character has an uncheckable twin (every pass made, ${perCell * 9} documents):\n`);
 console.log(twins.markdown());
-console.log(`\nWhere the glyphs of the mixed fields stand between their row's letter height (0) and digit height (1), measured on each photo:\n`);
+console.log(
+  `\nWhere the glyphs of the mixed fields stand between their row's letter height (0) and digit height (1), measured on each photo:\n`,
+);
 console.log(heights.markdown());
 console.log(
   `\nread time per verification (a TD1 card's two sides together): p50 ${percentile(times, 0.5)} ms, p95 ${percentile(times, 0.95)} ms, max ${percentile(times, 1)} ms (${times.length} verifications)`,

@@ -25,8 +25,7 @@ const pass = (legacy: string[], lstm: string[] = legacy): EngineLines => ({
   lstm: lstm.map((text) => ({ text, confidences: [] })),
 });
 /** The zone's lines with `from` replaced by `to` on line `row`. */
-const edit = (zone: ZoneReading, row: number, from: string, to: string) =>
-  zone.lines.map((l, i) => (i === row ? l.replace(from, to) : l));
+const edit = (zone: ZoneReading, row: number, from: string, to: string) => zone.lines.map((l, i) => (i === row ? l.replace(from, to) : l));
 /** What the LSTM engine makes of fillers: runs of them read as K, L and C. */
 const lstmFillers = (lines: string[]) => lines.map((l) => l.replace(/<<<</g, 'KLCK').replace(/<</g, 'KL'));
 
