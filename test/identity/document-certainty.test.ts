@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { zoneCertainty } from '../../src/identity/document/certainty.js';
 import { zoneFromText, type ZoneReading } from '../../src/identity/document/repair.js';
+import type { ZoneGlyph } from '../../src/identity/document/glyph-heights.js';
 import type { EngineLines } from '../../src/identity/document/twins.js';
 import { decideReading, typedAgainstRead } from '../../src/identity/pipeline/decide.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
@@ -24,6 +25,15 @@ const pass = (legacy: string[], lstm: string[] = legacy): EngineLines => ({
   legacy: legacy.map((text) => ({ text, confidences: [] })),
   lstm: lstm.map((text) => ({ text, confidences: [] })),
 });
+/** Glyphs as a levelled zone shows them (as in document-glyph-heights.test.ts): letters 40 px high, digits 43, fillers 34; `letterHigh` places stand as letters. */
+const glyphsOf = (lines: string[], letterHigh: string[] = []): ZoneGlyph[][] =>
+  lines.map((line, row) =>
+    [...line].map((c, column) => ({
+      cx: 40 + column * 24,
+      width: 15,
+      height: c === '<' ? 34 : /\d/.test(c) && !letterHigh.includes(`${row}:${column}`) ? 43 : 40,
+    })),
+  );
 /** The zone's lines with `from` replaced by `to` on line `row`. */
 const edit = (zone: ZoneReading, row: number, from: string, to: string) => zone.lines.map((l, i) => (i === row ? l.replace(from, to) : l));
 /** What the LSTM engine makes of fillers: runs of them read as K, L and C. */
@@ -80,10 +90,24 @@ describe('a zone is certain only where the readings agree or the check digits se
     expect(certainty).toEqual({ contested: [{ row: 1, column: 7, char: '0', seen: ['0', 'O'] }], uncertain: false, nameUncertain: false });
   });
 
+  it('does not count a letter seen where the zone has a digit standing digit-tall: O and 0 at weights 7 and 3', () => {
+    // C59A3E0067: a reading showing both 0s as O would hold too (seen on a tuning photo).
+    const zone = zoneOf('TD3', { documentNumber: 'C59A3E006' });
+    const readings = [pass(zone.lines), pass(zone.lines, edit(zone, 1, 'E006', 'EOO6'))];
+    expect(zoneCertainty(zone, readings).uncertain).toBe(true);
+    expect(zoneCertainty(zone, readings, glyphsOf(zone.lines))).toEqual(sure);
+    // Where the 0s stand only as tall as letters, the glyphs do not settle it.
+    expect(zoneCertainty(zone, readings, glyphsOf(zone.lines, ['1:6', '1:7'])).uncertain).toBe(true);
+  });
+
   it('refuses a character no reading showed: a repair only the check digits speak for', () => {
     const zone = zoneOf('TD3', { documentNumber: 'TG4X7PL03' });
     const everyReading = pass(edit(zone, 1, 'PL03', 'PLO3'));
-    expect(zoneCertainty(zone, [everyReading, everyReading]).uncertain).toBe(true);
+    expect(zoneCertainty(zone, [everyReading, everyReading])).toEqual({
+      contested: [{ row: 1, column: 7, char: '0', seen: ['O'] }],
+      uncertain: true,
+      nameUncertain: false,
+    });
   });
 
   it('refuses a nationality read as two look-alike codes that are both states (BEN and SEN), not one that is no state (DEU and OEU)', () => {

@@ -125,7 +125,7 @@ export function zoneCertainty(zone: ZoneReading, passes: EngineLines[], glyphs?:
     if (seen.size === 1 && seen.has(char)) continue;
     // A character no reading showed (a repair): nothing but the check digits speaks for it.
     if (!seen.has(char)) unseen = true;
-    contested.push({ row, column, char, seen: [char, ...[...seen].filter((c) => c !== char)] });
+    contested.push({ row, column, char, seen: seen.has(char) ? [char, ...[...seen].filter((c) => c !== char)] : [...seen] });
   }
   contested.sort((a, b) => a.row - b.row || a.column - b.column);
   return { contested, uncertain: unseen || anotherMixHolds(zone, contested), nameUncertain };
