@@ -16,7 +16,10 @@ const PORTRAITS = ['person-a-1', 'person-a-3', 'person-b-1', 'person-b-2', 'pers
 export const portraitPath = (name: string) => fileURLToPath(new URL(`../../test/fixtures/faces/${name}.jpg`, import.meta.url));
 
 /** The range each photo setting is drawn from, per difficulty (README, "Document reading"). */
-const RANGES: Record<Exclude<Difficulty, 'clean'>, Record<keyof Photo, [number, number]>> = {
+const RANGES: Record<
+  Exclude<Difficulty, 'clean'>,
+  Record<Exclude<keyof Photo, 'shear' | 'unevenLight' | 'lightAngle'>, [number, number]>
+> = {
   'phone photo': {
     rotation: [-3, 3],
     perspective: [0, 0.04],

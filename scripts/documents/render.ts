@@ -14,6 +14,8 @@ export interface Photo {
   rotation: number;
   /** each corner moves inwards by up to this share of the side */
   perspective: number;
+  /** the top edge shifted sideways against the bottom edge by this share of the height (a phone held askew) */
+  shear?: number;
   blurSigma: number;
   jpegQuality: number;
   /** width of the whole photo in pixels */
@@ -21,6 +23,10 @@ export interface Photo {
   /** share of the photo's width the document covers */
   coverage: number;
   brightness: number;
+  /** how much darker one side of the photo is than the other (0 even light, 0.4 a strong shadow) */
+  unevenLight?: number;
+  /** the direction the light falls off towards, in degrees */
+  lightAngle?: number;
 }
 
 export const CLEAN: Photo = { rotation: 0, perspective: 0, blurSigma: 0, jpegQuality: 92, width: 1000, coverage: 1, brightness: 1 };
@@ -137,7 +143,9 @@ export async function renderDocument(spec: DocumentSpec, side: 'front' | 'back',
     .flatten({ background: '#ffffff' })
     .png()
     .toBuffer();
-  if (photo.coverage >= 1 && photo.rotation === 0 && photo.perspective === 0 && photo.blurSigma === 0) {
+  const shear = photo.shear ?? 0;
+  const unevenLight = photo.unevenLight ?? 0;
+  if (photo.coverage >= 1 && photo.rotation === 0 && photo.perspective === 0 && photo.blurSigma === 0 && shear === 0 && unevenLight === 0) {
     return sharp(page).jpeg({ quality: photo.jpegQuality }).toBuffer();
   }
   const meta = await sharp(page).metadata();
@@ -161,18 +169,30 @@ export async function renderDocument(spec: DocumentSpec, side: 'front' | 'back',
     .raw()
     .toBuffer({ resolveWithObject: true });
   let raw = framed.data;
-  if (photo.perspective > 0) {
+  if (photo.perspective > 0 || shear !== 0) {
     const { width, height } = framed.info;
     const j = () => random() * photo.perspective;
+    // Shear moves the top corners one way and the bottom corners the other.
+    const s = (shear * height) / 2;
     raw = warpPerspective(raw, width, height, [
-      [j() * width, j() * height],
-      [width - j() * width, j() * height],
-      [width - j() * width, height - j() * height],
-      [j() * width, height - j() * height],
+      [j() * width + s, j() * height],
+      [width - j() * width + s, j() * height],
+      [width - j() * width - s, height - j() * height],
+      [j() * width - s, height - j() * height],
     ]);
   }
-  image = sharp(raw, { raw: { width: framed.info.width, height: framed.info.height, channels: 3 } });
+  const { width, height } = framed.info;
+  image = sharp(raw, { raw: { width, height, channels: 3 } });
   if (photo.blurSigma > 0) image = image.blur(Math.max(0.3, photo.blurSigma));
   image = image.modulate({ brightness: photo.brightness });
+  if (unevenLight > 0) {
+    // A shadow across the photo: full light on one side, darker by `unevenLight` on the other.
+    const angle = ((photo.lightAngle ?? 0) * Math.PI) / 180;
+    const [dx, dy] = [Math.cos(angle) / 2, Math.sin(angle) / 2];
+    const shade = Math.round(255 * (1 - unevenLight));
+    const gradient = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="l" x1="${0.5 - dx}" y1="${0.5 - dy}" x2="${0.5 + dx}" y2="${0.5 + dy}"><stop offset="0" stop-color="#ffffff"/><stop offset="1" stop-color="rgb(${shade},${shade},${shade})"/></linearGradient></defs><rect width="${width}" height="${height}" fill="url(#l)"/></svg>`;
+    const lit = await image.png().toBuffer();
+    image = sharp(lit).composite([{ input: Buffer.from(gradient), blend: 'multiply' }]);
+  }
   return image.jpeg({ quality: photo.jpegQuality }).toBuffer();
 }

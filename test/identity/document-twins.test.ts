@@ -150,7 +150,11 @@ describe('where the engines read the two twins, a sure LSTM engine decides (pure
     const lines = mrzLines('TD3', { ...HOLDER, documentNumber: 'DG0015086', issuingCountry: 'SWE', nationality: 'SWE' });
     const misread = [lines[0], lines[1]!.replace('DG0015086', 'DGOO15O86')].join('\n');
     expect(zoneFromText(misread, misread)).toBeNull();
-    // Read right, its one letter with a digit look-alike (D) cannot keep the check digit holding as 0.
-    expect(zoneFromText(lines.join('\n'), lines.join('\n'))).toEqual({ format: 'TD3', lines });
+    // Read right, it is no more certain from the text alone: its 0s at weights 7 and 3, read as O,
+    // would hold too (issue 43), so only glyph heights showing them digit-tall read it.
+    expect(zoneFromText(lines.join('\n'), lines.join('\n'))).toBeNull();
+    // A number with one such 0 is read from the text.
+    const single = mrzLines('TD3', { ...HOLDER, documentNumber: 'DG1015086', issuingCountry: 'SWE', nationality: 'SWE' });
+    expect(zoneFromText(single.join('\n'), single.join('\n'))).toEqual({ format: 'TD3', lines: single });
   });
 });

@@ -8,8 +8,9 @@
 import type { ZoneReading } from './repair.js';
 
 /** Where the name stands: TD1 its third line, TD2 and TD3 the first line after the document code and issuing state. */
-const nameOf = (zone: ZoneReading) => (zone.format === 'TD1' ? zone.lines[2]! : zone.lines[0]!.slice(5));
-const withoutName = (zone: ZoneReading) =>
+export const nameOf = (zone: ZoneReading) => (zone.format === 'TD1' ? zone.lines[2]! : zone.lines[0]!.slice(5));
+/** The zone's lines without the name, joined by `\n`: every field a check digit or the list of states covers. */
+export const withoutName = (zone: ZoneReading) =>
   zone.format === 'TD1' ? zone.lines.slice(0, 2).join('\n') : [zone.lines[0]!.slice(0, 5), ...zone.lines.slice(1)].join('\n');
 
 /** How many of the engines' texts show every part of the name (surname, given names) verbatim. */

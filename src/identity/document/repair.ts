@@ -24,7 +24,7 @@ export interface ZoneReading {
  * c: check digit. In SHAPES, o marks letters or digits that only the composite check digit covers
  * (the optional data of TD1 and TD2): read as x, but never changed into a look-alike.
  */
-type FieldClass = 'd' | 'a' | 'x' | 'n' | 'f' | 'c';
+export type FieldClass = 'd' | 'a' | 'x' | 'n' | 'f' | 'c';
 
 const SHAPES: Record<ZoneFormat, string[]> = {
   TD3: [
@@ -59,7 +59,7 @@ const COUNTRY_ALTERNATIVES: Record<string, string[]> = {
   '3': ['S', 'B'],
 };
 // What an engine that does not know the filler '<' reads in its place.
-const FILLER_LIKE = new Set(['<', 'K', 'L', 'C', 'S', 'E', 'X']);
+export const FILLER_LIKE: ReadonlySet<string> = new Set(['<', 'K', 'L', 'C', 'S', 'E', 'X']);
 
 /** A reading that needs more changes than this is no reading: each change weakens the check digits. */
 const MAX_CHANGES = 2;
@@ -67,7 +67,7 @@ const MAX_CHANGES = 2;
 const MAX_OVERRULED = 2;
 
 /** The character a class forces (a digit where only digits may stand), or the character itself. */
-function forced(c: string, cls: FieldClass): string {
+export function forced(c: string, cls: FieldClass): string {
   switch (cls) {
     case 'd':
     case 'c':
@@ -309,6 +309,9 @@ function checkDigitsHold(lines: string[]): boolean {
   return checks.length > 0 && checks.every((d) => d.valid);
 }
 
+/** Every check digit holds, the composite included, and every field is valid (the states known, the document code and sex allowed). */
+export const zoneHolds = (lines: string[]): boolean => checkDigitsHold(lines) && Boolean(parsed(lines)?.valid);
+
 function isKnownCountry(lines: string[], row: number): boolean {
   const field = row === 0 ? 'issuingState' : 'nationality';
   return Boolean(parsed(lines)?.details.find((d) => d.field === field)?.valid);
@@ -462,9 +465,14 @@ export function zoneFromText(text: string, second: string | ReadLine[] = '', gly
     // document code or the sex (measured: a P read as O and an F read as 5 in a zone whose check
     // digits all held).
     if (!lines || !parsed(lines)?.valid) continue;
-    if (!lettersMayBeDigits(candidate.format, lines)) return { format: candidate.format, lines };
-    const digits = glyphs && lettersStandingTall(candidate.format, lines, glyphs);
-    if (digits && !unwitnessed(digits, all)) return { format: candidate.format, lines: digits };
+    let settled: string[] | null = lines;
+    if (lettersMayBeDigits(candidate.format, lines)) {
+      const digits = glyphs && lettersStandingTall(candidate.format, lines, glyphs);
+      settled = digits && !unwitnessed(digits, all) ? digits : null;
+    }
+    if (settled && zeroesMayBeLetters(candidate.format, settled) && !(glyphs && zeroesStandTall(candidate.format, settled, glyphs)))
+      settled = null;
+    if (settled) return { format: candidate.format, lines: settled };
   }
   return null;
 }
@@ -543,10 +551,14 @@ const checkDigitOf = (chars: string[]) =>
 /**
  * The letters the engines read in place of printed digits often (measured over every pass of seed
  * 4711's 120 documents, mixed fields: 0 as O 35 times, 5 as S 44, 8 as B 17; every other such
- * letter 7 times or fewer). The twins (G, L, U, whose digits weigh the same) are the twin rule's
- * (twins.ts).
+ * letter 7 times or fewer), and every other letter the reader repairs into a digit: on numbers that
+ * mix letters and digits anywhere, both engines read 4 as A and 1 as T in every pass, cancelling
+ * with an O (issue 43: `TG4X0PL03` read as `TGAXOPLO3`; a varied tuning set: `1X0XMV4LV` read as
+ * `TXOXMV4LV`). On the varied set's numbers such letters can cancel in about 5 % of them, which
+ * then need the glyph heights. The twins (G, L, U, whose digits weigh the same) are the twin
+ * rule's (twins.ts).
  */
-const OFTEN_READ_FOR_DIGITS: Record<string, string> = { O: '0', S: '5', B: '8' };
+const OFTEN_READ_FOR_DIGITS: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', T: '1', Z: '2', A: '4', S: '5', B: '8' };
 
 /**
  * True when letters of a document number or optional data that the engines often read for digits,
@@ -555,18 +567,43 @@ const OFTEN_READ_FOR_DIGITS: Record<string, string> = { O: '0', S: '5', B: '8' }
  * engines, three 0s as O at weights 1, 7 and 7).
  */
 function lettersMayBeDigits(format: ZoneFormat, lines: string[]): boolean {
+  return swapsMayCancel(format, lines, OFTEN_READ_FOR_DIGITS);
+}
+
+/** True when some of the characters of a checked mixed field that `swaps` lists, swapped, keep its check digit holding. */
+function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string>): boolean {
   return CHECKED_MIXED_FIELDS[format].some(({ row, start, check }) => {
     const field = [...lines[row]!.slice(start, check)];
     const printed = Number(lines[row]![check]);
-    const letters = field.flatMap((c, i) => (c in OFTEN_READ_FOR_DIGITS ? [i] : []));
-    if (letters.length > 12) return true;
-    for (let mask = 1; mask < 1 << letters.length; mask++) {
+    const places = field.flatMap((c, i) => (c in swaps ? [i] : []));
+    if (places.length > 12) return true;
+    for (let mask = 1; mask < 1 << places.length; mask++) {
       const swapped = field.map((c, i) => {
-        const bit = letters.indexOf(i);
-        return bit >= 0 && mask & (1 << bit) ? OFTEN_READ_FOR_DIGITS[c]! : c;
+        const bit = places.indexOf(i);
+        return bit >= 0 && mask & (1 << bit) ? swaps[c]! : c;
       });
       if (checkDigitOf(swapped) === printed) return true;
     }
     return false;
   });
+}
+
+/**
+ * The other way round: 0s of a document number or optional data that, read as O, would keep its
+ * check digit holding too (two at weights 7 and 3 always do: O is 24, and 4 × 10 ≡ 0). Both engines
+ * can read a printed O as 0 in every pass (a generated set outside the project: `OO0199811` read as
+ * `000199811`), so such a field counts only where every 0 stands as tall as the zone's digits
+ * (zeroesStandTall); a typeface or photo that gives no glyph heights leaves it unread.
+ */
+const zeroesMayBeLetters = (format: ZoneFormat, lines: string[]) => swapsMayCancel(format, lines, { '0': 'O' });
+
+/** Every 0 of the checked mixed fields stands digit-tall (glyph-heights.ts). */
+function zeroesStandTall(format: ZoneFormat, lines: string[], glyphs: ZoneGlyph[][]): boolean {
+  const scale = glyphScale(lines, SHAPES[format], glyphs);
+  if (!scale) return false;
+  const widths = lines.map((l) => l.length);
+  const offset = (row: number) => widths.slice(0, row).reduce((sum, w) => sum + w, 0);
+  return CHECKED_MIXED_FIELDS[format].every(({ row, start, check }) =>
+    [...lines[row]!.slice(start, check)].every((c, i) => c !== '0' || digitTall(scale[offset(row) + start + i])),
+  );
 }

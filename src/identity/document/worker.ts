@@ -17,6 +17,7 @@ import { createWorker, OEM, PSM, type Page, type Worker } from 'tesseract.js';
 import { findZoneRows, levelledZone, type Gray } from './band.js';
 import { zoneGlyphs, type ZoneGlyph } from './glyph-heights.js';
 import { readPrintedNumbers } from './front-number.js';
+import { zoneCertainty } from './certainty.js';
 import { nameByAgreement } from './names.js';
 import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
 import type { CardSides } from './sides.js';
@@ -42,6 +43,11 @@ export interface DocumentReading {
   zone: ZoneReading | null;
   /** the text the OCR saw where the zone should be (empty when nothing zone-like was found) */
   text: string;
+  /**
+   * The engines and passes did not agree on some character of the holder's name (certainty.ts):
+   * the zone stands for every other field, the name is shown as uncertain and never declines.
+   */
+  nameUncertain?: boolean;
 }
 
 /** What one pass saw (the read-rate script dumps it for the documents it could not read). */
@@ -263,6 +269,7 @@ interface PassRead {
   zone: ZoneReading | null;
   raw: string;
   lines: EngineLines;
+  glyphs?: ZoneGlyph[][];
 }
 
 /**
@@ -276,7 +283,7 @@ export default async function readDocument(task: ReadTask): Promise<ReadResult> 
   let seen = '';
   for (const [index, image] of task.images.entries()) {
     const reads: PassRead[] = [];
-    for await (const prepared of preparedImages(image)) {
+    images: for await (const prepared of preparedImages(image)) {
       const [first, second] = await Promise.all([legacy.recognize(prepared.png, {}, OUTPUT), lstm.recognize(prepared.png, {}, OUTPUT)]);
       const lines: EngineLines = { legacy: readLines(first.data), lstm: readLines(second.data) };
       if (task.trace)
@@ -285,6 +292,7 @@ export default async function readDocument(task: ReadTask): Promise<ReadResult> 
         zone: zoneFromText(first.data.text, lines.lstm, prepared.glyphs),
         raw: compact(`${first.data.text}\n${second.data.text}`),
         lines,
+        glyphs: prepared.glyphs,
       });
       for (const read of reads) {
         const zone = read.zone;
@@ -304,7 +312,19 @@ export default async function readDocument(task: ReadTask): Promise<ReadResult> 
             reads.map((r) => r.zone),
             reads.flatMap((r) => [engineText(r.lines.legacy), engineText(r.lines.lstm)]),
           );
-          return { zone: named, text: named.lines.join('\n'), ...traced() };
+          // Certain only where the readings agree or the check digits settle what they showed
+          // (certainty.ts). A later pass only adds readings, and another mix that holds stays
+          // one, so this image can give no certain zone: the next image is read, or none.
+          const certainty = zoneCertainty(
+            named,
+            reads.map((r) => r.lines),
+            read.glyphs,
+          );
+          if (certainty.uncertain) {
+            seen = named.lines.join('\n');
+            break images;
+          }
+          return { zone: named, text: named.lines.join('\n'), ...(certainty.nameUncertain ? { nameUncertain: true } : {}), ...traced() };
         }
       }
       const text = zoneLikeText(first.data.text);

@@ -1,6 +1,8 @@
 import type { FaceOutcome } from '../faces/signals.js';
 import type { DocumentReading } from '../document/reader.js';
+import { inName } from '../document/certainty.js';
 import { compareReadings } from '../document/look-alikes.js';
+import type { ZoneReading } from '../document/repair.js';
 import { sidesAgree, type CardSides } from '../document/sides.js';
 import { MIN_IMAGE_HEIGHT as MIN_HEIGHT, MIN_IMAGE_WIDTH as MIN_WIDTH } from '../uploads/limits.js';
 import { readMrz, startOfDay } from './mrz.js';
@@ -55,6 +57,23 @@ export function decide(input: PipelineInput): PipelineOutcome {
   return { status: 'approved', reason: null };
 }
 
+/**
+ * How a typed zone compares with the zone read (look-alikes.ts). Where the reading marked the name
+ * uncertain (certainty.ts), a difference in the name is never `different`: the name read is no
+ * ground to decline anyone, so such a difference goes to review as a look-alike does.
+ */
+export function typedAgainstRead(typed: string, zone: ZoneReading, nameUncertain: boolean): 'same' | 'look_alike' | 'different' {
+  const read = zone.lines.join('\n');
+  const compared = compareReadings(typed, read);
+  if (compared !== 'different' || !nameUncertain) return compared;
+  const typedLines = typed.split('\n');
+  if (typedLines.length !== zone.lines.length || typedLines.some((l, i) => l.length !== zone.lines[i]!.length)) return 'different';
+  const withNameRead = typedLines
+    .map((line, row) => [...line].map((c, column) => (inName(zone.format, row, column) ? zone.lines[row]![column]! : c)).join(''))
+    .join('\n');
+  return compareReadings(withNameRead, read) === 'different' ? 'different' : 'look_alike';
+}
+
 /** What the document reading found, for its rules. */
 export interface ReadingInput {
   /** the zone the device typed, or null */
@@ -72,7 +91,8 @@ export interface ReadingInput {
  * undeclined, in this order:
  * 1. no zone read → manual_review `document_unreadable`;
  * 2. a typed zone that differs from the zone read in some character the reader cannot read for
- *    the other (document/look-alikes.ts) → declined `mrz_mismatch`;
+ *    the other (document/look-alikes.ts), outside a name the reading marked uncertain → declined
+ *    `mrz_mismatch`;
  * 3. the zone read has expired → declined `document_expired`;
  * 4. with a back: the zone not read from the back, a passport's zone (TD3), or a front that does
  *    not show the zone's document number → manual_review `document_sides_mismatch`;
@@ -88,7 +108,7 @@ export function decideReading(byteOutcome: PipelineOutcome, input: ReadingInput)
     byteOutcome.status === 'approved' ? { status: 'manual_review', reason } : byteOutcome;
   const zone = input.reading.zone;
   if (!zone) return review('document_unreadable');
-  const typed = input.typed === null ? 'same' : compareReadings(normalisedZone(input.typed), zone.lines.join('\n'));
+  const typed = input.typed === null ? 'same' : typedAgainstRead(normalisedZone(input.typed), zone, input.reading.nameUncertain === true);
   if (typed === 'different') return { status: 'declined', reason: 'mrz_mismatch' };
   const mrz = readMrz(zone.lines.join('\n'), input.now);
   if (!mrz.expirationDate || mrz.expirationDate < startOfDay(input.now)) return { status: 'declined', reason: 'document_expired' };

@@ -110,7 +110,10 @@ export function pipelineHandler(
         decisionReason: outcome.reason,
         decidedAt: outcome.status === 'manual_review' ? null : now,
         updatedAt: now,
-        ...(signals ? { signals } : {}),
+        // A name the engines did not agree on is shown as uncertain in the case view (certainty.ts).
+        ...(signals || reading?.nameUncertain
+          ? { signals: { ...signals, ...(reading?.zone && reading.nameUncertain ? { mrz_name_uncertain: true } : {}) } }
+          : {}),
         // The zone read becomes the verification's zone; a typed one that differs stays as typed,
         // and a zone read from a back that is not the front's card supports no claim until a
         // reviewer confirms it (POST /v1/review/{id} with `mrz`). Its number counts as used either way.

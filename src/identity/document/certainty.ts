@@ -1,0 +1,132 @@
+/**
+ * When a zone read from an image is certain (README, "Document reading", the certainty rule; pure,
+ * no OCR). Check digits are no proof between look-alike characters: some pairs never change a
+ * check digit (L/1, S/8, U/0, G/6 weigh the same modulo 10) and several swaps can cancel (issue
+ * 43: `TG4X0PL03` read as `TGAXOPLO3`, three swaps, every check digit holding). So the zone is
+ * weighed against every reading the engines made of it:
+ *
+ * 1. Every engine's reading in every pass made over the image is aligned with the zone; a position
+ *    is contested where some reading shows another character (compared as the position's class
+ *    allows: in a field of digits a letter counts as the digit it is read for, in a field of
+ *    letters a digit as its letter; the LSTM engine's K, L, C… where the zone has a filler count as
+ *    the filler, as that engine does not know it).
+ * 2. Outside the name, the zone counts only when each of its characters is one some reading showed
+ *    there and no other mix of the characters the readings showed at the contested positions also
+ *    makes every check digit hold and every field valid: a disagreement between twins (L/1, S/8,
+ *    U/0, G/6) or between swaps that cancel leaves the zone unread, while a slip the check digits
+ *    do tell apart (O read for 0 once) is settled by them. A letter seen where the zone's glyph
+ *    stands as tall as its digits (glyph-heights.ts) is not counted: no letter of the measured
+ *    set stood that tall (README, the glyph table), so there the glyph shows a digit.
+ * 3. In the name, which no check digit covers, any contested position (or a letter some reading
+ *    lost) marks the name uncertain: the zone stands for every other field, the case view says so
+ *    (signal `mrz_name_uncertain`) and the name never declines anyone.
+ */
+import { digitTall, glyphScale, type ZoneGlyph } from './glyph-heights.js';
+import { alignedIndices, bestMatchIndex, FILLER_LIKE, forced, zoneHolds, zoneShape, type FieldClass, type ZoneReading } from './repair.js';
+import type { Engine, EngineLines } from './twins.js';
+
+/** A position outside the name where some reading showed another character than the zone's. */
+export interface ContestedPosition {
+  row: number;
+  column: number;
+  /** the zone's character */
+  char: string;
+  /** every character the readings showed there, the zone's first when some reading showed it */
+  seen: string[];
+}
+
+export interface ZoneCertainty {
+  /** positions outside the name where the readings disagree */
+  contested: ContestedPosition[];
+  /** the zone is not certain outside the name (rule 2): it must not be taken as read */
+  uncertain: boolean;
+  /** some reading showed another character (or none) at a letter of the name (rule 3) */
+  nameUncertain: boolean;
+}
+
+/** Past this many other mixes of the characters seen, the zone is taken as uncertain without trying them. */
+const MAX_MIXES = 4096;
+
+/** Whether position `column` of line `row` belongs to the holder's name (TD1: the third line; TD2, TD3: the first line after the issuing state). */
+export const inName = (format: ZoneReading['format'], row: number, column: number): boolean =>
+  format === 'TD1' ? row === 2 : row === 0 && column >= 5;
+
+/** What one engine read at `zoneChar`'s place, as the position's class allows. */
+function asClassAllows(seen: string, cls: FieldClass, zoneChar: string, engine: Engine): string {
+  // The LSTM engine reads runs of fillers as K, L, C… (worker.ts); there its letter is the filler.
+  if (zoneChar === '<' && engine === 'lstm' && FILLER_LIKE.has(seen)) return '<';
+  return seen === '<' ? '<' : forced(seen, cls);
+}
+
+/** True when some mix of the characters seen at the contested positions, other than the zone's own, holds too. */
+function anotherMixHolds(zone: ZoneReading, contested: ContestedPosition[]): boolean {
+  const mixes = contested.reduce((n, c) => n * c.seen.length, 1);
+  if (mixes > MAX_MIXES) return true;
+  const chars = zone.lines.map((l) => [...l]);
+  for (let mix = 1; mix < mixes; mix++) {
+    let rest = mix;
+    for (const c of contested) {
+      chars[c.row]![c.column] = c.seen[rest % c.seen.length]!;
+      rest = Math.floor(rest / c.seen.length);
+    }
+    if (zoneHolds(chars.map((l) => l.join('')))) return true;
+  }
+  return false;
+}
+
+/**
+ * The certainty of `zone` given what each engine read in each pass made over its image (`passes`,
+ * the pass the zone came from among them) and, when measured, the zone's glyphs on that image.
+ * See the rule at the top of this file.
+ */
+export function zoneCertainty(zone: ZoneReading, passes: EngineLines[], glyphs?: ZoneGlyph[][]): ZoneCertainty {
+  const shape = zoneShape(zone.format);
+  const scale = glyphs ? glyphScale(zone.lines, shape, glyphs) : null;
+  const widths = zone.lines.map((l) => l.length);
+  const standsDigitTall = (row: number, column: number) =>
+    scale !== null && digitTall(scale[widths.slice(0, row).reduce((sum, w) => sum + w, 0) + column]);
+  const seenAt = new Map<string, Set<string>>();
+  let nameUncertain = false;
+  for (const pass of passes)
+    for (const engine of ['legacy', 'lstm'] as const) {
+      const texts = pass[engine].map((l) => l.text);
+      zone.lines.forEach((line, row) => {
+        const match = bestMatchIndex(line, texts);
+        // A reading that shows nothing like the line is no witness for or against it.
+        if (match < 0) return;
+        const aligned = alignedIndices(line, texts[match]!);
+        for (let column = 0; column < line.length; column++) {
+          const char = line[column]!;
+          const at = aligned[column];
+          const name = inName(zone.format, row, column);
+          if (at === undefined) {
+            // A letter of the name some reading lost (SZABO read as SZAOK: the B dropped).
+            if (name && char !== '<') nameUncertain = true;
+            continue;
+          }
+          const cls = (shape[row]![column] === 'o' ? 'x' : shape[row]![column]) as FieldClass;
+          const seen = asClassAllows(texts[match]![at]!, cls, char, engine);
+          if (name) {
+            if (seen !== char) nameUncertain = true;
+            continue;
+          }
+          // A letter where a digit of the zone stands digit-tall is the glyph's digit misread.
+          if (/\d/.test(char) && /[A-Z]/.test(seen) && standsDigitTall(row, column)) continue;
+          const key = `${row}:${column}`;
+          seenAt.set(key, (seenAt.get(key) ?? new Set()).add(seen));
+        }
+      });
+    }
+  const contested: ContestedPosition[] = [];
+  let unseen = false;
+  for (const [key, seen] of seenAt) {
+    const [row, column] = key.split(':').map(Number) as [number, number];
+    const char = zone.lines[row]![column]!;
+    if (seen.size === 1 && seen.has(char)) continue;
+    // A character no reading showed (a repair): nothing but the check digits speaks for it.
+    if (!seen.has(char)) unseen = true;
+    contested.push({ row, column, char, seen: seen.has(char) ? [char, ...[...seen].filter((c) => c !== char)] : [...seen] });
+  }
+  contested.sort((a, b) => a.row - b.row || a.column - b.column);
+  return { contested, uncertain: unseen || anotherMixHolds(zone, contested), nameUncertain };
+}

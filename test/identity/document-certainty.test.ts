@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { zoneCertainty } from '../../src/identity/document/certainty.js';
+import { zoneFromText, type ZoneReading } from '../../src/identity/document/repair.js';
+import type { ZoneGlyph } from '../../src/identity/document/glyph-heights.js';
+import type { EngineLines } from '../../src/identity/document/twins.js';
+import { decideReading, typedAgainstRead } from '../../src/identity/pipeline/decide.js';
+import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
+
+const HOLDER: Holder = {
+  surname: 'SZABO',
+  givenNames: 'ZOE',
+  documentNumber: 'TG4X0PL03',
+  issuingCountry: 'NLD',
+  nationality: 'DEU',
+  birthDate: '880512',
+  sex: 'F',
+  expiryDate: '310214',
+};
+const zoneOf = (format: ZoneReading['format'], holder: Partial<Holder> = {}): ZoneReading => ({
+  format,
+  lines: mrzLines(format, { ...HOLDER, ...holder }),
+});
+/** One pass: what each engine read, line by line (confidences play no part in the rule). */
+const pass = (legacy: string[], lstm: string[] = legacy): EngineLines => ({
+  legacy: legacy.map((text) => ({ text, confidences: [] })),
+  lstm: lstm.map((text) => ({ text, confidences: [] })),
+});
+/** Glyphs as a levelled zone shows them (as in document-glyph-heights.test.ts): letters 40 px high, digits 43, fillers 34; `letterHigh` places stand as letters. */
+const glyphsOf = (lines: string[], letterHigh: string[] = []): ZoneGlyph[][] =>
+  lines.map((line, row) =>
+    [...line].map((c, column) => ({
+      cx: 40 + column * 24,
+      width: 15,
+      height: c === '<' ? 34 : /\d/.test(c) && !letterHigh.includes(`${row}:${column}`) ? 43 : 40,
+    })),
+  );
+/** The zone's lines with `from` replaced by `to` on line `row`. */
+const edit = (zone: ZoneReading, row: number, from: string, to: string) => zone.lines.map((l, i) => (i === row ? l.replace(from, to) : l));
+/** What the LSTM engine makes of fillers: runs of them read as K, L and C. */
+const lstmFillers = (lines: string[]) => lines.map((l) => l.replace(/<<<</g, 'KLCK').replace(/<</g, 'KL'));
+
+describe('a zone is certain only where the readings agree or the check digits settle them (pure; README, "Document reading", the certainty rule)', () => {
+  const sure = { contested: [], uncertain: false, nameUncertain: false };
+
+  it('takes a zone every engine read alike in every pass as certain, name included', () => {
+    const zone = zoneOf('TD3');
+    expect(zoneCertainty(zone, [pass(zone.lines), pass(zone.lines)])).toEqual(sure);
+  });
+
+  it("counts the LSTM engine's K, L and C where the zone has fillers as the fillers, but not the legacy engine's", () => {
+    const zone = zoneOf('TD1', { documentNumber: 'X4711' });
+    expect(zoneCertainty(zone, [pass(zone.lines, lstmFillers(zone.lines))])).toEqual(sure);
+    // A K printed after a short number weighs 20, as the filler 0 modulo 10: both readings hold.
+    const legacyK = pass(edit(zone, 0, 'X4711<', 'X4711K'), zone.lines);
+    const certainty = zoneCertainty(zone, [pass(zone.lines), legacyK]);
+    expect(certainty.contested).toEqual([{ row: 0, column: 10, char: '<', seen: ['<', 'K'] }]);
+    expect(certainty.uncertain).toBe(true);
+  });
+
+  it("refuses issue 43's TG4X0PL03 read as TGAXOPLO3 when any pass read the 4 and the 0s: three swaps whose check digits cancel", () => {
+    const printed = zoneOf('TD3');
+    const misread: ZoneReading = { format: 'TD3', lines: edit(printed, 1, 'TG4X0PL03', 'TGAXOPLO3') };
+    // Every check digit of the misreading holds: they are no proof between look-alikes.
+    expect(zoneFromText(misread.lines.join('\n'), misread.lines.join('\n'))).toBeNull();
+    const certainty = zoneCertainty(misread, [pass(misread.lines), pass(misread.lines, printed.lines)]);
+    expect(certainty.contested.map((c) => c.seen.join('/'))).toEqual(['A/4', 'O/0', 'O/0']);
+    expect(certainty.uncertain).toBe(true);
+    // The printed zone with the same readings is no more certain: the misreading holds as well.
+    expect(zoneCertainty(printed, [pass(misread.lines), pass(misread.lines, printed.lines)]).uncertain).toBe(true);
+  });
+
+  it('refuses a document number where the readings differ in a pair the check digits cannot tell apart (L/1, S/8, U/0, G/6)', () => {
+    for (const [printed, twin] of [
+      ['L', '1'],
+      ['S', '8'],
+      ['U', '0'],
+      ['G', '6'],
+    ] as const) {
+      const zone = zoneOf('TD2', { documentNumber: `AB${printed}123456` });
+      const other = pass(edit(zone, 1, `AB${printed}`, `AB${twin}`), zone.lines);
+      const certainty = zoneCertainty(zone, [pass(zone.lines), other]);
+      expect(certainty.contested).toEqual([{ row: 1, column: 2, char: printed, seen: [printed, twin] }]);
+      expect(certainty.uncertain).toBe(true);
+    }
+  });
+
+  it('lets the check digits settle a single slip they tell apart (O read for 0 once)', () => {
+    const zone = zoneOf('TD3', { documentNumber: 'TG4X7PL03' });
+    const certainty = zoneCertainty(zone, [pass(zone.lines), pass(zone.lines, edit(zone, 1, 'PL03', 'PLO3'))]);
+    expect(certainty).toEqual({ contested: [{ row: 1, column: 7, char: '0', seen: ['0', 'O'] }], uncertain: false, nameUncertain: false });
+  });
+
+  it('does not count a letter seen where the zone has a digit standing digit-tall: O and 0 at weights 7 and 3', () => {
+    // C59A3E0067: a reading showing both 0s as O would hold too (seen on a tuning photo).
+    const zone = zoneOf('TD3', { documentNumber: 'C59A3E006' });
+    const readings = [pass(zone.lines), pass(zone.lines, edit(zone, 1, 'E006', 'EOO6'))];
+    expect(zoneCertainty(zone, readings).uncertain).toBe(true);
+    expect(zoneCertainty(zone, readings, glyphsOf(zone.lines))).toEqual(sure);
+    // Where the 0s stand only as tall as letters, the glyphs do not settle it.
+    expect(zoneCertainty(zone, readings, glyphsOf(zone.lines, ['1:6', '1:7'])).uncertain).toBe(true);
+  });
+
+  it('refuses a character no reading showed: a repair only the check digits speak for', () => {
+    const zone = zoneOf('TD3', { documentNumber: 'TG4X7PL03' });
+    const everyReading = pass(edit(zone, 1, 'PL03', 'PLO3'));
+    expect(zoneCertainty(zone, [everyReading, everyReading])).toEqual({
+      contested: [{ row: 1, column: 7, char: '0', seen: ['O'] }],
+      uncertain: true,
+      nameUncertain: false,
+    });
+  });
+
+  it('refuses a nationality read as two look-alike codes that are both states (BEN and SEN), not one that is no state (DEU and OEU)', () => {
+    const benin = zoneOf('TD3', { nationality: 'BEN' });
+    expect(zoneCertainty(benin, [pass(benin.lines), pass(edit(benin, 1, 'BEN', 'SEN'))]).uncertain).toBe(true);
+    const germany = zoneOf('TD3');
+    expect(zoneCertainty(germany, [pass(germany.lines), pass(edit(germany, 1, 'DEU', 'OEU'))]).uncertain).toBe(false);
+  });
+
+  it('reads a letter in a field of digits as the digit it looks like: an O in a date is no doubt', () => {
+    const zone = zoneOf('TD3', { birthDate: '800512' });
+    const other = pass(edit(zone, 1, '800512', '8O0512'));
+    expect(zoneCertainty(zone, [pass(zone.lines), other])).toEqual(sure);
+  });
+
+  it("marks the name uncertain at any letter a reading shows otherwise: the lost attempt's SZABO→SZAOK, ZOE→ZNE, SIGGI→SIGRI and the issue's MATEQ, LINDAVIST", () => {
+    const cases: [Partial<Holder>, string, string][] = [
+      [{}, 'SZAOK', 'SZABO'],
+      [{}, 'ZNE', 'ZOE'],
+      [{ givenNames: 'SIGGI' }, 'SIGRI', 'SIGGI'],
+      [{ surname: 'MATEO' }, 'MATEQ', 'MATEO'],
+      [{ surname: 'LINDQVIST' }, 'LINDAVIST', 'LINDQVIST'],
+    ];
+    for (const [holder, read, printed] of cases) {
+      for (const format of ['TD1', 'TD3'] as const) {
+        const truth = zoneOf(format, holder);
+        const row = format === 'TD1' ? 2 : 0;
+        const misread: ZoneReading = { format, lines: edit(truth, row, printed, read) };
+        // One engine in one pass read the printed name: the name read is no longer certain, the zone stands.
+        const certainty = zoneCertainty(misread, [pass(misread.lines), pass(misread.lines, truth.lines)]);
+        expect(certainty).toEqual({ contested: [], uncertain: false, nameUncertain: true });
+      }
+    }
+  });
+
+  it('marks the name uncertain where a reading lost one of its letters', () => {
+    const zone = zoneOf('TD3');
+    const lost = pass(edit(zone, 0, 'SZABO', 'SZAO'));
+    expect(zoneCertainty(zone, [pass(zone.lines), lost]).nameUncertain).toBe(true);
+  });
+});
+
+describe('check digits are no proof between look-alikes that cancel (pure)', () => {
+  it('leaves unread a number whose 0s, read as O, would keep its check digit holding, when no glyph height says they are digits', () => {
+    // The lost attempt's OO0199811 read as 000199811: O is 24, two swaps at weights 7 and 3 cancel.
+    const read = zoneOf('TD3', { documentNumber: '000199811' });
+    expect(zoneFromText(read.lines.join('\n'), read.lines.join('\n'))).toBeNull();
+    // 0s that cannot cancel (a single one) stay readable.
+    const single = zoneOf('TD3', { documentNumber: 'X12019981' });
+    expect(zoneFromText(single.lines.join('\n'), single.lines.join('\n'))).toEqual(single);
+  });
+});
+
+describe('a typed zone declines only over a difference the reader cannot make (pure; CONTRACT §7.2)', () => {
+  const read = zoneOf('TD3', { surname: 'MATEO' });
+  const typedWith = (surname: string) => zoneOf('TD3', { surname }).lines.join('\n');
+
+  it('never takes an uncertain name as a difference that declines, only as one for review', () => {
+    expect(typedAgainstRead(typedWith('MATEX'), read, true)).toBe('look_alike');
+    expect(typedAgainstRead(typedWith('MATEX'), read, false)).toBe('different');
+    expect(typedAgainstRead(typedWith('MATEO'), read, true)).toBe('same');
+  });
+
+  it('still declines a number that differs in a character no reading confuses, whatever the name', () => {
+    const typed = (number: string) => [read.lines[0]!.replace('MATEO', 'MATEQ'), read.lines[1]!.replace('TG4X0PL03', number)].join('\n');
+    expect(typedAgainstRead(typed('TG4X0PL93'), read, true)).toBe('different');
+    expect(typedAgainstRead(typed('TGAX0PL03'), read, true)).toBe('look_alike');
+  });
+
+  it('sends a verification whose typed name differs from an uncertain name read to review, never declining it', () => {
+    const approved = { status: 'approved', reason: null } as const;
+    const facts = (nameUncertain: boolean) => ({
+      typed: typedWith('MATEX'),
+      reading: { zone: read, text: read.lines.join('\n'), nameUncertain },
+      numberUsedElsewhere: false,
+      now: new Date('2026-01-01T00:00:00Z'),
+    });
+    expect(decideReading(approved, facts(true))).toEqual({ status: 'manual_review', reason: 'mrz_mismatch' });
+    expect(decideReading(approved, facts(false))).toEqual({ status: 'declined', reason: 'mrz_mismatch' });
+  });
+});
