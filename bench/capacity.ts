@@ -15,7 +15,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { drive, type LoadTarget } from './load.js';
 import { startChild, type Child } from './processes.js';
-import { createStore, seed } from './seed.js';
+import { createStore, newEvent, seed } from './seed.js';
 import { verificationDriver } from './verification-driver.js';
 
 const durationS = Number(process.env.CAPACITY_DURATION_S ?? 10);
@@ -76,18 +76,7 @@ async function main() {
           url: `${base}/api/v1/events`,
           method: 'POST',
           headers: ticketing,
-          body: {
-            name: 'Capacity night',
-            description: 'Created under load',
-            address: 'Hauptstrasse 1',
-            lat: 52.52,
-            lng: 13.405,
-            categories: ['music'],
-            placeId: s.venueId,
-            eventStartsAt: '2027-06-01T19:00:00.000Z',
-            eventEndsAt: '2027-06-01T23:00:00.000Z',
-            timezone: 'Europe/Berlin',
-          },
+          body: newEvent('Capacity night', s.venueId),
         },
       ],
     ];

@@ -12,7 +12,7 @@ import { documentImage } from './png.js';
 import { documentReadingMarkdown, measureDocumentReading, type DocumentReadFigure } from './documents.js';
 import { rssOf, sampleRss, startChild, type Child } from './processes.js';
 import { toMarkdown, verdicts, type Results, type Row, type UploadResult } from './report.js';
-import { createStore, seed, type Seeded } from './seed.js';
+import { createStore, newEvent, seed, type Seeded } from './seed.js';
 import { measureStartup, startupMarkdown, type StartupResult } from './startup.js';
 import { LOG_CONNECTIONS, LOG_RECORDS, seedLog, transparencyLogMarkdown, type SeededLog } from './transparency-log.js';
 import { measureWebhooks, webhooksMarkdown } from './webhooks.js';
@@ -94,18 +94,7 @@ async function measureServer(base: string, s: Seeded, rows: Row[]): Promise<Reco
     url: `${base}/api/v1/events`,
     method: 'POST',
     headers: ticketing,
-    body: {
-      name: 'Benchmark night',
-      description: 'Created under load',
-      address: 'Hauptstrasse 1',
-      lat: 52.52,
-      lng: 13.405,
-      categories: ['music'],
-      placeId: s.venueId,
-      eventStartsAt: '2027-06-01T19:00:00.000Z',
-      eventEndsAt: '2027-06-01T23:00:00.000Z',
-      timezone: 'Europe/Berlin',
-    },
+    body: newEvent('Benchmark night', s.venueId),
   });
   await measure(rows, 'orders100', 'GET /api/v1/events/{id}/orders?limit=100 (attendees:read)', {
     url: `${base}/api/v1/events/${s.bigEventId}/orders?limit=100`,

@@ -146,3 +146,19 @@ export async function seed(store: Store): Promise<Seeded> {
     await database.close();
   }
 }
+
+/** The body of a `POST /api/v1/events` the benches send: a draft at the seeded venue. */
+export function newEvent(name: string, venueId: string) {
+  return {
+    name,
+    description: 'Created under load',
+    address: 'Hauptstrasse 1',
+    lat: 52.52,
+    lng: 13.405,
+    categories: ['music'],
+    placeId: venueId,
+    eventStartsAt: '2027-06-01T19:00:00.000Z',
+    eventEndsAt: '2027-06-01T23:00:00.000Z',
+    timezone: 'Europe/Berlin',
+  };
+}
