@@ -11,9 +11,8 @@ import { browserAvailable, collectPageErrors, DESKTOP, screenshot, useLiveConsol
 describe.skipIf(!browserAvailable())('operator console: identity retention and privacy policy in chromium', () => {
   const live = useLiveConsole();
 
-  it('shows it kept until erased, sets a number of days, refuses one out of range, and clears it again', async () => {
-    const tenant = await identityTenant(live.server);
-    const retention = async () => (await live.server.admin('GET', `/profiles/${tenant.profileId}`)).data.identityRetentionDays;
+  /** The operator signed in, on the profile's screen, with the page's errors collected. */
+  async function profileScreen(profileId: string) {
     const context = await live.browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
@@ -21,7 +20,14 @@ describe.skipIf(!browserAvailable())('operator console: identity retention and p
     await page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
-    await page.goto(`${live.server.url}/console/operator/profiles/${tenant.profileId}/keys`);
+    await page.goto(`${live.server.url}/console/operator/profiles/${profileId}/keys`);
+    return { context, page, errors };
+  }
+
+  it('shows it kept until erased, sets a number of days, refuses one out of range, and clears it again', async () => {
+    const tenant = await identityTenant(live.server);
+    const retention = async () => (await live.server.admin('GET', `/profiles/${tenant.profileId}`)).data.identityRetentionDays;
+    const { context, page, errors } = await profileScreen(tenant.profileId);
 
     const field = page.getByLabel(/Erase decided verifications after/);
     const change = page.getByRole('button', { name: 'Change retention' });
@@ -49,14 +55,7 @@ describe.skipIf(!browserAvailable())('operator console: identity retention and p
   it('sets the privacy policy, shows the server refusing plain http under the form, and removes it again', async () => {
     const tenant = await identityTenant(live.server);
     const policy = async () => (await live.server.admin('GET', `/profiles/${tenant.profileId}`)).data.privacyPolicyUrl;
-    const context = await live.browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await page.goto(`${live.server.url}/console/operator`);
-    await page.getByLabel('Operator token (ADMIN_TOKEN)').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Profiles', level: 1 }).waitFor();
-    await page.goto(`${live.server.url}/console/operator/profiles/${tenant.profileId}/keys`);
+    const { context, page, errors } = await profileScreen(tenant.profileId);
 
     const field = page.getByLabel(/Privacy policy linked from the capture page/);
     const change = page.getByRole('button', { name: 'Change privacy policy' });
