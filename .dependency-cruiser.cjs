@@ -6,7 +6,7 @@
 //   shared     auth, profiles, idempotency, webhooks, jobs, signing-keys, blobs, metrics, at-rest: the
 //              mechanisms the APIs share, which know no API
 //   apis       ticketing, identity, governance and the operator API (admin)
-//   top        app.ts, server.ts, src/cli, src/docs: assemble the APIs or describe them
+//   top        app.ts, compose.ts (the composition root), server.ts, src/cli, src/docs: assemble the APIs or describe them
 //
 // An import runs from a floor to the same floor or one below, never up, and no module imports
 // itself back through a circle. An API reaches another API only through its public face (the
@@ -15,7 +15,7 @@ const ground = '^src/(lib|db|tracing)/|^src/config[.]ts$';
 const http = '^src/plugins/';
 const shared = '^src/(auth|profiles|idempotency|webhooks|jobs|signing-keys|blobs|metrics|at-rest)/';
 const apis = '^src/(ticketing|identity|governance|admin)/';
-const top = '^src/(cli|docs)/|^src/(app|server|startup-lines|decorations)[.]ts$';
+const top = '^src/(cli|docs)/|^src/(app|compose|server|startup-lines|decorations)[.]ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -71,7 +71,7 @@ module.exports = {
       to: {
         path: '^src/(ticketing|identity|governance)/',
         pathNot:
-          '^src/(ticketing|identity|governance)/(service|views|schemas|errors)[.]ts$|^src/identity/capture/url[.]ts$|^src/identity/operator-case[.]ts$',
+          '^src/(ticketing|identity|governance)/(service|assembly|views|schemas|errors)[.]ts$|^src/identity/capture/url[.]ts$|^src/identity/operator-case[.]ts$',
       },
     },
     {

@@ -26,7 +26,8 @@ import { silentMeter } from './metrics/meter.js';
 import { createMetrics } from './metrics/registry.js';
 import { metricsRoutes } from './metrics/routes.js';
 import './decorations.js';
-import { identityApi, identityWork } from './identity/plugin.js';
+import { identityApi } from './identity/plugin.js';
+import { composeServices } from './compose.js';
 import { identityRetention } from './identity/retention.js';
 import { deliveryLogRetention } from './webhooks/retention.js';
 import { identityErrorFormat } from './identity/errors.js';
@@ -41,10 +42,10 @@ import { securityHeaders } from './plugins/security-headers.js';
 import { closeUnreadBodies } from './plugins/unread-bodies.js';
 import { webApp } from './plugins/web-app.js';
 import { governanceErrorFormat } from './governance/errors.js';
-import { GOVERNANCE_PREFIXES, governanceApi, governanceWork, type GovernanceWorkOptions } from './governance/plugin.js';
+import { GOVERNANCE_PREFIXES, governanceApi, type GovernanceWorkOptions } from './governance/plugin.js';
 import { ticketingApi } from './ticketing/plugin.js';
 import type { Tracing } from './tracing/start.js';
-import { createWebhookPlatform, type WebhookPlatformDeps } from './webhooks/platform.js';
+import type { WebhookPlatformDeps } from './webhooks/platform.js';
 import { createAuthBrake } from './plugins/auth-brake.js';
 
 export interface AppOptions {
@@ -224,17 +225,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
     : undefined;
   if (metrics) metricsRoutes(app, metrics, config.METRICS_TOKEN!);
   app.decorate('meter', metrics?.meter ?? silentMeter);
-  const webhooks = createWebhookPlatform({
-    db: database.db,
-    dataKeys,
-    bookkeeping: database.bookkeeping,
-    clock,
-    jobs,
-    logger: app.log,
-    config,
-    meter: app.meter,
-    ...opts.webhooks,
-  });
+  const { webhooks, apis } = await composeServices(app, { servesApis, webhooks: opts.webhooks, witnessCa: opts.witnesses?.ca });
   app.decorate('webhooks', webhooks);
 
   await securityHeaders(app);
@@ -249,18 +240,15 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   }
 
   await app.register(healthRoutes);
-  if (servesApis) {
+  if (apis) {
     // The APIs, each in its own scope with its own auth, rate limits and error format.
     await app.register(homeRoute);
-    await app.register(adminApi, { prefix: '/admin/v1' });
-    await app.register(ticketingApi, { prefix: '/api/v1' });
-    await app.register(identityApi, { prefix: '/v1' });
-    await app.register(governanceApi, { witnessCa: opts.witnesses?.ca });
+    await app.register(adminApi, { prefix: '/admin/v1', services: apis });
+    await app.register(ticketingApi, { prefix: '/api/v1', ticketing: apis.ticketing });
+    await app.register(identityApi, { prefix: '/v1', identity: apis.identity });
+    await app.register(governanceApi, { governance: apis.governance });
     await app.register(webApp);
   } else {
-    // The work the APIs' requests queue (ticketing queues none of its own).
-    await identityWork(app);
-    await governanceWork(app, { witnessCa: opts.witnesses?.ca });
     workerOnly(app);
   }
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.js';
 import { isJobName, JOB_KINDS, LANES, type LaneName } from '../jobs/kinds.js';
 import type { Clock } from '../lib/clock.js';
-import { createIdentityOperatorReads } from '../identity/service.js';
+import type { IdentityServices } from '../identity/assembly.js';
 import { attemptsPerMinute, failingTargets, queuedPerMinute } from './activity-repo.js';
 
 const MINUTES = 60;
@@ -29,8 +29,7 @@ const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.
  * minute last. Read from the database rather than this process's metrics: the tables hold what
  * every instance did, and outlive a restart, which counters in one process's memory do not.
  */
-export function createActivityReport(db: Db, clock: Clock) {
-  const identity = createIdentityOperatorReads(db);
+export function createActivityReport(db: Db, clock: Clock, identity: IdentityServices['reads']) {
   return {
     /**
      * The last `range` in sixty counts, the current one last, of one profile when `profileId` is

@@ -1,10 +1,6 @@
-import type { Db } from '../db/client.js';
 import type { EventStatus } from '../db/vocabulary.js';
-import type { Clock } from '../lib/clock.js';
-import { createGovernanceOperatorService } from '../governance/service.js';
-import { createIdentityOperatorReads, type VerificationFilter } from '../identity/service.js';
-import { createProfileService } from '../profiles/service.js';
-import { createTicketingOperatorReads } from '../ticketing/service.js';
+import type { VerificationFilter } from '../identity/service.js';
+import type { OperatorServices } from './services.js';
 
 interface Page {
   page: number;
@@ -17,12 +13,12 @@ const windowOf = ({ page, limit }: Page) => ({ limit, offset: (page - 1) * limit
  * verifications, ticketing events, governance agents and delegations, each read through the
  * service that owns it. Reads only; the actions have their own operator routes.
  */
-export function createOperatorOverview(db: Db, clock: Clock) {
-  const profiles = createProfileService({ db, clock });
+export function createOperatorOverview(services: OperatorServices) {
+  const { profiles } = services;
   const { requireProfile } = profiles;
-  const identity = createIdentityOperatorReads(db);
-  const ticketing = createTicketingOperatorReads(db);
-  const governance = createGovernanceOperatorService({ db, clock, profiles });
+  const identity = services.identity.reads;
+  const ticketing = services.ticketing.reads;
+  const governance = services.governance.operator;
 
   return {
     async profiles(page: Page) {

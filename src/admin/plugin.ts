@@ -1,4 +1,3 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { bearerToken } from '../auth/api-keys.js';
 import { operatorIdempotency } from './idempotency.js';
@@ -6,8 +5,9 @@ import { useIdempotency } from '../idempotency/hooks.js';
 import { safeEqual } from '../lib/crypto.js';
 import { envelopeFormat, useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { refuseBraked } from '../plugins/auth-brake.js';
-import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { useRateLimit } from '../plugins/rate-limit.js';
 import { operatorErrors } from './errors.js';
+import type { OperatorRouteOptions } from './services.js';
 import { documentScopeSecurity, securityOf } from '../plugins/openapi-security.js';
 import { governanceAdminRoutes } from './routes/governance.js';
 import { identityAdminRoutes } from './routes/identity.js';
@@ -30,7 +30,7 @@ function disabledOperatorApi(app: FastifyInstance): void {
  * The operator API (/admin/v1), standing in for the account dashboard. Without ADMIN_TOKEN
  * it does not exist: every path under it answers 404.
  */
-export const adminApi: FastifyPluginAsync = async (app) => {
+export const adminApi: FastifyPluginAsync<OperatorRouteOptions> = async (app, { services }) => {
   const token = app.config.ADMIN_TOKEN;
   if (!token) return disabledOperatorApi(app);
   useEnvelopeErrors(app);
@@ -38,16 +38,13 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   documentScopeSecurity(app, securityOf.operator);
 
   // Per client IP and before the token is checked, so a flood of guesses is limited too.
-  await app.register(rateLimit, {
-    ...rateLimitOptions(app, {
-      max: app.config.ADMIN_RATE_LIMIT_PER_MINUTE,
-      nameSpace: 'admin-rate-limit:',
-      keyGenerator: (req) => req.ip,
-      errorResponseBuilder: (_req, ctx) => operatorErrors.rateLimited(ctx.after),
-    }),
-    global: false,
+  await useRateLimit(app, {
+    max: app.config.ADMIN_RATE_LIMIT_PER_MINUTE,
+    nameSpace: 'admin-rate-limit:',
+    callerOf: (req) => req.ip,
+    refusal: (ctx) => operatorErrors.rateLimited(ctx.after),
+    counts: 'before-auth',
   });
-  app.addHook('onRequest', app.rateLimit());
   app.addHook('onRequest', async (req, reply) => {
     await refuseBraked(app.authBrake, req, reply, (sec) => operatorErrors.rateLimited(`${sec} seconds`));
     const given = bearerToken(req.headers.authorization);
@@ -58,11 +55,11 @@ export const adminApi: FastifyPluginAsync = async (app) => {
   });
 
   useIdempotency(app, operatorIdempotency);
-  await app.register(profileRoutes);
-  await app.register(governanceAdminRoutes);
-  await app.register(identityAdminRoutes);
+  await app.register(profileRoutes, { services });
+  await app.register(governanceAdminRoutes, { services });
+  await app.register(identityAdminRoutes, { services });
   await app.register(webhookRoutes);
-  await app.register(ticketingOperatorRoutes);
-  await app.register(overviewRoutes);
-  await app.register(activityRoutes);
+  await app.register(ticketingOperatorRoutes, { services });
+  await app.register(overviewRoutes, { services });
+  await app.register(activityRoutes, { services });
 };

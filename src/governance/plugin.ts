@@ -1,11 +1,9 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { useKeyAuth } from '../auth/key-auth.js';
 import { governanceIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
-import { liveSigningKey } from '../signing-keys/service.js';
-import { rateLimitOptions } from '../plugins/rate-limit.js';
-import { createExecutionBoundary } from './boundary.js';
+import { useRateLimit } from '../plugins/rate-limit.js';
+import type { GovernanceServices } from './assembly.js';
 import { StrictJsonError, parseStrictJson } from './strict-json.js';
 import { governanceErrors as errors, useGovernanceErrors } from './errors.js';
 import { carrierRoutes } from './routes/carrier.js';
@@ -13,10 +11,9 @@ import { challengeRoutes } from './routes/challenge.js';
 import { cryptoRoutes } from './routes/crypto.js';
 import { governanceRoutes } from './routes/governance.js';
 import { proofRoutes } from './routes/proof.js';
-import { createGovernanceService } from './service.js';
 import { openTransparencyLog, type TransparencyLog } from './transparency-log.js';
 import { createWitnessClient } from './witness/client.js';
-import { createWitnessSubmissions, type WitnessSubmissions } from './witness/submissions.js';
+import { createWitnessSubmissions } from './witness/submissions.js';
 
 /** The governance API's path scopes and their routes; the rest of /v1 is identity's. */
 const PATH_SCOPES = [
@@ -42,12 +39,12 @@ export interface GovernanceWorkOptions {
  * The governance work every instance that runs jobs needs, and the API's instances too (they
  * queue it): the transparency log and its witness submissions (README, "Witnesses"), their job
  * handler registered (an API-only instance's queue keeps none) and the submissions a crash may
- * have left unqueued queued again.
+ * have left unqueued queued again. `onSealed` queues a new checkpoint for the witnesses.
  */
 export async function governanceWork(
   app: FastifyInstance,
   opts: GovernanceWorkOptions = {},
-): Promise<{ log: TransparencyLog; submissions: WitnessSubmissions }> {
+): Promise<{ log: TransparencyLog; onSealed: ((profileId: string) => Promise<void>) | undefined }> {
   const witnesses = app.config.LOG_WITNESSES;
   // The log's checkpoints are signed with keys of their own purpose, never the records' key.
   const log = await openTransparencyLog({
@@ -61,8 +58,18 @@ export async function governanceWork(
   app.addHook('onClose', async () => client.close());
   const submissions = createWitnessSubmissions({ db: app.db, clock: app.clock, jobs: app.jobs, log, witnesses, client, logger: app.log });
   submissions.register();
-  if (witnesses.length > 0) await submissions.catchUp();
-  return { log, submissions };
+  if (witnesses.length === 0) return { log, onSealed: undefined };
+  await submissions.catchUp();
+  return {
+    log,
+    // After the batch committed and before it is answered, so an answered decision's checkpoint
+    // is queued for its witnesses. The records stand whatever happens here: a queueing that fails
+    // (or a crash in between) is made up for by the next seal or the next start (the catch-up above).
+    onSealed: (profileId) =>
+      submissions.checkpointGrew(profileId).catch((err: unknown) => {
+        app.log.warn({ err, profileId }, 'could not queue the witness submissions of a new checkpoint');
+      }),
+  };
 }
 
 /**
@@ -70,28 +77,8 @@ export async function governanceWork(
  * /v1/crypto, /v1/challenge, /v1/carrier) sharing one strict JSON parser, one error format,
  * one auth hook and one rate limit. It never touches the '/v1' scope identity owns.
  */
-export const governanceApi: FastifyPluginAsync<GovernanceWorkOptions> = async (app, opts) => {
-  const seed = app.config.GOVERNANCE_SIGNING_KEY ? Buffer.from(app.config.GOVERNANCE_SIGNING_KEY, 'base64') : undefined;
-  const signingKey = await liveSigningKey(app.db, app.clock, app.dataKeys, 'governance', seed);
-  const { log, submissions } = await governanceWork(app, opts);
-  const witnessed = app.config.LOG_WITNESSES.length > 0;
-  const service = createGovernanceService({
-    db: app.db,
-    clock: app.clock,
-    signingKey,
-    meter: app.meter,
-    // After the batch committed and before it is answered, so an answered decision's checkpoint
-    // is queued for its witnesses. The records stand whatever happens here: a queueing that fails
-    // (or a crash in between) is made up for by the next seal or the next start (governanceWork's catch-up).
-    onSealed: witnessed
-      ? (profileId) =>
-          submissions.checkpointGrew(profileId).catch((err: unknown) => {
-            app.log.warn({ err, profileId }, 'could not queue the witness submissions of a new checkpoint');
-          })
-      : undefined,
-  });
-  const boundary = createExecutionBoundary(service);
-
+export const governanceApi: FastifyPluginAsync<{ governance: GovernanceServices }> = async (app, { governance }) => {
+  const { service, boundary, log } = governance;
   useGovernanceErrors(app);
   useIdempotency(app, governanceIdempotency);
   // Signed values must read the same in every parser: refuse duplicate keys, lone surrogates,
@@ -121,15 +108,13 @@ export const governanceApi: FastifyPluginAsync<GovernanceWorkOptions> = async (a
     },
   });
 
-  await app.register(
-    rateLimit,
-    rateLimitOptions(app, {
-      max: app.config.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
-      nameSpace: 'governance-rate-limit-',
-      keyGenerator: (req) => (req.governancePrincipal ? `key:${req.governancePrincipal.keyHash}` : `ip:${req.ip}`),
-      errorResponseBuilder: () => errors.rateLimited(),
-    }),
-  );
+  await useRateLimit(app, {
+    max: app.config.GOVERNANCE_RATE_LIMIT_PER_MINUTE,
+    nameSpace: 'governance-rate-limit-',
+    callerOf: (req) => (req.governancePrincipal ? `key:${req.governancePrincipal.keyHash}` : `ip:${req.ip}`),
+    refusal: () => errors.rateLimited(),
+    counts: 'after-auth',
+  });
 
   for (const [prefix, routes] of PATH_SCOPES) await app.register(routes, { prefix, service, boundary, log });
 };

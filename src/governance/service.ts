@@ -1,8 +1,8 @@
-import type { Db, DbOrTx } from '../db/client.js';
+import type { DbOrTx } from '../db/client.js';
+import type { GovernanceDeps } from './deps.js';
 import type { Clock } from '../lib/clock.js';
-import type { Meter } from '../metrics/meter.js';
 import { keyIdOf } from '../lib/ed25519.js';
-import { publishedKeys, type PublishedKey, type SigningKey } from '../signing-keys/service.js';
+import { publishedKeys, type PublishedKey } from '../signing-keys/service.js';
 import type { ProfileService } from '../profiles/service.js';
 import { governanceErrors as errors } from './errors.js';
 import { createAgentTerms, evaluate } from './agent-terms.js';
@@ -21,15 +21,6 @@ const SCENARIO_AGENT_ID = 'proof-scenario-agent';
 const SCENARIO_MANDATE = ['scenario.payments.*'];
 const SCENARIO_BASELINE = { fingerprint: 'scenario-baseline-v1', maxDrift: 0.1 };
 const SCENARIO_DELEGATION_MS = 365 * 24 * 3600_000;
-
-interface GovernanceDeps {
-  db: Db;
-  clock: Clock;
-  signingKey: SigningKey;
-  meter?: Meter;
-  /** Told after each committed batch of a profile's records (src/governance/chain.ts). */
-  onSealed?: (profileId: string) => Promise<void>;
-}
 
 export type GovernanceService = ReturnType<typeof createGovernanceService>;
 

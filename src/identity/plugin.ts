@@ -1,14 +1,14 @@
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
+import type { errorResponseBuilderContext } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import { useKeyAuth } from '../auth/key-auth.js';
 import { identityIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { liveSigningKey } from '../signing-keys/service.js';
-import { rateLimitOptions } from '../plugins/rate-limit.js';
-import { createAttestationService } from './attestations.js';
-import { createCaptureService, PIPELINE_QUEUE } from './capture/service.js';
+import { useRateLimit } from '../plugins/rate-limit.js';
+import { PIPELINE_QUEUE } from './capture/service.js';
+import type { IdentityServices } from './assembly.js';
 import { withoutHandoffAtRest } from './idempotent-answers.js';
 import { identityErrors as errors, useIdentityErrors } from './errors.js';
 import { pipelineHandler } from './pipeline/run.js';
@@ -17,10 +17,7 @@ import { captureRoutes } from './routes/capture.js';
 import { reviewRoutes } from './routes/review.js';
 import { verificationRoutes } from './routes/verifications.js';
 import type { IdentityDeps } from './deps.js';
-import { createVerificationService } from './service.js';
 import { MAX_UPLOAD_BYTES } from './uploads/limits.js';
-import { createReviewCaseService } from './review-case.js';
-import { createReviewClaimService } from './review-claims.js';
 import { registerIdentityWebhooks } from './webhooks.js';
 import type { IdentityRole } from '../db/vocabulary.js';
 
@@ -35,24 +32,18 @@ declare module 'fastify' {
   }
 }
 
-/** 429 as `{detail}`, with Retry-After set by the rate limiter. */
-function limited(app: FastifyInstance, max: number, nameSpace: string) {
-  const options = rateLimitOptions(app, {
+/**
+ * Per client IP and counted before authentication, so a flood of bad keys or guessed handoff
+ * tokens is limited too; 429 as `{detail}`.
+ */
+const perClientIp = (max: number, nameSpace: string) =>
+  ({
     max,
     nameSpace,
-    keyGenerator: (req: FastifyRequest) => req.ip,
-    errorResponseBuilder: (_req, context) => errors.rateLimited(context.max, Math.ceil(context.ttl / 1000)),
-  });
-  // Applied as the scope's first onRequest hook (below), so it counts before authentication:
-  // a flood of bad keys or guessed handoff tokens is limited too.
-  return { ...options, global: false };
-}
-
-/** Registers the rate limiter in `scope` and runs it ahead of every route's own hooks. */
-async function rateLimited(scope: FastifyInstance, max: number, nameSpace: string) {
-  await scope.register(rateLimit, limited(scope, max, nameSpace));
-  scope.addHook('onRequest', scope.rateLimit());
-}
+    callerOf: (req: FastifyRequest) => req.ip,
+    refusal: (ctx: errorResponseBuilderContext) => errors.rateLimited(ctx.max, Math.ceil(ctx.ttl / 1000)),
+    counts: 'before-auth',
+  }) as const;
 
 /**
  * The auth hook of backend and reviewer routes: 429 while the client IP is braked for failed
@@ -78,11 +69,10 @@ function requireRoleKeys(scope: FastifyInstance): void {
  * too, to queue a decision webhook) and the pipeline's handler. A worker (ROLE=worker) registers
  * this alone, without the routes; an API-only queue ignores the handler (src/jobs/enqueue-only.ts).
  */
-export async function identityWork(app: FastifyInstance): Promise<IdentityDeps> {
-  const deps: IdentityDeps = { db: app.db, clock: app.clock, dataKeys: app.dataKeys, blobs: app.blobs, webhooks: app.webhooks };
+export async function identityWork(app: FastifyInstance, deps: IdentityDeps): Promise<void> {
   registerIdentityWebhooks(
-    app.webhooks,
-    await liveSigningKey(app.db, app.clock, app.dataKeys, 'identity-webhook'),
+    deps.webhooks,
+    await liveSigningKey(deps.db, deps.clock, deps.dataKeys, 'identity-webhook'),
     app.config.WEBHOOK_TIMEOUT_MS,
   );
   const { config } = app;
@@ -102,7 +92,6 @@ export async function identityWork(app: FastifyInstance): Promise<IdentityDeps> 
     pipelineHandler({ ...deps, logger: app.log, faces, documents: app.documents ?? undefined, meter: app.meter }),
     { lane: 'identity' },
   );
-  return deps;
 }
 
 /**
@@ -110,7 +99,8 @@ export async function identityWork(app: FastifyInstance): Promise<IdentityDeps> 
  * not-found answer, multipart parsing, auth and rate limits live in this scope only, so the
  * governance routes that share the /v1 prefix keep their own.
  */
-export const identityApi: FastifyPluginAsync = async (app) => {
+export const identityApi: FastifyPluginAsync<{ identity: IdentityServices }> = async (app, { identity }) => {
+  const { verifications, capture, attestations, cases, claims } = identity;
   useIdentityErrors(app);
   app.decorateRequest('identityPrincipal', null);
   await app.register(multipart, {
@@ -118,28 +108,14 @@ export const identityApi: FastifyPluginAsync = async (app) => {
     limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 2, fields: 10, fieldSize: 4096, parts: 12 },
     throwFileSizeLimit: false,
   });
-  // Both keys exist from the first start, so the JWKS always carries them.
-  await liveSigningKey(app.db, app.clock, app.dataKeys, 'attestation');
-  const deps = await identityWork(app);
-
-  const verifications = createVerificationService(deps);
   useIdempotency(app, withoutHandoffAtRest(identityIdempotency, verifications, app.config.PUBLIC_URL));
-  const capture = createCaptureService({
-    ...deps,
-    jobs: app.jobs,
-    // Also with FACE_CHECKS=off: the capture page's pose check guides the person either way.
-    poseCheck: { yawTurn: app.config.FACE_YAW_TURN, yawFront: app.config.FACE_YAW_FRONT },
-  });
-  const attestations = createAttestationService(deps, `${app.config.PUBLIC_URL}/v1`);
-  const cases = createReviewCaseService(deps);
-  const claims = createReviewClaimService(deps);
 
   await app.register(async (scope) => {
-    await rateLimited(scope, app.config.CAPTURE_RATE_LIMIT_PER_MINUTE, 'identity-capture-rl:');
+    await useRateLimit(scope, perClientIp(app.config.CAPTURE_RATE_LIMIT_PER_MINUTE, 'identity-capture-rl:'));
     await scope.register(captureRoutes, { capture });
   });
   await app.register(async (scope) => {
-    await rateLimited(scope, app.config.IDENTITY_RATE_LIMIT_PER_MINUTE, 'identity-api-rl:');
+    await useRateLimit(scope, perClientIp(app.config.IDENTITY_RATE_LIMIT_PER_MINUTE, 'identity-api-rl:'));
     requireRoleKeys(scope);
     await scope.register(verificationRoutes, { verifications });
     await scope.register(reviewRoutes, { verifications, cases, claims });

@@ -50,6 +50,8 @@ export function createProfileService({ db, clock }: { db: DbOrTx; clock: Clock }
   }
 
   return {
+    exists: (id: string): Promise<boolean> => repo.profileExists(db, id),
+
     /** Throws the operator API's 404 unless the profile exists. */
     async requireProfile(id: string): Promise<void> {
       if (!(await repo.profileExists(db, id))) throw profileErrors.profileNotFound();

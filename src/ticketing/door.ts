@@ -1,4 +1,5 @@
-import { windowOf, type PageRequest, type TicketingDeps } from './events.js';
+import type { TicketingDeps } from './deps.js';
+import { windowOf, type PageRequest } from './events.js';
 import * as repo from './repo.js';
 import { checkInView, ticketView, type CheckInRow, type EventRow } from './views.js';
 

@@ -1,22 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/client.js';
 import { createGroupCommit } from '../lib/group-commit.js';
-import type { Clock } from '../lib/clock.js';
-import type { WebhookPlatform } from '../webhooks/types.js';
 import { spansWholeDays } from './all-day.js';
-import { createEventPageCache, pageKey, type EventPageCache } from './page-cache.js';
+import { createEventPageCache, pageKey } from './page-cache.js';
+import type { TicketingDeps } from './deps.js';
 import { ticketingErrors as errors } from './errors.js';
 import * as repo from './repo.js';
 import type { EventCreate, EventUpdate } from './schemas.js';
 import { eventView, type EventRow, type VenueRow } from './views.js';
-
-export interface TicketingDeps {
-  db: Db;
-  clock: Clock;
-  webhooks: WebhookPlatform;
-  /** Event pages kept by this process (EVENT_PAGE_CACHE_MB); none kept when absent. */
-  pages?: EventPageCache;
-}
 
 export interface PageRequest {
   page: number;

@@ -1,4 +1,3 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { KeyPrincipal } from '../auth/api-keys.js';
 import { useKeyAuth } from '../auth/key-auth.js';
@@ -6,14 +5,13 @@ import { ticketingIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { useEnvelopeErrors } from '../plugins/envelope-errors.js';
 import { routeNotFound } from '../plugins/error-handler.js';
-import { rateLimitOptions } from '../plugins/rate-limit.js';
+import { useRateLimit } from '../plugins/rate-limit.js';
 import { ticketingErrors as errors } from './errors.js';
 import { doorRoutes } from './routes/door.js';
 import { eventRoutes } from './routes/events.js';
 import { salesRoutes } from './routes/sales.js';
 import type { TicketingScope } from '../db/vocabulary.js';
-import { createEventPageCache } from './page-cache.js';
-import { createTicketingService } from './service.js';
+import type { TicketingService } from './service.js';
 import type { EventRow } from './views.js';
 
 declare module 'fastify' {
@@ -37,14 +35,8 @@ declare module 'fastify' {
  * and scope (preParsing, 403) → the path's record (route preParsing, 404/409) → body and query
  * (validation, 400).
  */
-export const ticketingApi: FastifyPluginAsync = async (app) => {
+export const ticketingApi: FastifyPluginAsync<{ ticketing: TicketingService }> = async (app, { ticketing: service }) => {
   useEnvelopeErrors(app);
-  const service = createTicketingService({
-    db: app.db,
-    clock: app.clock,
-    webhooks: app.webhooks,
-    pages: createEventPageCache(app.config.EVENT_PAGE_CACHE_MB * 1024 * 1024),
-  });
 
   app.decorateRequest('ticketingPrincipal', null);
   app.decorateRequest('ticketingEvent', null);
@@ -64,16 +56,13 @@ export const ticketingApi: FastifyPluginAsync = async (app) => {
     },
   });
 
-  // Route-level onRequest hooks run after the scope's, so the limiter always sees a verified key.
-  await app.register(
-    rateLimit,
-    rateLimitOptions(app, {
-      max: app.config.TICKETING_RATE_LIMIT_PER_MINUTE,
-      nameSpace: 'ticketing-rate-limit:',
-      keyGenerator: (req) => req.ticketingPrincipal!.keyHash,
-      errorResponseBuilder: (_req, ctx) => errors.rateLimited(ctx.after),
-    }),
-  );
+  await useRateLimit(app, {
+    max: app.config.TICKETING_RATE_LIMIT_PER_MINUTE,
+    nameSpace: 'ticketing-rate-limit:',
+    callerOf: (req) => req.ticketingPrincipal!.keyHash,
+    refusal: (ctx) => errors.rateLimited(ctx.after),
+    counts: 'after-auth',
+  });
 
   useIdempotency(app, ticketingIdempotency);
   for (const routes of [eventRoutes, salesRoutes, doorRoutes]) await app.register(routes, { service });

@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../db/client.js';
 import { ticketingErrors as errors } from './errors.js';
-import { windowOf, type PageRequest, type TicketingDeps } from './events.js';
+import type { TicketingDeps } from './deps.js';
+import { windowOf, type PageRequest } from './events.js';
 import { parseCents } from './money.js';
 import * as repo from './repo.js';
 import type { OrderCreate, TicketTypeCreate } from './schemas.js';

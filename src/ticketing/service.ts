@@ -1,5 +1,6 @@
 import { createDoorService } from './door.js';
-import { createEventService, type TicketingDeps } from './events.js';
+import type { TicketingDeps } from './deps.js';
+import { createEventService } from './events.js';
 import { createSalesService } from './sales.js';
 import type { DbOrTx } from '../db/client.js';
 import type { Window } from '../db/paged.js';
@@ -7,14 +8,18 @@ import type { EventStatus } from '../db/vocabulary.js';
 import * as repo from './repo.js';
 import { eventView } from './views.js';
 
-export type { TicketingDeps } from './events.js';
+export type { TicketingDeps } from './deps.js';
 
-/** Everything ticketing does, for the partner API and the operator API alike. */
+/**
+ * Everything ticketing does, for the partner API and the operator API alike, built once by the
+ * composition root (src/compose.ts).
+ */
 export function createTicketingService(deps: TicketingDeps) {
   return {
     events: createEventService(deps),
     sales: createSalesService(deps),
     door: createDoorService(deps),
+    reads: createTicketingOperatorReads(deps.db),
   };
 }
 

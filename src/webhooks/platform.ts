@@ -35,6 +35,8 @@ export interface WebhookPlatformDeps {
   random?: () => number;
   /** Where each attempt's outcome and duration are reported (README, "Metrics"). */
   meter?: Meter;
+  /** Whether a profile exists (the profile service's answer): endpoints are registered for profiles only. */
+  profileExists: (id: string) => Promise<boolean>;
 }
 
 /**
@@ -103,6 +105,14 @@ export function createWebhookPlatform(deps: WebhookPlatformDeps): WebhookPlatfor
     checkUrl: async (url) => void (await checkTarget(url, guard)),
     registerSigner: (name, signer) => void signers.set(name, signer),
     registerPolicy: (name, policy) => void policies.set(name, policy),
-    service: createWebhookService({ db: deps.db, dataKeys: deps.dataKeys, clock, jobs, dispatcher, guard }),
+    service: createWebhookService({
+      db: deps.db,
+      dataKeys: deps.dataKeys,
+      clock,
+      jobs,
+      dispatcher,
+      guard,
+      profileExists: deps.profileExists,
+    }),
   };
 }

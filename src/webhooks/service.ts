@@ -5,7 +5,6 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken } from '../lib/crypto.js';
 import { toIso } from '../lib/time.js';
-import { profileExists } from '../profiles/repo.js';
 import { DELIVERY_QUEUE, deliveryKey, SECRET_OVERLAP_MS, type Dispatcher } from './dispatcher.js';
 import { deliveryNotFound, endpointDisabled, endpointNotFound, invalidUrl, profileNotFound } from './errors.js';
 import { DEFAULT_POLICY } from './policy.js';
@@ -25,12 +24,14 @@ interface WebhookServiceDeps {
   jobs: JobQueue;
   dispatcher: Dispatcher;
   guard: GuardOptions;
+  /** Whether a profile exists: endpoints are registered for profiles only. */
+  profileExists: (id: string) => Promise<boolean>;
 }
 
 const newSecret = () => `whsec_${randomToken(32)}`;
 
 /** Registration, rotation and the delivery log: what the operator does with webhooks. Ids that are not UUIDs are simply not found (the repositories' lookups answer nothing for them). */
-export function createWebhookService({ db, dataKeys, clock, jobs, dispatcher, guard }: WebhookServiceDeps): WebhookService {
+export function createWebhookService({ db, dataKeys, clock, jobs, dispatcher, guard, profileExists }: WebhookServiceDeps): WebhookService {
   async function loadEndpoint(id: string): Promise<repo.EndpointRow> {
     const row = await repo.findEndpoint(db, id);
     if (!row) throw endpointNotFound();
@@ -38,7 +39,7 @@ export function createWebhookService({ db, dataKeys, clock, jobs, dispatcher, gu
   }
 
   async function requireProfile(id: string): Promise<void> {
-    if (!(await profileExists(db, id))) throw profileNotFound();
+    if (!(await profileExists(id))) throw profileNotFound();
   }
 
   async function views(rows: repo.LoggedDelivery[]): Promise<WebhookDeliveryView[]> {

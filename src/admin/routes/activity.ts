@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LANES } from '../../jobs/kinds.js';
+import type { OperatorRouteOptions } from '../services.js';
 import { ACTIVITY_RANGES, createActivityReport, type ActivityRange } from '../activity.js';
 import * as s from '../schemas.js';
 
@@ -29,8 +30,8 @@ const minute = z.object({
 });
 
 /** The operator console's Overview: the last hour of the whole deployment, per minute. */
-export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
-  const report = createActivityReport(app.db, app.clock);
+export const activityRoutes: FastifyPluginAsyncZod<OperatorRouteOptions> = async (app, { services }) => {
+  const report = createActivityReport(app.db, app.clock, services.identity.reads);
 
   app.get(
     '/activity',

@@ -1,27 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { inclusionResponse, logKeysResponse, logResponse } from '../../governance/schemas.js';
-import { createGovernanceOperatorService, createOperatorLogReads, listLogKeys, openTransparencyLog } from '../../governance/service.js';
-import { createProfileService } from '../../profiles/service.js';
+import { listLogKeys } from '../../governance/service.js';
+import type { OperatorRouteOptions } from '../services.js';
 import * as s from '../schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope, 409: s.errorEnvelope };
 const tags = ['operator'];
 
 /** Operator rows of the governance service: agents with mandate and baseline, delegations and their revocation. */
-export const governanceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const profiles = createProfileService({ db: app.db, clock: app.clock });
-  const governance = createGovernanceOperatorService({ db: app.db, clock: app.clock, profiles });
-  const log = createOperatorLogReads(
-    app.db,
-    await openTransparencyLog({
-      db: app.db,
-      clock: app.clock,
-      dataKeys: app.dataKeys,
-      publicUrl: app.config.PUBLIC_URL,
-      witnesses: app.config.LOG_WITNESSES.map((w) => w.name),
-    }),
-  );
+export const governanceAdminRoutes: FastifyPluginAsyncZod<OperatorRouteOptions> = async (app, { services }) => {
+  const { profiles } = services;
+  const { operator: governance, logReads: log } = services.governance;
 
   app.post(
     '/governance/agents',

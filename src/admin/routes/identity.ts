@@ -2,11 +2,10 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { captureUrl } from '../../identity/capture/url.js';
-import { createOperatorCaseService, type CaseImage } from '../../identity/operator-case.js';
+import type { CaseImage } from '../../identity/operator-case.js';
 import * as identitySchemas from '../../identity/schemas.js';
-import { createIdentityOperatorService } from '../../identity/service.js';
 import { notFound } from '../../plugins/envelope-errors.js';
-import { createProfileService } from '../../profiles/service.js';
+import type { OperatorRouteOptions } from '../services.js';
 import * as s from '../schemas.js';
 import { delivery } from './webhooks.js';
 
@@ -61,16 +60,9 @@ const verificationDetail = z.object({
 });
 
 /** Operator tools of the identity service: starting a verification from the console, fault injection for the decision pipeline. */
-export const identityAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const identity = createIdentityOperatorService({ db: app.db, clock: app.clock, webhooks: app.webhooks });
-  const cases = createOperatorCaseService({
-    db: app.db,
-    clock: app.clock,
-    dataKeys: app.dataKeys,
-    blobs: app.blobs,
-    webhooks: app.webhooks,
-  });
-  const profiles = createProfileService({ db: app.db, clock: app.clock });
+export const identityAdminRoutes: FastifyPluginAsyncZod<OperatorRouteOptions> = async (app, { services }) => {
+  const { operator: identity, operatorCases: cases } = services.identity;
+  const { profiles } = services;
 
   app.post(
     '/profiles/:id/verifications',

@@ -4,6 +4,7 @@ import { EVENT_STATUSES, VERIFICATION_STATUSES } from '../../db/vocabulary.js';
 import { verification } from '../../identity/schemas.js';
 import { event } from '../../ticketing/schemas.js';
 import { createOperatorOverview } from '../overview.js';
+import type { OperatorRouteOptions } from '../services.js';
 import * as s from '../schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope };
@@ -17,8 +18,8 @@ const paged = <T extends z.ZodType>(item: T) =>
   s.envelope(z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() }));
 
 /** The operator's list views (profiles; a profile's verifications, events and governance rows), for the console and the CLI alike. */
-export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
-  const overview = createOperatorOverview(app.db, app.clock);
+export const overviewRoutes: FastifyPluginAsyncZod<OperatorRouteOptions> = async (app, { services }) => {
+  const overview = createOperatorOverview(services);
 
   app.get(
     '/profiles',

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createProfileService } from '../../profiles/service.js';
+import type { OperatorRouteOptions } from '../services.js';
 import * as s from '../schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope };
 
 /** Tenants, their venues and their API keys: what every service's callers stand on. */
-export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
-  const profiles = createProfileService({ db: app.db, clock: app.clock });
+export const profileRoutes: FastifyPluginAsyncZod<OperatorRouteOptions> = async (app, { services }) => {
+  const { profiles } = services;
 
   app.post(
     '/profiles',

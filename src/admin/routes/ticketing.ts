@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as s from '../../ticketing/schemas.js';
-import { createTicketingService } from '../../ticketing/service.js';
+import type { OperatorRouteOptions } from '../services.js';
 import type { EventRow } from '../../ticketing/views.js';
 
 const failures = (...statuses: number[]) => Object.fromEntries(statuses.map((code) => [code, s.errorEnvelope]));
@@ -14,8 +14,8 @@ const orderParams = s.orderParams;
  * orders with payment and refund, and door scans. Each change that partners hear about publishes
  * its webhook in the same transaction as the change.
  */
-export const ticketingOperatorRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { events, sales, door } = createTicketingService({ db: app.db, clock: app.clock, webhooks: app.webhooks });
+export const ticketingOperatorRoutes: FastifyPluginAsyncZod<OperatorRouteOptions> = async (app, { services }) => {
+  const { events, sales, door } = services.ticketing;
 
   // Actions without a body (publish, pay, …) must not fail when a client still sends a JSON content type.
   const json = app.getDefaultJsonParser('error', 'error');
