@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { bearerToken } from '../auth/api-keys.js';
 import { operatorIdempotency } from './idempotency.js';
 import { useIdempotency } from '../idempotency/hooks.js';
 import { safeEqual } from '../lib/crypto.js';
 import { envelopeFormat, useEnvelopeErrors } from '../plugins/envelope-errors.js';
+import { answerOf, useErrorFormat } from '../plugins/error-handler.js';
 import { refuseBraked } from '../plugins/auth-brake.js';
 import { useRateLimit } from '../plugins/rate-limit.js';
 import { operatorErrors } from './errors.js';
@@ -19,11 +20,13 @@ import { ticketingOperatorRoutes } from './routes/ticketing.js';
 
 /** Without ADMIN_TOKEN every path under /admin/v1 answers 404, saying why and how to turn it on. */
 function disabledOperatorApi(app: FastifyInstance): void {
-  const answer = operatorErrors.disabled();
-  const disabled = (reply: FastifyReply) => reply.status(answer.statusCode).send(envelopeFormat.body(answer));
-  app.setNotFoundHandler((_req, reply) => disabled(reply));
-  // A body that fails to parse on the way to a route that does not exist gets the same answer.
-  app.setErrorHandler((_err, _req, reply) => disabled(reply));
+  const disabled = answerOf(operatorErrors.disabled());
+  // The shared error handler in the envelope, with every error of this scope answered so: a body
+  // that fails to parse on the way to a route that does not exist gets the same answer.
+  useErrorFormat(app, { ...envelopeFormat, ownError: () => disabled }, { notFound: false });
+  app.setNotFoundHandler(async () => {
+    throw operatorErrors.disabled();
+  });
 }
 
 /**

@@ -72,7 +72,8 @@ export function codeForStatus(status: number): string {
   return CODE_BY_STATUS[status] ?? 'BAD_REQUEST';
 }
 
-function answerOf(err: ApiError): ErrorAnswer {
+/** An ApiError as the answer it gives. */
+export function answerOf(err: ApiError): ErrorAnswer {
   return { status: err.statusCode, code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
 }
 

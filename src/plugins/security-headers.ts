@@ -1,3 +1,5 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 
@@ -50,24 +52,22 @@ export function contentSecurityPolicy(extra: CspDirectives = {}): string {
  * README, Benchmark).
  */
 function helmetHeaders(): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) => {
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-    },
-    removeHeader: (name: string) => {
-      delete headers[name.toLowerCase()];
-    },
-  };
+  // A response that is never sent: helmet only calls setHeader and removeHeader on it.
+  const req = new IncomingMessage(new Socket());
+  const res = new ServerResponse(req);
   let failed: unknown;
   helmet({
     // Served over plain HTTP in development: no upgrade-insecure-requests (it would break /docs on http://<lan-ip>).
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives() },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
-  })({} as never, recorder as never, (err?: unknown) => {
+  })(req, res, (err?: unknown) => {
     failed = err;
   });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
   if (failed) throw failed;
   return headers;
 }
