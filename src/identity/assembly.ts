@@ -6,7 +6,7 @@ import { createOperatorCaseService } from './operator-case.js';
 import { createReviewCaseService } from './review-case.js';
 import { createReviewClaimService } from './review-claims.js';
 import { createIdentityOperatorReads, createIdentityOperatorService, createVerificationService } from './service.js';
-import type { PoseCheck } from './views.js';
+import type { PoseCheck } from './capture/views.js';
 
 /** What the identity services take besides their dependencies. */
 export interface IdentitySettings {

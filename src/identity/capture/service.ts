@@ -11,7 +11,7 @@ import type { VerificationRow } from '../repo.js';
 import type { IdentityDeps } from '../deps.js';
 import { storeImage, type StoredImage } from '../uploads/inspect.js';
 import type { CaptureForm, UploadSink } from '../uploads/multipart.js';
-import { captureStatusView, challengeView, type PoseCheck } from '../views.js';
+import { captureStatusView, challengeView, type PoseCheck } from './views.js';
 import { newChallenge, storedChallenge } from './challenge.js';
 
 export const PIPELINE_QUEUE = 'identity.pipeline';
