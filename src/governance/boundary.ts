@@ -15,7 +15,7 @@ export const CLOCK_SKEW_MS = 5_000;
 export const BYPASS_KINDS = ['replayed_receipt', 'modified_payload', 'expired_signature', 'timestamp_manipulation'] as const;
 type BypassKind = (typeof BYPASS_KINDS)[number];
 
-interface Rejection {
+export interface Rejection {
   code: RejectionCode;
   message: string;
 }

@@ -24,7 +24,7 @@ import {
 /** Signed checkpoints remembered, one per profile and tree size (a tree of a given size never changes). */
 const REMEMBERED_CHECKPOINTS = 10_000;
 
-interface SignedCheckpoint {
+export interface SignedCheckpoint {
   origin: string;
   tree_size: number;
   checkpoint: string;
@@ -33,7 +33,7 @@ interface SignedCheckpoint {
 }
 
 /** The answer of GET /v1/governance/log: the checkpoint with the witnesses' cosignature lines appended. */
-interface LogAnswer extends SignedCheckpoint {
+export interface LogAnswer extends SignedCheckpoint {
   cosignatures: { witness: string; timestamp: string }[];
 }
 

@@ -11,7 +11,7 @@ import { keyActor, type IdentityDeps } from './deps.js';
 const REVIEW_CLAIM_MS = 15 * 60 * 1000;
 
 /** Who holds a case now, as the queue and the case view show it; null when nobody does or the claim lapsed. */
-interface ClaimView {
+export interface ClaimView {
   reviewer: string;
   reviewer_name: string | null;
   until: string;
