@@ -78,7 +78,12 @@ const logWitnesses = z.string().transform((v, ctx) => {
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    /**
+     * Loopback by default, as Fastify's own listen is: a checkout started with `npm start` is
+     * reachable from this machine only, its operator API included. The image and
+     * docker-compose.yml set 0.0.0.0 themselves (docs/configuration.md).
+     */
+    HOST: z.string().min(1).default('127.0.0.1'),
     /** Where browsers reach this server: the base of the capture page links (`capture_url`). Default http://localhost:<PORT>. */
     PUBLIC_URL: publicUrl.optional(),
     DATABASE_URL: z

@@ -25,7 +25,7 @@ describe('ROLE (README, "Roles")', () => {
   it('is said in the startup lines: a worker points at no API, an API instance says who runs its jobs', () => {
     const postgres = { DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/partner', ADMIN_TOKEN: ADMIN_TOKEN };
     expect(startupLines(loadConfig({ ...postgres, ROLE: 'worker' }), 3000)).toEqual([
-      'Partner services worker (ROLE=worker) on http://localhost:3000: runs jobs; serves only /health, /ready and /metrics',
+      'Partner services worker (ROLE=worker) on http://127.0.0.1:3000: runs jobs; serves only /health, /ready and /metrics',
       'Database: PostgreSQL partner at db.internal:5432',
     ]);
     const api = startupLines(loadConfig({ ...postgres, ROLE: 'api' }), 3000);
