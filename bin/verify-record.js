@@ -31,6 +31,7 @@
 //   "cosignature/v1\ntime <t>\n" and the checkpoint body, by the witness's key
 //   (<name>+<8 hex>+<base64(0x04 ‖ key)>, pinned from the witness's operator). --checkpoint
 //   without a record and --proof checks the checkpoint alone: its signature and its quorum.
+// --help (or -h): the usage, exit 0.
 // Exit code 0 valid, 1 invalid, 2 usage error; one line of output.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -59,20 +60,26 @@ class Invalid extends Error {
   }
 }
 
+const USAGE =
+  `Usage: verify-record <file.json> --public-key <base64> [--chain] [--at <time>] | ` +
+  `verify-record <record.json> --checkpoint <note> --verifier-key <vkey> --proof <inclusion.json> [--ml-dsa-key <base64>] | ` +
+  `verify-record --consistency <old note> <new note> --verifier-key <vkey> --proof <consistency.json> [--ml-dsa-key <base64>] | ` +
+  `verify-record --checkpoint <note> --verifier-key <vkey> [--witness <witness vkey> …] [--quorum N]; ` +
+  `--witness (repeatable) and --quorum go with --checkpoint or --consistency`;
+
 function usage(message) {
-  process.stdout.write(
-    `usage error: ${message}. Usage: verify-record <file.json> --public-key <base64> [--chain] [--at <time>] | ` +
-      `verify-record <record.json> --checkpoint <note> --verifier-key <vkey> --proof <inclusion.json> [--ml-dsa-key <base64>] | ` +
-      `verify-record --consistency <old note> <new note> --verifier-key <vkey> --proof <consistency.json> [--ml-dsa-key <base64>] | ` +
-      `verify-record --checkpoint <note> --verifier-key <vkey> [--witness <witness vkey> …] [--quorum N]; ` +
-      `--witness (repeatable) and --quorum go with --checkpoint or --consistency\n`,
-  );
+  process.stdout.write(`usage error: ${message}. ${USAGE}\n`);
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const opts = { file: undefined, publicKey: undefined, chain: false, at: undefined, witnesses: [], quorum: undefined };
   const valued = { '--checkpoint': 'checkpoint', '--verifier-key': 'verifierKey', '--proof': 'proof', '--ml-dsa-key': 'mlDsaKey' };
+  // Asking how to call it is no error (docs/governance.md): the usage, exit 0, whatever else was given.
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\nExit code 0 valid, 1 invalid, 2 usage error; one line of output.\n`);
+    process.exit(0);
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg in valued) {
