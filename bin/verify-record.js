@@ -16,7 +16,7 @@
 // --at: also apply the execution boundary's time checks as of that moment: expiry
 //   (RECEIPT_EXPIRED) and the ±60 s decision window / issued_at in the future
 //   (TIMESTAMP_OUT_OF_WINDOW). Whether a receipt was already admitted needs the server.
-// --checkpoint: the record is a leaf of the profile's transparency log (README, "Transparency
+// --checkpoint: the record is a leaf of the profile's transparency log (docs/governance.md, "Transparency
 //   log"): the checkpoint (the signed note, or the whole answer of GET /v1/governance/log) must
 //   carry a valid Ed25519 note signature by --verifier-key, and --proof (the answer of
 //   GET /v1/governance/proofs/inclusion) must lead from the SHA-256 of 0x00 ‖ the record's JCS
@@ -25,7 +25,7 @@
 //   --proof being the answer of GET /v1/governance/proofs/consistency.
 // --ml-dsa-key: also verify the checkpoints' ML-DSA-65 signature (base64 public key from the /log
 //   answer); the checkpoint files must then be whole /log answers, which carry that signature.
-// --witness (repeatable) and --quorum N (README, "Witnesses"): at least N of these witnesses (all
+// --witness (repeatable) and --quorum N (docs/governance.md, "Witnesses"): at least N of these witnesses (all
 //   of them without --quorum) must have cosigned the checkpoint (the newer one with --consistency):
 //   a C2SP tlog-cosignature line per witness in the note, an Ed25519 signature over
 //   "cosignature/v1\ntime <t>\n" and the checkpoint body, by the witness's key

@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: the README's walkthrough ("The first five minutes") run for you. It makes a
+ * `npm run demo`: the walkthrough of docs/walkthrough.md ("The first five minutes") run for you. It makes a
  * tenant with its keys, a venue, events (one published with a ticket type and an order), a
  * webhook endpoint, a verification captured from test/fixtures/walkthrough/ and decided (by a
  * reviewer key when the pipeline sends it to review) and a sealed governance decision, then
@@ -7,7 +7,7 @@
  *
  *   npm run demo                                   its own server (and webhook receiver), kept running until Ctrl-C
  *   npm run demo -- --exit                         the same, stopped once everything is made (CI)
- *   ADMIN_TOKEN=… npm run demo -- --url http://localhost:3000 [--webhook-url https://localhost:4000]
+ *   ADMIN_TOKEN=… [RECEIVER=<the receiver's directory>] npm run demo -- --url http://localhost:3000 [--webhook-url https://localhost:4000]
  *                                                  on a server already running, started as the walkthrough starts it
  *
  * Nothing comes from the internet: the decision webhook and the ticketing webhooks go to a local
@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 
 const root = join(import.meta.dirname, '..');
 const fixtures = join(root, 'test', 'fixtures', 'walkthrough');
-const USAGE = `usage: npm run demo [-- --exit] [-- --url <server> [--webhook-url <receiver>]] (ADMIN_TOKEN for --url)`;
+const USAGE = `usage: npm run demo [-- --exit] [-- --url <server> [--webhook-url <receiver>]] (ADMIN_TOKEN for --url; RECEIVER: the webhook receiver's directory)`;
 
 let options: { url?: string; 'webhook-url'?: string; exit?: boolean; port?: string; help?: boolean };
 try {
@@ -301,11 +301,19 @@ try {
     }
     const base = options.url.replace(/\/$/, '');
     if (!(await answers(`${base}/ready`))) {
-      console.error(`No server answers ${base}/ready; start one (README, "The first five minutes"), or run npm run demo without --url.`);
+      console.error(
+        `No server answers ${base}/ready; start one (docs/walkthrough.md, "The first five minutes"), or run npm run demo without --url.`,
+      );
       process.exit(2);
     }
-    const defaultDir = join(process.env.TMPDIR ?? tmpdir(), 'webhook-receiver');
-    server = { base, token, receiver: (options['webhook-url'] ?? 'https://localhost:4000').replace(/\/$/, ''), receiverDir: defaultDir };
+    // The receiver keeps its files in a directory of its own run, which it prints as RECEIVER
+    // (docs/webhooks.md): the endpoint's secret goes there, as the walkthrough saves it.
+    server = {
+      base,
+      token,
+      receiver: (options['webhook-url'] ?? 'https://localhost:4000').replace(/\/$/, ''),
+      ...(process.env.RECEIVER ? { receiverDir: process.env.RECEIVER } : {}),
+    };
   } else {
     server = await ownServer();
   }

@@ -1,5 +1,5 @@
 /**
- * A local HTTPS webhook receiver for trying webhooks offline (README, "Receiving webhooks").
+ * A local HTTPS webhook receiver for trying webhooks offline (docs/webhooks.md, "Receiving webhooks").
  *
  *   npm run webhook-receiver -- [--port 4000] [--dir <dir>] [--secret whsec_…] [--jwks <url> | --public-key <base64>]
  *                               [--status 200] [--tolerance 300]

@@ -7,7 +7,7 @@ const root = join(import.meta.dirname, '../..');
 
 /**
  * `npm run demo -- --exit` as a new user runs it: its own server and webhook receiver, the
- * README's walkthrough with the files of test/fixtures/walkthrough/, face checks and document
+ * walkthrough of docs/walkthrough.md with the files of test/fixtures/walkthrough/, face checks and document
  * reading on (the defaults), nothing from the internet. On PostgreSQL its server gets a fresh
  * database of the CI server (face checks and document reading off there: see below).
  */

@@ -10,7 +10,7 @@ import { api, captureAll, HIGH_LIMITS, identityTenant } from '../helpers/identit
 
 const METRICS_TOKEN = 'roles-metrics-token-0123456789';
 
-describe('ROLE (README, "Roles")', () => {
+describe('ROLE (docs/operations.md, "Roles")', () => {
   it('is all by default, and api or worker only on PostgreSQL: the embedded database serves one process', () => {
     expect(loadConfig({}).ROLE).toBe('all');
     expect(loadConfig({ ROLE: 'api', DATABASE_URL: 'postgres://db/partner' }).ROLE).toBe('api');
