@@ -13,7 +13,7 @@ export interface ReadLine {
 /**
  * Where the two engines read the two twins of such a pair in one pass, the LSTM engine's character
  * is taken when its confidence is at least this; below it neither counts. Chosen from the measured
- * table in the docs/document-reading.md (`npm run documents:read-rate` prints it): the legacy engine read OCR-B's G
+ * table in docs/document-reading.md (`npm run documents:read-rate` prints it): the legacy engine read OCR-B's G
  * as 6 in a third of the G it saw, at 73 to 84, where it reads most true 6s too, so its confidence
  * cannot choose; the LSTM engine read 90 % of the printed characters at 97 or more. A twin the LSTM
  * engine reads surely but wrongly is still caught by the rule of twins.ts (two passes must agree).

@@ -1,6 +1,6 @@
 import type { FrameSource } from '../../db/vocabulary.js';
 /**
- * What the face checks measure and how they decide (pure; see the docs/faces.md, "Face checks").
+ * What the face checks measure and how they decide (pure; see docs/faces.md, "Face checks").
  * Only these numbers are stored with a verification (`signals`), never an image or a face embedding.
  */
 
