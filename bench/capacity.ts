@@ -1,5 +1,5 @@
 // `npm run bench:capacity`: what one core does (issue 45, "capacity per core"), on PostgreSQL
-// (DATABASE_URL) with the roles of README "Roles: API and worker instances":
+// (DATABASE_URL) with the roles of docs/operations.md "Roles: API and worker instances":
 // - partner requests per second: an API instance (ROLE=api) pinned to one core (`taskset -c`),
 //   driven from this process with CAPACITY_CONNECTIONS connections for CAPACITY_DURATION_S per route;
 // - verifications decided per hour: a worker instance (ROLE=worker) with face checks and document
@@ -37,7 +37,7 @@ const UNLIMITED = {
 
 async function main() {
   if (!/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) {
-    log('set DATABASE_URL to a PostgreSQL server: API and worker roles need it (README, "Roles")');
+    log('set DATABASE_URL to a PostgreSQL server: API and worker roles need it (docs/operations.md, "Roles")');
     process.exit(2);
   }
   const cores = availableParallelism();

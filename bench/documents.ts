@@ -1,4 +1,4 @@
-// The document reader's own time (README, "Document reading"), `BENCH_ONLY=documents` or a full
+// The document reader's own time (docs/document-reading.md, "Document reading"), `BENCH_ONLY=documents` or a full
 // run: the reader that the identity pipeline uses, in this process, over photos with no zone (the
 // no-zone set of the read-rate script: selfies, noise, blank pages, card fronts), each to be
 // refused, and over readable documents (phone photos of generated passports and cards), each to be

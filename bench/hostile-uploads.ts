@@ -1,4 +1,4 @@
-// Hostile uploads (README, "Bounded identity work"): images built to hurt the image engines, each
+// Hostile uploads (docs/identity.md, "Bounded identity work"): images built to hurt the image engines, each
 // sent through a capture link of a server running its engines (FACE_CHECKS and DOCUMENT_READING on).
 // Each must be refused at upload (422) or decided within HOSTILE_DECIDE_LIMIT_MS, the process alive
 // with its RSS under HOSTILE_RSS_LIMIT_MB, and an ordinary verification started 2 s after the

@@ -284,7 +284,7 @@ async function main() {
         ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
         // `EVENT_PAGE_CACHE_MB=0 npm run bench` measures event pages read from the database at every request.
         ...(process.env.EVENT_PAGE_CACHE_MB ? { EVENT_PAGE_CACHE_MB: process.env.EVENT_PAGE_CACHE_MB } : {}),
-        // `METRICS_TOKEN=… npm run bench` measures with the metrics on (README, "Metrics, traces and alerts").
+        // `METRICS_TOKEN=… npm run bench` measures with the metrics on (docs/operations.md, "Metrics, traces and alerts").
         ...(process.env.METRICS_TOKEN ? { METRICS_TOKEN: process.env.METRICS_TOKEN } : {}),
       },
       '/ready',

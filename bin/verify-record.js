@@ -16,7 +16,7 @@
 // --at: also apply the execution boundary's time checks as of that moment: expiry
 //   (RECEIPT_EXPIRED) and the ±60 s decision window / issued_at in the future
 //   (TIMESTAMP_OUT_OF_WINDOW). Whether a receipt was already admitted needs the server.
-// --checkpoint: the record is a leaf of the profile's transparency log (README, "Transparency
+// --checkpoint: the record is a leaf of the profile's transparency log (docs/governance.md, "Transparency
 //   log"): the checkpoint (the signed note, or the whole answer of GET /v1/governance/log) must
 //   carry a valid Ed25519 note signature by --verifier-key, and --proof (the answer of
 //   GET /v1/governance/proofs/inclusion) must lead from the SHA-256 of 0x00 ‖ the record's JCS
@@ -25,12 +25,13 @@
 //   --proof being the answer of GET /v1/governance/proofs/consistency.
 // --ml-dsa-key: also verify the checkpoints' ML-DSA-65 signature (base64 public key from the /log
 //   answer); the checkpoint files must then be whole /log answers, which carry that signature.
-// --witness (repeatable) and --quorum N (README, "Witnesses"): at least N of these witnesses (all
+// --witness (repeatable) and --quorum N (docs/governance.md, "Witnesses"): at least N of these witnesses (all
 //   of them without --quorum) must have cosigned the checkpoint (the newer one with --consistency):
 //   a C2SP tlog-cosignature line per witness in the note, an Ed25519 signature over
 //   "cosignature/v1\ntime <t>\n" and the checkpoint body, by the witness's key
 //   (<name>+<8 hex>+<base64(0x04 ‖ key)>, pinned from the witness's operator). --checkpoint
 //   without a record and --proof checks the checkpoint alone: its signature and its quorum.
+// --help (or -h): the usage, exit 0.
 // Exit code 0 valid, 1 invalid, 2 usage error; one line of output.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -59,20 +60,26 @@ class Invalid extends Error {
   }
 }
 
+const USAGE =
+  `Usage: verify-record <file.json> --public-key <base64> [--chain] [--at <time>] | ` +
+  `verify-record <record.json> --checkpoint <note> --verifier-key <vkey> --proof <inclusion.json> [--ml-dsa-key <base64>] | ` +
+  `verify-record --consistency <old note> <new note> --verifier-key <vkey> --proof <consistency.json> [--ml-dsa-key <base64>] | ` +
+  `verify-record --checkpoint <note> --verifier-key <vkey> [--witness <witness vkey> …] [--quorum N]; ` +
+  `--witness (repeatable) and --quorum go with --checkpoint or --consistency`;
+
 function usage(message) {
-  process.stdout.write(
-    `usage error: ${message}. Usage: verify-record <file.json> --public-key <base64> [--chain] [--at <time>] | ` +
-      `verify-record <record.json> --checkpoint <note> --verifier-key <vkey> --proof <inclusion.json> [--ml-dsa-key <base64>] | ` +
-      `verify-record --consistency <old note> <new note> --verifier-key <vkey> --proof <consistency.json> [--ml-dsa-key <base64>] | ` +
-      `verify-record --checkpoint <note> --verifier-key <vkey> [--witness <witness vkey> …] [--quorum N]; ` +
-      `--witness (repeatable) and --quorum go with --checkpoint or --consistency\n`,
-  );
+  process.stdout.write(`usage error: ${message}. ${USAGE}\n`);
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const opts = { file: undefined, publicKey: undefined, chain: false, at: undefined, witnesses: [], quorum: undefined };
   const valued = { '--checkpoint': 'checkpoint', '--verifier-key': 'verifierKey', '--proof': 'proof', '--ml-dsa-key': 'mlDsaKey' };
+  // Asking how to call it is no error (docs/governance.md): the usage, exit 0, whatever else was given.
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\nExit code 0 valid, 1 invalid, 2 usage error; one line of output.\n`);
+    process.exit(0);
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg in valued) {

@@ -2,7 +2,7 @@
 # `npm run test:container` (and .ci/run): builds the real Dockerfile with podman and runs the image
 # on the embedded store, on the CI PostgreSQL, and as docker-compose.yml with its postgres and
 # redis; each time it checks the user (uid 1000), the HEALTHCHECK, /ready, one request of each
-# API and a graceful stop (SIGTERM, exit 0 within a few seconds). README, "Container test".
+# API and a graceful stop (SIGTERM, exit 0 within a few seconds). docs/operations.md, "Container test".
 #
 # No registry is reachable here, so the base images are stand-ins built with mmdebstrap from
 # Debian trixie and imported under the names the Dockerfile and compose file use: node:22-slim
@@ -280,8 +280,8 @@ service_pid=$!
 for _ in $(seq 1 50); do [ -S "$socket" ] && break; sleep 0.1; done
 [ -S "$socket" ] || fail "podman system service did not start"
 export DOCKER_HOST="unix://$socket"
-# The deployment's master key (README, "Encryption at rest"): the restored stack below is given the
-# same one, as the README's restore says, since no backup holds it.
+# The deployment's master key (docs/operations.md, "Encryption at rest"): the restored stack below is given the
+# same one, as the restore of docs/operations.md says, since no backup holds it.
 export DATA_KEY="$(head -c 32 /dev/urandom | base64)"
 compose_port=$(free_port)
 compose=(docker-compose -p "$project" -f docker-compose.yml)
@@ -302,7 +302,7 @@ wait_healthy "$server" 180
 echo "   HEALTHCHECK passes"
 check_runs_as_node "$server"
 check_apis "http://127.0.0.1:$compose_port"
-# The README's backup (Backup and restore, PostgreSQL with compose), as written, while the server runs:
+# The backup of docs/operations.md (Backup and restore, PostgreSQL with compose), as written, while the server runs:
 # pg_dump inside the postgres service, the server-data volume through tar inside the running server
 # (`docker compose exec`; a one-off `run` container is refused by podman, which has no links).
 "${compose[@]}" exec -T postgres sh -c 'pg_dump -U "$POSTGRES_USER" -d "$POSTGRES_DB" --format=custom' >"$work/partner.dump" ||
@@ -318,7 +318,7 @@ echo "   postgres and redis stopped first"
 check_graceful_stop "$server" 15000 "${compose[@]}" stop server
 "${compose[@]}" down -v --timeout 5 >/dev/null 2>&1
 
-# The README's restore, as written, into a new stack (a second project: empty volumes).
+# The restore of docs/operations.md, as written, into a new stack (a second project: empty volumes).
 say "restore into a new stack (pg_restore in its postgres service, then the blobs into its running server)"
 restored=(docker-compose -p "${project}r" -f docker-compose.yml)
 restored_port=$(free_port)

@@ -1,19 +1,20 @@
 /**
- * `npm run demo`: the README's walkthrough ("The first five minutes") run for you. It makes a
+ * `npm run demo`: the walkthrough of docs/walkthrough.md ("The first five minutes") run for you. It makes a
  * tenant with its keys, a venue, events (one published with a ticket type and an order), a
  * webhook endpoint, a verification captured from test/fixtures/walkthrough/ and decided (by a
- * reviewer key when the pipeline sends it to review) and a sealed governance decision, then
+ * reviewer key when the pipeline sends it to review) and a sealed governance decision, checks
+ * offline that the log grew consistently past it (a second decision), then
  * prints what it made and how to look at it.
  *
  *   npm run demo                                   its own server (and webhook receiver), kept running until Ctrl-C
  *   npm run demo -- --exit                         the same, stopped once everything is made (CI)
- *   ADMIN_TOKEN=… npm run demo -- --url http://localhost:3000 [--webhook-url https://localhost:4000]
+ *   ADMIN_TOKEN=… [RECEIVER=<the receiver's directory>] npm run demo -- --url http://localhost:3000 [--webhook-url https://localhost:4000]
  *                                                  on a server already running, started as the walkthrough starts it
  *
  * Nothing comes from the internet: the decision webhook and the ticketing webhooks go to a local
  * receiver (scripts/webhook-receiver.ts), which its own server trusts through NODE_EXTRA_CA_CERTS.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -23,7 +24,7 @@ import { parseArgs } from 'node:util';
 
 const root = join(import.meta.dirname, '..');
 const fixtures = join(root, 'test', 'fixtures', 'walkthrough');
-const USAGE = `usage: npm run demo [-- --exit] [-- --url <server> [--webhook-url <receiver>]] (ADMIN_TOKEN for --url)`;
+const USAGE = `usage: npm run demo [-- --exit] [-- --url <server> [--webhook-url <receiver>]] (ADMIN_TOKEN for --url; RECEIVER: the webhook receiver's directory)`;
 
 let options: { url?: string; 'webhook-url'?: string; exit?: boolean; port?: string; help?: boolean };
 try {
@@ -268,15 +269,18 @@ async function seed(base: string, token: string, receiver: string, receiverDir: 
     grantedBy: 'ops@moonlight.example',
     expiresAt: '2030-01-01T00:00:00.000Z',
   });
-  const record = await call(base, 'POST', '/v1/governance/decisions', gov, {
-    agent_id: 'refund-bot',
-    action: 'tickets.refund',
-    authority_status: 'VALID',
-    human_present: false,
-    consequence_tier: 'LOW',
-    timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, '.000Z'),
-    behavior: { fingerprint: 'fp-1', drift: 0.1 },
-  });
+  const decide = () =>
+    call(base, 'POST', '/v1/governance/decisions', gov, {
+      agent_id: 'refund-bot',
+      action: 'tickets.refund',
+      authority_status: 'VALID',
+      human_present: false,
+      consequence_tier: 'LOW',
+      timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, '.000Z'),
+      behavior: { fingerprint: 'fp-1', drift: 0.1 },
+    });
+  const record = await decide();
+  const consistency = await checkLogGrowth(base, gov, decide);
 
   // The ticketing webhooks (event.published, order.paid): wait until the receiver answered each.
   type Delivery = { state: 'pending' | 'succeeded' | 'failed'; eventType?: string };
@@ -287,7 +291,34 @@ async function seed(base: string, token: string, receiver: string, receiverDir: 
     deliveries = (await op('GET', `/webhook-deliveries?profileId=${profile.id}`)).data.items;
   } while ((deliveries.length < 2 || deliveries.some((d) => d.state === 'pending')) && Date.now() < deliveredBy);
 
-  return { profile, tk, idv, reviewer, gov, events, published, order, endpoint, deliveries, verification, pipeline, record };
+  return { profile, tk, idv, reviewer, gov, events, published, order, endpoint, deliveries, verification, pipeline, record, consistency };
+}
+
+/**
+ * Steps 2, 5 and 6 of the governance walk (docs/governance.md): keep a checkpoint, seal another
+ * decision, take the newer checkpoint and check offline, with bin/verify-record.js, that it
+ * extends the kept one. Two different sizes, or the proof proves nothing. Answers its line.
+ */
+async function checkLogGrowth(base: string, gov: string, decide: () => Promise<unknown>): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'partner-demo-log-'));
+  try {
+    const kept = await call(base, 'GET', '/v1/governance/log', gov);
+    await decide();
+    const newer = await call(base, 'GET', '/v1/governance/log', gov);
+    const proof = await call(base, 'GET', `/v1/governance/proofs/consistency?from=${kept.tree_size}&to=${newer.tree_size}`, gov);
+    writeFileSync(join(dir, 'checkpoint.note'), kept.checkpoint);
+    writeFileSync(join(dir, 'checkpoint-new.note'), newer.checkpoint);
+    writeFileSync(join(dir, 'consistency.json'), JSON.stringify(proof));
+    const args = ['bin/verify-record.js', '--consistency', join(dir, 'checkpoint.note'), join(dir, 'checkpoint-new.note')];
+    const verified = spawnSync(process.execPath, [...args, '--verifier-key', kept.verifier_key, '--proof', join(dir, 'consistency.json')], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    if (verified.status !== 0) throw new RequestFailed(`verify-record --consistency exited ${verified.status}: ${verified.stdout}`);
+    return verified.stdout.trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 let server: { base: string; token: string; receiver: string; receiverDir?: string; logs?: string };
@@ -301,11 +332,19 @@ try {
     }
     const base = options.url.replace(/\/$/, '');
     if (!(await answers(`${base}/ready`))) {
-      console.error(`No server answers ${base}/ready; start one (README, "The first five minutes"), or run npm run demo without --url.`);
+      console.error(
+        `No server answers ${base}/ready; start one (docs/walkthrough.md, "The first five minutes"), or run npm run demo without --url.`,
+      );
       process.exit(2);
     }
-    const defaultDir = join(process.env.TMPDIR ?? tmpdir(), 'webhook-receiver');
-    server = { base, token, receiver: (options['webhook-url'] ?? 'https://localhost:4000').replace(/\/$/, ''), receiverDir: defaultDir };
+    // The receiver keeps its files in a directory of its own run, which it prints as RECEIVER
+    // (docs/webhooks.md): the endpoint's secret goes there, as the walkthrough saves it.
+    server = {
+      base,
+      token,
+      receiver: (options['webhook-url'] ?? 'https://localhost:4000').replace(/\/$/, ''),
+      ...(process.env.RECEIVER ? { receiverDir: process.env.RECEIVER } : {}),
+    };
   } else {
     server = await ownServer();
   }
@@ -327,6 +366,7 @@ try {
             ? ` (${made.pipeline.reason})`
             : ''),
       `  governance    record seq ${made.record.seq}: ${made.record.disposition} for refund-bot's tickets.refund`,
+      `  log           ${made.consistency}`,
       '',
       'Keys (shown once, as the API shows them):',
       `  operator      ADMIN_TOKEN=${server.token}`,

@@ -1,5 +1,5 @@
 /**
- * Measures the machine-readable-zone read rate on the varied generated set (README, "Document
+ * Measures the machine-readable-zone read rate on the varied generated set (docs/document-reading.md, "Document
  * reading"; scripts/documents/varied-set.ts): per difficulty and kind (TD1 cards read as a
  * verification reads them, front and back; TD2 cards; TD3 passports), how many zones were read
  * with a certain name, how many with the name marked uncertain, how many were not read, and how

@@ -5,7 +5,7 @@
 // and, for candidate thresholds, how many pairs each rule would decide which way. Two settings:
 // the photos against each other, and each photo printed as the portrait of a generated passport
 // photographed like a phone photo (scripts/documents) against the other photos, which is what a
-// verification compares. Small sample: 3 people, 15 photos (see the README, "Face checks").
+// verification compares. Small sample: 3 people, 15 photos (see docs/faces.md, "Face checks").
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';

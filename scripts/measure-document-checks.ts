@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/measure-document-checks.ts`: the capture page's document checks measured on
  * the pictures of scripts/fixtures/document-checks.ts; DOCUMENT_LIMITS
- * (web/capture/quality/document-check.ts) was chosen from this table (README, "Checks before sending").
+ * (web/capture/quality/document-check.ts) was chosen from this table (docs/identity.md, "Checks before sending").
  */
 import { judgeDocument, measureDocument } from '../web/capture/quality/document-check.js';
 import { cases, pixels } from './fixtures/document-checks.js';

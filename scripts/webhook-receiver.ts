@@ -1,12 +1,15 @@
 /**
- * A local HTTPS webhook receiver for trying webhooks offline (README, "Receiving webhooks").
+ * A local HTTPS webhook receiver for trying webhooks offline (docs/webhooks.md, "Receiving webhooks").
  *
  *   npm run webhook-receiver -- [--port 4000] [--dir <dir>] [--secret whsec_…] [--jwks <url> | --public-key <base64>]
  *                               [--status 200] [--tolerance 300]
  *
- * It makes a throwaway self-signed certificate for localhost/127.0.0.1/::1 (kept in --dir,
- * default $TMPDIR/webhook-receiver, and reused on restart), writes it to <dir>/ca.pem so the
- * server can trust it (NODE_EXTRA_CA_CERTS), verifies each delivery and prints it:
+ * It makes a throwaway self-signed certificate for localhost/127.0.0.1/::1 and writes it to
+ * <dir>/ca.pem so the server can trust it (NODE_EXTRA_CA_CERTS). <dir> is --dir (kept, and its
+ * certificate reused on restart), or else a fresh directory of this run's own under $TMPDIR
+ * (mode 0700, deleted when the receiver stops): never one fixed path that another local user
+ * could have made first and put a certificate or secret of theirs in (docs/webhooks.md). It
+ * prints the directory, verifies each delivery and prints it:
  * - `Service-Signature` (ticketing endpoints): HMAC-SHA256 with the endpoint secret: --secret,
  *   WEBHOOK_SECRET, or the file <dir>/secret, read at each delivery so the secret shown at
  *   registration can be saved there while the receiver runs (comma-separate several secrets);
@@ -16,7 +19,7 @@
  * A verified delivery is answered --status (default 200); a bad or missing signature 400.
  */
 import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,7 +34,8 @@ interface Options {
   secrets: string[];
   jwks: string;
   publicKey?: string;
-  dir: string;
+  /** --dir; unset: a fresh directory of this run's own. */
+  dir?: string;
   status: number;
   toleranceSec: number;
 }
@@ -83,7 +87,7 @@ function readOptions(argv: string[]): Options {
       .filter(Boolean),
     jwks: values.jwks ?? process.env.IDENTITY_JWKS_URL ?? 'http://localhost:3000/v1/.well-known/jwks.json',
     ...(publicKey ? { publicKey } : {}),
-    dir: resolve(values.dir ?? join(tmpdir(), 'webhook-receiver')),
+    ...(values.dir ? { dir: resolve(values.dir) } : {}),
     status: int(values.status, 200, 'status', 200, 599),
     toleranceSec: int(values.tolerance, 300, 'tolerance', 1, 10 * 365 * 24 * 3600),
   };
@@ -93,7 +97,8 @@ function readHelp(): string {
   return [
     'usage: npm run webhook-receiver -- [--port 4000] [--dir <dir>] [--secret whsec_…] [--jwks <url> | --public-key <base64>] [--status 200] [--tolerance 300]',
     'An HTTPS receiver with a throwaway certificate that verifies and prints every delivery.',
-    '  --dir          where ca.pem (for NODE_EXTRA_CA_CERTS), its key and the file `secret` live (default $TMPDIR/webhook-receiver)',
+    '  --dir          where ca.pem (for NODE_EXTRA_CA_CERTS), its key and the file `secret` live, kept for the next run',
+    '                 (default: a fresh directory under $TMPDIR for this run alone, printed at start, deleted at stop)',
     '  --secret       endpoint signing secret(s) for Service-Signature (or WEBHOOK_SECRET, or write it to <dir>/secret)',
     '  --jwks         where the identity-webhook keys are (default http://localhost:3000/v1/.well-known/jwks.json)',
     '  --public-key   an identity-webhook public key instead (base64 of the raw 32 bytes)',
@@ -132,7 +137,7 @@ type Verdict = { ok: true; scheme: string } | { ok: false; reason: string };
 async function verifyDelivery(
   headers: Record<string, string | string[] | undefined>,
   body: Buffer,
-  options: Options,
+  options: Options & { dir: string },
   keys: ReturnType<typeof identityKeys>,
 ): Promise<Verdict> {
   const header = (name: string) => {
@@ -199,8 +204,10 @@ async function certificateIn(dir: string): Promise<{ key: string; cert: string }
 
 async function main() {
   const options = readOptions(process.argv.slice(2));
-  const certificate = await certificateIn(options.dir);
-  const caFile = join(options.dir, 'ca.pem');
+  const ownDir = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'webhook-receiver-'));
+  const certificate = await certificateIn(dir);
+  const caFile = join(dir, 'ca.pem');
   const keys = identityKeys(options);
   let count = 0;
   const server = createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
@@ -208,7 +215,7 @@ async function main() {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      void verifyDelivery(req.headers, body, options, keys).then((verdict) => {
+      void verifyDelivery(req.headers, body, { ...options, dir }, keys).then((verdict) => {
         count++;
         const at = new Date().toISOString();
         let shown: string;
@@ -237,17 +244,24 @@ async function main() {
     process.stdout.write(
       [
         `webhook receiver listening on https://${host}:${port}/ (its certificate: ${caFile})`,
+        ownDir
+          ? `its files are in a directory of this run's own, deleted when it stops; in the walkthrough's other terminals:`
+          : `its files are in --dir, kept for the next run; in the walkthrough's other terminals:`,
+        `  export RECEIVER=${dir}`,
         `start the server so it trusts this receiver and may call a local address, with the operator API on`,
-        `(ADMIN_TOKEN: any 16+ characters; the README's walkthrough uses this one):`,
+        `(ADMIN_TOKEN: any 16+ characters; docs/walkthrough.md uses this one):`,
         `  NODE_EXTRA_CA_CERTS=${caFile} WEBHOOK_ALLOW_PRIVATE_NETWORKS=true ADMIN_TOKEN=local-operator-token-123 npm start`,
-        `verifying Service-Signature with ${options.secrets.length ? '--secret and ' : ''}the secret(s) in ${join(options.dir, 'secret')} (read at each delivery)`,
+        `verifying Service-Signature with ${options.secrets.length ? '--secret and ' : ''}the secret(s) in ${join(dir, 'secret')} (read at each delivery)`,
         options.publicKey
           ? 'verifying Standard Webhooks signatures with --public-key'
           : `verifying Standard Webhooks signatures with the keys at ${options.jwks}`,
       ].join('\n') + '\n',
     );
   });
-  const stop = () => server.close(() => process.exit(0));
+  const stop = () => {
+    if (ownDir) rmSync(dir, { recursive: true, force: true });
+    server.close(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -104,7 +104,7 @@ function trustProxyOption(config: Config): FastifyServerOptions['trustProxy'] {
 
 /**
  * Builds the whole process: the three APIs, the operator API and operations, ready to inject or
- * listen. ROLE (README, "Roles") leaves out the job runner (`api`: jobs are queued only) or the
+ * listen. ROLE (docs/operations.md, "Roles") leaves out the job runner (`api`: jobs are queued only) or the
  * APIs (`worker`: jobs, /health, /ready and /metrics only).
  */
 export async function buildApp(config: Config, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -144,7 +144,7 @@ export async function buildApp(config: Config, opts: AppOptions = {}): Promise<F
   let storedBlobs: BlobStore | undefined;
   try {
     await applyMigrations(database);
-    // Before anything is served: a missing or wrong master key refuses the start (README, "Encryption at rest").
+    // Before anything is served: a missing or wrong master key refuses the start (docs/operations.md, "Encryption at rest").
     const settled = await settleDataKeys(config, database.db);
     dataKeys = settled.keys;
     if (settled.sealedRows > 0) app.log.info({ sealedRows: settled.sealedRows }, 'encryption at rest: sealed the secrets stored before it');

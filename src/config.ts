@@ -39,7 +39,7 @@ export interface LogWitness extends NoteKey {
 }
 
 /**
- * LOG_WITNESSES (README, "Witnesses"): comma-separated `<name>+<hex key hash>+<base64 key>=<https URL>`,
+ * LOG_WITNESSES (docs/governance.md, "Witnesses"): comma-separated `<name>+<hex key hash>+<base64 key>=<https URL>`,
  * a C2SP tlog-cosignature Ed25519 verifier key and the witness's submission prefix.
  */
 const logWitnesses = z.string().transform((v, ctx) => {
@@ -78,7 +78,12 @@ const logWitnesses = z.string().transform((v, ctx) => {
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    /**
+     * Loopback by default, as Fastify's own listen is: a checkout started with `npm start` is
+     * reachable from this machine only, its operator API included. The image and
+     * docker-compose.yml set 0.0.0.0 themselves (docs/configuration.md).
+     */
+    HOST: z.string().min(1).default('127.0.0.1'),
     /** Where browsers reach this server: the base of the capture page links (`capture_url`). Default http://localhost:<PORT>. */
     PUBLIC_URL: publicUrl.optional(),
     DATABASE_URL: z
@@ -86,24 +91,24 @@ const envSchema = z
       .refine((v) => v === 'memory://' || /^postgres(ql)?:\/\//.test(v), 'postgres://… or memory://')
       .optional(),
     DATA_DIR: z.string().min(1).default('./data'),
-    /** The master key that encrypts secrets and images at rest (README, "Encryption at rest"); unset → DATA_KEY_FILE. Every instance needs the same. */
+    /** The master key that encrypts secrets and images at rest (docs/operations.md, "Encryption at rest"); unset → DATA_KEY_FILE. Every instance needs the same. */
     DATA_KEY: base64Key.optional(),
     /** Where the master key lives when DATA_KEY is unset (default DATA_DIR/data.key, created 0600 on the first start). */
     DATA_KEY_FILE: z.string().min(1).optional(),
     /** A former master key, read but never written with, while `rotate-data-key` moves the data to DATA_KEY. */
     DATA_KEY_PREVIOUS: base64Key.optional(),
     DATA_KEY_PREVIOUS_FILE: z.string().min(1).optional(),
-    /** What this process does (README, "Roles"): `api` serves HTTP and queues jobs, `worker` runs them; `all` both. */
+    /** What this process does (docs/operations.md, "Roles"): `api` serves HTTP and queues jobs, `worker` runs them; `all` both. */
     ROLE: z.enum(['all', 'api', 'worker']).default('all'),
     ADMIN_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
-    /** Turns on traces over OTLP/HTTP to this collector (README, "Traces"); the other OTEL_* variables are read by the SDK. */
+    /** Turns on traces over OTLP/HTTP to this collector (docs/operations.md, "Traces"); the other OTEL_* variables are read by the SDK. */
     OTEL_EXPORTER_OTLP_ENDPOINT: z
       .string()
       .regex(/^https?:\/\/[^\s?#]+$/, 'an http(s) URL such as http://otel-collector:4318')
       .optional(),
-    /** Continue a caller's trace from its traceparent/tracestate/baggage headers; off, every request starts its own trace (README, "Traces"). */
+    /** Continue a caller's trace from its traceparent/tracestate/baggage headers; off, every request starts its own trace (docs/operations.md, "Traces"). */
     OTEL_TRUST_INCOMING_CONTEXT: boolean.default(false),
-    /** Turns on GET /metrics, read with this bearer token (README, "Metrics"); unset → 404. */
+    /** Turns on GET /metrics, read with this bearer token (docs/operations.md, "Metrics"); unset → 404. */
     METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     REDIS_URL: z
       .string()
@@ -113,10 +118,10 @@ const envSchema = z
     WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
     WEBHOOK_RETRY_DELAYS_MS: delayList.optional(),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean.default(false),
-    /** Days a delivery attempt (with its excerpt of the receiver's answer) is kept in the delivery log (README, "Retention"). */
+    /** Days a delivery attempt (with its excerpt of the receiver's answer) is kept in the delivery log (docs/operations.md, "Retention"). */
     WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     GOVERNANCE_SIGNING_KEY: base64Seed.optional(),
-    /** Witnesses each new transparency-log checkpoint is sent to for their cosignatures (README, "Witnesses"); none by default. */
+    /** Witnesses each new transparency-log checkpoint is sent to for their cosignatures (docs/governance.md, "Witnesses"); none by default. */
     LOG_WITNESSES: logWitnesses.default([]),
     TICKETING_RATE_LIMIT_PER_MINUTE: positiveInt.default(120),
     /** Event pages kept per process, in MiB of bodies (0: none); a kept page is checked against the database before it is sent. */
@@ -127,12 +132,12 @@ const envSchema = z
     GOVERNANCE_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
     /** Per client IP over /admin/v1, counted before the operator token is checked. */
     ADMIN_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
-    /** Failed authentications per client IP and minute, over every API, before it answers 429 (README, Security). */
+    /** Failed authentications per client IP and minute, over every API, before it answers 429 (docs/security.md, Security). */
     AUTH_FAILURE_LIMIT_PER_MINUTE: positiveInt.default(30),
     /** Trust X-Forwarded-For from this many proxy hops (0: the socket address is the client). */
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     JOBS_POLL_INTERVAL_MS: positiveInt.default(500),
-    /** Slots per lane (README, Operations): jobs of each kind running at once in this process. */
+    /** Slots per lane (docs/operations.md, Operations): jobs of each kind running at once in this process. */
     JOBS_IDENTITY_CONCURRENCY: nonNegativeInt.default(4),
     JOBS_DELIVERY_CONCURRENCY: nonNegativeInt.default(32),
     JOBS_HOUSEKEEPING_CONCURRENCY: nonNegativeInt.default(4),
@@ -141,15 +146,15 @@ const envSchema = z
     /** Deliveries to one endpoint in flight at once, across all processes. */
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: positiveInt.default(4),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
-    /** Face checks in the identity pipeline (README, "Face checks"); `off` keeps only the byte rules and loads no model. */
+    /** Face checks in the identity pipeline (docs/faces.md, "Face checks"); `off` keeps only the byte rules and loads no model. */
     FACE_CHECKS: z.enum(['on', 'off']).default('on'),
-    /** Reading the document's machine-readable zone in the pipeline (README, "Document reading"); `off` keeps the typed-zone rules only. */
+    /** Reading the document's machine-readable zone in the pipeline (docs/document-reading.md, "Document reading"); `off` keeps the typed-zone rules only. */
     DOCUMENT_READING: z.enum(['on', 'off']).default('on'),
     /** Worker threads running face inference, each with its own copy of the models (~150 MB). */
     FACE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
     /** Linux nice value of the face workers: above 0 the API's event loop wins the CPU when both want it. */
     FACE_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
-    /** One verification's face analysis (waiting for the models included): past it the worker is ended and the verification parked (README, "Bounded identity work"). */
+    /** One verification's face analysis (waiting for the models included): past it the worker is ended and the verification parked (docs/identity.md, "Bounded identity work"). */
     FACE_TIMEOUT_MS: positiveInt.default(45_000),
     /** One verification's document reading (engines starting included): past it the worker is ended and the verification parked. */
     DOCUMENT_READ_TIMEOUT_MS: positiveInt.default(12_000),
@@ -161,7 +166,7 @@ const envSchema = z
     /** Radians of yaw: a left/right step turns at least FACE_YAW_TURN, a front step at most FACE_YAW_FRONT. */
     FACE_YAW_TURN: z.coerce.number().min(0).max(1.5).default(0.15),
     FACE_YAW_FRONT: z.coerce.number().min(0).max(1.5).default(0.25),
-    /** Where uploaded files live (README, "Object storage"): `file` under DATA_DIR/blobs, or an S3 bucket. */
+    /** Where uploaded files live (docs/operations.md, "Object storage"): `file` under DATA_DIR/blobs, or an S3 bucket. */
     BLOB_STORE: z.enum(['file', 's3']).default('file'),
     S3_BUCKET: z
       .string()
@@ -182,7 +187,7 @@ const envSchema = z
     S3_UPLOADS_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
   })
   .refine((c) => c.FACE_MATCH_LOW <= c.FACE_MATCH_HIGH, { path: ['FACE_MATCH_LOW'], message: 'must not exceed FACE_MATCH_HIGH' })
-  // The embedded database belongs to one process, and the roles exist to run several (README, "Roles").
+  // The embedded database belongs to one process, and the roles exist to run several (docs/operations.md, "Roles").
   .refine((c) => c.ROLE === 'all' || /^postgres(ql)?:\/\//.test(c.DATABASE_URL ?? ''), {
     path: ['ROLE'],
     message: 'api and worker need PostgreSQL (DATABASE_URL=postgres://…): the embedded database serves one process, so run ROLE=all there',

@@ -22,7 +22,7 @@ declare module 'fastify' {
     faces: FacePool | null;
     /** The OCR of document zones; null when DOCUMENT_READING=off. */
     documents: DocumentReader | null;
-    /** The master keys secrets and images are sealed with at rest (README, "Encryption at rest"). */
+    /** The master keys secrets and images are sealed with at rest (docs/operations.md, "Encryption at rest"). */
     dataKeys: DataKeys;
     /** Seals what it stores and opens what it reads (src/at-rest/sealed-blobs.ts). */
     blobs: BlobStore;

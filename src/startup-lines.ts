@@ -22,7 +22,7 @@ export function startupLines(
   const anyInterface = ['0.0.0.0', '::', '[::]'].includes(config.HOST);
   const host = anyInterface ? 'localhost' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const base = `http://${host}:${port}`;
-  // A worker serves no API (README, "Roles"): say what it does instead of pointing at routes it lacks.
+  // A worker serves no API (docs/operations.md, "Roles"): say what it does instead of pointing at routes it lacks.
   if (config.ROLE === 'worker')
     return [
       `Partner services worker (ROLE=worker) on ${base}: runs jobs; serves only /health, /ready and /metrics`,

@@ -15,7 +15,7 @@ const PORTRAITS = ['person-a-1', 'person-a-3', 'person-b-1', 'person-b-2', 'pers
 
 export const portraitPath = (name: string) => fileURLToPath(new URL(`../../test/fixtures/faces/${name}.jpg`, import.meta.url));
 
-/** The range each photo setting is drawn from, per difficulty (README, "Document reading"). */
+/** The range each photo setting is drawn from, per difficulty (docs/document-reading.md, "Document reading"). */
 const RANGES: Record<
   Exclude<Difficulty, 'clean'>,
   Record<Exclude<keyof Photo, 'shear' | 'unevenLight' | 'lightAngle'>, [number, number]>

@@ -1,5 +1,5 @@
 /**
- * The measured table the glyph-height witness is chosen from (README, "Document reading";
+ * The measured table the glyph-height witness is chosen from (docs/document-reading.md, "Document reading";
  * `DIGIT_FROM` in src/identity/document/glyph-heights.ts): for every letter and digit of a true
  * zone's mixed fields (document number, optional data), where its glyph stands between its row's
  * letter height (0) and digit height (1), per difficulty, and how many documents gave no measure

@@ -36,7 +36,7 @@ export async function noZonePhotos(seed = 1): Promise<NoZonePhoto[]> {
     [2400, 1800],
   ] as const) {
     // Noise at 1,200 px only: downscaled from 2,400 px, noise shows the band finder two rows of
-    // 35 to 46 "glyphs", a false zone, and its reading takes minutes (README, "Document reading").
+    // 35 to 46 "glyphs", a false zone, and its reading takes minutes (docs/document-reading.md, "Document reading").
     if (width === 1200)
       out.push({ label: `noise ${width}×${height}`, image: png(width, height, { seed: seed + width, noisyRows: height }) });
     out.push({

@@ -1,5 +1,5 @@
 /**
- * The measured table the twin rules are chosen from (README, "Document reading"): for every
+ * The measured table the twin rules are chosen from (docs/document-reading.md, "Document reading"): for every
  * character of a true zone's mixed fields that has an uncheckable twin (G/6, L/1, S/8, U/0), what
  * each engine saw in its place in every pass the reader made, and with what confidence. It shows
  * which engine's confidence can choose between twins (`LSTM_TWIN_CONFIDENCE` in confidence.ts) and

@@ -1,5 +1,5 @@
 /**
- * The varied document set the read rate is measured on (README, "Document reading"): what real
+ * The varied document set the read rate is measured on (docs/document-reading.md, "Document reading"): what real
  * documents have that the first set (fixture-set.ts, whose documents the tests pin) lacks.
  * - document numbers mixing letters and digits in any position: Dutch style (nine characters,
  *   any letter but O), German style (C F G H J K L M N P R T V W X Y Z and digits), numbers of
@@ -99,7 +99,7 @@ const DUTCH_LETTERS = 'ABCDEFGHIJKLMNPQRSTUVWXYZ';
 const GERMAN_LETTERS = 'CFGHJKLMNPRTVWXYZ';
 const ANY_LETTERS = 'ABCDEFGHJKLMNPRSTUVWXYZ';
 
-/** The range each photo setting is drawn from, per difficulty (README, "Document reading"). */
+/** The range each photo setting is drawn from, per difficulty (docs/document-reading.md, "Document reading"). */
 const RANGES: Record<Exclude<Difficulty, 'clean'>, Record<Exclude<keyof Photo, 'lightAngle'>, [number, number]>> = {
   'phone photo': {
     rotation: [-3, 3],

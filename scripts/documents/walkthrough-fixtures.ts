@@ -1,5 +1,5 @@
 /**
- * Writes the capture files of the README's walkthrough and of `npm run demo` into
+ * Writes the capture files of the walkthrough (docs/walkthrough.md) and of `npm run demo` into
  * test/fixtures/walkthrough/: a passport data page (TD3, clean render, OCR-B zone) whose portrait
  * is person A, and one selfie per pose of the same person. `left` is the person's own left, so
  * the unmirrored frame turns toward the image's right edge (person-a-2 as photographed); `right`

@@ -38,7 +38,7 @@ export async function attemptsPerMinute(db: DbOrTx, w: MinuteWindow) {
  * The targets failing now: for each address (an endpoint, or a verification's own webhook_url)
  * whose latest attempt in the window failed, how many attempts failed there in the window, when
  * the last one was, and what it met. The Overview names them so a count of failures comes with
- * where to look (README, "Consoles").
+ * where to look (docs/consoles.md, "Consoles").
  */
 export async function failingTargets(db: DbOrTx, w: MinuteWindow) {
   if (w.profileId !== undefined && !isUuid(w.profileId)) return [];

@@ -25,7 +25,7 @@ const laneOf = (queue: string): LaneName => (isJobName(queue) ? JOB_KINDS[queue]
 const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
 /**
- * The operator console's Overview (README, "Consoles"): the last hour per minute, the current
+ * The operator console's Overview (docs/consoles.md, "Consoles"): the last hour per minute, the current
  * minute last. Read from the database rather than this process's metrics: the tables hold what
  * every instance did, and outlive a restart, which counters in one process's memory do not.
  */

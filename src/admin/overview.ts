@@ -9,7 +9,7 @@ interface Page {
 const windowOf = ({ page, limit }: Page) => ({ limit, offset: (page - 1) * limit });
 
 /**
- * What the operator console lists (README "Consoles"): profiles, and per profile its
+ * What the operator console lists (docs/consoles.md "Consoles"): profiles, and per profile its
  * verifications, ticketing events, governance agents and delegations, each read through the
  * service that owns it. Reads only; the actions have their own operator routes.
  */

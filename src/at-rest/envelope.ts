@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { Transform } from 'node:stream';
 
 /**
- * The at-rest envelope (README, "Encryption at rest"): every secret row and every stored image is
+ * The at-rest envelope (docs/operations.md, "Encryption at rest"): every secret row and every stored image is
  * encrypted with AES-256-GCM under a fresh random data key of its own, and that data key is kept
  * beside it wrapped (AES-256-GCM again) under the deployment's master key. Rotating the master key
  * rewraps the 32-byte data keys and never touches the data.

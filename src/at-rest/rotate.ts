@@ -27,7 +27,7 @@ export function blobStoreOf(config: Config): BlobStore {
 }
 
 /**
- * `rotate-data-key` (README, "Encryption at rest"): every data key wrapped under another master
+ * `rotate-data-key` (docs/operations.md, "Encryption at rest"): every data key wrapped under another master
  * key than DATA_KEY (the new one) is unwrapped with DATA_KEY_PREVIOUS and wrapped again under
  * DATA_KEY, in the database and in the blob store. Only the wraps change (a header per file, a
  * few bytes per row), never the sealed data; the running servers hold both keys meanwhile, so

@@ -5,7 +5,7 @@ import { webhookEndpoints } from '../db/schema/webhooks.js';
 import { signingSeedContext, WEBHOOK_SECRET_CONTEXT } from './data-keys.js';
 
 /**
- * The database cells that hold a secret sealed at rest (README, "Encryption at rest"): the
+ * The database cells that hold a secret sealed at rest (docs/operations.md, "Encryption at rest"): the
  * signing keys' seeds (Ed25519 and ML-DSA alike) and the webhook endpoints' secrets. Each with
  * the context it is sealed for and a compare-and-set write, so a pass that runs beside a
  * server, or twice, never overwrites a value that changed since it was read.

@@ -5,11 +5,11 @@ import { createKeyFile, DataKeyError, keyFileOf, readMasterKeys, type MasterKeyS
 import { secretCells } from './rows.js';
 
 const sameKeyEverywhere =
-  'every instance of one deployment needs the same key (README, "Encryption at rest"); during a rotation the former key goes in DATA_KEY_PREVIOUS';
+  'every instance of one deployment needs the same key (docs/operations.md, "Encryption at rest"); during a rotation the former key goes in DATA_KEY_PREVIOUS';
 
 /**
  * The master keys of this process, checked against the database before anything is served
- * (README, "Encryption at rest"):
+ * (docs/operations.md, "Encryption at rest"):
  * - no DATA_KEY and no key file: on a database holding no sealed data yet (a new deployment, or
  *   one upgraded from before encryption at rest) the key file is generated, 0600; otherwise the
  *   start is refused, since a new key would open nothing;

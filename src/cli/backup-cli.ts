@@ -5,7 +5,7 @@ const USAGE = [
   '       npm run admin -- restore <file>    (DATA_DIR is the new, empty directory to restore into)',
   '',
   'Both need the embedded database to themselves: stop the server first. With DATABASE_URL set',
-  '(PostgreSQL) use pg_dump and pg_restore instead, as the README shows.',
+  '(PostgreSQL) use pg_dump and pg_restore instead, as docs/operations.md shows.',
 ].join('\n');
 
 /** `backup <file>` / `restore <file>`: prints a JSON summary, exits 0; usage errors exit 2. */
@@ -18,13 +18,13 @@ export async function runBackupCommand(name: 'backup' | 'restore', args: string[
   if (!file || extra.length > 0 || file.startsWith('--')) throw new UsageError(`${name} takes one file name\n${USAGE}`);
   if (env.DATABASE_URL && env.DATABASE_URL !== 'memory://') {
     throw new UsageError(
-      `${name} is for the embedded database; DATABASE_URL is set: back PostgreSQL up with pg_dump/pg_restore (README, "Backup and restore")`,
+      `${name} is for the embedded database; DATABASE_URL is set: back PostgreSQL up with pg_dump/pg_restore (docs/operations.md, "Backup and restore")`,
     );
   }
   const dataDir = env.DATA_DIR || './data';
   if (env.BLOB_STORE === 's3') {
     process.stderr.write(
-      `${name}: uploads live in the S3 bucket (BLOB_STORE=s3), not in this file: back the bucket up with its own tools (README, "Backup and restore")\n`,
+      `${name}: uploads live in the S3 bucket (BLOB_STORE=s3), not in this file: back the bucket up with its own tools (docs/operations.md, "Backup and restore")\n`,
     );
   }
   const { backupDataDir, restoreDataDir } = await import('./backup.js');

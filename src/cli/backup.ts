@@ -6,7 +6,7 @@ import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from '../db/
 import { UsageError } from './cli-args.js';
 
 /**
- * `npm run admin -- backup <file>` and `restore <file>` for the embedded database (README,
+ * `npm run admin -- backup <file>` and `restore <file>` for the embedded database (docs/operations.md,
  * "Backup and restore"). The embedded database belongs to one process and keeps recent writes in
  * memory until it closes, so a copy taken beside a running server would be torn or stale: both
  * commands take DATA_DIR's lock and refuse while a server holds it ("stop the server first").

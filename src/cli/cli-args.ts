@@ -191,11 +191,11 @@ export function usage(commands: OperatorCommand[]): string {
     'commands:',
     ...lines,
     '',
-    'backups of the embedded database (DATA_DIR; the server must be stopped; README, "Backup and restore"):',
+    'backups of the embedded database (DATA_DIR; the server must be stopped; docs/operations.md, "Backup and restore"):',
     `  ${'backup <file>'.padEnd(width)} Writes the embedded database and the file blob store to <file> (a new .tar.gz)`,
     `  ${'restore <file>'.padEnd(width)} Restores <file> into DATA_DIR, which must be new or empty`,
     '',
-    'encryption at rest (README, "Encryption at rest"):',
+    'encryption at rest (docs/operations.md, "Encryption at rest"):',
     `  ${'rotate-data-key'.padEnd(width)} Rewraps every data key under DATA_KEY (the new master key), opening them with DATA_KEY_PREVIOUS`,
   ].join('\n');
 }

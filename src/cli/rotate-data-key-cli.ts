@@ -6,7 +6,7 @@ const USAGE = [
   'Rewraps every data key under a new master key: DATA_KEY (or DATA_KEY_FILE) is the new key,',
   'DATA_KEY_PREVIOUS (or DATA_KEY_PREVIOUS_FILE) the one it replaces. With PostgreSQL the servers',
   'keep running, started with the same two settings; the embedded database needs the server',
-  'stopped. README, "Encryption at rest", gives the steps.',
+  'stopped. docs/operations.md, "Encryption at rest", gives the steps.',
 ].join('\n');
 
 /** `rotate-data-key`: prints a JSON summary, exits 0; usage and key errors exit 2. */
@@ -48,7 +48,7 @@ export async function runRotateDataKey(args: string[], help: boolean, processEnv
     } catch (err) {
       if (err instanceof DataKeyError) throw new UsageError(err.message);
       if (err instanceof UnknownMasterKey) {
-        throw new UsageError(`${err.message}: set DATA_KEY_PREVIOUS to the key being replaced (README, "Encryption at rest")`);
+        throw new UsageError(`${err.message}: set DATA_KEY_PREVIOUS to the key being replaced (docs/operations.md, "Encryption at rest")`);
       }
       throw err;
     } finally {

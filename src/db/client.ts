@@ -86,7 +86,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // Without bitmap scans: every job a claim counts (running, per concurrency key) leaves a dead
     // entry in jobs_running_idx when it ends, until a vacuum. A bitmap scan visits each dead
     // entry's heap page at every claim (21,864 entries for 61 running jobs, 1.6 of a 2.2 ms claim,
-    // measured with auto_explain during `npm run bench:webhooks`; README, Background work); an
+    // measured with auto_explain during `npm run bench:webhooks`; docs/benchmarks.md, Background work); an
     // index scan marks them dead the first time and steps over them after. The pool's other
     // statements look rows up by key, where an index scan is the plan anyway.
     const bookkeepingPool = open('-c synchronous_commit=off -c enable_bitmapscan=off');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * One process per embedded data directory. PGlite is single-process: a second process opening
- * the same DATA_DIR works on its own copy in memory and what it writes is lost (README,
+ * the same DATA_DIR works on its own copy in memory and what it writes is lost (docs/operations.md,
  * "Operator CLI"). The holder writes its PID into DATA_DIR/process.lock; a lock whose PID is
  * no longer running is stale and taken over, so a crash or `kill -9` never blocks a restart.
  * Kept free of heavy imports: the CLI checks it before loading the app.

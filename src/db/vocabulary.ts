@@ -3,7 +3,7 @@
  * the database columns, the operator API's schemas and each API's checks import them from here.
  */
 
-/** A profile's plan. The ticketing partner API admits only ENTERPRISE profiles (README, OpenAPI). */
+/** A profile's plan. The ticketing partner API admits only ENTERPRISE profiles (docs/testing.md, OpenAPI). */
 export const PLANS = ['ENTERPRISE', 'PRO', 'FREE'] as const;
 export type Plan = (typeof PLANS)[number];
 
@@ -23,7 +23,7 @@ export type GovernanceScope = (typeof GOVERNANCE_SCOPES)[number];
 export const IDENTITY_ROLES = ['backend', 'reviewer'] as const;
 export type IdentityRole = (typeof IDENTITY_ROLES)[number];
 
-/** Who must agree on a manual review decision: one reviewer, or two different reviewer keys (README, "Four-eyes review"). */
+/** Who must agree on a manual review decision: one reviewer, or two different reviewer keys (docs/identity.md, "Four-eyes review"). */
 export const REVIEW_POLICIES = ['single', 'four_eyes'] as const;
 export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];
 

@@ -69,7 +69,7 @@ export function createChainSealer({
   meter?: Meter;
   /**
    * Awaited after each committed batch, before its decisions are answered: the profile's log has
-   * a new checkpoint, whose witness submissions are then queued (README, "Witnesses"). It must not throw.
+   * a new checkpoint, whose witness submissions are then queued (docs/governance.md, "Witnesses"). It must not throw.
    */
   onSealed?: (profileId: string) => Promise<void>;
 }) {

@@ -4,7 +4,7 @@ import { ApiError, createNotFoundHandler, useErrorFormat, type ErrorFormat } fro
 /** An error of the governance API: `{ "error": { "code", "message" } }` with its status. */
 export class GovernanceError extends ApiError {}
 
-/** The stable codes of the execution boundary, in the order they are checked (README, "Admit"). */
+/** The stable codes of the execution boundary, in the order they are checked (docs/governance.md, "Admit"). */
 export const REJECTION_CODES = [
   'RECEIPT_REPLAYED',
   'SIGNATURE_INVALID',

@@ -14,12 +14,12 @@ export interface LogKeys {
   created_at: string;
 }
 
-/** The origin of a profile's log: `<host of PUBLIC_URL>/governance/<profile id>` (README, "Transparency log"). */
+/** The origin of a profile's log: `<host of PUBLIC_URL>/governance/<profile id>` (docs/governance.md, "Transparency log"). */
 export const logOriginOf = (publicUrl: string, profileId: string) => `${new URL(publicUrl).host}/governance/${profileId}`;
 
 /**
  * The keys of every profile's transparency log, published apart from the checkpoints they sign
- * (README, "Transparency log"): an auditor pins them from here, or from the operator, so a
+ * (docs/governance.md, "Transparency log"): an auditor pins them from here, or from the operator, so a
  * checkpoint answer cannot vouch for itself with a key of its own choosing. `created_at` is when
  * the log's keys first signed for its origin: the later of the profile's creation and the keys'.
  * Only the keys' public halves leave this function; no entries before the governance API has settled its keys.

@@ -37,7 +37,7 @@ export interface GovernanceWorkOptions {
 
 /**
  * The governance work every instance that runs jobs needs, and the API's instances too (they
- * queue it): the transparency log and its witness submissions (README, "Witnesses"), their job
+ * queue it): the transparency log and its witness submissions (docs/governance.md, "Witnesses"), their job
  * handler registered (an API-only instance's queue keeps none) and the submissions a crash may
  * have left unqueued queued again. `onSealed` queues a new checkpoint for the witnesses.
  */

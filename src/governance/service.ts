@@ -137,7 +137,7 @@ export function createGovernanceService({ db, clock, signingKey, meter, onSealed
  */
 export function createGovernanceOperatorService({ db, clock, profiles }: { db: DbOrTx; clock: Clock; profiles: ProfileService }) {
   return {
-    /** A profile's agents (oldest first) and delegations (newest first), for the operator console (README, "Consoles"). */
+    /** A profile's agents (oldest first) and delegations (newest first), for the operator console (docs/consoles.md, "Consoles"). */
     async profileGovernance(profileId: string) {
       await profiles.requireProfile(profileId);
       const [agents, delegations] = await Promise.all([repo.agentsOfProfile(db, profileId), repo.delegationsOfProfile(db, profileId)]);

@@ -40,7 +40,7 @@ export interface LogAnswer extends SignedCheckpoint {
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
 /**
- * The transparency log over each profile's chain (README, "Transparency log"): signed
+ * The transparency log over each profile's chain (docs/governance.md, "Transparency log"): signed
  * checkpoints of its Merkle tree and RFC 9162 inclusion and consistency proofs, each read from the
  * O(log n) tree hashes the records keep (src/governance/merkle.ts).
  */
@@ -83,7 +83,7 @@ export function createTransparencyLog({
 
   /**
    * The current checkpoint with the cosignatures the witnesses have returned for its size
-   * (README, "Witnesses"): their lines follow the log's own signature in the note, as C2SP
+   * (docs/governance.md, "Witnesses"): their lines follow the log's own signature in the note, as C2SP
    * tlog-cosignature has it, and `cosignatures` says who cosigned and when. A witness still
    * catching up (its job retried) is simply not there yet.
    */
@@ -169,7 +169,7 @@ export async function openTransparencyLog({
 }
 
 /**
- * The operator console's view of a profile's log (README, "Transparency log"): the checkpoint as
+ * The operator console's view of a profile's log (docs/governance.md, "Transparency log"): the checkpoint as
  * GET /v1/governance/log answers it, and one record with its inclusion proof in a tree the
  * checkpoint names, so the console checks the inclusion itself (web/console/operator/log-proof.ts)
  * rather than trusting a "yes" from the server.

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 // canonicalize ships CommonJS whose default export the ESM types do not see.
 const canonicalize = createRequire(import.meta.url)('canonicalize') as (input: unknown) => string | undefined;
 
-/** How long a key keeps its first answer (README, "Idempotency-Key"). */
+/** How long a key keeps its first answer (docs/idempotency.md, "Idempotency-Key"). */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**

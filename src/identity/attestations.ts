@@ -37,7 +37,7 @@ function claimValue(claim: ClaimName, mrzText: string | null, source: string | n
 /**
  * `issuer` is `<PUBLIC_URL>/v1`. One platform key signs every profile's attestations, so each
  * names its issuer (`iss`) and the profile it was issued to (`aud`): a relying party accepts
- * only its own profile id as audience (README, "Attestations").
+ * only its own profile id as audience (docs/security.md, "What a relying party of an attestation must check").
  */
 export function createAttestationService({ db, clock, dataKeys }: IdentityDeps, issuer: string) {
   return {

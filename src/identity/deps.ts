@@ -13,7 +13,7 @@ import type { WebhookPlatform } from '../webhooks/types.js';
 export interface IdentityDeps {
   db: Db;
   clock: Clock;
-  /** The master keys that open the seeds of the signing keys (README, "Encryption at rest"). */
+  /** The master keys that open the seeds of the signing keys (docs/operations.md, "Encryption at rest"). */
   dataKeys: DataKeys;
   blobs: BlobStore;
   webhooks: WebhookPlatform;

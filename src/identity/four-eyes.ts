@@ -28,7 +28,7 @@ export interface PriorDecision {
 }
 
 /**
- * Who counts as one reviewer (README, "Four-eyes review"): the key's holder, compared ignoring
+ * Who counts as one reviewer (docs/identity.md, "Four-eyes review"): the key's holder, compared ignoring
  * case and spacing, so one person with two keys is one reviewer; a key without holder is its own.
  */
 export function reviewerIdentity(keyId: string, holder: string | null | undefined): string {
@@ -86,7 +86,7 @@ export function zoneDifference(first: string | null, zone: string | null): strin
 }
 
 /**
- * What a new reviewer decision does (README, "Four-eyes review"): `final` decides the
+ * What a new reviewer decision does (docs/identity.md, "Four-eyes review"): `final` decides the
  * verification; `first` records the first of two; `disagreement` records a second that differs
  * from the first, so a third reviewer decides.
  */

@@ -2,7 +2,7 @@ import type { IdempotentApi, StoredAnswer } from '../idempotency/hooks.js';
 import { captureUrl } from './capture/url.js';
 import type { VerificationService } from './service.js';
 
-/** The fields of an answer that hand the device its way in; never stored (README, "Idempotency-Key"). */
+/** The fields of an answer that hand the device its way in; never stored (docs/idempotency.md, "Idempotency-Key"). */
 const HANDOFF_FIELDS = ['handoff_token', 'handoff_expires_at', 'capture_url'] as const;
 
 type Answer = Record<string, unknown>;

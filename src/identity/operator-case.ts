@@ -14,7 +14,7 @@ import { toIso } from '../lib/time.js';
 
 /**
  * Declines a new capture can fix: the images were too small, or no face could be found in them
- * (README, "Decision pipeline"). A decline on the person's data (expired document, mismatching
+ * (docs/walkthrough.md, "Decision pipeline"). A decline on the person's data (expired document, mismatching
  * zone, another face) is a decision about them and is never undone by new photos.
  */
 export const RESTARTABLE_REASONS = ['image_too_small', 'no_face_document', 'no_face_selfie'] as const;
@@ -27,7 +27,7 @@ export function canRestartCapture(v: VerificationRow): boolean {
 const OPERATOR = 'operator';
 
 /**
- * The operator's view of one verification of a profile (README, "Consoles"): its timeline from
+ * The operator's view of one verification of a profile (docs/consoles.md, "Consoles"): its timeline from
  * the audit chain, the reviewers' decisions with their notes, the images, a new capture link and
  * the decision webhook's deliveries. A verification of another profile is not found (404), as in
  * every API. Images are served as a reviewer's are: never cached, and every one the operator
@@ -112,7 +112,7 @@ export function createOperatorCaseService({ db, clock, blobs, webhooks }: Identi
 
     /** A fresh capture link for the person (every earlier token stops working), while capture is open. */
     /**
-     * Capture from the start (README, "Consent and capture"): for a verification declined because
+     * Capture from the start (docs/identity.md, "Consent and capture"): for a verification declined because
      * its images could not be used, the person takes them again. The stored images and frames are
      * deleted, the decision, zone, challenge and signals cleared, the verification goes back to
      * `awaiting_capture` at the document stage, earlier links stop working, and the answer holds

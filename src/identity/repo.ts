@@ -186,7 +186,7 @@ export async function documentNumberUsedElsewhere(
 /**
  * True when another verification of the same profile stored the same document image. Only the
  * profile's own: a verification of one tenant must not land in review, and so tell that tenant
- * something, because of an upload under another tenant (README, "Security").
+ * something, because of an upload under another tenant (docs/security.md, "Security").
  */
 export async function documentUsedElsewhere(db: DbOrTx, v: { id: string; profileId: string }, sha256: string): Promise<boolean> {
   const [row] = await db

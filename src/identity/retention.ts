@@ -6,7 +6,7 @@ import * as repo from './repo.js';
 import { eraseVerification } from './service.js';
 
 export const RETENTION_QUEUE = 'identity.retention';
-/** The audit actor of an erasure the profile's retention made (README, "Retention"). */
+/** The audit actor of an erasure the profile's retention made (docs/operations.md, "Retention"). */
 export const RETENTION_ACTOR = 'retention';
 
 /**

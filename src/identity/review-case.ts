@@ -10,7 +10,7 @@ import type { VerificationRow } from './repo.js';
 import { keyActor, type IdentityDeps } from './deps.js';
 import { actorKeyId, imageContentType, reviewCaseView } from './views.js';
 
-/** How long a case stays open to reviewers after a reviewer decided it (README, "Security"). */
+/** How long a case stays open to reviewers after a reviewer decided it (docs/security.md, "Security"). */
 const REVIEW_REACH_MS = 24 * 60 * 60 * 1000;
 
 /**

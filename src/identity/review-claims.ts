@@ -7,7 +7,7 @@ import * as repo from './repo.js';
 import type { VerificationRow } from './repo.js';
 import { keyActor, type IdentityDeps } from './deps.js';
 
-/** How long a claim holds a case for one reviewer before it lapses by itself (README, "Consoles"). */
+/** How long a claim holds a case for one reviewer before it lapses by itself (docs/consoles.md, "Consoles"). */
 const REVIEW_CLAIM_MS = 15 * 60 * 1000;
 
 /** Who holds a case now, as the queue and the case view show it; null when nobody does or the claim lapsed. */

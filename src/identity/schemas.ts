@@ -180,7 +180,7 @@ export const reviewBody = z.object({
     ),
 });
 export const reviewResult = z.object({ review_id: z.string(), verification });
-/** Where a case stands between its reviewers (four-eyes review, README). */
+/** Where a case stands between its reviewers (docs/identity.md, "Four-eyes review"). */
 const reviewStanding = {
   awaiting_second_review: z
     .boolean()

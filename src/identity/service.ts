@@ -96,7 +96,7 @@ export async function issueHandoff(tx: DbOrTx, clock: Clock, v: VerificationRow,
   if (v.erasedAt) throw errors.verificationErased();
   if (v.stage === 'complete') throw errors.captureComplete();
   await repo.revokeHandoffTokens(tx, v.id, clock.now());
-  // A person who declined consent is asked again on the new link (README, "Consent and capture").
+  // A person who declined consent is asked again on the new link (docs/identity.md, "Consent and capture").
   if (v.consentDeclinedAt) await repo.updateVerification(tx, v.id, { consentDeclinedAt: null, updatedAt: clock.now() });
   const handoff = await issueHandoffToken(tx, clock, v.id);
   await appendAudit(tx, clock, {
@@ -110,7 +110,7 @@ export async function issueHandoff(tx: DbOrTx, clock: Clock, v: VerificationRow,
 
 /**
  * Erasure of a locked verification, by the partner's backend or by the profile's retention
- * (README, "Retention"): files deleted, personal fields nulled, tokens and attestations revoked,
+ * (docs/operations.md, "Retention"): files deleted, personal fields nulled, tokens and attestations revoked,
  * audit `verification.erased` by `actor`. Blobs are removed inside the transaction, so a failed
  * erasure rolls back and can simply be retried. An erased verification is answered as it is.
  */
@@ -207,7 +207,7 @@ export function createVerificationService({ db, clock, blobs, webhooks }: Identi
     /**
      * A reviewer's decision, under the row lock so racing decisions serialize: compare-and-set on
      * manual_review, so of two racing final decisions exactly one wins. Under the profile's
-     * `four_eyes` policy a decision is final only when a second reviewer agrees (README, "Four-eyes
+     * `four_eyes` policy a decision is final only when a second reviewer agrees (docs/identity.md, "Four-eyes
      * review"); until then it is recorded and the verification stays in review. A reviewer (a key,
      * or every key of one holder) never decides one case twice. An approval's zone stays with its
      * decision until the deciding approval carries the same one: only then is it the
@@ -329,7 +329,7 @@ export type { VerificationFilter } from './repo.js';
 
 /** What the operator API does with verifications of any profile. */
 /**
- * What the operator console reads of identity (README, "Consoles"): a profile's verifications,
+ * What the operator console reads of identity (docs/consoles.md, "Consoles"): a profile's verifications,
  * and the decisions per minute of the operator's last hour. Reads only.
  */
 export function createIdentityOperatorReads(db: DbOrTx) {
@@ -348,7 +348,7 @@ export function createIdentityOperatorReads(db: DbOrTx) {
 export function createIdentityOperatorService({ db, clock, webhooks }: Pick<IdentityDeps, 'db' | 'clock' | 'webhooks'>) {
   return {
     /**
-     * Starts a verification for a profile from the operator console (README, Consoles): no
+     * Starts a verification for a profile from the operator console (docs/consoles.md, Consoles): no
      * partner backend needed; the decision webhook only when a URL is given. The audit trail
      * names the operator as its creator. The caller has checked that the profile exists.
      */

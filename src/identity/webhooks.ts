@@ -23,7 +23,7 @@ export function registerIdentityWebhooks(webhooks: WebhookPlatform, key: Signing
       };
     },
   });
-  // Decision webhooks keep their own schedule (README, "Receiving webhooks"): 3 attempts in all, at once,
+  // Decision webhooks keep their own schedule (docs/webhooks.md, "Receiving webhooks"): 3 attempts in all, at once,
   // after 1 minute and after 10 more; each waits WEBHOOK_TIMEOUT_MS for the receiver's answer.
   webhooks.registerPolicy(IDENTITY_POLICY, { delaysMs: [60_000, 600_000], timeoutMs });
 }
@@ -31,7 +31,7 @@ export function registerIdentityWebhooks(webhooks: WebhookPlatform, key: Signing
 /**
  * Queues the decision webhook in the decision's own transaction; it carries no personal data
  * beyond the backend's own reference. One platform key signs every profile's decisions, so the
- * body names the profile: a receiver trusts a decision only for its own `profile_id` (README,
+ * body names the profile: a receiver trusts a decision only for its own `profile_id` (docs/webhooks.md,
  * "Receiving webhooks").
  */
 export async function sendDecisionWebhook(

@@ -9,7 +9,7 @@ import { Piscina } from 'piscina';
  * its URL only: a value imported from it would load it, and start its engines, on the importing
  * thread (.dependency-cruiser.cjs, worker-threads-load-their-own-module).
  *
- * Every task runs under a deadline (README, "Bounded identity work"): past it the thread running
+ * Every task runs under a deadline (docs/identity.md, "Bounded identity work"): past it the thread running
  * it is terminated, whatever it is doing, and a fresh one takes its place.
  */
 export interface WorkerPool {

@@ -1,5 +1,5 @@
 /**
- * How a lane behaves while its database does not answer (README, "Background jobs"): it claims
+ * How a lane behaves while its database does not answer (docs/operations.md, "Background jobs"): it claims
  * again after growing delays instead of at every poll, and says so in the log now and then
  * instead of at every failure. Pure: the runner keeps the timers and the counts.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Kinds of work that never wait for each other: each lane has its own slots, so webhook
- * deliveries to slow receivers cannot delay an identity decision (README, Operations).
+ * deliveries to slow receivers cannot delay an identity decision (docs/operations.md, Operations).
  */
 export const LANES = ['identity', 'deliveries', 'housekeeping'] as const;
 export type LaneName = (typeof LANES)[number];

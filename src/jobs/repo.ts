@@ -104,7 +104,7 @@ const due = (now: Date, table = sql``): SQL =>
  * of due row are read apart, each from its partial index in run_at order (jobs_pending_idx,
  * jobs_running_idx), so the scan stops at the limit: one `or` over both made PostgreSQL read and
  * sort every live row of the table at each claim, which with thousands of queued deliveries cost
- * more than the deliveries (bench/webhooks.ts; README, Operations).
+ * more than the deliveries (bench/webhooks.ts; docs/operations.md, Operations).
  */
 function dueCandidates(queues: SQL, now: Date, limit: number, keyFilter: SQL): SQL {
   return sql`select id, concurrency_key, run_at from (

@@ -3,7 +3,7 @@ import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:
 /**
  * C2SP `signed-note` and `tlog-cosignature` (Ed25519), pure: the note verifier keys of witnesses,
  * the lines of a note, the checkpoint body, and the timestamped cosignatures a witness makes over
- * a checkpoint (README, "Witnesses"). Shared by the transparency log, its witness submissions,
+ * a checkpoint (docs/governance.md, "Witnesses"). Shared by the transparency log, its witness submissions,
  * LOG_WITNESSES (src/config.ts) and `npm run witness`.
  */
 

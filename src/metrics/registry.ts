@@ -57,7 +57,7 @@ export interface Metrics {
 }
 
 /**
- * The process's metrics (README, "Metrics"), one registry per app. Counters and histograms are
+ * The process's metrics (docs/operations.md, "Metrics"), one registry per app. Counters and histograms are
  * updated where the work happens, through `meter`; the gauges are read when Prometheus scrapes
  * (collect callbacks), so nothing on a request's or a job's path reads anything for them.
  */

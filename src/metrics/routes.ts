@@ -7,7 +7,7 @@ const METRICS_PATH = '/metrics';
 
 /**
  * GET /metrics in Prometheus' text format, read with `Authorization: Bearer <METRICS_TOKEN>`
- * (README, "Metrics"; a wrong or missing token counts as a failed authentication), and the timing of every other request. Called on the root instance before
+ * (docs/operations.md, "Metrics"; a wrong or missing token counts as a failed authentication), and the timing of every other request. Called on the root instance before
  * the APIs register, so the hook sees every route of every scope. The scrape itself is not
  * counted: Prometheus polling would otherwise make up a share of the traffic it reports.
  */
@@ -22,7 +22,7 @@ export function metricsRoutes(app: FastifyInstance, metrics: Metrics, token: str
   // Not in the OpenAPI document: it is for Prometheus, not for partners, and its format is Prometheus'.
   app.get(METRICS_PATH, { schema: { hide: true } }, async (req, reply) => {
     // The token is a credential like any key: guessing it counts toward the per-IP brake that every
-    // API shares (README, "Security"), asked first so a braked address learns nothing, not even a right guess.
+    // API shares (docs/security.md, "Security"), asked first so a braked address learns nothing, not even a right guess.
     const braked = await app.authBrake.secondsBraked(req.ip);
     if (braked > 0) {
       return reply

@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Failed authentications per client IP, shared by every API (README, "Security"). */
+    /** Failed authentications per client IP, shared by every API (docs/security.md, "Security"). */
     authBrake: AuthBrake;
   }
 }

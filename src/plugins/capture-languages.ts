@@ -1,5 +1,5 @@
 /**
- * The languages the hosted capture page speaks, and which one a person gets (README, "Identity:
+ * The languages the hosted capture page speaks, and which one a person gets (docs/identity.md, "Identity:
  * the hosted capture page"). The server picks from the request's Accept-Language, the page from
  * navigator.languages (the same list a browser sends as Accept-Language), with this one rule, so
  * the HTML served and the page that runs in it agree.

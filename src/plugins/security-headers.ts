@@ -49,7 +49,7 @@ export function contentSecurityPolicy(extra: CspDirectives = {}): string {
  * a response that only records them. Helmet writes the same headers on every response; run per
  * request (as @fastify/helmet does, building helmet again each time) it was 5.6 % of the
  * server's busy time on the single-event read (`BENCH_ONLY=event BENCH_CPU_PROF=… npm run bench`,
- * README, Benchmark).
+ * docs/benchmarks.md, Benchmark).
  */
 function helmetHeaders(): Record<string, string> {
   // A response that is never sent: helmet only calls setHeader and removeHeader on it.

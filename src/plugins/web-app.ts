@@ -19,7 +19,7 @@ export function webAppDir(): string | undefined {
 /**
  * The capture page's own policy: its scripts, styles and API calls come from this origin only;
  * photos are previewed from blob: URLs, the camera plays as a MediaStream, and the face models run
- * as WebAssembly (compiled, never eval'd script). The page may use the camera, nothing else (README "Identity: the hosted capture page").
+ * as WebAssembly (compiled, never eval'd script). The page may use the camera, nothing else (docs/identity.md "Identity: the hosted capture page").
  */
 const CAPTURE_PAGE_HEADERS = {
   'content-security-policy':
@@ -32,7 +32,7 @@ const CAPTURE_PAGE_HEADERS = {
 const require = createRequire(import.meta.url);
 
 /**
- * The files the capture page's pose check loads (README "Identity: the hosted capture page"): the
+ * The files the capture page's pose check loads (docs/identity.md "Identity: the hosted capture page"): the
  * face detector and mesh of `@vladmandic/human` and the tfjs WASM binaries it runs on, straight from
  * their npm packages. Served under the library's version, so they never change at one address and
  * are cached for good: a phone downloads them once.
@@ -54,7 +54,7 @@ export function captureModelFiles(): { version: string; files: Map<string, { pat
 const notBuilt = 'The web app is not built: run `npm run build:web` (npm install does it) and restart.\n';
 
 /**
- * The browser pages built by Vite (README "Consoles"): the consoles under /console/ (a
+ * The browser pages built by Vite (docs/consoles.md "Consoles"): the consoles under /console/ (a
  * single-page app: every path below it answers its index.html), the hosted capture page at
  * /capture, and their hashed assets under /assets/. Pages are never cached (a deploy replaces
  * them); assets carry a content hash, so they are cached for good.
@@ -84,7 +84,7 @@ export const webApp = fp(
     app.get('/console', hide, async (_req, reply) => reply.redirect('/console/'));
     app.get('/console/', hide, page('console/index.html'));
     app.get('/console/*', hide, page('console/index.html'));
-    // The page in the request's language (README "Identity: the hosted capture page"): `npm run build:web`
+    // The page in the request's language (docs/identity.md "Identity: the hosted capture page"): `npm run build:web`
     // writes capture/index.<code>.html per language; a build without them serves the English page as built.
     const inLanguage = new Map(
       CAPTURE_LANGUAGES.map((code) => {

@@ -52,7 +52,7 @@ export async function liveSigningKey(
 /**
  * The seed of the live generated key of a purpose: the stored one, or a new one generated once
  * and persisted with its public key (`publicKeyOf` derives it). The seed is stored sealed under
- * the data key (README, "Encryption at rest"), bound to its kid. Safe when several instances start
+ * the data key (docs/operations.md, "Encryption at rest"), bound to its kid. Safe when several instances start
  * at once: the unique live-key index lets exactly one insert win, the others read the winner.
  */
 export async function settledSeed(

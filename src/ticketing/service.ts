@@ -25,7 +25,7 @@ export function createTicketingService(deps: TicketingDeps) {
 
 export type TicketingService = ReturnType<typeof createTicketingService>;
 
-/** What the operator console reads of ticketing (README, "Consoles"): a profile's events. Reads only. */
+/** What the operator console reads of ticketing (docs/consoles.md, "Consoles"): a profile's events. Reads only. */
 export function createTicketingOperatorReads(db: DbOrTx) {
   return {
     /** A profile's events in every status or one, latest start first: one page and the total. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 
 /**
- * How the job runner carries trace context (README, "Traces"): a job stores the traceparent of
+ * How the job runner carries trace context (docs/operations.md, "Traces"): a job stores the traceparent of
  * the span that queued it, and its run is a span under that one. Without tracing (`untracedJobs`)
  * nothing is stored and a job runs as it is; the OpenTelemetry SDK is then never loaded.
  */

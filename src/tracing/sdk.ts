@@ -35,7 +35,7 @@ export function startOpenTelemetry(options: { trustIncomingContext: boolean }): 
   // AsyncLocalStorage: the active span follows a request into what it awaits. The W3C propagator
   // (traceparent, tracestate, baggage) is what reads a caller's headers: a caller could otherwise
   // choose our trace ids, hang our spans under its own trace and hand baggage to our code, so it is
-  // registered only for a deployment that trusts the callers in front of it (README, "Traces").
+  // registered only for a deployment that trusts the callers in front of it (docs/operations.md, "Traces").
   provider.register(options.trustIncomingContext ? {} : { propagator: null });
 
   // Queries outside any span (the job runner's polls) would each be a trace of their own.

@@ -4,7 +4,7 @@ import type { Tracing } from './jobs.js';
 export type { Tracing } from './jobs.js';
 
 /**
- * Traces over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (README, "Traces"); the standard
+ * Traces over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, "Traces"); the standard
  * OTEL_* variables (service name, headers, batch delays) apply. Unset, the OpenTelemetry SDK is
  * not even loaded: the import below is the only way to it.
  */

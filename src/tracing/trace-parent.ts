@@ -1,7 +1,7 @@
 import { isSpanContextValid, TraceFlags, type SpanContext } from '@opentelemetry/api';
 
 /**
- * The W3C `traceparent` a job stores (README, "Traces"), written and read here rather than by the
+ * The W3C `traceparent` a job stores (docs/operations.md, "Traces"), written and read here rather than by the
  * process's global propagator: that one reads callers' headers and is off unless
  * OTEL_TRUST_INCOMING_CONTEXT=true, while a job's own link to the span that queued it always holds.
  */

@@ -27,7 +27,7 @@ type Started = repo.StartedAttempt;
 
 interface DispatcherDeps {
   db: Db;
-  /** Opens the endpoints' secrets, sealed at rest (README, "Encryption at rest"). */
+  /** Opens the endpoints' secrets, sealed at rest (docs/operations.md, "Encryption at rest"). */
   dataKeys: DataKeys;
   /** Where attempts are started and ended (Database.bookkeeping); `db` when absent. */
   bookkeeping?: Db;
@@ -48,7 +48,7 @@ interface DispatcherDeps {
 /**
  * The concurrency key of a delivery's jobs: its endpoint, or the origin of a direct URL. At most
  * WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT deliveries per key run at once, and a key that keeps not
- * answering is paused (README, Operations).
+ * answering is paused (docs/operations.md, Operations).
  */
 export function deliveryKey(target: { endpointId: string | null; url: string }): string {
   if (target.endpointId) return `webhook-endpoint:${target.endpointId}`;

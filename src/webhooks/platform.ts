@@ -20,7 +20,7 @@ export { FANOUT_QUEUE } from './dispatcher.js';
 
 export interface WebhookPlatformDeps {
   db: Db;
-  /** Seals and opens the endpoints' secrets (README, "Encryption at rest"). */
+  /** Seals and opens the endpoints' secrets (docs/operations.md, "Encryption at rest"). */
   dataKeys: DataKeys;
   /** Where attempts are started and ended (Database.bookkeeping); `db` when absent. */
   bookkeeping?: Db;
@@ -33,7 +33,7 @@ export interface WebhookPlatformDeps {
   /** DNS for the SSRF guard; the system resolver by default. */
   resolve?: Resolver;
   random?: () => number;
-  /** Where each attempt's outcome and duration are reported (README, "Metrics"). */
+  /** Where each attempt's outcome and duration are reported (docs/operations.md, "Metrics"). */
   meter?: Meter;
   /** Whether a profile exists (the profile service's answer): endpoints are registered for profiles only. */
   profileExists: (id: string) => Promise<boolean>;

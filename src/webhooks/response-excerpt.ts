@@ -1,5 +1,5 @@
 /**
- * The start of a receiver's answer body, as the delivery log keeps it (README, "Webhooks"): a
+ * The start of a receiver's answer body, as the delivery log keeps it (docs/webhooks.md, "Webhooks"): a
  * bounded excerpt, so a receiver that answers megabytes cannot fill the database. Pure, so the
  * bound and the decoding are tested without a socket.
  */

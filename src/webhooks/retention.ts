@@ -7,7 +7,7 @@ export const ATTEMPT_PURGE_QUEUE = 'webhooks.attempts-purge';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The hourly purge of the delivery log's attempts older than WEBHOOK_LOG_RETENTION_DAYS (README,
+ * The hourly purge of the delivery log's attempts older than WEBHOOK_LOG_RETENTION_DAYS (docs/operations.md,
  * "Retention"): each attempt keeps up to 1 KiB of the receiver's answer, and a deployment sends
  * attempts for as long as it runs. The deliveries keep their state, attempt count and last status.
  */

@@ -18,7 +18,7 @@ const TEST_EVENT_TYPE = 'webhook.test';
 
 interface WebhookServiceDeps {
   db: Db;
-  /** Seals each endpoint's secret before it is stored (README, "Encryption at rest"). */
+  /** Seals each endpoint's secret before it is stored (docs/operations.md, "Encryption at rest"). */
   dataKeys: DataKeys;
   clock: Clock;
   jobs: JobQueue;

@@ -1,7 +1,7 @@
 import { computeServiceSignature } from './verify.js';
 import type { WebhookSigner } from './types.js';
 
-/** The signer of registered endpoints: `Service-Signature: t=…,v1=…` (README, Receiving webhooks; verified by verify.ts). */
+/** The signer of registered endpoints: `Service-Signature: t=…,v1=…` (docs/webhooks.md, Receiving webhooks; verified by verify.ts). */
 export const SERVICE_HMAC_SIGNER = 'service-hmac';
 
 /** One `v1=` per live secret (newest first), so receivers keep verifying through a rotation. */

@@ -5,7 +5,7 @@ import { startWitness } from './server.js';
 
 /**
  * `npm run witness -- --key <file> --port <p> --log <log verifier key> [--log …]
- *  [--name <name>] [--host <address>] [--tls-cert <pem> --tls-key <pem>]` (README, "Witnesses").
+ *  [--name <name>] [--host <address>] [--tls-cert <pem> --tls-key <pem>]` (docs/governance.md, "Witnesses").
  */
 const USAGE =
   'usage: npm run witness -- --key <file> --port <port> --log <log verifier key> [--log …] [--name <name>] [--host <address>] [--tls-cert <file> --tls-key <file>]';

@@ -9,7 +9,7 @@ import { judge } from './rules.js';
 import { openWitnessState } from './state.js';
 
 /**
- * The project's own witness (README, "Witnesses"): C2SP `tlog-witness` add-checkpoint over HTTP
+ * The project's own witness (docs/governance.md, "Witnesses"): C2SP `tlog-witness` add-checkpoint over HTTP
  * or HTTPS, cosigning with C2SP `tlog-cosignature` (Ed25519) each checkpoint of a trusted log that
  * extends the last one it cosigned for that origin. `npm run witness` runs it (src/witness/main.ts);
  * tests start it in-process.

@@ -8,7 +8,7 @@ import { verifyInclusion } from '../../web/console/operator/log-proof.js';
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
 
 /**
- * What the operator and reviewer consoles read besides the service APIs (README, "Consoles"):
+ * What the operator and reviewer consoles read besides the service APIs (docs/consoles.md, "Consoles"):
  * verifications found by reference, return_url on an operator's start, the customer reference in
  * the review queue, and a profile's transparency log with a record's inclusion proof.
  */

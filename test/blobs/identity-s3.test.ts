@@ -53,7 +53,7 @@ describe('identity uploads with BLOB_STORE=s3', () => {
     const stored = await s3.keys(`identity/${v.id}/`);
     expect(stored).toHaveLength(1 + v.challenge.steps.length);
     expect(filesUnder(join(ctx.env.DATA_DIR!, 'blobs'))).toEqual([]);
-    // Encrypted at rest (README, "Encryption at rest"): the raw objects hold no image.
+    // Encrypted at rest (docs/operations.md, "Encryption at rest"): the raw objects hold no image.
     const raw = createS3BlobStore(s3.settings);
     for (const key of stored) {
       const bytes = await raw.get(key);

@@ -6,6 +6,7 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       PORT: 3000,
+      HOST: '127.0.0.1',
       DATA_DIR: './data',
       WEBHOOK_TIMEOUT_MS: 10_000,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,

@@ -78,6 +78,14 @@ describe('verify-record CLI on the published vectors', () => {
     expect(out.trim().split('\n')).toHaveLength(1);
   });
 
+  it.each([['--help'], ['-h'], ['record.json', '--help', '--fast']])('prints its usage and exits 0 when asked: %s', async (...args) => {
+    const { code, out } = await runCli(args);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Usage: verify-record <file\.json> --public-key/);
+    expect(out).toContain('--consistency <old note> <new note>');
+    expect(out).not.toMatch(/^usage error/);
+  });
+
   it('refuses files the strict reading refuses: duplicate keys', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
     const text = readFileSync(join(VECTORS, 'record-deny.json'), 'utf8').replace('{', '{"disposition": "ALLOW",');

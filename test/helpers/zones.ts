@@ -4,7 +4,7 @@ import type { Holder } from '../../scripts/documents/mrz-lines.js';
 import { passportMrz } from './identity.js';
 
 /**
- * A four-eyes case's three zones (README, Four-eyes review, and the reviewer console's zone field).
+ * A four-eyes case's three zones (docs/identity.md, Four-eyes review, and the reviewer console's zone field).
  * READ: the zone as the document reader saw it, the 5 of the document number read as S, so its
  * check digit fails. FIRST: the first reviewer's zone, valid but not what is printed (the expiry
  * entered as 2032). PRINTED: the zone as printed, which the second reviewer confirms.

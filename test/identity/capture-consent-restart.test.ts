@@ -7,7 +7,7 @@ import { png } from '../../scripts/fixtures/images.js';
 import { api, captureAll, file, HIGH_LIMITS, identityTenant, passportMrz, settle } from '../helpers/identity.js';
 import { useTestApp } from '../helpers/suite.js';
 
-/** README "Consent and capture": the consent screen's "No, thanks", frames chosen from a file, and capture started again. */
+/** docs/identity.md "Consent and capture": the consent screen's "No, thanks", frames chosen from a file, and capture started again. */
 describe('capture consent, frame source and restart', () => {
   const { ctx, tenant } = useTestApp({ env: HIGH_LIMITS }, { tenant: identityTenant });
   const trail = async (id: string) => {

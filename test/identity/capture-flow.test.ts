@@ -78,7 +78,7 @@ describe('identity capture flow: document, challenge, selfie frames, resume afte
     expect((await a.challenge(token)).json()).toEqual(challenge);
     // This app checks no faces (FACE_CHECKS=off), yet the page gets the thresholds: its pose check guides the person either way.
     expect(challenge.pose_check).toEqual({ yaw_turn: ctx.app.config.FACE_YAW_TURN, yaw_front: ctx.app.config.FACE_YAW_FRONT });
-    // Every step names its head pose; one turn each way (README, "Face checks").
+    // Every step names its head pose; one turn each way (docs/faces.md, "Face checks").
     expect(challenge.steps.map((s: { pose: string }) => s.pose).sort()).toEqual(expect.arrayContaining(['front', 'left', 'right']));
     expect(
       challenge.steps

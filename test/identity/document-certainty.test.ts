@@ -39,7 +39,7 @@ const edit = (zone: ZoneReading, row: number, from: string, to: string) => zone.
 /** What the LSTM engine makes of fillers: runs of them read as K, L and C. */
 const lstmFillers = (lines: string[]) => lines.map((l) => l.replace(/<<<</g, 'KLCK').replace(/<</g, 'KL'));
 
-describe('a zone is certain only where the readings agree or the check digits settle them (pure; README, "Document reading", the certainty rule)', () => {
+describe('a zone is certain only where the readings agree or the check digits settle them (pure; docs/document-reading.md, "Document reading", the certainty rule)', () => {
   const sure = { contested: [], uncertain: false, nameUncertain: false };
 
   it('takes a zone every engine read alike in every pass as certain, name included', () => {

@@ -20,7 +20,7 @@ const card = (holder: Holder, more: Partial<DocumentSpec> = {}): DocumentSpec =>
 const mismatch = { status: 'manual_review', decision_reason: 'document_sides_mismatch' };
 
 // Real OCR and real face models (FACE_CHECKS=on, the default) on a shared, busy CPU: few
-// verifications, each one a case of the rule (README, "Document reading", one document per verification).
+// verifications, each one a case of the rule (docs/document-reading.md, "Document reading", one document per verification).
 describe('one document per verification (real OCR, face checks on)', { timeout: 480_000 }, () => {
   const { ctx, tenant } = useTestApp(
     { env: { ...HIGH_LIMITS, DOCUMENT_READING: 'on', FACE_CHECKS: 'on', FACE_TIMEOUT_MS: '200000', FACE_WORKER_NICE: '0' } },

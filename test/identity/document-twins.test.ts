@@ -52,7 +52,7 @@ describe('characters whose twin the check digits cannot tell apart (G/6, L/1, S/
     // The legacy engine's G in the third pass refuses it too: the engines read a printed digit as
     // its letter twin almost never.
     expect(twinsConfirmed(MISREAD, first, [first, third])).toBe(false);
-    // With both engines reading 6 in every pass nothing here can tell: the residual risk the README names.
+    // With both engines reading 6 in every pass nothing here can tell: the residual risk docs/document-reading.md names.
     expect(twinsConfirmed(MISREAD, first, [first, first])).toBe(true);
     // The printed G read as 6 by the LSTM engine in one pass counts (seed 4711, clean #7: G in
     // four passes, 6 in one): a letter read as its digit twin is the usual misreading.

@@ -14,7 +14,7 @@ const { READ, FIRST, PRINTED } = FOUR_EYES_ZONES;
 const PERSONAL = ['DOE', 'JANE', 'X12345678', '900115'];
 
 /**
- * Four-eyes review of the zone (README, Four-eyes review): the deciding approval carries the same
+ * Four-eyes review of the zone (docs/identity.md, Four-eyes review): the deciding approval carries the same
  * zone as the first approval, or none when it carried none; until then the first approval's zone
  * stays with that decision and the case view shows it beside the zone read. And two keys of one
  * holder are one reviewer.

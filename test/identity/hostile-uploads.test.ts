@@ -13,7 +13,7 @@ import { HIGH_LIMITS } from '../helpers/identity.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
- * Nothing an upload contains ends the server (README, "Bounded identity work"): a real server
+ * Nothing an upload contains ends the server (docs/identity.md, "Bounded identity work"): a real server
  * process with its engines on (document reading and face checks), real sockets, and the uploads an
  * outside tester used to end it — the 350×114,000 blank PNG that the reader enlarged past 10 GB —
  * besides other long, large, cut-off and lying images. On the embedded store and on PostgreSQL.

@@ -12,7 +12,7 @@ import { useTestApp } from '../helpers/suite.js';
 import { captureAll, HIGH_LIMITS, identityTenant, passportMrz } from '../helpers/identity.js';
 
 /**
- * Parking (README, "Bounded identity work"): a verification whose run passes its deadline, or whose
+ * Parking (docs/identity.md, "Bounded identity work"): a verification whose run passes its deadline, or whose
  * runs ended their worker or their process twice, is not tried again but goes to manual_review
  * `pipeline_error` with audit `verification.pipeline_error` `{error: "timeout" | "crashed"}`. The
  * pipeline handler runs here directly, with readers that time out, crash or never answer (a

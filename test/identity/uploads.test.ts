@@ -199,7 +199,7 @@ describe('capture uploads: types, sizes, streaming, stored without metadata', ()
     }
   });
 
-  // What is stored is read through the store: on disk the image is encrypted (README, "Encryption at rest").
+  // What is stored is read through the store: on disk the image is encrypted (docs/operations.md, "Encryption at rest").
   it('stores a JPEG with a GPS EXIF block without it, keyed by the SHA-256 of what is stored', async () => {
     const v = await fresh();
     const original = jpeg(1024, 768, { exif: true, seed: 55 });

@@ -3,7 +3,7 @@ import { createWorkerPool, WorkerCrashed, WorkTimedOut } from '../../src/identit
 import { skippedOnPostgres } from '../helpers/once.js';
 
 /**
- * The deadline and the crash handling every identity engine runs under (README, "Bounded identity
+ * The deadline and the crash handling every identity engine runs under (docs/identity.md, "Bounded identity
  * work"), on a pool over a worker that does what each task asks: answer, spin forever, throw, exit.
  */
 describe.skipIf(skippedOnPostgres())(

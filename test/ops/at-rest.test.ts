@@ -24,7 +24,7 @@ const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
 const newKey = () => randomBytes(32).toString('base64');
 
 /**
- * Encryption at rest end to end (README, "Encryption at rest"), on a store that outlives its
+ * Encryption at rest end to end (docs/operations.md, "Encryption at rest"), on a store that outlives its
  * servers: the embedded database in DATA_DIR (or a PostgreSQL database with DATABASE_URL) and
  * the file blob store. Each step restarts the app on the same store, as an operator would.
  */

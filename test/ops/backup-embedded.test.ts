@@ -24,7 +24,7 @@ function admin(args: string[], dataDir: string): Promise<{ code: number; out: st
 /**
  * A backup of a populated embedded store (DATA_DIR: the database and the uploaded images)
  * restores into a fresh DATA_DIR that a server then serves with everything in it. The
- * embedded database only: on PostgreSQL the suite runs the README's pg_dump procedure instead
+ * embedded database only: on PostgreSQL the suite runs the pg_dump procedure of docs/operations.md instead
  * (backup-postgres.test.ts).
  */
 describe.runIf(!process.env.DATABASE_URL)('backup and restore of the embedded store', () => {
@@ -74,7 +74,7 @@ describe.runIf(!process.env.DATABASE_URL)('backup and restore of the embedded st
     expect(back.err).toBe('');
     expect(back.code).toBe(0);
     expect(JSON.parse(back.out).restored.blobs).toBe(JSON.parse(made.out).backedUp.blobs);
-    // The backup does not hold the data key (README, "Backup and restore"): the operator puts it back.
+    // The backup does not hold the data key (docs/operations.md, "Backup and restore"): the operator puts it back.
     expect(existsSync(join(restored, 'data.key'))).toBe(false);
     copyFileSync(join(original, 'data.key'), join(restored, 'data.key'));
 

@@ -17,12 +17,12 @@ function run(command: string, args: string[]): Promise<string> {
 }
 
 /**
- * The README's PostgreSQL procedure ("Backup and restore"), command for command, against the
+ * The PostgreSQL procedure of docs/operations.md ("Backup and restore"), command for command, against the
  * PostgreSQL of DATABASE_URL: pg_dump in the custom format and a tar of the file blob store while
  * the server runs; pg_restore into a new database and the blobs into a new DATA_DIR; a server on
  * them holds everything.
  */
-describe.runIf(process.env.DATABASE_URL)('the README backup procedure on PostgreSQL', () => {
+describe.runIf(process.env.DATABASE_URL)('the documented backup procedure on PostgreSQL', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'backup-postgres-'));
   let original: Store;
   let restored: Store;
@@ -53,17 +53,17 @@ describe.runIf(process.env.DATABASE_URL)('the README backup procedure on Postgre
   it('restores a dump and the blob store, taken while the server runs, into a server that holds everything', async () => {
     const dump = join(scratch, 'partner.dump');
     const blobs = join(scratch, 'blobs.tar.gz');
-    // Backup (README): the database, then the blobs; the server keeps running.
+    // Backup (docs/operations.md): the database, then the blobs; the server keeps running.
     await run('pg_dump', ['--format=custom', `--dbname=${original.env.DATABASE_URL}`, `--file=${dump}`]);
     await run('tar', ['-C', original.env.DATA_DIR!, '-czf', blobs, 'blobs']);
     server!.child.kill('SIGTERM');
     expect(await server!.exited).toEqual({ code: 0, signal: null });
 
-    // Restore (README): into an empty database and an empty DATA_DIR, then start the server.
+    // Restore (docs/operations.md): into an empty database and an empty DATA_DIR, then start the server.
     await run('pg_restore', ['--no-owner', '--exit-on-error', `--dbname=${restored.env.DATABASE_URL}`, dump]);
     mkdirSync(restored.env.DATA_DIR!, { recursive: true });
     await run('tar', ['-C', restored.env.DATA_DIR!, '-xzf', blobs]);
-    // The data key is in neither backup (README, "Backup and restore"): it is put in place from where the operator keeps it.
+    // The data key is in neither backup (docs/operations.md, "Backup and restore"): it is put in place from where the operator keeps it.
     copyFileSync(join(original.env.DATA_DIR!, 'data.key'), join(restored.env.DATA_DIR!, 'data.key'));
     server = await start(restored);
     await expectRestored(`http://127.0.0.1:${server.port}`, populated, scratch);

@@ -7,7 +7,7 @@ const root = join(import.meta.dirname, '../..');
 
 /**
  * `npm run demo -- --exit` as a new user runs it: its own server and webhook receiver, the
- * README's walkthrough with the files of test/fixtures/walkthrough/, face checks and document
+ * walkthrough of docs/walkthrough.md with the files of test/fixtures/walkthrough/, face checks and document
  * reading on (the defaults), nothing from the internet. On PostgreSQL its server gets a fresh
  * database of the CI server (face checks and document reading off there: see below).
  */
@@ -45,6 +45,8 @@ describe('npm run demo', () => {
           /verification {2}[0-9a-f-]{36}: approved( \(the pipeline sent it to review, face_match_uncertain; the demo's reviewer key approved it\))?\n/,
         );
         expect(output).toContain("record seq 1: ALLOW for refund-bot's tickets.refund");
+        // The governance walk's consistency step, between two different sizes (docs/governance.md).
+        expect(output).toMatch(/log {11}VALID consistent: tree 1 is a prefix of tree 2 of /);
         expect(output).toMatch(/operator {6}ADMIN_TOKEN=demo-/);
         expect(output).toMatch(/\/console\/operator/);
       } finally {

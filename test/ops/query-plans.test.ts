@@ -40,7 +40,7 @@ const GROWING = [
   'governance_records',
   'governance_admissions',
   'governance_deliveries',
-  // One row per witness per cosigned tree size (README, "Witnesses").
+  // One row per witness per cosigned tree size (docs/governance.md, "Witnesses").
   'governance_witness_cosignatures',
   'governance_delegations',
   'jobs',

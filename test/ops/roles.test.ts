@@ -10,7 +10,7 @@ import { api, captureAll, HIGH_LIMITS, identityTenant } from '../helpers/identit
 
 const METRICS_TOKEN = 'roles-metrics-token-0123456789';
 
-describe('ROLE (README, "Roles")', () => {
+describe('ROLE (docs/operations.md, "Roles")', () => {
   it('is all by default, and api or worker only on PostgreSQL: the embedded database serves one process', () => {
     expect(loadConfig({}).ROLE).toBe('all');
     expect(loadConfig({ ROLE: 'api', DATABASE_URL: 'postgres://db/partner' }).ROLE).toBe('api');
@@ -25,7 +25,7 @@ describe('ROLE (README, "Roles")', () => {
   it('is said in the startup lines: a worker points at no API, an API instance says who runs its jobs', () => {
     const postgres = { DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/partner', ADMIN_TOKEN: ADMIN_TOKEN };
     expect(startupLines(loadConfig({ ...postgres, ROLE: 'worker' }), 3000)).toEqual([
-      'Partner services worker (ROLE=worker) on http://localhost:3000: runs jobs; serves only /health, /ready and /metrics',
+      'Partner services worker (ROLE=worker) on http://127.0.0.1:3000: runs jobs; serves only /health, /ready and /metrics',
       'Database: PostgreSQL partner at db.internal:5432',
     ]);
     const api = startupLines(loadConfig({ ...postgres, ROLE: 'api' }), 3000);

@@ -13,11 +13,15 @@ describe('startup lines', () => {
   it('say where the server is, which database, whether the operator API is on, and where the docs are', () => {
     const embedded = startupLines(configFrom({ DATA_DIR: './somewhere' }), 3000);
     expect(embedded).toEqual([
-      'Partner services listening on http://localhost:3000 (all interfaces, port 3000)',
+      'Partner services listening on http://127.0.0.1:3000',
       `Database: embedded PGlite in ${resolve('./somewhere/pglite')} (set DATABASE_URL=postgres://… for PostgreSQL)`,
       'Operator API: off; set ADMIN_TOKEN (16 characters or more) and restart to turn on /admin/v1',
-      'API docs: http://localhost:3000/docs (OpenAPI document: http://localhost:3000/openapi.json)',
+      'API docs: http://127.0.0.1:3000/docs (OpenAPI document: http://127.0.0.1:3000/openapi.json)',
     ]);
+    // The image's HOST=0.0.0.0 (Dockerfile): every interface, said so.
+    expect(startupLines(configFrom({ HOST: '0.0.0.0' }), 3000)[0]).toBe(
+      'Partner services listening on http://localhost:3000 (all interfaces, port 3000)',
+    );
     const pg = startupLines(
       configFrom({
         HOST: '127.0.0.1',

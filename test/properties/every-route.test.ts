@@ -97,7 +97,7 @@ function fail(message: string, req: Sent, res: LightMyRequestResponse): never {
   );
 }
 
-/** The error body of each API (README: one format per API). */
+/** The error body of each API (docs/architecture.md: one format per API). */
 function checkErrorFormat(api: Api, req: Sent, res: LightMyRequestResponse): void {
   if (api === 'other' || res.statusCode < 400) return;
   let body: any;

@@ -9,7 +9,7 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 /**
- * WEBHOOK_LOG_RETENTION_DAYS (README, "Retention"): delivery attempts, with the excerpts of the
+ * WEBHOOK_LOG_RETENTION_DAYS (docs/operations.md, "Retention"): delivery attempts, with the excerpts of the
  * receivers' answers they hold, are deleted that many days after they started, by an hourly
  * housekeeping job, two rows a statement here so one run covers several batches.
  */

@@ -28,7 +28,7 @@ const lastAudit = async (ctx: TestContext, id: string) =>
   )[0];
 
 /**
- * A profile's identityRetentionDays (README, "Retention"): decided verifications are erased that
+ * A profile's identityRetentionDays (docs/operations.md, "Retention"): decided verifications are erased that
  * many days after their decision by an hourly housekeeping job, exactly as DELETE
  * /v1/verifications/{id} erases them. Two rows a batch here, so one run covers several batches.
  */

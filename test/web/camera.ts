@@ -15,8 +15,7 @@ import jpeg from 'jpeg-js';
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/camera');
 /**
  * A photo of the same person with the head turned: Human measures its yaw at -0.41 (toward the
- * image's right edge, the person's own left), -0.42 mirrored the other way (the face checks'
- * README section; measured with the service's analyzer).
+ * image's right edge, the person's own left), -0.42 mirrored the other way (docs/faces.md, "Poses: which way is left"; measured with the service's analyzer).
  */
 export const TURNED = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/faces/person-a-2.jpg');
 

@@ -151,7 +151,7 @@ export async function documentWithCamera(page: Page, shot?: (name: string) => Pr
 
 /**
  * Takes the current challenge step's photo with the camera and waits until the page moved on.
- * The page also takes the picture by itself once the asked pose holds (README, the capture page),
+ * The page also takes the picture by itself once the asked pose holds (docs/identity.md, the capture page),
  * so the button is pressed only while the page has not moved on, and a press that loses that race
  * (the button disabled or gone mid-click) is not an error: the page moving on is what counts.
  */

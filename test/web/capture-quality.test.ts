@@ -3,7 +3,7 @@ import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../src/identity/uploads/li
 import { judgeDocument, measureDocument } from '../../web/capture/quality/document-check.js';
 import { cases, pixels } from '../../scripts/fixtures/document-checks.js';
 
-/** The capture page's checks of a document photo before it is sent (README, "Checks before sending"). */
+/** The capture page's checks of a document photo before it is sent (docs/identity.md, "Checks before sending"). */
 describe('document photo checks', () => {
   it('passes every fixture photo and refuses each bad copy for its own reason', async () => {
     const judged: [string, string | null][] = [];

@@ -53,7 +53,7 @@ async function signedIn(server: LiveServer, browser: Browser, path: string, cred
 }
 
 /**
- * The reviewer's case built for comparing and the operator told what is failing (README,
+ * The reviewer's case built for comparing and the operator told what is failing (docs/consoles.md,
  * Consoles), in chromium: every screen looked at (test-results/) and checked with axe.
  */
 describe.skipIf(!browserAvailable())('consoles: comparing faces, and what is failing, in chromium', () => {

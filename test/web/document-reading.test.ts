@@ -39,12 +39,12 @@ const HOLDER: Holder = {
 const CARD: DocumentSpec = { format: 'TD1', holder: HOLDER, portrait: portraitPath('person-a-1'), layout: 0.3 };
 /**
  * The reviewer's card: another document number than CARD's, as a number already used by the
- * profile sends a verification to review as document_reused (README, "Document reading"), and the
+ * profile sends a verification to review as document_reused (docs/document-reading.md, "Document reading"), and the
  * two tests share one profile.
  */
 const REVIEWED_HOLDER: Holder = { ...HOLDER, documentNumber: 'X12345678' };
 const REVIEWED_CARD: DocumentSpec = { ...CARD, holder: REVIEWED_HOLDER };
-/** A phone photo of the card, in the range of the generator's "phone photo" difficulty (README, "Document reading"). */
+/** A phone photo of the card, in the range of the generator's "phone photo" difficulty (docs/document-reading.md, "Document reading"). */
 const PHONE_PHOTO = { rotation: 2, perspective: 0.02, blurSigma: 0.6, jpegQuality: 75, width: 1100, coverage: 0.85, brightness: 0.95 };
 const NOTE = 'Zone compared character by character with the document images.';
 

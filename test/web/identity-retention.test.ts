@@ -5,8 +5,8 @@ import { axeViolations } from './axe.js';
 import { browserAvailable, collectPageErrors, DESKTOP, screenshot, useLiveConsole } from './browser.js';
 
 /**
- * The operator console's profile screen sets the profile's identity retention (README,
- * "Retention") and the privacy policy the capture page links to (README, "Consent and capture").
+ * The operator console's profile screen sets the profile's identity retention (docs/operations.md,
+ * "Retention") and the privacy policy the capture page links to (docs/identity.md, "Consent and capture").
  */
 describe.skipIf(!browserAvailable())('operator console: identity retention and privacy policy in chromium', () => {
   const live = useLiveConsole();

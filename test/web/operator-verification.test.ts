@@ -16,7 +16,7 @@ async function look(page: Page, name: string): Promise<void> {
 }
 
 /**
- * The operator's page of one verification (README, Consoles) and of one of its decision webhook's
+ * The operator's page of one verification (docs/consoles.md, Consoles) and of one of its decision webhook's
  * deliveries, in chromium: against a real HTTPS receiver that refuses the decline's webhook with a
  * body of its own, so the delivery is pending with a retry due and an answer to show.
  */
@@ -124,7 +124,7 @@ describe.skipIf(!browserAvailable())("operator console: a verification's detail 
 
     expect(await page.getByTestId('delivery-state').textContent()).toBe('failing');
     expect(await page.getByTestId('next-attempt').textContent()).toBe(await shown(page, stored.nextAttemptAt));
-    // The decision webhook's retry is a minute after the first attempt (README, Receiving webhooks).
+    // The decision webhook's retry is a minute after the first attempt (docs/webhooks.md, Receiving webhooks).
     const due = Date.parse(stored.nextAttemptAt) - Date.parse(stored.attempts[0].at);
     expect(due).toBeGreaterThanOrEqual(60_000);
     expect(due).toBeLessThanOrEqual(72_000);

@@ -10,7 +10,7 @@ const NOTE = 'Compared the zone with the data page by hand.';
 const { READ, FIRST, PRINTED } = FOUR_EYES_ZONES;
 
 /**
- * The second reviewer of a four-eyes case (README, Reviewer console and Four-eyes review): the zone
+ * The second reviewer of a four-eyes case (docs/consoles.md, Reviewer console and Four-eyes review): the zone
  * field is prefilled with the text the document reader saw, never with the first reviewer's entry,
  * so the second pair of eyes is not led by the first; the first approval's zone is shown beside
  * the zone read with the differing characters marked, since the deciding approval must carry the

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDENTITY_POLICY, IDENTITY_SIGNER } from '../../src/identity/webhooks.js';
 import { computeServiceSignature } from '../../src/webhooks/verify.js';
@@ -166,4 +166,57 @@ describe('npm run webhook-receiver', () => {
       req.end(body);
     });
   }
+});
+
+/** Without --dir: no fixed shared path another local user could have prepared (docs/webhooks.md). */
+describe('npm run webhook-receiver without --dir', () => {
+  it('keeps its certificate and secret file in a fresh directory of its own, says which, and deletes it when stopped', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'receiver-tmp-'));
+    try {
+      const run = () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/webhook-receiver.ts', '--port', '0'], {
+          cwd: root,
+          env: { PATH: process.env.PATH ?? '', TMPDIR: parent },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+        child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+        const dir = new Promise<string>((resolve, reject) => {
+          const until = Date.now() + 90_000;
+          const look = () => {
+            const found = /^ {2}export RECEIVER=(.+)$/m.exec(output);
+            if (found) resolve(found[1]!);
+            else if (child.exitCode !== null || Date.now() > until) reject(new Error(`no directory printed: ${output}`));
+            else setTimeout(look, 50);
+          };
+          look();
+        });
+        return { child, dir, output: () => output };
+      };
+      const first = run();
+      const second = run();
+      const [dirA, dirB] = await Promise.all([first.dir, second.dir]);
+      expect(dirA).not.toBe(dirB);
+      for (const [dir, receiver] of [
+        [dirA, first],
+        [dirB, second],
+      ] as const) {
+        expect(dirname(dir)).toBe(parent);
+        expect(statSync(dir).mode & 0o777).toBe(0o700);
+        expect(existsSync(join(dir, 'ca.pem'))).toBe(true);
+        expect(receiver.output()).toContain(`NODE_EXTRA_CA_CERTS=${join(dir, 'ca.pem')} `);
+        expect(receiver.output()).toContain(`the secret(s) in ${join(dir, 'secret')}`);
+      }
+      for (const { child } of [first, second]) {
+        const exited = new Promise((resolve) => child.on('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      expect(existsSync(dirA)).toBe(false);
+      expect(existsSync(dirB)).toBe(false);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

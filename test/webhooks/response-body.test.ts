@@ -6,7 +6,7 @@ import { useCertificate, useReceiver } from '../helpers/receivers.js';
 import { deliveriesOf, later, newProfile, publish, register, TEST_DELAYS } from '../helpers/webhooks.js';
 
 /**
- * The delivery detail keeps the start of each answer's body (README, "Receiving webhooks"): what a
+ * The delivery detail keeps the start of each answer's body (docs/webhooks.md, "Receiving webhooks"): what a
  * receiver said when it refused, bounded at 1 KiB so a receiver cannot fill the database.
  */
 describe("webhook delivery detail: the start of the receiver's answer body, from a real HTTPS receiver", () => {

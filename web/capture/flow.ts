@@ -48,7 +48,7 @@ export const returnUrl = signal<string | null>(null);
 export const privacyPolicyUrl = signal<string | null>(null);
 /**
  * What the computer's "Continue on your phone" screen shows while the phone works: the stage and
- * the frames sent, from polling GET /v1/capture/status (README, "Identity: the hosted capture page").
+ * the frames sent, from polling GET /v1/capture/status (docs/identity.md, "Identity: the hosted capture page").
  */
 export const phoneProgress = signal<{ document: boolean; frames: number; total: number | null } | null>(null);
 

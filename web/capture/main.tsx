@@ -4,7 +4,7 @@ import { start } from './flow.js';
 import { followLanguage } from './i18n/language.js';
 import './capture.css';
 
-// The hosted capture page: the phone opens <PUBLIC_URL>/capture#<handoff_token> (README "Identity: the hosted capture page").
+// The hosted capture page: the phone opens <PUBLIC_URL>/capture#<handoff_token> (docs/identity.md "Identity: the hosted capture page").
 followLanguage();
 render(<App />, document.getElementById('app')!);
 start();

@@ -1,5 +1,5 @@
 /**
- * A webhook delivery as the operator reads it (README, "Receiving webhooks"): where it stands in
+ * A webhook delivery as the operator reads it (docs/webhooks.md, "Receiving webhooks"): where it stands in
  * four words, and what its last attempt met in plain words. Pure, so it is tested without a
  * browser (test/web/delivery-words.test.ts).
  */

@@ -3,7 +3,7 @@ import { type client, unwrap } from './lib.js';
 import { ActionForm } from './ui.js';
 
 /**
- * The profile's identity retention (README, "Retention"), on the operator's profile screen: an
+ * The profile's identity retention (docs/operations.md, "Retention"), on the operator's profile screen: an
  * empty field keeps decided verifications until they are erased (null); a number of days (1 to
  * 3650) erases each that many days after its decision. The server checks the range and answers
  * its own error, shown under the form.

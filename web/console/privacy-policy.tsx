@@ -3,7 +3,7 @@ import { type client, unwrap } from './lib.js';
 import { ActionForm } from './ui.js';
 
 /**
- * The profile's privacy policy (README, "Consent on the capture page"), on the operator's profile
+ * The profile's privacy policy (docs/identity.md, "Consent and capture"), on the operator's profile
  * screen: the hosted capture page links to it on its first screen, before the person agrees and
  * the camera opens. An empty field removes the link (null); the server accepts only https and
  * answers its own error for anything else, shown under the form.

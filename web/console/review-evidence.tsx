@@ -56,7 +56,7 @@ function ZoomDialog({ image, src, onClose }: { image: EvidenceImage; src: string
 
 /**
  * The case's images as data: URLs, each fetched once per case page: every fetch is an audited
- * view (README, "Reviewer console"), and the face comparison and the document row show the same
+ * view (docs/consoles.md, "Reviewer console"), and the face comparison and the document row show the same
  * images. Forgotten when another case opens, so no earlier person's image stays in memory.
  */
 const fetched = new Map<string, Promise<string>>();

@@ -54,7 +54,7 @@ function FaceFigure({ card, image }: { card: FaceCard; image: EvidenceImage }) {
 }
 
 /**
- * The document's face beside every frame's, each with its own figures (README, "Reviewer
+ * The document's face beside every frame's, each with its own figures (docs/consoles.md, "Reviewer
  * console"): the reviewer compares faces, not pages, and a frame that pulls the match down or
  * did not turn is seen beside its picture. Nothing without face signals (face checks off).
  */

@@ -8,7 +8,7 @@ const LABELS: Record<ReviewPolicy, string> = {
   four_eyes: 'Four eyes: two reviewer keys must agree',
 };
 
-/** The profile's manual-review policy (README, "Four-eyes review"), on the operator's profile screen. */
+/** The profile's manual-review policy (docs/identity.md, "Four-eyes review"), on the operator's profile screen. */
 export function ReviewPolicyForm({
   api,
   id,

@@ -1,7 +1,7 @@
 /**
  * The pipeline's face signals in words, each against the threshold it was decided by (the
  * thresholds are stored with the signals: FACE_MATCH_LOW/HIGH at the time of the run, see the
- * README, "Face checks"). Pure, so it is tested without a browser.
+ * docs/faces.md, "Face checks"). Pure, so it is tested without a browser.
  */
 
 interface Thresholds {

@@ -2,7 +2,7 @@ import { localTime } from './lib.js';
 import { Notice } from './ui.js';
 import { DECLINE_REASON_WORDS, type DeclineReason } from './decline-reasons.js';
 
-/** How a case stands between its reviewers under four-eyes review (README, "Four-eyes review"). */
+/** How a case stands between its reviewers under four-eyes review (docs/identity.md, "Four-eyes review"). */
 export interface Standing {
   awaiting_second_review: boolean;
   review_disagreement: boolean;

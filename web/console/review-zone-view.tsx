@@ -78,7 +78,7 @@ function MarkedZone({ zone, other, testId }: { zone: string; other: string; test
 
 /**
  * Under four-eyes review, the zone the first approval carried beside the zone read, differing
- * characters marked (README, "Four-eyes review"): the deciding approval must carry the same zone,
+ * characters marked (docs/identity.md, "Four-eyes review"): the deciding approval must carry the same zone,
  * so the second reviewer sees both before confirming one from the document.
  */
 export function ZoneComparison({ first, read }: { first: FirstApproval; read: string }) {

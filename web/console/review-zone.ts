@@ -157,7 +157,7 @@ export function zoneDifferenceWords(zone: string, other: string): string {
 
 /**
  * Whether the zone in the field is the one the first approval carried (both empty counts): the
- * service refuses a deciding approval with any other (README, "Four-eyes review").
+ * service refuses a deciding approval with any other (docs/identity.md, "Four-eyes review").
  */
 export function matchesFirstApproval(field: string, first: string | null): boolean {
   return normalisedZone(field) === normalisedZone(first ?? '');

@@ -11,7 +11,7 @@ export const profiles = pgTable('profiles', {
   plan: text('plan', { enum: PLANS }).notNull(),
   /** `four_eyes`: a manual review decision is final only when two reviewer keys agree. */
   reviewPolicy: text('review_policy', { enum: REVIEW_POLICIES }).notNull().default('single'),
-  /** Days after its decision a decided verification is erased (README, "Retention"); null keeps it until erased. */
+  /** Days after its decision a decided verification is erased (docs/operations.md, "Retention"); null keeps it until erased. */
   identityRetentionDays: integer('identity_retention_days'),
   /** The privacy policy the hosted capture page links to before asking for consent (https); null when none was set. */
   privacyPolicyUrl: text('privacy_policy_url'),

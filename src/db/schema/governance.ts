@@ -135,7 +135,7 @@ export const governanceDeliveries = pgTable(
 );
 
 /**
- * The witnesses' cosignatures of the transparency log's checkpoints (README, "Witnesses"): one
+ * The witnesses' cosignatures of the transparency log's checkpoints (docs/governance.md, "Witnesses"): one
  * per profile, witness (its name in LOG_WITNESSES) and tree size, the C2SP tlog-cosignature as
  * the witness returned it and verified against its key. A tree of a given size never changes, so
  * the checkpoint GET /v1/governance/log serves for that size carries these lines.

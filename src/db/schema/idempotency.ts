@@ -7,7 +7,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 });
 
 /**
- * One Idempotency-Key of one caller (README, "Idempotency-Key"): reserved while its first
+ * One Idempotency-Key of one caller (docs/idempotency.md, "Idempotency-Key"): reserved while its first
  * request runs (owner and lease), then holding that request's answer until expires_at. The
  * primary key is what makes two instances receiving one key at the same moment run the
  * request once: only one insert wins.

@@ -48,14 +48,14 @@ export const identityVerifications = pgTable(
     challengeId: uuid('challenge_id'),
     challenge: jsonb('challenge'),
     decisionReason: text('decision_reason'),
-    /** The pipeline's face measurements (README, "Face checks"), never an image; `{}` until measured and after erasure. */
+    /** The pipeline's face measurements (docs/faces.md, "Face checks"), never an image; `{}` until measured and after erasure. */
     signals: jsonb('signals').notNull().default({}),
     /** Fault injection by the operator: the next pipeline run throws, and clears this. */
     failNextRun: boolean('fail_next_run').notNull().default(false),
     /**
      * Pipeline runs started and not ended normally: counted (committed) before the heavy work, handed
      * back when a run ends without deciding for an ordinary reason (storage down). A process that died
-     * mid-run leaves its run counted, so the job cannot end processes forever (README, "Bounded identity work").
+     * mid-run leaves its run counted, so the job cannot end processes forever (docs/identity.md, "Bounded identity work").
      */
     pipelineUnfinishedRuns: integer('pipeline_unfinished_runs').notNull().default(0),
     createdAt: ts('created_at').notNull(),
@@ -65,7 +65,7 @@ export const identityVerifications = pgTable(
     /** The reviewer key holding the case (src/identity/review-claims.ts); the claim lapses at claimed_until. */
     claimedByKeyId: uuid('claimed_by_key_id').references(() => apiKeys.id),
     claimedUntil: ts('claimed_until'),
-    /** When the person answered "No, thanks" on the capture page's consent screen; null otherwise (README, "Consent"). */
+    /** When the person answered "No, thanks" on the capture page's consent screen; null otherwise (docs/identity.md, "Consent"). */
     consentDeclinedAt: ts('consent_declined_at'),
   },
   (t) => [

@@ -25,7 +25,7 @@ export const jobs = pgTable(
     concurrencyKey: text('concurrency_key'),
     /**
      * The W3C traceparent of the span that queued the job, when tracing is on: the job's span is
-     * its child, so the work shows under the request that caused it (README, "Traces").
+     * its child, so the work shows under the request that caused it (docs/operations.md, "Traces").
      */
     traceParent: text('trace_parent'),
     createdAt: ts('created_at').notNull(),

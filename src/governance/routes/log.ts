@@ -20,7 +20,7 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
   });
 }
 
-/** The transparency log of the caller's profile under /v1/governance (README, "Transparency log"). */
+/** The transparency log of the caller's profile under /v1/governance (docs/governance.md, "Transparency log"). */
 export const transparencyLogRoutes: FastifyPluginAsyncZod<{ log: TransparencyLog }> = async (app, { log }) => {
   app.get(
     '/log',

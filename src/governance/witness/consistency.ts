@@ -3,7 +3,7 @@ import { nodeHash } from '../merkle.js';
 /**
  * Whether `proof` shows the tree of `newSize` leaves with root `newRoot` extends the tree of
  * `oldSize` leaves with root `oldRoot` (RFC 9162 §2.1.4.2; 0 < oldSize < newSize). Pure: the
- * witness checks it before cosigning (README, "Witnesses").
+ * witness checks it before cosigning (docs/governance.md, "Witnesses").
  */
 export function consistent(oldSize: number, oldRoot: Buffer, newSize: number, newRoot: Buffer, proof: Buffer[]): boolean {
   if (!(oldSize > 0 && oldSize < newSize)) return false;

@@ -2,7 +2,7 @@ import { and, eq, inArray, max, sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client.js';
 import { governanceWitnessCosignatures as cosignatures } from '../../db/schema/governance.js';
 
-/** The SQL of the witnesses' cosignatures (README, "Witnesses"). */
+/** The SQL of the witnesses' cosignatures (docs/governance.md, "Witnesses"). */
 
 export interface StoredCosignature {
   profileId: string;

@@ -23,7 +23,7 @@ const MAX_CONFLICTS = 3;
 export const retryDelayMs = (attempt: number) => Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempt - 1), MAX_RETRY_MS);
 
 /**
- * Witnessing of the transparency log (README, "Witnesses"; C2SP `tlog-witness`): each new
+ * Witnessing of the transparency log (docs/governance.md, "Witnesses"; C2SP `tlog-witness`): each new
  * checkpoint of a profile queues one job per witness in LOG_WITNESSES (one waiting job per pair:
  * it takes the newest checkpoint when it runs). A run sends that checkpoint with the consistency
  * proof from the last size the witness cosigned (or the size its 409 names), checks the

@@ -12,7 +12,7 @@ export interface ChallengeStep {
 
 /**
  * "Left" is the person's own left: in the camera's unmirrored image their face then turns toward
- * the image's right edge (README, "Face checks").
+ * the image's right edge (docs/faces.md, "Face checks").
  */
 const TURNS: { instruction: string; pose: Pose }[] = [
   { instruction: TURN_LEFT, pose: 'left' },

@@ -168,7 +168,7 @@ export function createCaptureService(deps: IdentityDeps & { jobs: JobQueue; pose
     },
 
     /**
-     * "No, thanks" on the consent screen (README, "Consent and capture"): nothing was sent yet, so
+     * "No, thanks" on the consent screen (docs/identity.md, "Consent and capture"): nothing was sent yet, so
      * nothing is deleted; the verification keeps its status (`awaiting_capture` — the contract has
      * no status or reason for it), records when, and every link stops working. A new link from the
      * partner or the operator clears it and asks again.

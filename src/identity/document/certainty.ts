@@ -1,5 +1,5 @@
 /**
- * When a zone read from an image is certain (README, "Document reading", the certainty rule; pure,
+ * When a zone read from an image is certain (docs/document-reading.md, "Document reading", the certainty rule; pure,
  * no OCR). Check digits are no proof between look-alike characters: some pairs never change a
  * check digit (L/1, S/8, U/0, G/6 weigh the same modulo 10) and several swaps can cancel (issue
  * 43: `TG4X0PL03` read as `TGAXOPLO3`, three swaps, every check digit holding). So the zone is
@@ -16,7 +16,7 @@
  *    U/0, G/6) or between swaps that cancel leaves the zone unread, while a slip the check digits
  *    do tell apart (O read for 0 once) is settled by them. A letter seen where the zone's glyph
  *    stands as tall as its digits (glyph-heights.ts) is not counted: no letter of the measured
- *    set stood that tall (README, the glyph table), so there the glyph shows a digit.
+ *    set stood that tall (docs/document-reading.md, the glyph table), so there the glyph shows a digit.
  * 3. In the name, which no check digit covers, any contested position (or a letter some reading
  *    lost) marks the name uncertain: the zone stands for every other field, the case view says so
  *    (signal `mrz_name_uncertain`) and the name never declines anyone.

@@ -1,5 +1,5 @@
 /**
- * The front's printed document number (README, "Document reading"), read in the document worker
+ * The front's printed document number (docs/document-reading.md, "Document reading"), read in the document worker
  * thread only: one OCR pass of the LSTM engine over the whole front, grayscale and downscaled,
  * that answers the tokens shaped like a document number (sides.ts compares them with the back's
  * zone). Only a card sent with its back pays for it.

@@ -7,7 +7,7 @@
  * row's letter height, how that height changes along the row (a photo taken at a slant) and how
  * much taller the digits stand. Where the digits do not stand clearly taller, or the glyphs'
  * heights scatter too much to tell (a blurred photo), nothing is said. The thresholds come from
- * the table `npm run documents:read-rate` prints (README, "Document reading").
+ * the table `npm run documents:read-rate` prints (docs/document-reading.md, "Document reading").
  */
 import { components, stripLayout, type Gray } from './band.js';
 
@@ -31,7 +31,7 @@ const MIN_DIGIT_EXCESS = 0.04;
 const MAX_SCATTER = 0.3;
 /**
  * A glyph counts as digit-tall from this far up the way from its row's letter height to its digit
- * height (0 to 1). Chosen from the table in the README (three seeds, 360 documents): none of the
+ * height (0 to 1). Chosen from the table in docs/document-reading.md (three seeds, 360 documents): none of the
  * 420 letters of document numbers measured above 0.68, most digits at 0.8 or more; some digits
  * measure as low as letters (4s and 6s, their tops a point and a curve), so being short says
  * nothing and is never used.

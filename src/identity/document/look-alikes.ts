@@ -1,5 +1,5 @@
 /**
- * The characters the document reader can read one for the other (README, "Document reading"; pure).
+ * The characters the document reader can read one for the other (docs/document-reading.md, "Document reading"; pure).
  * One list, used wherever a difference between two readings of a document must not count against
  * the person: a typed zone that differs from the zone read only in such pairs is an OCR slip
  * (`manual_review`, never `declined`), and the front's printed document number is compared with

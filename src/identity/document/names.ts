@@ -1,5 +1,5 @@
 /**
- * The holder's name by agreement (README, "Document reading"; pure, no OCR). No check digit covers
+ * The holder's name by agreement (docs/document-reading.md, "Document reading"; pure, no OCR). No check digit covers
  * the name, so a zone confirmed on its checked fields may carry a name one engine misread in the
  * pass it came from (measured: the legacy engine split the M of MIKKEL into IVI, seed 4711, clean
  * #35; the LSTM engine read the O of PIOTR as Q, seed 8123, phone photo #18) while other passes

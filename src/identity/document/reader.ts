@@ -1,5 +1,5 @@
 /**
- * Reads the machine-readable zone from document photos (README, "Document reading"): the front
+ * Reads the machine-readable zone from document photos (docs/document-reading.md, "Document reading"): the front
  * end of a one-thread pool (worker.ts) that finds the zone, prepares it and runs the OCR, so no
  * pixel of it is touched on the API's event loop. The thread, and the OCR engines in it, start in
  * the background like the face models.
@@ -22,7 +22,7 @@ export interface DocumentReader {
   read(images: Uint8Array[], opts?: { trace?: boolean }): Promise<ReadResult>;
   /**
    * Reads a card sent as two sides: the zone as `read([back, front])` does, plus where it was read
-   * and the front's printed document numbers (README, "Document reading", one document per verification).
+   * and the front's printed document numbers (docs/document-reading.md, "Document reading", one document per verification).
    */
   readCard(sides: { front: Uint8Array; back: Uint8Array }, opts?: { trace?: boolean }): Promise<CardResult>;
   close(): Promise<void>;
@@ -37,7 +37,7 @@ export class DocumentReadTimeout extends WorkTimedOut {
 
 /**
  * One read's deadline when none is configured (DOCUMENT_READ_TIMEOUT_MS, the same default): about
- * four times the slowest document measured (3.1 s, README "Document reading"); the engines' start
+ * four times the slowest document measured (3.1 s, docs/document-reading.md "Document reading"); the engines' start
  * in a fresh thread is not counted.
  */
 export const DEFAULT_READ_DEADLINE_MS = 12_000;

@@ -165,7 +165,7 @@ function positions(lines: string[], shape: string[], second: ReadLine[]): Positi
       // Where the engines read the two twins of a pair the check digits cannot tell apart, the
       // second (LSTM) engine's character counts when it was sure: the legacy engine reads OCR-B's
       // G as 6 about as surely as it reads a true 6, the LSTM engine's twins were all less sure
-      // (README, "Document reading", the measured table).
+      // (docs/document-reading.md, "Document reading", the measured table).
       // Where they read two different letters, the LSTM engine's counts when it was sure too: two
       // such disagreements can both keep the check digit holding (W read as N by the legacy
       // engine at two places weighing 7 and 3: 9 × 7 + 9 × 3 = 90), and the legacy engine reads
@@ -521,7 +521,7 @@ const CHECKED_MIXED_FIELDS: Record<ZoneFormat, { row: number; start: number; che
  * digit where it stands in a checked mixed field as tall as the zone's digits (glyph-heights.ts),
  * when that settles what lettersMayBeDigits left open: something changed, every check digit and
  * field still holds, and no such letter is left that could be a digit. Else null. A letter never
- * stood that tall in the measured set (README, the glyph table), so there the glyph says what the
+ * stood that tall in the measured set (docs/document-reading.md, the glyph table), so there the glyph says what the
  * check digits could not (seed 8123, clean #29: three 0s of DG0015086 read as O by both engines,
  * the glyphs of all three as tall as digits).
  */

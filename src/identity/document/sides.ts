@@ -1,5 +1,5 @@
 /**
- * One document, not two (README, "Document reading"; pure, no OCR): an ID card's front (portrait,
+ * One document, not two (docs/document-reading.md, "Document reading"; pure, no OCR): an ID card's front (portrait,
  * printed details) and back (the zone) must be the two sides of the same card. The front's
  * printed document number, read in one cheap pass (front-number.ts), is compared with the number
  * in the zone read from the back.

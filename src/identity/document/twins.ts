@@ -1,5 +1,5 @@
 /**
- * The rule for look-alike twins (README, "Document reading"; pure, no OCR). In the fields that may
+ * The rule for look-alike twins (docs/document-reading.md, "Document reading"; pure, no OCR). In the fields that may
  * hold letters and digits (document number, optional data), G and 6, L and 1, S and 8, U and 0
  * weigh the same modulo 10: a twin read for the printed character keeps every check digit holding,
  * and both engines can see the same wrong one (measured: `9G3726777` read as `963726777` by both,
@@ -70,7 +70,7 @@ const sawIt = (s: TwinSighting) => s.seen !== undefined && (s.seen === s.char ||
  * - the LSTM engine read it (or such a look-alike) in at least one pass;
  * - a digit counts only when no engine read its letter twin in any pass: the engines read a
  *   printed letter as its digit twin often (the legacy engine a third of the G it saw, the LSTM
- *   engine even at confidence 98), a printed digit as its letter twin almost never (README, the
+ *   engine even at confidence 98), a printed digit as its letter twin almost never (docs/document-reading.md, the
  *   measured table). So a letter read in one pass outweighs its digit read in others (seed 4711,
  *   phone photo #19: 6 in three passes, G in two), while a digit read once among letters does not
  *   (seed 4711, clean #7: G in four passes, 6 in one).

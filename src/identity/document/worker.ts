@@ -33,7 +33,7 @@ try {
 }
 
 // libvips keeps recent operations and their pixels in a cache shared by the process: this thread
-// never repeats an operation on the same image, so the cache only holds memory (README, "Bounded
+// never repeats an operation on the same image, so the cache only holds memory (docs/identity.md, "Bounded
 // identity work"). One libvips thread per image: the OCR engines already take the cores.
 sharp.cache(false);
 sharp.concurrency(1);
@@ -94,7 +94,7 @@ const engine = async (oem: OEM) => {
     // The legacy engine adapts its classifier to what it has read, so a document's reading would
     // depend on the documents read before it in this thread, any tenant's (measured: 16 hard photos
     // read twice in a row, the second reading differed in 9, the zone read in 2). Without it the same
-    // image is read the same way every time (README, "Document reading").
+    // image is read the same way every time (docs/document-reading.md, "Document reading").
     classify_enable_learning: '0',
   });
   return w;
@@ -183,7 +183,7 @@ const MEASURE_CAP_HEIGHT = 40;
  * The prepared images to read, in order, for one photo: the zone found and levelled, then the
  * whole page as fallbacks; each with the zone's glyphs measured once on the levelled zone (the
  * same for every pass over the photo). Nothing when no zone is found on the photo: no pass is
- * read (README, "Document reading").
+ * read (docs/document-reading.md, "Document reading").
  */
 async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string; png: Buffer; glyphs?: ZoneGlyph[][] }> {
   const find = await grayOf(image, FIND_WIDTH);

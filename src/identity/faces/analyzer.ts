@@ -66,7 +66,7 @@ interface FaceAnalyzer {
 /**
  * Loads the models (a few seconds) and answers an analyzer. The face match compares face-api's
  * descriptors (descriptor.ts): on the fixtures it separates the people better than Human's
- * `faceres`, most of all for a portrait on a photographed document (README, "Face checks").
+ * `faceres`, most of all for a portrait on a photographed document (docs/faces.md, "Face checks").
  * `faceres` is computed only when asked (`npm run faces:separation` compares the two).
  */
 export async function loadFaceAnalyzer(opts: { faceres?: boolean } = {}): Promise<FaceAnalyzer> {

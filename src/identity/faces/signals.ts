@@ -1,6 +1,6 @@
 import type { FrameSource } from '../../db/vocabulary.js';
 /**
- * What the face checks measure and how they decide (pure; see the README, "Face checks").
+ * What the face checks measure and how they decide (pure; see docs/faces.md, "Face checks").
  * Only these numbers are stored with a verification (`signals`), never an image or a face embedding.
  */
 
@@ -42,7 +42,7 @@ interface FrameSignals extends ImageAnalysis {
   step: number;
   /** null on a challenge issued before poses existed: such a frame is not checked for pose. */
   pose: Pose | null;
-  /** `file` when the frame was chosen from the device because no camera could be used (README, "Consent and capture"); `camera` otherwise. */
+  /** `file` when the frame was chosen from the device because no camera could be used (docs/identity.md, "Consent and capture"); `camera` otherwise. */
   source: FrameSource;
   /** The largest face's similarity to the document's face (null when either has none). */
   document_similarity: number | null;

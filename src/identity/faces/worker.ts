@@ -14,7 +14,7 @@ try {
 }
 
 // libvips' operation cache is shared by the process and only holds memory here: no operation is
-// repeated on the same image (README, "Bounded identity work").
+// repeated on the same image (docs/identity.md, "Bounded identity work").
 sharp.cache(false);
 
 /**

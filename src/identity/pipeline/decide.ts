@@ -87,7 +87,7 @@ export interface ReadingInput {
 }
 
 /**
- * The document-reading rules (README, "Document reading"), applied to what the byte rules left
+ * The document-reading rules (docs/document-reading.md, "Document reading"), applied to what the byte rules left
  * undeclined, in this order:
  * 1. no zone read → manual_review `document_unreadable`;
  * 2. a typed zone that differs from the zone read in some character the reader cannot read for

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 
-/** How long a document number counts as used within a profile (README, "Document reading"). */
+/** How long a document number counts as used within a profile (docs/document-reading.md, "Document reading"). */
 export const NUMBER_REUSE_DAYS = 90;
 
 /**
- * What the pipeline stores to find a document number used again (README, "Document reading"):
+ * What the pipeline stores to find a document number used again (docs/document-reading.md, "Document reading"):
  * SHA-256 over the profile id, the issuing country and the number, each ended by a NUL, so the
  * number itself is never kept beside the zone that erasure nulls. The profile id in it keeps
  * one tenant's digests useless against another's, and another tenant's document never matches.

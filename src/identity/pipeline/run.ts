@@ -28,7 +28,7 @@ export class InjectedPipelineFault extends Error {
 
 /**
  * Abnormal ends of one verification's runs (its worker crashed, or its process died mid-run)
- * after which it is not tried again but parked (README, "Bounded identity work"): whatever in its
+ * after which it is not tried again but parked (docs/identity.md, "Bounded identity work"): whatever in its
  * images ends a worker or a process would otherwise end them again on every retry and restart.
  */
 export const MAX_ABNORMAL_ENDS = 2;
@@ -45,7 +45,7 @@ const errorKind = (err: unknown): PipelineErrorKind =>
         ? 'crashed'
         : 'internal_error';
 
-/** Face checks (README, "Face checks"); absent when FACE_CHECKS=off. */
+/** Face checks (docs/faces.md, "Face checks"); absent when FACE_CHECKS=off. */
 interface FaceChecks {
   pool: FacePool;
   thresholds: FaceThresholds;
@@ -80,7 +80,7 @@ export function pipelineHandler(
 
   /**
    * The zone read from the images, the back of a card first, and for a card sent with its back
-   * where the zone was read and what the front prints (README, "Document reading").
+   * where the zone was read and what the front prints (docs/document-reading.md, "Document reading").
    */
   async function readDocument(reader: DocumentReader, v: repo.VerificationRow): Promise<DocumentReading & { sides?: CardSides | null }> {
     const front = await blobs.get(v.documentBlob!);
@@ -188,7 +188,7 @@ export function pipelineHandler(
       }
       await recordCounted(v.id, outcome, undefined, signals, reading);
     } catch (err) {
-      // A bucket that is down decides nothing: the queue runs the job again later (README, "Object
+      // A bucket that is down decides nothing: the queue runs the job again later (docs/operations.md, "Object
       // storage"). That is an ordinary end, not a crash: its run is handed back. So is a database
       // that failed over meanwhile (docs/failover.md): parking the verification would decide it
       // by the database's outage, as soon as the next write reached the new primary.

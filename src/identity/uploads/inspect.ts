@@ -130,7 +130,7 @@ class ImageInspector extends Transform {
 }
 
 /**
- * The refusal of an image by its header's width and height alone (README, "Bounded identity
+ * The refusal of an image by its header's width and height alone (docs/identity.md, "Bounded identity
  * work"), or null: too many pixels, a side too long, too long for its width, or smaller than the
  * pipeline's minimum — that last rule needs nothing but the image, so it answers now rather than
  * as a decline after the whole capture.

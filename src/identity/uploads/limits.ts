@@ -7,14 +7,14 @@ export const MAX_UPLOAD_SIZE = `${MAX_UPLOAD_BYTES / (1024 * 1024)} MB`;
 export const MIN_UPLOAD_SIZE = `${MIN_UPLOAD_BYTES / 1024} KB`;
 
 /**
- * The most pixels an image may claim in its header (README, "Security"): refused at upload, and
+ * The most pixels an image may claim in its header (docs/security.md, "Security"): refused at upload, and
  * the bound sharp is given wherever images are decoded, so a small file cannot claim a huge canvas.
  */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 export const MAX_IMAGE_MEGAPIXELS = MAX_IMAGE_PIXELS / 1_000_000;
 
 /**
- * The shape bounds of an upload (README, "Bounded identity work"): a strip a few hundred pixels
+ * The shape bounds of an upload (docs/identity.md, "Bounded identity work"): a strip a few hundred pixels
  * wide and a hundred thousand tall stays under the pixel bound and compresses to a few hundred
  * kilobytes, yet every pass that scales a page to a working width enlarges it into a canvas of
  * gigapixels. No camera photo of a document or a face is that long or that thin.

@@ -162,7 +162,7 @@ export function ChallengeScreen({ challenge, step }: { challenge: Challenge; ste
   const still = /\bblink/i.test(current.instruction) ? ` ${t('challenge.still')}` : '';
   const stepLabel = t('challenge.step', { photo: step + 1, total });
   /**
-   * A file only when the camera is denied, missing or unusable (README, "Consent and capture"): a
+   * A file only when the camera is denied, missing or unusable (docs/identity.md, "Consent and capture"): a
    * photo from the library could show someone else. Such a frame is sent marked `source: file`,
    * and the reviewer sees that mark. The picker asks the phone to open its camera app directly.
    */

@@ -83,7 +83,7 @@ export function DocumentScreen() {
     setKind(next);
   };
   /**
-   * Checks the very pixels that would be sent (size, outline, sharpness, glare — README, "Checks
+   * Checks the very pixels that would be sent (size, outline, sharpness, glare — docs/identity.md, "Checks
    * before sending"); a photo that fails is not kept, and the person is told why and asked again.
    */
   const keep = async (canvas: HTMLCanvasElement) => {

@@ -6,7 +6,7 @@ import { chooseLanguage, language, t } from '../i18n/language.js';
 /**
  * English, Nederlands, Deutsch above every screen: a radio group (Tab reaches it, the arrow keys
  * choose), each name in its own language and `lang`, so a screen reader says it right. Only the
- * words change: the screen, its photos and the focus stay where they are (README, "Identity: the
+ * words change: the screen, its photos and the focus stay where they are (docs/identity.md, "Identity: the
  * hosted capture page").
  */
 export function LanguageSwitcher() {

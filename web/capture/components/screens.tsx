@@ -77,7 +77,7 @@ function PhoneProgress() {
 
 /**
  * Before the camera opens: who asks, what will be taken, what is kept and for how long, and the
- * requester's privacy policy (the profile's `privacyPolicyUrl`) — README, "Consent and capture".
+ * requester's privacy policy (the profile's `privacyPolicyUrl`) — docs/identity.md, "Consent and capture".
  * Nothing starts until the person agrees; "No, thanks" ends here and the service records it.
  */
 export function Intro() {

@@ -10,7 +10,7 @@ const CHOSEN_KEY = 'capture.language';
  * The language on first load: the switcher's choice in this tab; else the one the server picked
  * from Accept-Language and wrote into the page (`<html data-language>`, src/plugins/web-app.ts), so
  * the first screen matches the page's title and `lang`; else navigator.languages by the same rule
- * (a page not served by this server). README, "Identity: the hosted capture page".
+ * (a page not served by this server). docs/identity.md, "Identity: the hosted capture page".
  */
 function firstLanguage(): CaptureLanguage {
   let chosen: string | null = null;

@@ -3,7 +3,7 @@ import { phrase, type Phrase } from '../i18n/catalogue.js';
 
 /**
  * What the page checks in a frame before it sends it: the service's own pose rule
- * (`poseFollowed`, README "Face checks") with the yaw thresholds this server judges by
+ * (`poseFollowed`, docs/faces.md "Face checks") with the yaw thresholds this server judges by
  * (FACE_YAW_TURN, FACE_YAW_FRONT, handed over with the challenge as `pose_check`), so a frame the
  * pipeline would decline as `challenge_not_followed` is refused here, before it is sent, and the
  * person is told how to fix it; and a turn the page accepts is one the server accepts.

@@ -1,7 +1,7 @@
 import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../../src/identity/uploads/limits.js';
 
 /**
- * The checks the page runs on a document photo before sending it (README, "Identity: the hosted
+ * The checks the page runs on a document photo before sending it (docs/identity.md, "Identity: the hosted
  * capture page"): pure arithmetic on RGBA pixels, so the same code runs in the browser and in the
  * tests, and `npx tsx scripts/measure-document-checks.ts` prints the figures the thresholds below
  * were chosen from. The size rule is the server's own (src/identity/uploads/limits.ts): a photo
@@ -41,7 +41,7 @@ const SATURATED = 250;
 
 /**
  * Thresholds, chosen from `npx tsx scripts/measure-document-checks.ts` (its table is in the
- * README, "Checks before sending"): every fixture photo passes with a margin, and each bad case
+ * docs/identity.md, "Checks before sending"): every fixture photo passes with a margin, and each bad case
  * the script makes fails its own check and no other.
  */
 export const DOCUMENT_LIMITS = {

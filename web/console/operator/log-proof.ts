@@ -1,6 +1,6 @@
 /**
  * A record's inclusion in a transparency-log checkpoint, checked in the browser with Web Crypto
- * (README, "Transparency log"): the leaf hash of the record's canonical JSON, folded with the
+ * (docs/governance.md, "Transparency log"): the leaf hash of the record's canonical JSON, folded with the
  * inclusion proof the API gives as RFC 9162 §2.1.3.2 says, must give the checkpoint's root. The
  * hashing is src/governance/merkle.ts's (leaf: SHA-256(0x00 ‖ leaf), node: SHA-256(0x01 ‖ left ‖
  * right)); that file hashes with node:crypto, so the browser's own copy is here, and

@@ -4,7 +4,7 @@ import { ActionButton } from '../ui.js';
 
 /**
  * "New capture link" for a verification declined because its images could not be used
- * (README, "Consent and capture"): POST …/capture-restart deletes its images, puts it back to
+ * (docs/identity.md, "Consent and capture"): POST …/capture-restart deletes its images, puts it back to
  * awaiting_capture and answers a fresh link, which the page shows like an issued one.
  */
 export function RestartCapture({

@@ -36,7 +36,7 @@ function CheckResult({ checked, root }: { checked: Checked; root: string }) {
 }
 
 /**
- * A profile's transparency log (README, "Transparency log"): its size, the signed checkpoint and
+ * A profile's transparency log (docs/governance.md, "Transparency log"): its size, the signed checkpoint and
  * the witnesses' cosignatures, and a record's inclusion checked here, in the browser, with Web
  * Crypto: the server gives the record and the proof; the browser hashes and compares.
  */
