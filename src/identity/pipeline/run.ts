@@ -11,7 +11,7 @@ import { sendDecisionWebhook } from '../webhooks.js';
 import { storedChallenge } from '../capture/challenge.js';
 import type { FacePool } from '../faces/pool.js';
 import { WorkerCrashed, WorkTimedOut } from '../worker-pool.js';
-import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../faces/signals.js';
+import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../face-rules.js';
 import type { DocumentReader, DocumentReading } from '../document/reader.js';
 import { documentIdentity, type CardSides } from '../document/sides.js';
 import { decide, decideReading, type PipelineOutcome } from './decide.js';
