@@ -1,5 +1,5 @@
 import type { FrameSource } from '../db/vocabulary.js';
-import type { ImageAnalysis, Pose } from './faces/signals.js';
+import type { ImageAnalysis, Pose } from '../recognition/faces/signals.js';
 
 /**
  * How the face checks decide (pure; see the README, "Face checks"), on what the face analysis

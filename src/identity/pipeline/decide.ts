@@ -1,10 +1,10 @@
 import type { FaceOutcome } from '../face-rules.js';
-import type { DocumentReading } from '../document/reader.js';
-import { inName } from '../document/certainty.js';
-import { compareReadings } from '../document/look-alikes.js';
-import type { ZoneReading } from '../document/repair.js';
-import { sidesAgree, type CardSides } from '../document/sides.js';
-import { MIN_IMAGE_HEIGHT as MIN_HEIGHT, MIN_IMAGE_WIDTH as MIN_WIDTH } from '../uploads/limits.js';
+import type { DocumentReading } from '../../recognition/document/reader.js';
+import { inName } from '../../recognition/document/certainty.js';
+import { compareReadings } from '../../recognition/document/look-alikes.js';
+import type { ZoneReading } from '../../recognition/document/repair.js';
+import { sidesAgree, type CardSides } from '../../recognition/document/sides.js';
+import { MIN_IMAGE_HEIGHT as MIN_HEIGHT, MIN_IMAGE_WIDTH as MIN_WIDTH } from '../upload-limits.js';
 import { readMrz, startOfDay } from './mrz.js';
 
 export interface PipelineInput {
