@@ -3,7 +3,8 @@
 //
 //   ground     src/lib, src/db, src/config.ts, src/tracing: words and plumbing every floor uses
 //   http       src/plugins: the HTTP layer (envelope, errors, headers, health), over the ground only
-//   shared     auth, profiles, idempotency, webhooks, jobs, signing-keys, blobs, metrics, at-rest: the
+//   shared     auth, profiles, idempotency, webhooks, jobs, signing-keys, blobs, metrics, at-rest, recognition (the
+//              engines that read documents and faces from image bytes): the
 //              mechanisms the APIs share, which know no API
 //   apis       ticketing, identity, governance and the operator API (admin)
 //   top        app.ts, compose.ts (the composition root), server.ts, src/cli, src/docs: assemble the APIs or describe them
@@ -13,7 +14,7 @@
 // service, its views, schemas and errors), and only the operator API does so.
 const ground = '^src/(lib|db|tracing)/|^src/config[.]ts$';
 const http = '^src/plugins/';
-const shared = '^src/(auth|profiles|idempotency|webhooks|jobs|signing-keys|blobs|metrics|at-rest)/';
+const shared = '^src/(auth|profiles|idempotency|webhooks|jobs|signing-keys|blobs|metrics|at-rest|recognition)/';
 const apis = '^src/(ticketing|identity|governance|admin)/';
 const top = '^src/(cli|docs)/|^src/(app|compose|server|startup-lines|decorations)[.]ts$';
 
@@ -78,9 +79,9 @@ module.exports = {
       name: 'worker-threads-load-their-own-module',
       severity: 'error',
       comment:
-        'A worker module (identity/document, identity/faces) starts its models when it loads: only its pool loads it, in a thread. A value imported on the main thread would start them on the event loop and keep the process alive after close; its types are fine.',
+        'A worker module (recognition/document, recognition/faces) starts its models when it loads: only its pool loads it, in a thread. A value imported on the main thread would start them on the event loop and keep the process alive after close; its types are fine.',
       from: {},
-      to: { path: '^src/identity/(document|faces)/worker[.]ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/recognition/(document|faces)/worker[.]ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'bench-not-from-test',

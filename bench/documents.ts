@@ -5,7 +5,7 @@
 // read. Targets: no zone p95 ≤ 2 s, readable document p95 ≤ 3 s. One reader, one photo at a time,
 // as the pipeline reads them; the first read of each kind waits for nothing, the engines are
 // started and warmed before.
-import { createDocumentReader } from '../src/identity/document/reader.js';
+import { createDocumentReader } from '../src/recognition/document/reader.js';
 import { documentAt, photoFor } from '../scripts/documents/fixture-set.js';
 import { mrzLines } from '../scripts/documents/mrz-lines.js';
 import { noZonePhotos } from '../scripts/documents/no-zone.js';

@@ -11,7 +11,7 @@ const WEB_STAMP = 'dist/.web-build';
 // What the served pages are built from: web/ and the pose rule the capture page shares with the
 // server (web/capture/pose/rule.ts imports it). Any other server edit leaves the pages as they are;
 // `npm run build:web` also regenerates the typed client from the OpenAPI document.
-const WEB_SOURCES = ['web', 'src/identity/faces/signals.ts', 'scripts/build-web.ts', 'package-lock.json'];
+const WEB_SOURCES = ['web', 'src/identity/face-rules.ts', 'src/recognition/faces/signals.ts', 'scripts/build-web.ts', 'package-lock.json'];
 // Written by `npm run build:web` itself, so it is always newer than the sources it came from.
 const WEB_GENERATED = new Set([join('web', 'shared', 'api-schema.d.ts')]);
 

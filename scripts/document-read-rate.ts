@@ -21,9 +21,9 @@ import {
   DocumentReadTimeout,
   type CardResult,
   type ReadResult,
-} from '../src/identity/document/reader.js';
-import { sidesAgree } from '../src/identity/document/sides.js';
-import { nameOf, withoutName } from '../src/identity/document/names.js';
+} from '../src/recognition/document/reader.js';
+import { sidesAgree } from '../src/recognition/document/sides.js';
+import { nameOf, withoutName } from '../src/recognition/document/names.js';
 import { variedDocumentAt, variedPhotoFor, type Difficulty } from './documents/varied-set.js';
 import { mrzLines, type MrzFormat } from './documents/mrz-lines.js';
 import { renderDocument, seeded } from './documents/render.js';

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { loadFaceAnalyzer } from '../src/identity/faces/analyzer.js';
+import { loadFaceAnalyzer } from '../src/recognition/faces/analyzer.js';
 import { documentAt, photoFor } from './documents/fixture-set.js';
 import { renderDocument, seeded } from './documents/render.js';
 

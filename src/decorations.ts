@@ -7,8 +7,8 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import type { Meter } from './metrics/meter.js';
 import type { WebhookPlatform } from './webhooks/types.js';
-import type { FacePool } from './identity/faces/pool.js';
-import type { DocumentReader } from './identity/document/reader.js';
+import type { FacePool } from './recognition/faces/pool.js';
+import type { DocumentReader } from './recognition/document/reader.js';
 
 /** What the whole process shares; buildApp decorates the root instance with these. */
 declare module 'fastify' {

@@ -1,12 +1,12 @@
 /**
  * The measured table the glyph-height witness is chosen from (docs/document-reading.md, "Document reading";
- * `DIGIT_FROM` in src/identity/document/glyph-heights.ts): for every letter and digit of a true
+ * `DIGIT_FROM` in src/recognition/document/glyph-heights.ts): for every letter and digit of a true
  * zone's mixed fields (document number, optional data), where its glyph stands between its row's
  * letter height (0) and digit height (1), per difficulty, and how many documents gave no measure
  * (the digits not clearly taller, the heights scattered, or the glyphs not matching the rows).
  */
-import { DIGIT_FROM, glyphScale, type ZoneGlyph } from '../../src/identity/document/glyph-heights.js';
-import { zoneShape, type ZoneReading } from '../../src/identity/document/repair.js';
+import { DIGIT_FROM, glyphScale, type ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
+import { zoneShape, type ZoneReading } from '../../src/recognition/document/repair.js';
 
 interface Row {
   documents: number;

@@ -5,8 +5,8 @@
  * which engine's confidence can choose between twins (`LSTM_TWIN_CONFIDENCE` in confidence.ts) and
  * that none can accept one alone (a twin read with as much confidence as printed characters).
  */
-import { UNCHECKABLE, type ZoneReading } from '../../src/identity/document/repair.js';
-import { twinSightings, type Engine, type EngineLines, type TwinSighting } from '../../src/identity/document/twins.js';
+import { UNCHECKABLE, type ZoneReading } from '../../src/recognition/document/repair.js';
+import { twinSightings, type Engine, type EngineLines, type TwinSighting } from '../../src/recognition/document/twins.js';
 
 /** Lower edges of the confidence bands (Tesseract's 0 to 100). */
 const BANDS = [0, 40, 60, 70, 75, 80, 85, 90, 92, 94, 96, 98];

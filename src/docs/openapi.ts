@@ -9,7 +9,7 @@ import { applyExamples, type OperationExamples } from './openapi-example-types.j
 import examples from './openapi-examples.json' with { type: 'json' };
 import { securitySchemes } from '../plugins/openapi-security.js';
 
-/** The examples, real answers recorded by test/ops/openapi-examples.test.ts (UPDATE_OPENAPI_EXAMPLES=1). */
+/** The examples, real answers recorded by test/docs/openapi-examples.test.ts (UPDATE_OPENAPI_EXAMPLES=1). */
 const operationExamples: OperationExamples = examples;
 
 const ERROR_FORMATS = {

@@ -9,7 +9,7 @@ import {
   MIN_IMAGE_HEIGHT,
   MIN_IMAGE_WIDTH,
   MIN_UPLOAD_SIZE,
-} from './uploads/limits.js';
+} from './upload-limits.js';
 
 /**
  * An identity API error: its status and the one human-readable `detail` (the message). The

@@ -17,7 +17,7 @@ import { captureRoutes } from './routes/capture.js';
 import { reviewRoutes } from './routes/review.js';
 import { verificationRoutes } from './routes/verifications.js';
 import type { IdentityDeps } from './deps.js';
-import { MAX_UPLOAD_BYTES } from './uploads/limits.js';
+import { MAX_UPLOAD_BYTES } from './upload-limits.js';
 import { registerIdentityWebhooks } from './webhooks.js';
 import type { IdentityRole } from '../db/vocabulary.js';
 

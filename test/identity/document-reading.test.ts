@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { zoneFromText } from '../../src/identity/document/repair.js';
+import { zoneFromText } from '../../src/recognition/document/repair.js';
 import { decideReading, type ReadingInput } from '../../src/identity/pipeline/decide.js';
-import type { DocumentReading } from '../../src/identity/document/reader.js';
+import type { DocumentReading } from '../../src/recognition/document/reader.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 import { CLEAN, renderDocument, type DocumentSpec } from '../../scripts/documents/render.js';
 import { portraitPath } from '../../scripts/documents/fixture-set.js';

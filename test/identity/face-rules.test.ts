@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { configFrom } from '../../src/config.js';
 import { newChallenge } from '../../src/identity/capture/challenge.js';
-import { buildSignals, decideFaces, poseFollowed, type FaceThresholds, type ImageAnalysis } from '../../src/identity/faces/signals.js';
+import { buildSignals, decideFaces, poseFollowed, type FaceThresholds } from '../../src/identity/face-rules.js';
+import type { ImageAnalysis } from '../../src/recognition/faces/signals.js';
 
 const T: FaceThresholds = { matchLow: 0.3, matchHigh: 0.45, yawTurn: 0.15, yawFront: 0.25 };
 

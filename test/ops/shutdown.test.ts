@@ -100,7 +100,7 @@ describe('graceful shutdown of the server process', () => {
 /**
  * A hard kill must not lose queued work: the identity decision pipeline queued by the last
  * selfie is run by the next process. (A job killed mid-run is retaken once its lease runs out:
- * test/foundation/jobs.test.ts moves the clock past the lease.)
+ * test/jobs/jobs.test.ts moves the clock past the lease.)
  */
 describe('a hard kill of the server process', () => {
   let store: Store;

@@ -7,7 +7,7 @@ import { UNKNOWN_ID, draftEvent, eventBody, order, organizer, partnerCall, ticke
 type Endpoint = { method: 'GET' | 'POST' | 'PATCH'; url: () => string; scope: string; body?: () => unknown };
 
 describe('ticketing: keys, plans, scopes, check order and the error envelope', () => {
-  // Every endpoint gets wrong keys here; the brake on failed authentication has its own test (test/foundation/auth-brake.test.ts).
+  // Every endpoint gets wrong keys here; the brake on failed authentication has its own test (test/plugins/auth-brake.test.ts).
   const { ctx, org } = useTestApp({ env: { AUTH_FAILURE_LIMIT_PER_MINUTE: '100000' } }, { org: organizer });
   let eventId: string;
   let orderId: string;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, OfflineError } from '../../web/capture/errors.js';
 import { classify, tokenFromHash, waitText } from '../../web/capture/messages.js';
-import { poseFollowed, type Pose } from '../../src/identity/faces/signals.js';
+import { poseFollowed } from '../../src/identity/face-rules.js';
+import type { Pose } from '../../src/recognition/faces/signals.js';
 import { judgeFrame as judgeWith, yawThresholdsOf, type Verdict } from '../../web/capture/pose/rule.js';
 import { format, type Phrase } from '../../web/capture/i18n/catalogue.js';
 import { en } from '../../web/capture/i18n/en.js';

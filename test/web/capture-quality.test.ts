@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../src/identity/uploads/limits.js';
+import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../src/identity/upload-limits.js';
 import { judgeDocument, measureDocument } from '../../web/capture/quality/document-check.js';
 import { cases, pixels } from '../../scripts/fixtures/document-checks.js';
 

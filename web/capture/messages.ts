@@ -1,4 +1,4 @@
-import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../src/identity/uploads/limits.js';
+import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../src/identity/upload-limits.js';
 import type { DocumentProblem } from './quality/document-check.js';
 import { ApiError, OfflineError } from './errors.js';
 import { phrase, type Phrase } from './i18n/catalogue.js';
@@ -34,7 +34,7 @@ export function classify(err: unknown, subject: Subject): Failure {
     case 415:
       return { kind: 'retake', message: phrase('upload.wrong_type', { subject: what(subject) }) };
     case 422:
-      // The server's own minimum size (src/identity/uploads/limits.ts); the page checks it before sending, so this is rare.
+      // The server's own minimum size (src/identity/upload-limits.ts); the page checks it before sending, so this is rare.
       if (err.code === 'image_too_small') return { kind: 'retake', message: phrase('upload.too_small', { subject: what(subject) }) };
       return { kind: 'retake', message: phrase(subject === 'document' ? 'upload.unreadable_document' : 'upload.unreadable_face') };
     case 429:

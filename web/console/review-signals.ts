@@ -60,7 +60,7 @@ export function poseLine(f: Frame, t: Thresholds): SignalLine | null {
   const yaw = f.faces[0]?.yaw ?? null;
   const label = `Step ${f.step + 1} head turn`;
   if (yaw === null) return { label, text: 'no head turn measured (no face)', passes: false };
-  // Negative yaw is the person's own left (src/identity/faces/signals.ts).
+  // Negative yaw is the person's own left (src/recognition/faces/signals.ts).
   const side = Math.abs(yaw) < 1e-9 ? 'straight' : yaw < 0 ? 'to their left' : 'to their right';
   const turned = `${degrees(Math.abs(yaw))} ${side}`;
   if (f.pose === 'front') {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 
-import type { Pose } from '../faces/signals.js';
+import type { Pose } from '../../recognition/faces/signals.js';
 import { BLINK, LOOK_STRAIGHT, SMILE, TURN_LEFT, TURN_RIGHT } from './instructions.js';
 
 export interface ChallengeStep {

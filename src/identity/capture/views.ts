@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FaceThresholds } from '../faces/signals.js';
+import type { FaceThresholds } from '../face-rules.js';
 import type { VerificationRow } from '../repo.js';
 import type * as s from '../schemas.js';
 import { nextStep, storedChallenge, type ChallengeStep } from './challenge.js';

@@ -1,10 +1,10 @@
-import type { FaceOutcome } from '../faces/signals.js';
-import type { DocumentReading } from '../document/reader.js';
-import { inName } from '../document/certainty.js';
-import { compareReadings } from '../document/look-alikes.js';
-import type { ZoneReading } from '../document/repair.js';
-import { sidesAgree, type CardSides } from '../document/sides.js';
-import { MIN_IMAGE_HEIGHT as MIN_HEIGHT, MIN_IMAGE_WIDTH as MIN_WIDTH } from '../uploads/limits.js';
+import type { FaceOutcome } from '../face-rules.js';
+import type { DocumentReading } from '../../recognition/document/reader.js';
+import { inName } from '../../recognition/document/certainty.js';
+import { compareReadings } from '../../recognition/document/look-alikes.js';
+import type { ZoneReading } from '../../recognition/document/repair.js';
+import { sidesAgree, type CardSides } from '../../recognition/document/sides.js';
+import { MIN_IMAGE_HEIGHT as MIN_HEIGHT, MIN_IMAGE_WIDTH as MIN_WIDTH } from '../upload-limits.js';
 import { readMrz, startOfDay } from './mrz.js';
 
 export interface PipelineInput {
@@ -41,7 +41,7 @@ export function normalisedZone(mrz: string): string {
  * 4. any image smaller than 320×240 → declined `image_too_small` (refused at upload too; kept for images stored before that);
  * 5. the same document image (SHA-256) was used by another verification of the same profile → manual_review `document_reused`;
  * 6. otherwise approved. A document without MRZ skips 1 and 2.
- * Document reading (decideReading) and then the face rules (faces/signals.ts) come after these.
+ * Document reading (decideReading) and then the face rules (face-rules.ts) come after these.
  */
 export function decide(input: PipelineInput): PipelineOutcome {
   if (input.mrz) {

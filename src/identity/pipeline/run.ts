@@ -9,11 +9,11 @@ import * as repo from '../repo.js';
 import type { IdentityDeps } from '../deps.js';
 import { sendDecisionWebhook } from '../webhooks.js';
 import { storedChallenge } from '../capture/challenge.js';
-import type { FacePool } from '../faces/pool.js';
-import { WorkerCrashed, WorkTimedOut } from '../worker-pool.js';
-import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../faces/signals.js';
-import type { DocumentReader, DocumentReading } from '../document/reader.js';
-import { documentIdentity, type CardSides } from '../document/sides.js';
+import type { FacePool } from '../../recognition/faces/pool.js';
+import { WorkerCrashed, WorkTimedOut } from '../../recognition/worker-pool.js';
+import { buildSignals, decideFaces, type FaceSignals, type FaceThresholds } from '../face-rules.js';
+import type { DocumentReader, DocumentReading } from '../../recognition/document/reader.js';
+import { documentIdentity, type CardSides } from '../../recognition/document/sides.js';
 import { decide, decideReading, type PipelineOutcome } from './decide.js';
 import { documentNumberHash, reuseWindowStart } from './document-number.js';
 

@@ -13,7 +13,7 @@ import {
   MIN_IMAGE_HEIGHT,
   MIN_IMAGE_WIDTH,
   MIN_UPLOAD_SIZE,
-} from '../uploads/limits.js';
+} from '../upload-limits.js';
 import { readCaptureForm } from '../uploads/multipart.js';
 
 const tags = ['identity: capture'];

@@ -6,13 +6,13 @@ import type { BlobStore } from '../../blobs/store.js';
 import { IdentityError, identityErrors as errors } from '../errors.js';
 import {
   MAX_IMAGE_ASPECT,
-  MAX_IMAGE_PIXELS,
   MAX_IMAGE_SIDE,
   MAX_UPLOAD_BYTES,
   MIN_IMAGE_HEIGHT,
   MIN_IMAGE_WIDTH,
   MIN_UPLOAD_BYTES,
-} from './limits.js';
+} from '../upload-limits.js';
+import { MAX_IMAGE_PIXELS } from '../../recognition/image-bounds.js';
 import { metadataStripper, sniffImageType, type ImageType, type MetadataStripper } from './strip-metadata.js';
 
 /** How much of the cleaned image is kept to read its header; the rest streams straight through. */

@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { humanConfig } from '../../../src/identity/faces/human-config.js';
+import { humanConfig } from '../../../src/recognition/faces/human-config.js';
 import type { FrameFaces } from './rule.js';
 
 /**

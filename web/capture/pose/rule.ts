@@ -1,4 +1,5 @@
-import { poseFollowed, type FaceThresholds, type Pose } from '../../../src/identity/faces/signals.js';
+import { poseFollowed, type FaceThresholds } from '../../../src/identity/face-rules.js';
+import type { Pose } from '../../../src/recognition/faces/signals.js';
 import { phrase, type Phrase } from '../i18n/catalogue.js';
 
 /**

@@ -1,10 +1,10 @@
-import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../../src/identity/uploads/limits.js';
+import { MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH } from '../../../src/identity/upload-limits.js';
 
 /**
  * The checks the page runs on a document photo before sending it (docs/identity.md, "Identity: the hosted
  * capture page"): pure arithmetic on RGBA pixels, so the same code runs in the browser and in the
  * tests, and `npx tsx scripts/measure-document-checks.ts` prints the figures the thresholds below
- * were chosen from. The size rule is the server's own (src/identity/uploads/limits.ts): a photo
+ * were chosen from. The size rule is the server's own (src/identity/upload-limits.ts): a photo
  * the upload would refuse as `image_too_small` is never sent.
  */
 export interface Pixels {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { keyPairFromSeed } from '../../src/lib/ed25519.js';
-import { COSIGNATURE_ED25519, formatNoteKey, NOTE_ED25519 } from '../../src/lib/signed-note.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { keyPairFromSeed } from '../src/lib/ed25519.js';
+import { COSIGNATURE_ED25519, formatNoteKey, NOTE_ED25519 } from '../src/lib/signed-note.js';
 
 const keyOf = (name: string, type = COSIGNATURE_ED25519) => formatNoteKey(name, type, keyPairFromSeed(randomBytes(32)).publicKey);
 

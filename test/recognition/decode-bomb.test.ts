@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeForFaces } from '../../src/identity/faces/decode.js';
+import { decodeForFaces } from '../../src/recognition/faces/decode.js';
 import { jpeg, png, pngClaiming } from '../../scripts/fixtures/images.js';
 
 describe('decoding for the face pipeline is bounded in pixels', () => {

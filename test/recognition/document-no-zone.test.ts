@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { findZoneRows, type Gray } from '../../src/identity/document/band.js';
-import { createDocumentReader } from '../../src/identity/document/reader.js';
+import { findZoneRows, type Gray } from '../../src/recognition/document/band.js';
+import { createDocumentReader } from '../../src/recognition/document/reader.js';
 import { documentAt, photoFor, portraitPath } from '../../scripts/documents/fixture-set.js';
 import { renderDocument, seeded } from '../../scripts/documents/render.js';
 import { png } from '../../scripts/fixtures/images.js';

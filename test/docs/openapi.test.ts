@@ -27,7 +27,7 @@ const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
  * document with an operationId, a service tag, its success and its error bodies.
  */
 describe('the OpenAPI document', () => {
-  // Every operation is called without a credential; the brake on failed authentication has its own test (test/foundation/auth-brake.test.ts).
+  // Every operation is called without a credential; the brake on failed authentication has its own test (test/plugins/auth-brake.test.ts).
   const { ctx } = useTestApp({ env: { AUTH_FAILURE_LIMIT_PER_MINUTE: '100000' } });
   let doc: Document;
   beforeAll(async () => {

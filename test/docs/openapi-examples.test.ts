@@ -21,13 +21,13 @@ import { compileSchemaValidator, shapeDifferences } from './openapi-support.js';
  * recordings) must validate against the document's schemas and have the shape of today's answers.
  *
  * A new route: add its call to the scenario, then run
- *   UPDATE_OPENAPI_EXAMPLES=1 npx vitest run test/ops/openapi-examples.test.ts
+ *   UPDATE_OPENAPI_EXAMPLES=1 npx vitest run test/docs/openapi-examples.test.ts
  * which rewrites src/docs/openapi-examples.json from the recordings.
  */
 const EXAMPLES_FILE = fileURLToPath(new URL('../../src/docs/openapi-examples.json', import.meta.url));
 const UPDATE = process.env.UPDATE_OPENAPI_EXAMPLES === '1';
 const HOW_TO_ADD =
-  'call it in the scenario of test/ops/openapi-examples.test.ts, then run UPDATE_OPENAPI_EXAMPLES=1 npx vitest run test/ops/openapi-examples.test.ts';
+  'call it in the scenario of test/docs/openapi-examples.test.ts, then run UPDATE_OPENAPI_EXAMPLES=1 npx vitest run test/docs/openapi-examples.test.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 type Media = { schema?: unknown; example?: unknown };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareReadings, LOOK_ALIKE_PAIRS, readAlike } from '../../src/identity/document/look-alikes.js';
-import { documentIdentity, frontShowsNumber, printedNumberCandidates, sidesAgree } from '../../src/identity/document/sides.js';
+import { compareReadings, LOOK_ALIKE_PAIRS, readAlike } from '../../src/recognition/document/look-alikes.js';
+import { documentIdentity, frontShowsNumber, printedNumberCandidates, sidesAgree } from '../../src/recognition/document/sides.js';
 import { documentNumberHash, reuseWindowStart } from '../../src/identity/pipeline/document-number.js';
 import { mrzLines } from '../../scripts/documents/mrz-lines.js';
 import { ADULT_CARD_HOLDER } from '../helpers/zones.js';

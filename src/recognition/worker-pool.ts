@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 
 /**
- * A pool of worker threads over one worker module (identity/document/worker.ts, the OCR;
- * identity/faces/worker.ts, the face models), started on first use. Each thread starts its
+ * A pool of worker threads over one worker module (recognition/document/worker.ts, the OCR;
+ * recognition/faces/worker.ts, the face models), started on first use. Each thread starts its
  * engines or models in the background, so startup and /ready never wait for them, and a process
  * that never uses the pool (the operator CLI, tools) never starts a thread. The module is named by
  * its URL only: a value imported from it would load it, and start its engines, on the importing

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { announceSkippedTests } from '../helpers/global-setup.js';
+import { announceSkippedTests } from './global-setup.js';
 
 describe('the notice npm test prints once about the tests it skips', () => {
   const noticeFor = (env: NodeJS.ProcessEnv) => {

@@ -4,7 +4,7 @@
  * script's does (`npm run documents:read-rate`). Anything the reader leaves open keeps it alive.
  */
 import sharp from 'sharp';
-import { createDocumentReader } from '../../src/identity/document/reader.js';
+import { createDocumentReader } from '../../src/recognition/document/reader.js';
 
 const reader = createDocumentReader();
 reader.start();

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { MAX_IMAGE_PIXELS } from '../uploads/limits.js';
+import { MAX_IMAGE_PIXELS } from '../image-bounds.js';
 
 /**
  * Decodes a JPEG, PNG or WebP to RGB bytes no larger than maxSide, honouring EXIF orientation.

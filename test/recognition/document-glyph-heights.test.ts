@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { findZoneRows, levelledZone, type Gray } from '../../src/identity/document/band.js';
-import { digitTall, glyphScale, glyphsByPlace, zoneGlyphs, type ZoneGlyph } from '../../src/identity/document/glyph-heights.js';
-import { zoneFromText, zoneShape } from '../../src/identity/document/repair.js';
+import { findZoneRows, levelledZone, type Gray } from '../../src/recognition/document/band.js';
+import { digitTall, glyphScale, glyphsByPlace, zoneGlyphs, type ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
+import { zoneFromText, zoneShape } from '../../src/recognition/document/repair.js';
 import { portraitPath } from '../../scripts/documents/fixture-set.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 import { CLEAN, renderDocument } from '../../scripts/documents/render.js';

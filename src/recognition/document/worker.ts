@@ -22,7 +22,7 @@ import { nameByAgreement } from './names.js';
 import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
 import type { CardSides } from './sides.js';
 import { twinsConfirmed, type EngineLines, type ReadLine } from './twins.js';
-import { MAX_IMAGE_PIXELS as MAX_INPUT_PIXELS, MAX_WORKING_SIDE, workingSize } from '../uploads/limits.js';
+import { MAX_IMAGE_PIXELS as MAX_INPUT_PIXELS, MAX_WORKING_SIDE, workingSize } from '../image-bounds.js';
 
 // Like the face workers: this thread yields the CPU to the API's event loop when both want it.
 try {

@@ -1,33 +1,11 @@
-import type { FrameSource } from '../../db/vocabulary.js';
+import type { FrameSource } from '../db/vocabulary.js';
+import type { ImageAnalysis, Pose } from '../recognition/faces/signals.js';
+
 /**
- * What the face checks measure and how they decide (pure; see docs/faces.md, "Face checks").
- * Only these numbers are stored with a verification (`signals`), never an image or a face embedding.
+ * How the face checks decide (pure; see docs/faces.md, "Face checks"), on what the face analysis
+ * measured. Only these numbers are stored with a verification (`signals`), never an image or a
+ * face embedding.
  */
-
-export type Pose = 'front' | 'left' | 'right';
-
-export interface FaceSignal {
-  /** Detector confidence 0..1. */
-  score: number;
-  /** [x, y, width, height] in pixels of the analysed (downscaled) image. */
-  box: [number, number, number, number];
-  /** Head rotation in radians from the face mesh; yaw < 0: the face turns toward the image's right edge. */
-  yaw: number | null;
-  pitch: number | null;
-  roll: number | null;
-  /** Anti-spoofing (real vs. a photo of a photo) and liveness scores 0..1: shown to reviewers, not decided on. */
-  antispoof: number | null;
-  liveness: number | null;
-}
-
-export interface ImageAnalysis {
-  /** Size of the analysed (downscaled) image. */
-  width: number;
-  height: number;
-  face_count: number;
-  /** Largest face first. */
-  faces: FaceSignal[];
-}
 
 export interface FaceThresholds {
   matchLow: number;

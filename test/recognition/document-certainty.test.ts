@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { zoneCertainty } from '../../src/identity/document/certainty.js';
-import { zoneFromText, type ZoneReading } from '../../src/identity/document/repair.js';
-import type { ZoneGlyph } from '../../src/identity/document/glyph-heights.js';
-import type { EngineLines } from '../../src/identity/document/twins.js';
+import { zoneCertainty } from '../../src/recognition/document/certainty.js';
+import { zoneFromText, type ZoneReading } from '../../src/recognition/document/repair.js';
+import type { ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
+import type { EngineLines } from '../../src/recognition/document/twins.js';
 import { decideReading, typedAgainstRead } from '../../src/identity/pipeline/decide.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 

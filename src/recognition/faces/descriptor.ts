@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { MAX_IMAGE_PIXELS } from '../uploads/limits.js';
+import { MAX_IMAGE_PIXELS } from '../image-bounds.js';
 
 /**
  * The face description of `@vladmandic/face-api`: the dlib ResNet's 128 values (Euclidean

@@ -1,4 +1,4 @@
-/** A worker for test/identity/worker-pool.test.ts: each task names what the thread does with it. */
+/** A worker for test/recognition/worker-pool.test.ts: each task names what the thread does with it. */
 export default function work(task: { kind: 'answer' | 'spin' | 'throw' | 'exit' | 'heap'; value?: number }): number {
   if (task.kind === 'throw') throw new Error('the task itself failed');
   if (task.kind === 'exit') process.exit(3);

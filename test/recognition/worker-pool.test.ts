@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWorkerPool, WorkerCrashed, WorkTimedOut } from '../../src/identity/worker-pool.js';
+import { createWorkerPool, WorkerCrashed, WorkTimedOut } from '../../src/recognition/worker-pool.js';
 import { skippedOnPostgres } from '../helpers/once.js';
 
 /**

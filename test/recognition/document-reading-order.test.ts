@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDocumentReader } from '../../src/identity/document/reader.js';
+import { createDocumentReader } from '../../src/recognition/document/reader.js';
 import { documentAt, photoFor, type Difficulty } from '../../scripts/documents/fixture-set.js';
 import { renderDocument, seeded } from '../../scripts/documents/render.js';
 import { skippedOnPostgres } from '../helpers/once.js';
