@@ -1,12 +1,17 @@
 import type { ComponentChildren, JSX } from 'preact';
 
+/** Attributes of a cell or row: a class, a test id. */
+type Attrs<E extends EventTarget> = JSX.HTMLAttributes<E> & { 'data-testid'?: string };
+
 /** One column of a ListTable: its header (`label`; hidden from sight but read out with `hideLabel`) and its cell. */
 export interface Column<T> {
   label: string;
   hideLabel?: boolean;
+  /** A shorter name for the cell on a phone (stacked), where it stands beside the value. */
+  cellLabel?: string;
   cell: (row: T, index: number) => ComponentChildren;
   /** Extra attributes of the cell (a class, a test id). */
-  attrs?: (row: T) => JSX.HTMLAttributes<HTMLTableCellElement>;
+  attrs?: (row: T) => Attrs<HTMLTableCellElement>;
 }
 
 /**
@@ -32,7 +37,7 @@ export function ListTable<T>({
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string | number;
-  rowAttrs?: (row: T, index: number) => JSX.HTMLAttributes<HTMLTableRowElement>;
+  rowAttrs?: (row: T, index: number) => Attrs<HTMLTableRowElement>;
   stacked?: boolean;
 }) {
   return (
@@ -51,7 +56,7 @@ export function ListTable<T>({
         {rows.map((row, i) => (
           <tr key={rowKey(row)} {...rowAttrs?.(row, i)}>
             {columns.map((c) => (
-              <td key={c.label} data-label={c.hideLabel ? undefined : c.label} {...c.attrs?.(row)}>
+              <td key={c.label} data-label={c.hideLabel ? undefined : (c.cellLabel ?? c.label)} {...c.attrs?.(row)}>
                 {c.cell(row, i)}
               </td>
             ))}

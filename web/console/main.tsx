@@ -1,4 +1,5 @@
 import { render } from 'preact';
+import '../shared/base.css';
 import './style.css';
 import { reviewerKey, route } from './lib.js';
 import { OperatorConsole } from './operator.js';
