@@ -2,7 +2,7 @@ import { render } from 'preact';
 import '../shared/base.css';
 import './style.css';
 import { reviewerKey, route } from './lib.js';
-import { OperatorConsole } from './operator.js';
+import { OperatorConsole } from './operator/screens.js';
 import { ReviewCase, ReviewerSignIn, ReviewQueue } from './reviewer.js';
 import { Link, Shell } from './ui.js';
 

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { QrCode } from '../../capture/components/qr-code.js';
+import { QrCode } from '../../shared/qr-code.js';
 import type { ApiClient } from '../../shared/api.js';
 import { DECLINE_REASON_WORDS } from '../decline-reasons.js';
 import { imageDataUrl, localTime, unwrap, useLoad } from '../lib.js';

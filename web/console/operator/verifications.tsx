@@ -3,7 +3,7 @@ import { localTime, unwrap } from '../lib.js';
 import { FilteredList } from '../filtered-list.js';
 import { ListTable } from '../list-table.js';
 import { ActionForm, Link, ShownOnce } from '../ui.js';
-import { QrCode } from '../../capture/components/qr-code.js';
+import { QrCode } from '../../shared/qr-code.js';
 import { VERIFICATION_STATUSES } from '../vocabulary.js';
 import type { SectionProps } from './context.js';
 import { decisionReasonText } from '../decision-reasons.js';
