@@ -3,7 +3,9 @@ import '../shared/base.css';
 import './style.css';
 import { reviewerKey, route } from './lib.js';
 import { OperatorConsole } from './operator/screens.js';
-import { ReviewCase, ReviewerSignIn, ReviewQueue } from './reviewer.js';
+import { ReviewCase } from './review-case.js';
+import { ReviewQueue } from './review-queue.js';
+import { ReviewerSignIn } from './reviewer.js';
 import { Link, Shell } from './ui.js';
 
 function Home() {
