@@ -1,4 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
+import { Notice } from './ui.js';
 
 /** Attributes of a cell or row: a class, a test id. */
 type Attrs<E extends EventTarget> = JSX.HTMLAttributes<E> & { 'data-testid'?: string };
@@ -28,6 +29,7 @@ export function ListTable<T>({
   rowKey,
   rowAttrs,
   stacked = false,
+  empty,
 }: {
   /** The table's accessible name, unless `labelledBy` or `caption` gives it. */
   label?: string;
@@ -39,7 +41,10 @@ export function ListTable<T>({
   rowKey: (row: T) => string | number;
   rowAttrs?: (row: T, index: number) => Attrs<HTMLTableRowElement>;
   stacked?: boolean;
+  /** What is said instead of the table when there are no rows: that there are none, and how one comes. */
+  empty?: ComponentChildren;
 }) {
+  if (empty !== undefined && rows.length === 0) return <Notice>{empty}</Notice>;
   return (
     <table class={stacked ? 'list stacked' : 'list'} aria-label={label} aria-labelledby={labelledBy}>
       {caption && <caption class="sr-only">{caption}</caption>}

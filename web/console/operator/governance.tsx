@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { localTime, unwrap, useLoad } from '../lib.js';
-import { ActionForm, Async, Notice } from '../ui.js';
+import { ActionForm, Async } from '../ui.js';
 import { ActionButton } from '../action-button.js';
 import { ListTable } from '../list-table.js';
 import type { SectionProps } from './context.js';
@@ -87,75 +87,67 @@ export function Governance({ api, profileId }: SectionProps) {
         {({ data }) => (
           <>
             <h3>Agents</h3>
-            {data.agents.length === 0 ? (
-              <Notice>No agents.</Notice>
-            ) : (
-              <ListTable
-                label="Agents"
-                rows={data.agents}
-                rowKey={(a) => a.id}
-                columns={[
-                  { label: 'Agent', cell: (a) => a.agentId },
-                  { label: 'Mandate', cell: (a) => a.mandate.join(', ') },
-                  {
-                    label: 'Baseline',
-                    cell: (a) => (
-                      <>
-                        {a.baseline.fingerprint} (drift ≤ {a.baseline.maxDrift})
-                      </>
-                    ),
-                  },
-                  { label: 'Created', cell: (a) => localTime(a.createdAt) },
-                ]}
-              />
-            )}
+            <ListTable
+              empty="No agents."
+              label="Agents"
+              rows={data.agents}
+              rowKey={(a) => a.id}
+              columns={[
+                { label: 'Agent', cell: (a) => a.agentId },
+                { label: 'Mandate', cell: (a) => a.mandate.join(', ') },
+                {
+                  label: 'Baseline',
+                  cell: (a) => (
+                    <>
+                      {a.baseline.fingerprint} (drift ≤ {a.baseline.maxDrift})
+                    </>
+                  ),
+                },
+                { label: 'Created', cell: (a) => localTime(a.createdAt) },
+              ]}
+            />
             <h3>Delegations</h3>
-            {data.delegations.length === 0 ? (
-              <Notice>No delegations.</Notice>
-            ) : (
-              <ListTable
-                label="Delegations"
-                rows={data.delegations}
-                rowKey={(d) => d.id}
-                columns={[
-                  { label: 'Agent', cell: (d) => d.agentId },
-                  { label: 'Granted by', cell: (d) => d.grantedBy },
-                  { label: 'Expires', cell: (d) => localTime(d.expiresAt) },
-                  {
-                    label: 'State',
-                    cell: (d) =>
-                      d.revokedAt ? `revoked ${localTime(d.revokedAt)}` : Date.parse(d.expiresAt) <= Date.now() ? 'expired' : 'active',
-                  },
-                  {
-                    label: 'Actions',
-                    hideLabel: true,
-                    cell: (d) =>
-                      !d.revokedAt &&
-                      Date.parse(d.expiresAt) > Date.now() && (
-                        <ActionButton
-                          label={`Revoke the delegation to ${d.agentId}`}
-                          confirm={{
-                            title: `Revoke the delegation to ${d.agentId}?`,
-                            body: (
-                              <p>
-                                {d.agentId} may no longer act for {d.grantedBy}: its requests that rely on this delegation are denied from
-                                now on. It cannot be restored; a new delegation would be needed.
-                              </p>
-                            ),
-                            confirm: 'Revoke delegation',
-                          }}
-                          action={() =>
-                            unwrap(api.POST('/admin/v1/governance/delegations/{id}/revoke', { params: { path: { id: d.id } } }))
-                          }
-                          reload={state.reload}
-                        >
-                          Revoke
-                        </ActionButton>
-                      ),
-                  },
-                ]}
-              />
-            )}
+            <ListTable
+              empty="No delegations."
+              label="Delegations"
+              rows={data.delegations}
+              rowKey={(d) => d.id}
+              columns={[
+                { label: 'Agent', cell: (d) => d.agentId },
+                { label: 'Granted by', cell: (d) => d.grantedBy },
+                { label: 'Expires', cell: (d) => localTime(d.expiresAt) },
+                {
+                  label: 'State',
+                  cell: (d) =>
+                    d.revokedAt ? `revoked ${localTime(d.revokedAt)}` : Date.parse(d.expiresAt) <= Date.now() ? 'expired' : 'active',
+                },
+                {
+                  label: 'Actions',
+                  hideLabel: true,
+                  cell: (d) =>
+                    !d.revokedAt &&
+                    Date.parse(d.expiresAt) > Date.now() && (
+                      <ActionButton
+                        label={`Revoke the delegation to ${d.agentId}`}
+                        confirm={{
+                          title: `Revoke the delegation to ${d.agentId}?`,
+                          body: (
+                            <p>
+                              {d.agentId} may no longer act for {d.grantedBy}: its requests that rely on this delegation are denied from now
+                              on. It cannot be restored; a new delegation would be needed.
+                            </p>
+                          ),
+                          confirm: 'Revoke delegation',
+                        }}
+                        action={() => unwrap(api.POST('/admin/v1/governance/delegations/{id}/revoke', { params: { path: { id: d.id } } }))}
+                        reload={state.reload}
+                      >
+                        Revoke
+                      </ActionButton>
+                    ),
+                },
+              ]}
+            />
           </>
         )}
       </Async>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { localTime, navigate, unwrap, useLoad } from '../lib.js';
 import { Pager } from '../filtered-list.js';
 import { ListTable } from '../list-table.js';
-import { ActionForm, Async, Link, Notice, Shell } from '../ui.js';
+import { ActionForm, Async, Link, Shell } from '../ui.js';
 import { PLANS, type Plan } from '../vocabulary.js';
 import { useApi } from './context.js';
 import { OperatorNav } from './nav.js';
@@ -37,20 +37,17 @@ export function Profiles() {
         <Async state={state}>
           {({ data }) => (
             <>
-              {data.items.length === 0 ? (
-                <Notice>No profiles yet. Create the first one above: a profile is a tenant, with its own keys, venues and events.</Notice>
-              ) : (
-                <ListTable
-                  labelledBy="profiles-h"
-                  rows={data.items}
-                  rowKey={(p) => p.id}
-                  columns={[
-                    { label: 'Name', cell: (p) => <Link href={`/console/operator/profiles/${p.id}`}>{p.name}</Link> },
-                    { label: 'Plan', cell: (p) => p.plan },
-                    { label: 'Created', cell: (p) => localTime(p.createdAt) },
-                  ]}
-                />
-              )}
+              <ListTable
+                empty="No profiles yet. Create the first one above: a profile is a tenant, with its own keys, venues and events."
+                labelledBy="profiles-h"
+                rows={data.items}
+                rowKey={(p) => p.id}
+                columns={[
+                  { label: 'Name', cell: (p) => <Link href={`/console/operator/profiles/${p.id}`}>{p.name}</Link> },
+                  { label: 'Plan', cell: (p) => p.plan },
+                  { label: 'Created', cell: (p) => localTime(p.createdAt) },
+                ]}
+              />
               <Pager page={data.page} limit={data.limit} total={data.total} go={setPage} />
             </>
           )}

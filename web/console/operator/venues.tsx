@@ -67,43 +67,40 @@ export function Venues({ api, profileId }: SectionProps) {
         }}
       />
       <Async state={state}>
-        {({ data }) =>
-          data.items.length === 0 ? (
-            <Notice>No venues yet. Add one above: a partner's event takes place at one of its profile's venues.</Notice>
-          ) : (
-            <ListTable
-              stacked
-              label="Venues"
-              rows={data.items}
-              rowKey={(v) => v.id}
-              columns={[
-                { label: 'Name', cell: (v) => v.name },
-                { label: 'Address', cell: (v) => v.address },
-                { label: 'City', cell: (v) => v.city ?? '—' },
-                {
-                  label: 'Coordinates',
-                  cell: (v) => (
-                    <>
-                      {v.lat}, {v.lng}
-                    </>
-                  ),
-                },
-                { label: 'Time zone', cell: (v) => v.timezone ?? '—' },
-                { label: 'Added', cell: (v) => localTime(v.createdAt) },
-                {
-                  label: 'Actions',
-                  hideLabel: true,
-                  attrs: () => ({ class: 'actions' }),
-                  cell: (v) => (
-                    <button type="button" aria-label={`Edit ${v.name}`} onClick={() => (setSaved(null), setEditing(v))}>
-                      Edit
-                    </button>
-                  ),
-                },
-              ]}
-            />
-          )
-        }
+        {({ data }) => (
+          <ListTable
+            empty="No venues yet. Add one above: a partner's event takes place at one of its profile's venues."
+            stacked
+            label="Venues"
+            rows={data.items}
+            rowKey={(v) => v.id}
+            columns={[
+              { label: 'Name', cell: (v) => v.name },
+              { label: 'Address', cell: (v) => v.address },
+              { label: 'City', cell: (v) => v.city ?? '—' },
+              {
+                label: 'Coordinates',
+                cell: (v) => (
+                  <>
+                    {v.lat}, {v.lng}
+                  </>
+                ),
+              },
+              { label: 'Time zone', cell: (v) => v.timezone ?? '—' },
+              { label: 'Added', cell: (v) => localTime(v.createdAt) },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                attrs: () => ({ class: 'actions' }),
+                cell: (v) => (
+                  <button type="button" aria-label={`Edit ${v.name}`} onClick={() => (setSaved(null), setEditing(v))}>
+                    Edit
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
       </Async>
       {editing && (
         <div class="edit" data-testid="venue-edit">

@@ -259,31 +259,28 @@ export function DeliveryDetail({ id }: { id: string }) {
               Each answer is kept as its status code (or what went wrong) and the start of its body: the first 1 KiB, as text. The headers
               are not kept.
             </p>
-            {d.attempts.length === 0 ? (
-              <Notice>No attempt yet.</Notice>
-            ) : (
-              <ListTable
-                stacked
-                labelledBy="attempts-h"
-                rows={d.attempts}
-                rowKey={(a) => a.attempt}
-                rowAttrs={(a) => ({ 'data-testid': `attempt-${a.attempt}` })}
-                columns={[
-                  { label: 'Attempt', cell: (a) => a.attempt },
-                  { label: 'At', cell: (a) => localTime(a.at) },
-                  {
-                    label: 'Response',
-                    cell: (a) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : <LastResponse statusCode={null} error={a.error} />),
-                  },
-                  { label: 'Duration', cell: (a) => (a.durationMs !== null ? `${a.durationMs} ms` : '—') },
-                  {
-                    label: 'Body of the answer',
-                    cellLabel: 'Body',
-                    cell: (a) => <AnswerBody attempt={a.attempt} body={a.responseBody} truncated={a.responseBodyTruncated} />,
-                  },
-                ]}
-              />
-            )}
+            <ListTable
+              empty="No attempt yet."
+              stacked
+              labelledBy="attempts-h"
+              rows={d.attempts}
+              rowKey={(a) => a.attempt}
+              rowAttrs={(a) => ({ 'data-testid': `attempt-${a.attempt}` })}
+              columns={[
+                { label: 'Attempt', cell: (a) => a.attempt },
+                { label: 'At', cell: (a) => localTime(a.at) },
+                {
+                  label: 'Response',
+                  cell: (a) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : <LastResponse statusCode={null} error={a.error} />),
+                },
+                { label: 'Duration', cell: (a) => (a.durationMs !== null ? `${a.durationMs} ms` : '—') },
+                {
+                  label: 'Body of the answer',
+                  cellLabel: 'Body',
+                  cell: (a) => <AnswerBody attempt={a.attempt} body={a.responseBody} truncated={a.responseBodyTruncated} />,
+                },
+              ]}
+            />
           </>
         )}
       </Async>

@@ -48,29 +48,26 @@ export function Webhooks({ api, profileId }: SectionProps) {
         />
       </ActionForm>
       <Async state={endpoints}>
-        {({ data }) =>
-          data.items.length === 0 ? (
-            <Notice>No webhook endpoints yet. Register one above to receive this profile's events.</Notice>
-          ) : (
-            <ListTable
-              stacked
-              label="Webhook endpoints"
-              rows={data.items}
-              rowKey={(e) => e.id}
-              columns={[
-                { label: 'URL', cell: (e) => <code>{e.url}</code> },
-                { label: 'Events', cell: (e) => (e.events.length ? e.events.join(', ') : 'all') },
-                { label: 'State', cell: (e) => (e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`) },
-                {
-                  label: 'Actions',
-                  hideLabel: true,
-                  attrs: () => ({ class: 'actions' }),
-                  cell: (e) => <EndpointActions api={api} endpoint={e} shown={setShown} reload={refresh} reloadLog={deliveries.reload} />,
-                },
-              ]}
-            />
-          )
-        }
+        {({ data }) => (
+          <ListTable
+            empty="No webhook endpoints yet. Register one above to receive this profile's events."
+            stacked
+            label="Webhook endpoints"
+            rows={data.items}
+            rowKey={(e) => e.id}
+            columns={[
+              { label: 'URL', cell: (e) => <code>{e.url}</code> },
+              { label: 'Events', cell: (e) => (e.events.length ? e.events.join(', ') : 'all') },
+              { label: 'State', cell: (e) => (e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`) },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                attrs: () => ({ class: 'actions' }),
+                cell: (e) => <EndpointActions api={api} endpoint={e} shown={setShown} reload={refresh} reloadLog={deliveries.reload} />,
+              },
+            ]}
+          />
+        )}
       </Async>
       <h2 id="deliveries-h">Delivery log</h2>
       <button type="button" onClick={deliveries.reload}>
