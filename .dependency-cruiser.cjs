@@ -1,5 +1,6 @@
-// The import graph's floors (issue 31), checked by `npm run lint:imports` in CI over src/ and
-// bench/ (the benchmark stands outside the floors: it may import src/ and scripts/, never test/).
+// The import graph's floors (issue 31), checked by `npm run lint:imports` in CI over src/,
+// bench/ and web/ (the benchmark stands outside the floors: it may import src/ and scripts/, never
+// test/; the browser app's own rules are at the end).
 //
 //   ground     src/lib, src/db, src/config.ts, src/tracing: words and plumbing every floor uses
 //   http       src/plugins: the HTTP layer (envelope, errors, headers, health), over the ground only
@@ -17,6 +18,12 @@ const http = '^src/plugins/';
 const shared = '^src/(auth|profiles|idempotency|webhooks|jobs|signing-keys|blobs|metrics|at-rest|recognition)/';
 const apis = '^src/(ticketing|identity|governance|admin)/';
 const top = '^src/(cli|docs)/|^src/(app|compose|server|startup-lines|decorations)[.]ts$';
+
+// What the browser app (web/) may import from src/: the pure modules listed, and why, in
+// scripts/shared-with-the-browser.cjs (the rule 'shared-with-the-browser-stays-pure' keeps them pure).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- dependency-cruiser loads its config as CommonJS: require is how it reads a file
+const sharedWithTheBrowser = require('./scripts/shared-with-the-browser.cjs');
+const sharedWithTheBrowserPath = sharedWithTheBrowser.map((file) => `^${file.replace(/[.]/g, '[.]')}$`).join('|');
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -89,6 +96,45 @@ module.exports = {
       comment: 'The benchmark runs outside the test suite: what both need lives in src/ or scripts/.',
       from: { path: '^bench/' },
       to: { path: '^test/' },
+    },
+    {
+      name: 'web-imports-from-src-only-what-it-shares',
+      severity: 'error',
+      comment:
+        'The browser app imports from src/ only the pure modules listed in sharedWithTheBrowser (what the capture page and the server must agree on); anything else of the server stays on the server.',
+      from: { path: '^web/' },
+      to: { path: '^src/', pathNot: sharedWithTheBrowserPath },
+    },
+    {
+      name: 'shared-with-the-browser-stays-pure',
+      severity: 'error',
+      comment:
+        "A module the browser app imports from src/ imports nothing but types: a value import would pull the server's code or libraries into the browser bundle.",
+      from: { path: sharedWithTheBrowserPath },
+      to: { dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'src-never-imports-web',
+      severity: 'error',
+      comment: 'The server serves the built web app (dist/web) as files; no server module imports its sources.',
+      from: { path: '^src/' },
+      to: { path: '^web/' },
+    },
+    {
+      name: 'web-apps-share-through-web-shared',
+      severity: 'error',
+      comment:
+        'The consoles and the capture page are separate apps: what both use (the typed client, the QR code, the base sheet) lives in web/shared/.',
+      from: { path: '^web/(console|capture)/' },
+      to: { path: '^web/(console|capture)/', pathNot: '^web/$1/' },
+    },
+    {
+      name: 'operator-screens-assembled-by-main-only',
+      severity: 'error',
+      comment:
+        "The operator's screens (web/console/operator/) use the console's pieces beside main.tsx; of those, only main.tsx (which routes to the screens) imports them back, so the folders make no loop.",
+      from: { path: '^web/console/[^/]+$', pathNot: '^web/console/main[.]tsx$' },
+      to: { path: '^web/console/operator/' },
     },
     {
       name: 'not-to-unresolvable',

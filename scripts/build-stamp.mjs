@@ -2,16 +2,17 @@
 // the server (dist/*.js) and the web app (dist/web) each against its own sources.
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharedWithTheBrowser from './shared-with-the-browser.cjs';
 
 const SERVER_STAMP = 'dist/.server-build';
 // migrations: the build's PGlite template (scripts/pglite-template.mjs) is a database migrated by them.
 const SERVER_SOURCES = ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 const WEB_STAMP = 'dist/.web-build';
-// What the served pages are built from: web/ and the pose rule the capture page shares with the
-// server (web/capture/pose/rule.ts imports it). Any other server edit leaves the pages as they are;
-// `npm run build:web` also regenerates the typed client from the OpenAPI document.
-const WEB_SOURCES = ['web', 'src/identity/face-rules.ts', 'src/recognition/faces/signals.ts', 'scripts/build-web.ts', 'package-lock.json'];
+// What the served pages are built from: web/ and the modules of src/ the capture page shares with
+// the server (the list lint:imports holds web/ to). Any other server edit leaves the pages as they
+// are; `npm run build:web` also regenerates the typed client from the OpenAPI document.
+const WEB_SOURCES = ['web', ...sharedWithTheBrowser, 'scripts/build-web.ts', 'package-lock.json'];
 // Written by `npm run build:web` itself, so it is always newer than the sources it came from.
 const WEB_GENERATED = new Set([join('web', 'shared', 'api-schema.d.ts')]);
 

@@ -1,15 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError, codeForStatus, useErrorFormat, type ErrorFormat } from '../plugins/error-handler.js';
-import {
-  MAX_IMAGE_ASPECT,
-  MAX_IMAGE_MEGAPIXELS,
-  MAX_IMAGE_SIDE,
-  MAX_UPLOAD_SIZE,
-  MIN_IMAGE_HEIGHT,
-  MIN_IMAGE_WIDTH,
-  MIN_UPLOAD_SIZE,
-} from './upload-limits.js';
+import { MAX_IMAGE_ASPECT, MAX_IMAGE_SIDE, MAX_UPLOAD_SIZE, MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH, MIN_UPLOAD_SIZE } from './upload-limits.js';
+import { MAX_IMAGE_MEGAPIXELS } from '../recognition/image-bounds.js';
 
 /**
  * An identity API error: its status and the one human-readable `detail` (the message). The

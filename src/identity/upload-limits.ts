@@ -1,5 +1,3 @@
-import { MAX_IMAGE_PIXELS } from '../recognition/image-bounds.js';
-
 /** The size bounds of one uploaded image, in bytes; messages and the OpenAPI text derive from these. */
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
 export const MIN_UPLOAD_BYTES = 1024;
@@ -20,6 +18,3 @@ export const MAX_IMAGE_ASPECT = 4;
 /** The smallest image the decision pipeline accepts (width and height as stored); smaller ones are refused at upload. */
 export const MIN_IMAGE_WIDTH = 320;
 export const MIN_IMAGE_HEIGHT = 240;
-
-/** The pixel bound as people read it: "40" (megapixels). */
-export const MAX_IMAGE_MEGAPIXELS = MAX_IMAGE_PIXELS / 1_000_000;

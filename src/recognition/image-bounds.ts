@@ -8,6 +8,8 @@
  * the bound sharp is given wherever images are decoded, so a small file cannot claim a huge canvas.
  */
 export const MAX_IMAGE_PIXELS = 40_000_000;
+/** The pixel bound as people read it: 40 (megapixels). */
+export const MAX_IMAGE_MEGAPIXELS = MAX_IMAGE_PIXELS / 1_000_000;
 
 /**
  * The most pixels any working copy of an image may have: every resize fits inside it, so no pass

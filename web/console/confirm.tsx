@@ -1,10 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { trapTab } from './focus-trap.js';
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { useAction } from './ui.js';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 /** What a confirmation dialog says: its question, what will happen, and the words of the button that does it. */
-interface Consequence {
+export interface Consequence {
   title: string;
   body: ComponentChildren;
   confirm: string;
@@ -15,7 +14,15 @@ interface Consequence {
  * (focus stays inside), Escape cancels, and focus goes back to the button that opened it.
  * Focus starts on Cancel, so a stray Enter does nothing destructive.
  */
-function ConfirmDialog({ consequence, onConfirm, onClose }: { consequence: Consequence; onConfirm: () => void; onClose: () => void }) {
+export function ConfirmDialog({
+  consequence,
+  onConfirm,
+  onClose,
+}: {
+  consequence: Consequence;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -53,43 +60,5 @@ function ConfirmDialog({ consequence, onConfirm, onClose }: { consequence: Conse
         </button>
       </div>
     </dialog>
-  );
-}
-
-/** A button for a destructive action: it asks first, naming what will happen, and runs `action` only when confirmed. */
-export function ConfirmButton({
-  action,
-  children,
-  label,
-  consequence,
-}: {
-  action: () => Promise<void>;
-  children: ComponentChildren;
-  label?: string;
-  consequence: Consequence;
-}) {
-  const [asking, setAsking] = useState(false);
-  const { busy, error, run } = useAction(action);
-  return (
-    <span class="action">
-      <button type="button" aria-label={label} disabled={busy} onClick={() => setAsking(true)}>
-        {children}
-      </button>
-      {asking && (
-        <ConfirmDialog
-          consequence={consequence}
-          onClose={() => setAsking(false)}
-          onConfirm={() => {
-            setAsking(false);
-            void run();
-          }}
-        />
-      )}
-      {error && (
-        <span class="error inline" role="alert">
-          {error}
-        </span>
-      )}
-    </span>
   );
 }

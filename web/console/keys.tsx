@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../shared/api.js';
-import { ConfirmButton } from './confirm.js';
+import { ActionButton } from './action-button.js';
+import { ListTable } from './list-table.js';
 import { localTime, unwrap, useLoad } from './lib.js';
-import { ActionForm, Async, Notice, ShownOnce } from './ui.js';
+import { ActionForm, Async, ShownOnce } from './ui.js';
 import {
   GOVERNANCE_SCOPES,
   IDENTITY_ROLES,
@@ -98,69 +99,49 @@ export function Keys({ api, profileId }: { api: ApiClient; profileId: string }) 
         )}
       </ActionForm>
       <Async state={state}>
-        {({ data }) =>
-          data.items.length === 0 ? (
-            <Notice>No API keys yet. Create one above; it is shown once.</Notice>
-          ) : (
-            <table class="list" aria-label="API keys">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Holder</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Service</th>
-                  <th scope="col">Grant</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((k) => (
-                  <tr key={k.id}>
-                    <td>{k.name ?? <span class="muted">unnamed</span>}</td>
-                    <td data-testid="key-holder">{k.holder ?? <span class="muted">—</span>}</td>
-                    <td>
-                      <code data-testid="key-masked">{maskedKey(k)}</code>
-                    </td>
-                    <td>{k.service}</td>
-                    <td>{k.role ?? k.scopes?.join(', ')}</td>
-                    <td>{localTime(k.createdAt)}</td>
-                    <td>{k.lastUsedAt ? localTime(k.lastUsedAt) : 'never'}</td>
-                    <td>{k.revokedAt ? `revoked ${localTime(k.revokedAt)}` : 'active'}</td>
-                    <td>
-                      {!k.revokedAt && (
-                        <ConfirmButton
-                          label={`Revoke key ${k.name ?? maskedKey(k)}`}
-                          consequence={{
-                            title: `Revoke the key ${k.name ? `“${k.name}”` : maskedKey(k)}?`,
-                            body: (
-                              <p>
-                                Every request made with <code>{maskedKey(k)}</code> ({k.service}
-                                {k.role ? `, ${k.role}` : ''}) is refused from now on. A revoked key cannot be restored; whoever uses it
-                                needs a new one.
-                              </p>
-                            ),
-                            confirm: 'Revoke key',
-                          }}
-                          action={async () => (
-                            await unwrap(api.DELETE('/admin/v1/api-keys/{id}', { params: { path: { id: k.id } } })),
-                            state.reload()
-                          )}
-                        >
-                          Revoke
-                        </ConfirmButton>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
+        {({ data }) => (
+          <ListTable
+            empty="No API keys yet. Create one above; it is shown once."
+            label="API keys"
+            rows={data.items}
+            rowKey={(k) => k.id}
+            columns={[
+              { label: 'Name', cell: (k) => k.name ?? <span class="muted">unnamed</span> },
+              { label: 'Holder', cell: (k) => k.holder ?? <span class="muted">—</span>, attrs: () => ({ 'data-testid': 'key-holder' }) },
+              { label: 'Key', cell: (k) => <code data-testid="key-masked">{maskedKey(k)}</code> },
+              { label: 'Service', cell: (k) => k.service },
+              { label: 'Grant', cell: (k) => k.role ?? k.scopes?.join(', ') },
+              { label: 'Created', cell: (k) => localTime(k.createdAt) },
+              { label: 'Last used', cell: (k) => (k.lastUsedAt ? localTime(k.lastUsedAt) : 'never') },
+              { label: 'State', cell: (k) => (k.revokedAt ? `revoked ${localTime(k.revokedAt)}` : 'active') },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                cell: (k) =>
+                  !k.revokedAt && (
+                    <ActionButton
+                      label={`Revoke key ${k.name ?? maskedKey(k)}`}
+                      confirm={{
+                        title: `Revoke the key ${k.name ? `“${k.name}”` : maskedKey(k)}?`,
+                        body: (
+                          <p>
+                            Every request made with <code>{maskedKey(k)}</code> ({k.service}
+                            {k.role ? `, ${k.role}` : ''}) is refused from now on. A revoked key cannot be restored; whoever uses it needs a
+                            new one.
+                          </p>
+                        ),
+                        confirm: 'Revoke key',
+                      }}
+                      action={() => unwrap(api.DELETE('/admin/v1/api-keys/{id}', { params: { path: { id: k.id } } }))}
+                      reload={state.reload}
+                    >
+                      Revoke
+                    </ActionButton>
+                  ),
+              },
+            ]}
+          />
+        )}
       </Async>
     </section>
   );

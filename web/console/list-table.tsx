@@ -1,12 +1,18 @@
 import type { ComponentChildren, JSX } from 'preact';
+import { Notice } from './ui.js';
+
+/** Attributes of a cell or row: a class, a test id. */
+type Attrs<E extends EventTarget> = JSX.HTMLAttributes<E> & { 'data-testid'?: string };
 
 /** One column of a ListTable: its header (`label`; hidden from sight but read out with `hideLabel`) and its cell. */
 export interface Column<T> {
   label: string;
   hideLabel?: boolean;
+  /** A shorter name for the cell on a phone (stacked), where it stands beside the value. */
+  cellLabel?: string;
   cell: (row: T, index: number) => ComponentChildren;
   /** Extra attributes of the cell (a class, a test id). */
-  attrs?: (row: T) => JSX.HTMLAttributes<HTMLTableCellElement>;
+  attrs?: (row: T) => Attrs<HTMLTableCellElement>;
 }
 
 /**
@@ -23,6 +29,7 @@ export function ListTable<T>({
   rowKey,
   rowAttrs,
   stacked = false,
+  empty,
 }: {
   /** The table's accessible name, unless `labelledBy` or `caption` gives it. */
   label?: string;
@@ -32,9 +39,12 @@ export function ListTable<T>({
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string | number;
-  rowAttrs?: (row: T, index: number) => JSX.HTMLAttributes<HTMLTableRowElement>;
+  rowAttrs?: (row: T, index: number) => Attrs<HTMLTableRowElement>;
   stacked?: boolean;
+  /** What is said instead of the table when there are no rows: that there are none, and how one comes. */
+  empty?: ComponentChildren;
 }) {
+  if (empty !== undefined && rows.length === 0) return <Notice>{empty}</Notice>;
   return (
     <table class={stacked ? 'list stacked' : 'list'} aria-label={label} aria-labelledby={labelledBy}>
       {caption && <caption class="sr-only">{caption}</caption>}
@@ -51,7 +61,7 @@ export function ListTable<T>({
         {rows.map((row, i) => (
           <tr key={rowKey(row)} {...rowAttrs?.(row, i)}>
             {columns.map((c) => (
-              <td key={c.label} data-label={c.hideLabel ? undefined : c.label} {...c.attrs?.(row)}>
+              <td key={c.label} data-label={c.hideLabel ? undefined : (c.cellLabel ?? c.label)} {...c.attrs?.(row)}>
                 {c.cell(row, i)}
               </td>
             ))}

@@ -1,8 +1,11 @@
 import { render } from 'preact';
+import '../shared/base.css';
 import './style.css';
 import { reviewerKey, route } from './lib.js';
-import { OperatorConsole } from './operator.js';
-import { ReviewCase, ReviewerSignIn, ReviewQueue } from './reviewer.js';
+import { OperatorConsole } from './operator/screens.js';
+import { ReviewCase } from './review-case.js';
+import { ReviewQueue } from './review-queue.js';
+import { ReviewerSignIn } from './reviewer.js';
 import { Link, Shell } from './ui.js';
 
 function Home() {

@@ -149,3 +149,5 @@ export function useReviewCase(id: string) {
 }
 
 export type ReviewCaseState = ReturnType<typeof useReviewCase>;
+/** A case as the review API answers it. */
+export type CaseInReview = NonNullable<ReviewCaseState['state']['data']>;

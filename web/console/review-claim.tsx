@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { client, localTime, reviewerKey, unwrap } from './lib.js';
-import { ActionButton } from './ui.js';
+import { ActionButton } from './action-button.js';
 
 export interface Claim {
   reviewer: string;
@@ -28,21 +28,11 @@ export function ClaimPanel({ id, claim, saved }: { id: string; claim: Claim | nu
   return (
     <div class="row claim-panel">
       {claim ? <p class="notice warn">This case is{<ClaimHolder claim={claim} />}.</p> : <p class="muted">Nobody holds this case.</p>}
-      <ActionButton
-        action={async () => {
-          await unwrap(api.PUT('/v1/review/{id}/claim', { params: { path: { id } } }));
-          saved();
-        }}
-      >
+      <ActionButton action={() => unwrap(api.PUT('/v1/review/{id}/claim', { params: { path: { id } } }))} reload={saved}>
         {claim ? 'Claim again (15 min)' : 'Claim this case (15 min)'}
       </ActionButton>
       {claim && (
-        <ActionButton
-          action={async () => {
-            await unwrap(api.DELETE('/v1/review/{id}/claim', { params: { path: { id } } }));
-            saved();
-          }}
-        >
+        <ActionButton action={() => unwrap(api.DELETE('/v1/review/{id}/claim', { params: { path: { id } } }))} reload={saved}>
           Give it back
         </ActionButton>
       )}

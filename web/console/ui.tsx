@@ -200,38 +200,3 @@ export function ActionForm({
     </form>
   );
 }
-
-/**
- * A button whose click runs `action`; its error appears next to it, and `done` (what happened,
- * in words) once it succeeded, so a click never passes without an answer.
- */
-export function ActionButton({
-  action,
-  children,
-  label,
-  done,
-}: {
-  action: () => Promise<void>;
-  children: ComponentChildren;
-  label?: string;
-  done?: string;
-}) {
-  const { busy, error, run, ...result } = useAction(action);
-  return (
-    <span class="action">
-      <button type="button" aria-label={label} disabled={busy} onClick={() => void run()}>
-        {children}
-      </button>
-      {done && result.done && (
-        <span class="done" role="status">
-          {done}
-        </span>
-      )}
-      {error && (
-        <span class="error inline" role="alert">
-          {error}
-        </span>
-      )}
-    </span>
-  );
-}

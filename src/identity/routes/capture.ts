@@ -5,15 +5,8 @@ import type { CaptureService } from '../capture/service.js';
 import { securityOf } from '../../plugins/openapi-security.js';
 import * as s from '../schemas.js';
 import { uploadRefusalBody } from '../errors.js';
-import {
-  MAX_IMAGE_ASPECT,
-  MAX_IMAGE_MEGAPIXELS,
-  MAX_IMAGE_SIDE,
-  MAX_UPLOAD_SIZE,
-  MIN_IMAGE_HEIGHT,
-  MIN_IMAGE_WIDTH,
-  MIN_UPLOAD_SIZE,
-} from '../upload-limits.js';
+import { MAX_IMAGE_ASPECT, MAX_IMAGE_SIDE, MAX_UPLOAD_SIZE, MIN_IMAGE_HEIGHT, MIN_IMAGE_WIDTH, MIN_UPLOAD_SIZE } from '../upload-limits.js';
+import { MAX_IMAGE_MEGAPIXELS } from '../../recognition/image-bounds.js';
 import { readCaptureForm } from '../uploads/multipart.js';
 
 const tags = ['identity: capture'];

@@ -4,7 +4,7 @@ import { t } from '../i18n/language.js';
 import { loadPoseChecker } from '../pose/checker.js';
 import { Heading } from './heading.js';
 import { NoticeBox } from './notice.js';
-import { QrCode } from './qr-code.js';
+import { QrCode } from '../../shared/qr-code.js';
 import { ReturnButton } from './return-button.js';
 
 /** The first status call; offline or a server error here shows its notice with a retry. */

@@ -2,7 +2,8 @@ import type { ApiClient } from '../../shared/api.js';
 import { attemptWords, DELIVERY_STATUS_WORDS, deliveryStatus, type DeliveryFacts } from '../delivery-words.js';
 import { localTime, unwrap } from '../lib.js';
 import { ListTable } from '../list-table.js';
-import { ActionButton, Link } from '../ui.js';
+import { ActionButton } from '../action-button.js';
+import { Link } from '../ui.js';
 
 interface LoggedDelivery extends DeliveryFacts {
   id: string;
@@ -79,10 +80,8 @@ export function DeliveryTable({
             <ActionButton
               label={`Redeliver ${d.type}`}
               done="Queued: it is sent again now"
-              action={async () => {
-                await unwrap(api.POST('/admin/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id: d.id } } }));
-                reload();
-              }}
+              action={() => unwrap(api.POST('/admin/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id: d.id } } }))}
+              reload={reload}
             >
               Redeliver
             </ActionButton>

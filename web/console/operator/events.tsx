@@ -1,7 +1,7 @@
 import { localTime, unwrap } from '../lib.js';
 import { FilteredList } from '../filtered-list.js';
-import { ActionButton } from '../ui.js';
-import { ConfirmButton } from '../confirm.js';
+import { ActionButton } from '../action-button.js';
+import { ListTable } from '../list-table.js';
 import { EVENT_STATUSES } from '../vocabulary.js';
 import type { SectionProps } from './context.js';
 
@@ -20,39 +20,33 @@ export function Events({ api, profileId }: SectionProps) {
         empty={(status) => `No events${status ? ` in ${status}` : ''}. Partners create events with the ticketing API.`}
       >
         {(items, reload) => (
-          <table class="list" aria-label="Events">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Starts</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((e) => (
-                <tr key={e.id}>
-                  <td>{e.name}</td>
-                  <td>{localTime(e.startsAt)}</td>
-                  <td>{e.status}</td>
-                  <td class="actions">
+          <ListTable
+            label="Events"
+            rows={items}
+            rowKey={(e) => e.id}
+            columns={[
+              { label: 'Name', cell: (e) => e.name },
+              { label: 'Starts', cell: (e) => localTime(e.startsAt) },
+              { label: 'Status', cell: (e) => e.status },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                attrs: () => ({ class: 'actions' }),
+                cell: (e) => (
+                  <>
                     {e.status === 'DRAFT' && (
                       <ActionButton
                         label={`Publish ${e.name}`}
-                        action={async () => (
-                          await unwrap(api.POST('/admin/v1/events/{eventId}/publish', { params: { path: { eventId: e.id } } })),
-                          reload()
-                        )}
+                        action={() => unwrap(api.POST('/admin/v1/events/{eventId}/publish', { params: { path: { eventId: e.id } } }))}
+                        reload={reload}
                       >
                         Publish
                       </ActionButton>
                     )}
                     {['DRAFT', 'ACTIVE', 'INACTIVE'].includes(e.status) && (
-                      <ConfirmButton
+                      <ActionButton
                         label={`Cancel ${e.name}`}
-                        consequence={{
+                        confirm={{
                           title: `Cancel ${e.name}?`,
                           body: (
                             <p>
@@ -61,19 +55,17 @@ export function Events({ api, profileId }: SectionProps) {
                           ),
                           confirm: 'Cancel the event',
                         }}
-                        action={async () => (
-                          await unwrap(api.POST('/admin/v1/events/{eventId}/cancel', { params: { path: { eventId: e.id } } })),
-                          reload()
-                        )}
+                        action={() => unwrap(api.POST('/admin/v1/events/{eventId}/cancel', { params: { path: { eventId: e.id } } }))}
+                        reload={reload}
                       >
                         Cancel
-                      </ConfirmButton>
+                      </ActionButton>
                     )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </FilteredList>
     </section>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { localTime, unwrap, useLoad } from '../lib.js';
-import { ActionForm, Async, Notice } from '../ui.js';
-import { ConfirmButton } from '../confirm.js';
+import { ActionForm, Async } from '../ui.js';
+import { ActionButton } from '../action-button.js';
+import { ListTable } from '../list-table.js';
 import type { SectionProps } from './context.js';
 import { LogKeys } from './log-keys.js';
 
@@ -86,85 +87,67 @@ export function Governance({ api, profileId }: SectionProps) {
         {({ data }) => (
           <>
             <h3>Agents</h3>
-            {data.agents.length === 0 ? (
-              <Notice>No agents.</Notice>
-            ) : (
-              <table class="list" aria-label="Agents">
-                <thead>
-                  <tr>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Mandate</th>
-                    <th scope="col">Baseline</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.agents.map((a) => (
-                    <tr key={a.id}>
-                      <td>{a.agentId}</td>
-                      <td>{a.mandate.join(', ')}</td>
-                      <td>
-                        {a.baseline.fingerprint} (drift ≤ {a.baseline.maxDrift})
-                      </td>
-                      <td>{localTime(a.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <ListTable
+              empty="No agents."
+              label="Agents"
+              rows={data.agents}
+              rowKey={(a) => a.id}
+              columns={[
+                { label: 'Agent', cell: (a) => a.agentId },
+                { label: 'Mandate', cell: (a) => a.mandate.join(', ') },
+                {
+                  label: 'Baseline',
+                  cell: (a) => (
+                    <>
+                      {a.baseline.fingerprint} (drift ≤ {a.baseline.maxDrift})
+                    </>
+                  ),
+                },
+                { label: 'Created', cell: (a) => localTime(a.createdAt) },
+              ]}
+            />
             <h3>Delegations</h3>
-            {data.delegations.length === 0 ? (
-              <Notice>No delegations.</Notice>
-            ) : (
-              <table class="list" aria-label="Delegations">
-                <thead>
-                  <tr>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Granted by</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">State</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.delegations.map((d) => (
-                    <tr key={d.id}>
-                      <td>{d.agentId}</td>
-                      <td>{d.grantedBy}</td>
-                      <td>{localTime(d.expiresAt)}</td>
-                      <td>
-                        {d.revokedAt ? `revoked ${localTime(d.revokedAt)}` : Date.parse(d.expiresAt) <= Date.now() ? 'expired' : 'active'}
-                      </td>
-                      <td>
-                        {!d.revokedAt && Date.parse(d.expiresAt) > Date.now() && (
-                          <ConfirmButton
-                            label={`Revoke the delegation to ${d.agentId}`}
-                            consequence={{
-                              title: `Revoke the delegation to ${d.agentId}?`,
-                              body: (
-                                <p>
-                                  {d.agentId} may no longer act for {d.grantedBy}: its requests that rely on this delegation are denied from
-                                  now on. It cannot be restored; a new delegation would be needed.
-                                </p>
-                              ),
-                              confirm: 'Revoke delegation',
-                            }}
-                            action={async () => (
-                              await unwrap(api.POST('/admin/v1/governance/delegations/{id}/revoke', { params: { path: { id: d.id } } })),
-                              state.reload()
-                            )}
-                          >
-                            Revoke
-                          </ConfirmButton>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <ListTable
+              empty="No delegations."
+              label="Delegations"
+              rows={data.delegations}
+              rowKey={(d) => d.id}
+              columns={[
+                { label: 'Agent', cell: (d) => d.agentId },
+                { label: 'Granted by', cell: (d) => d.grantedBy },
+                { label: 'Expires', cell: (d) => localTime(d.expiresAt) },
+                {
+                  label: 'State',
+                  cell: (d) =>
+                    d.revokedAt ? `revoked ${localTime(d.revokedAt)}` : Date.parse(d.expiresAt) <= Date.now() ? 'expired' : 'active',
+                },
+                {
+                  label: 'Actions',
+                  hideLabel: true,
+                  cell: (d) =>
+                    !d.revokedAt &&
+                    Date.parse(d.expiresAt) > Date.now() && (
+                      <ActionButton
+                        label={`Revoke the delegation to ${d.agentId}`}
+                        confirm={{
+                          title: `Revoke the delegation to ${d.agentId}?`,
+                          body: (
+                            <p>
+                              {d.agentId} may no longer act for {d.grantedBy}: its requests that rely on this delegation are denied from now
+                              on. It cannot be restored; a new delegation would be needed.
+                            </p>
+                          ),
+                          confirm: 'Revoke delegation',
+                        }}
+                        action={() => unwrap(api.POST('/admin/v1/governance/delegations/{id}/revoke', { params: { path: { id: d.id } } }))}
+                        reload={state.reload}
+                      >
+                        Revoke
+                      </ActionButton>
+                    ),
+                },
+              ]}
+            />
           </>
         )}
       </Async>

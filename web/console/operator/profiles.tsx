@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { localTime, navigate, unwrap, useLoad } from '../lib.js';
 import { Pager } from '../filtered-list.js';
-import { ActionForm, Async, Link, Notice, Shell } from '../ui.js';
+import { ListTable } from '../list-table.js';
+import { ActionForm, Async, Link, Shell } from '../ui.js';
 import { PLANS, type Plan } from '../vocabulary.js';
 import { useApi } from './context.js';
 import { OperatorNav } from './nav.js';
@@ -36,30 +37,17 @@ export function Profiles() {
         <Async state={state}>
           {({ data }) => (
             <>
-              {data.items.length === 0 ? (
-                <Notice>No profiles yet. Create the first one above: a profile is a tenant, with its own keys, venues and events.</Notice>
-              ) : (
-                <table class="list" aria-labelledby="profiles-h">
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Plan</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((p) => (
-                      <tr key={p.id}>
-                        <td>
-                          <Link href={`/console/operator/profiles/${p.id}`}>{p.name}</Link>
-                        </td>
-                        <td>{p.plan}</td>
-                        <td>{localTime(p.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
+              <ListTable
+                empty="No profiles yet. Create the first one above: a profile is a tenant, with its own keys, venues and events."
+                labelledBy="profiles-h"
+                rows={data.items}
+                rowKey={(p) => p.id}
+                columns={[
+                  { label: 'Name', cell: (p) => <Link href={`/console/operator/profiles/${p.id}`}>{p.name}</Link> },
+                  { label: 'Plan', cell: (p) => p.plan },
+                  { label: 'Created', cell: (p) => localTime(p.createdAt) },
+                ]}
+              />
               <Pager page={data.page} limit={data.limit} total={data.total} go={setPage} />
             </>
           )}

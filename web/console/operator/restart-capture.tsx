@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../shared/api.js';
 import { unwrap } from '../lib.js';
-import { ActionButton } from '../ui.js';
+import { ActionButton } from '../action-button.js';
 
 /**
  * "New capture link" for a verification declined because its images could not be used

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Answer, operations } from '../../shared/api.js';
 import { localTime, unwrap, useLoad } from '../lib.js';
+import { ListTable } from '../list-table.js';
 import { ActionForm, Async, Notice } from '../ui.js';
 import type { SectionProps } from './context.js';
 
@@ -66,46 +67,40 @@ export function Venues({ api, profileId }: SectionProps) {
         }}
       />
       <Async state={state}>
-        {({ data }) =>
-          data.items.length === 0 ? (
-            <Notice>No venues yet. Add one above: a partner's event takes place at one of its profile's venues.</Notice>
-          ) : (
-            <table class="list stacked" aria-label="Venues">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">City</th>
-                  <th scope="col">Coordinates</th>
-                  <th scope="col">Time zone</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((v) => (
-                  <tr key={v.id}>
-                    <td data-label="Name">{v.name}</td>
-                    <td data-label="Address">{v.address}</td>
-                    <td data-label="City">{v.city ?? '—'}</td>
-                    <td data-label="Coordinates">
-                      {v.lat}, {v.lng}
-                    </td>
-                    <td data-label="Time zone">{v.timezone ?? '—'}</td>
-                    <td data-label="Added">{localTime(v.createdAt)}</td>
-                    <td class="actions">
-                      <button type="button" aria-label={`Edit ${v.name}`} onClick={() => (setSaved(null), setEditing(v))}>
-                        Edit
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
+        {({ data }) => (
+          <ListTable
+            empty="No venues yet. Add one above: a partner's event takes place at one of its profile's venues."
+            stacked
+            label="Venues"
+            rows={data.items}
+            rowKey={(v) => v.id}
+            columns={[
+              { label: 'Name', cell: (v) => v.name },
+              { label: 'Address', cell: (v) => v.address },
+              { label: 'City', cell: (v) => v.city ?? '—' },
+              {
+                label: 'Coordinates',
+                cell: (v) => (
+                  <>
+                    {v.lat}, {v.lng}
+                  </>
+                ),
+              },
+              { label: 'Time zone', cell: (v) => v.timezone ?? '—' },
+              { label: 'Added', cell: (v) => localTime(v.createdAt) },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                attrs: () => ({ class: 'actions' }),
+                cell: (v) => (
+                  <button type="button" aria-label={`Edit ${v.name}`} onClick={() => (setSaved(null), setEditing(v))}>
+                    Edit
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
       </Async>
       {editing && (
         <div class="edit" data-testid="venue-edit">

@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
-import { QrCode } from '../../capture/components/qr-code.js';
+import { QrCode } from '../../shared/qr-code.js';
 import type { ApiClient } from '../../shared/api.js';
 import { DECLINE_REASON_WORDS } from '../decline-reasons.js';
 import { imageDataUrl, localTime, unwrap, useLoad } from '../lib.js';
-import { ActionButton, Async, Link, Notice, Shell } from '../ui.js';
+import { ActionButton } from '../action-button.js';
+import { ListTable } from '../list-table.js';
+import { Async, Link, Notice, Shell } from '../ui.js';
 import { useApi } from './context.js';
 import { OperatorNav } from './nav.js';
 import { DeliveryStatusWord, DeliveryTable, LastResponse } from './deliveries.js';
@@ -172,27 +174,24 @@ export function VerificationDetail({ profileId, id }: { profileId: string; id: s
               </section>
               <section aria-labelledby="timeline-h">
                 <h2 id="timeline-h">Timeline</h2>
-                <table class="list" aria-labelledby="timeline-h">
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">What</th>
-                      <th scope="col">Who</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.timeline.map((e) => (
-                      <tr key={e.seq}>
-                        <td>{localTime(e.at)}</td>
-                        <td>
+                <ListTable
+                  labelledBy="timeline-h"
+                  rows={data.timeline}
+                  rowKey={(e) => e.seq}
+                  columns={[
+                    { label: 'When', cell: (e) => localTime(e.at) },
+                    {
+                      label: 'What',
+                      cell: (e) => (
+                        <>
                           <code>{e.type}</code>
                           {typeof e.data.reason === 'string' && <> ({e.data.reason})</>}
-                        </td>
-                        <td>{e.actor_name ? `${e.actor_name} (${e.actor})` : e.actor}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                        </>
+                      ),
+                    },
+                    { label: 'Who', cell: (e) => (e.actor_name ? `${e.actor_name} (${e.actor})` : e.actor) },
+                  ]}
+                />
               </section>
               <section aria-labelledby="deliveries-h">
                 <h2 id="deliveries-h">Decision webhook deliveries</h2>
@@ -245,10 +244,8 @@ export function DeliveryDetail({ id }: { id: string }) {
             </dl>
             <ActionButton
               done="Queued: it is sent again now"
-              action={async () => {
-                await unwrap(api.POST('/admin/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id } } }));
-                state.reload();
-              }}
+              action={() => unwrap(api.POST('/admin/v1/webhook-deliveries/{id}/redeliver', { params: { path: { id } } }))}
+              reload={state.reload}
             >
               Redeliver
             </ActionButton>
@@ -262,36 +259,28 @@ export function DeliveryDetail({ id }: { id: string }) {
               Each answer is kept as its status code (or what went wrong) and the start of its body: the first 1 KiB, as text. The headers
               are not kept.
             </p>
-            {d.attempts.length === 0 ? (
-              <Notice>No attempt yet.</Notice>
-            ) : (
-              <table class="list stacked" aria-labelledby="attempts-h">
-                <thead>
-                  <tr>
-                    <th scope="col">Attempt</th>
-                    <th scope="col">At</th>
-                    <th scope="col">Response</th>
-                    <th scope="col">Duration</th>
-                    <th scope="col">Body of the answer</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.attempts.map((a) => (
-                    <tr key={a.attempt} data-testid={`attempt-${a.attempt}`}>
-                      <td data-label="Attempt">{a.attempt}</td>
-                      <td data-label="At">{localTime(a.at)}</td>
-                      <td data-label="Response">
-                        {a.statusCode !== null ? `HTTP ${a.statusCode}` : <LastResponse statusCode={null} error={a.error} />}
-                      </td>
-                      <td data-label="Duration">{a.durationMs !== null ? `${a.durationMs} ms` : '—'}</td>
-                      <td data-label="Body">
-                        <AnswerBody attempt={a.attempt} body={a.responseBody} truncated={a.responseBodyTruncated} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <ListTable
+              empty="No attempt yet."
+              stacked
+              labelledBy="attempts-h"
+              rows={d.attempts}
+              rowKey={(a) => a.attempt}
+              rowAttrs={(a) => ({ 'data-testid': `attempt-${a.attempt}` })}
+              columns={[
+                { label: 'Attempt', cell: (a) => a.attempt },
+                { label: 'At', cell: (a) => localTime(a.at) },
+                {
+                  label: 'Response',
+                  cell: (a) => (a.statusCode !== null ? `HTTP ${a.statusCode}` : <LastResponse statusCode={null} error={a.error} />),
+                },
+                { label: 'Duration', cell: (a) => (a.durationMs !== null ? `${a.durationMs} ms` : '—') },
+                {
+                  label: 'Body of the answer',
+                  cellLabel: 'Body',
+                  cell: (a) => <AnswerBody attempt={a.attempt} body={a.responseBody} truncated={a.responseBodyTruncated} />,
+                },
+              ]}
+            />
           </>
         )}
       </Async>

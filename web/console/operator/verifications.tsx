@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { localTime, unwrap } from '../lib.js';
 import { FilteredList } from '../filtered-list.js';
+import { ListTable } from '../list-table.js';
 import { ActionForm, Link, ShownOnce } from '../ui.js';
-import { QrCode } from '../../capture/components/qr-code.js';
+import { QrCode } from '../../shared/qr-code.js';
 import { VERIFICATION_STATUSES } from '../vocabulary.js';
 import type { SectionProps } from './context.js';
 import { decisionReasonText } from '../decision-reasons.js';
@@ -69,32 +70,25 @@ export function Verifications({ api, profileId }: SectionProps) {
         empty={(status) => `No verifications${status ? ` in ${status}` : ''}.`}
       >
         {(items) => (
-          <table class="list" aria-label="Verifications">
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Status</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Reference</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((v) => (
-                <tr key={v.id}>
-                  <td>
-                    <Link href={`/console/operator/profiles/${profileId}/verifications/${v.id}`}>
-                      <code>{v.id.slice(0, 8)}</code>
-                    </Link>
-                  </td>
-                  <td>{v.status}</td>
-                  <td>{v.erased ? 'erased' : decisionReasonText(v.decision_reason)}</td>
-                  <td>{v.erased ? '—' : (v.reference ?? '—')}</td>
-                  <td>{v.erased ? localTime(v.erased_at) : localTime(v.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ListTable
+            label="Verifications"
+            rows={items}
+            rowKey={(v) => v.id}
+            columns={[
+              {
+                label: 'Id',
+                cell: (v) => (
+                  <Link href={`/console/operator/profiles/${profileId}/verifications/${v.id}`}>
+                    <code>{v.id.slice(0, 8)}</code>
+                  </Link>
+                ),
+              },
+              { label: 'Status', cell: (v) => v.status },
+              { label: 'Reason', cell: (v) => (v.erased ? 'erased' : decisionReasonText(v.decision_reason)) },
+              { label: 'Reference', cell: (v) => (v.erased ? '—' : (v.reference ?? '—')) },
+              { label: 'Created', cell: (v) => (v.erased ? localTime(v.erased_at) : localTime(v.created_at)) },
+            ]}
+          />
         )}
       </FilteredList>
     </section>

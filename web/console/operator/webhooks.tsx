@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { unwrap, useLoad } from '../lib.js';
-import { ActionButton, ActionForm, Async, Notice, ShownOnce } from '../ui.js';
-import { ConfirmButton } from '../confirm.js';
+import type { ApiClient } from '../../shared/api.js';
+import { ActionButton } from '../action-button.js';
+import { ListTable } from '../list-table.js';
+import { ActionForm, Async, Notice, ShownOnce } from '../ui.js';
 import type { SectionProps } from './context.js';
 import { DeliveryTable } from './deliveries.js';
 
@@ -46,102 +48,26 @@ export function Webhooks({ api, profileId }: SectionProps) {
         />
       </ActionForm>
       <Async state={endpoints}>
-        {({ data }) =>
-          data.items.length === 0 ? (
-            <Notice>No webhook endpoints yet. Register one above to receive this profile's events.</Notice>
-          ) : (
-            <table class="list stacked" aria-label="Webhook endpoints">
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((e) => (
-                  <tr key={e.id}>
-                    <td data-label="URL">
-                      <code>{e.url}</code>
-                    </td>
-                    <td data-label="Events">{e.events.length ? e.events.join(', ') : 'all'}</td>
-                    <td data-label="State">{e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`}</td>
-                    <td class="actions">
-                      {/* A disabled endpoint receives nothing (the server refuses a test event to it). */}
-                      {e.enabled && (
-                        <ActionButton
-                          label={`Send test event to ${e.url}`}
-                          action={async () => (
-                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', { params: { path: { id: e.id } } })),
-                            deliveries.reload()
-                          )}
-                        >
-                          Send test event
-                        </ActionButton>
-                      )}
-                      <ConfirmButton
-                        label={`Rotate secret of ${e.url}`}
-                        consequence={{
-                          title: 'Rotate the signing secret?',
-                          body: (
-                            <p>
-                              A new secret for <code>{e.url}</code> is made and shown once. Deliveries are signed with it from now on; the
-                              receiver must be given the new secret or it will reject them.
-                            </p>
-                          ),
-                          confirm: 'Rotate secret',
-                        }}
-                        action={async () =>
-                          setShown({
-                            label: 'New signing secret',
-                            value: (
-                              await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: e.id } } }))
-                            ).data.secret,
-                          })
-                        }
-                      >
-                        Rotate secret
-                      </ConfirmButton>
-                      {e.enabled ? (
-                        <ConfirmButton
-                          label={`Disable ${e.url}`}
-                          consequence={{
-                            title: 'Disable this endpoint?',
-                            body: (
-                              <p>
-                                Nothing is sent to <code>{e.url}</code> until it is enabled again; deliveries due meanwhile are not made.
-                              </p>
-                            ),
-                            confirm: 'Disable endpoint',
-                          }}
-                          action={async () => (
-                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/disable', { params: { path: { id: e.id } } })),
-                            refresh()
-                          )}
-                        >
-                          Disable
-                        </ConfirmButton>
-                      ) : (
-                        <ActionButton
-                          label={`Enable ${e.url}`}
-                          action={async () => (
-                            await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/enable', { params: { path: { id: e.id } } })),
-                            refresh()
-                          )}
-                        >
-                          Enable
-                        </ActionButton>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
+        {({ data }) => (
+          <ListTable
+            empty="No webhook endpoints yet. Register one above to receive this profile's events."
+            stacked
+            label="Webhook endpoints"
+            rows={data.items}
+            rowKey={(e) => e.id}
+            columns={[
+              { label: 'URL', cell: (e) => <code>{e.url}</code> },
+              { label: 'Events', cell: (e) => (e.events.length ? e.events.join(', ') : 'all') },
+              { label: 'State', cell: (e) => (e.enabled ? 'enabled' : `disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`) },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                attrs: () => ({ class: 'actions' }),
+                cell: (e) => <EndpointActions api={api} endpoint={e} shown={setShown} reload={refresh} reloadLog={deliveries.reload} />,
+              },
+            ]}
+          />
+        )}
       </Async>
       <h2 id="deliveries-h">Delivery log</h2>
       <button type="button" onClick={deliveries.reload}>
@@ -157,5 +83,85 @@ export function Webhooks({ api, profileId }: SectionProps) {
         }
       </Async>
     </section>
+  );
+}
+
+/** What an endpoint's row offers: a test event while it is enabled, a new secret (shown once), disable or enable. */
+function EndpointActions({
+  api,
+  endpoint: e,
+  shown,
+  reload,
+  reloadLog,
+}: {
+  api: ApiClient;
+  endpoint: { id: string; url: string; enabled: boolean };
+  shown: (secret: { label: string; value: string }) => void;
+  /** The endpoints and the log, after one is disabled or enabled. */
+  reload: () => void;
+  /** The log alone, after a test event. */
+  reloadLog: () => void;
+}) {
+  const path = { params: { path: { id: e.id } } };
+  return (
+    <>
+      {/* A disabled endpoint receives nothing (the server refuses a test event to it). */}
+      {e.enabled && (
+        <ActionButton
+          label={`Send test event to ${e.url}`}
+          action={() => unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/test', path))}
+          reload={reloadLog}
+        >
+          Send test event
+        </ActionButton>
+      )}
+      <ActionButton
+        label={`Rotate secret of ${e.url}`}
+        confirm={{
+          title: 'Rotate the signing secret?',
+          body: (
+            <p>
+              A new secret for <code>{e.url}</code> is made and shown once. Deliveries are signed with it from now on; the receiver must be
+              given the new secret or it will reject them.
+            </p>
+          ),
+          confirm: 'Rotate secret',
+        }}
+        action={async () =>
+          shown({
+            label: 'New signing secret',
+            value: (await unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/rotate-secret', path))).data.secret,
+          })
+        }
+      >
+        Rotate secret
+      </ActionButton>
+      {e.enabled ? (
+        <ActionButton
+          label={`Disable ${e.url}`}
+          confirm={{
+            title: 'Disable this endpoint?',
+            body: (
+              <p>
+                Nothing is sent to <code>{e.url}</code> until it is enabled again; deliveries due meanwhile are not made.
+              </p>
+            ),
+            confirm: 'Disable endpoint',
+          }}
+          action={() => unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/disable', path))}
+          reload={reload}
+        >
+          Disable
+        </ActionButton>
+      ) : (
+        <ActionButton
+          label={`Enable ${e.url}`}
+          action={() => unwrap(api.POST('/admin/v1/webhook-endpoints/{id}/enable', path))}
+          reload={reload}
+        >
+          Enable
+        </ActionButton>
+      )}
+    </>
   );
 }

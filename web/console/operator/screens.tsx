@@ -1,13 +1,13 @@
-import { adminToken } from './lib.js';
+import { adminToken } from '../lib.js';
 import { Overview } from './overview.js';
-import { OperatorSignIn } from './operator/nav.js';
-import { Profile } from './operator/profile.js';
-import { Profiles } from './operator/profiles.js';
-import { DeliveryDetail, VerificationDetail } from './operator/verification.js';
+import { OperatorSignIn } from './nav.js';
+import { Profile } from './profile.js';
+import { Profiles } from './profiles.js';
+import { DeliveryDetail, VerificationDetail } from './verification.js';
 
 /**
- * The operator console's screens by path below /console/operator/ (one file each under
- * operator/); a new screen is one line here.
+ * The operator console's screens by path below /console/operator/ (one file each in this
+ * folder); a new screen is one line here.
  */
 export function OperatorConsole({ path: [a, b, c, d] }: { path: string[] }) {
   if (!adminToken.value) return <OperatorSignIn />;

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { localTime, unwrap, useLoad } from './lib.js';
-import { attemptWords } from './delivery-words.js';
+import { localTime, unwrap, useLoad } from '../lib.js';
+import { attemptWords } from '../delivery-words.js';
 import { Legend, Lines, minuteLabel, StackedBars, type Series } from './overview-charts.js';
-import { useApi } from './operator/context.js';
-import { OperatorNav } from './operator/nav.js';
-import { Async, Link, Shell } from './ui.js';
+import { useApi } from './context.js';
+import { OperatorNav } from './nav.js';
+import { Async, Link, Shell } from '../ui.js';
 
 /** How often the Overview asks again: a minute's bar fills while the operator looks. */
 const REFRESH_MS = 30_000;
