@@ -1,4 +1,4 @@
-import type { JobQueue } from './queue.js';
+import type { JobQueue } from './types.js';
 
 /**
  * The queue of an API-only instance (ROLE=api, docs/operations.md "Roles"): it adds jobs, inside the

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.js';
-import type { JobListener } from './queue.js';
+import type { JobListener } from './types.js';
 
 /** The channel the jobs_added trigger notifies (migrations/0003_jobs_slots.sql), with the queue as payload. */
 const JOBS_CHANNEL = 'jobs_added';
