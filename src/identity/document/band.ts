@@ -126,10 +126,32 @@ function fit(glyphs: Glyph[]): { slope: number; intercept: number } {
   return { slope, intercept: my - slope * mx };
 }
 
+/** A row being built: its glyphs, and the line through its last few glyphs that the next one must lie on. */
+interface RowInProgress {
+  glyphs: Glyph[];
+  slope: number;
+  intercept: number;
+  /** the right edge of its last glyph */
+  end: number;
+}
+
+/** The line a row's next glyph must lie on: through its last six glyphs, so a tilted row is followed. */
+function extend(row: RowInProgress, g: Glyph): void {
+  row.glyphs.push(g);
+  row.end = g.x1;
+  const tail = row.glyphs.slice(-6);
+  const line = tail.length >= 3 ? fit(tail) : { slope: 0, intercept: g.cy };
+  row.slope = line.slope;
+  row.intercept = line.intercept;
+}
+
 /**
  * Rows of character-sized glyphs of about `size` pixels high: each glyph joins the row whose line
  * passes through it and whose last glyph is within a few character widths, so two columns of
- * text at one height stay apart.
+ * text at one height stay apart. The glyphs come left to right, so a row whose last glyph lies
+ * further left than any later glyph could reach is closed for good, and each row keeps the line
+ * through its tail instead of fitting it again for every glyph: on a photo of noise, thousands of
+ * glyphs against thousands of rows took seconds (README, "Document reading").
  */
 function rowsOfSize(glyphs: Glyph[], size: number): ZoneRow[] {
   const chars = glyphs
@@ -140,26 +162,33 @@ function rowsOfSize(glyphs: Glyph[], size: number): ZoneRow[] {
       return h >= size * 0.4 && h <= size * 1.5 && w <= size * 1.3 && w >= 1;
     })
     .sort((a, b) => a.cx - b.cx);
-  const rows: Glyph[][] = [];
+  const reach = size * 2.5;
+  // A later glyph starts at most half its greatest width (size × 1.3) left of its centre.
+  const widest = size * 0.65;
+  const rows: RowInProgress[] = [];
+  let open: RowInProgress[] = [];
   for (const g of chars) {
-    let best: Glyph[] | undefined;
+    open = open.filter((row) => g.cx - widest - row.end <= reach);
+    let best: RowInProgress | undefined;
     let bestDistance = Number.POSITIVE_INFINITY;
-    for (const row of rows) {
-      const last = row[row.length - 1]!;
-      if (g.x0 - last.x1 > size * 2.5) continue;
-      // The row's direction from its last few glyphs follows a tilted line.
-      const tail = row.slice(-6);
-      const { slope, intercept } = tail.length >= 3 ? fit(tail) : { slope: 0, intercept: last.cy };
-      const distance = Math.abs(slope * g.cx + intercept - g.cy);
+    for (const row of open) {
+      if (g.x0 - row.end > reach) continue;
+      const distance = Math.abs(row.slope * g.cx + row.intercept - g.cy);
       if (distance < size * 0.45 && distance < bestDistance) {
         best = row;
         bestDistance = distance;
       }
     }
-    if (best) best.push(g);
-    else rows.push([g]);
+    if (best) extend(best, g);
+    else {
+      const row: RowInProgress = { glyphs: [], slope: 0, intercept: g.cy, end: g.x1 };
+      extend(row, g);
+      rows.push(row);
+      open.push(row);
+    }
   }
   return rows
+    .map((r) => r.glyphs)
     .filter((r) => r.length >= 12)
     .map((r) => {
       // The filler's height says little about the row: the median of the taller glyphs does.
