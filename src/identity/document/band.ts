@@ -3,9 +3,10 @@
  * place on a document where 30 to 44 characters of one size stand in a row at a fixed pitch, two
  * or three such rows above each other: dark marks are found against their neighbourhood (so a
  * tinted page, a shadow or a guilloche does not matter), grouped into connected components, the
- * character-sized ones into rows, and the longest rows that stand together are the zone. Each
- * row's slope comes from its characters' centres, so a tilted or slightly keystoned photo is
- * levelled per row rather than by one guess for the whole page.
+ * character-sized ones into rows, and the longest rows that stand together, with blank paper
+ * between them, are the zone. Each row's slope comes from its characters' centres, so a tilted or
+ * slightly keystoned photo is levelled per row (levelled-zone.ts) rather than by one guess for the
+ * whole page.
  */
 
 import { components, darkMarks, type Glyph, type Gray } from './marks.js';
