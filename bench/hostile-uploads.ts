@@ -19,15 +19,32 @@ export interface HostileCase {
   /** The document part it is sent as: the portrait side (`file`) or an ID card's `back`. */
   field: 'file' | 'back';
   make(): Buffer | Promise<Buffer>;
+  /**
+   * The review reason of an upload that is taken: a pipeline fault where an engine cannot decode
+   * the image, `document_unreadable` where the reader finds no zone on it (docs/document-reading.md, "Document reading").
+   */
+  decidedAs?: 'pipeline_error' | 'document_unreadable';
 }
 
 export const HOSTILE_CASES: HostileCase[] = [
   { name: '350×114,000 blank PNG as back', field: 'back', make: () => blankStrip(350, 114_000) },
   { name: '350×114,000 blank PNG as file', field: 'file', make: () => blankStrip(350, 114_000) },
   { name: '1×40,000,000 PNG', field: 'file', make: () => blankStrip(1, 40_000_000) },
-  { name: '6,000×6,600 noise PNG', field: 'file', make: () => noisePng(6_000, 6_600) },
-  { name: 'truncated JPEG (1,600×1,200, half its bytes)', field: 'file', make: () => truncatedJpeg(1_600, 1_200) },
-  { name: 'JPEG whose header claims 6,000×6,000 (640×480 inside)', field: 'file', make: () => jpegClaiming(640, 480, 6_000, 6_000) },
+  // Decoded whole, noise shows the band finder rows of character-sized marks spaced like a zone,
+  // with marks between them too: no zone, no OCR pass (band.ts, MAX_MARKS_BETWEEN_ROWS).
+  { name: '6,000×6,600 noise PNG', field: 'file', make: () => noisePng(6_000, 6_600), decidedAs: 'document_unreadable' },
+  {
+    name: 'truncated JPEG (1,600×1,200, half its bytes)',
+    field: 'file',
+    make: () => truncatedJpeg(1_600, 1_200),
+    decidedAs: 'pipeline_error',
+  },
+  {
+    name: 'JPEG whose header claims 6,000×6,000 (640×480 inside)',
+    field: 'file',
+    make: () => jpegClaiming(640, 480, 6_000, 6_000),
+    decidedAs: 'pipeline_error',
+  },
 ];
 
 export interface HostileOutcome {
@@ -39,6 +56,8 @@ export interface HostileOutcome {
   decideMs?: number;
   status?: string;
   reason?: string | null;
+  /** The server's peak RSS while this upload was sent and decided, in MiB (sampled every 50 ms). */
+  peakRssMb?: number;
 }
 
 export interface HostileResult {
@@ -49,6 +68,8 @@ export interface HostileResult {
   peakRssMb: number;
   alive: boolean;
 }
+
+const MIB = 1024 * 1024;
 
 let seed = 1;
 /** An ordinary photo (noise, so that no two are alike): the reading finds no zone, the faces none. */
@@ -132,15 +153,18 @@ export async function measureHostileUploads(
             { name: 'file', data: ordinary() },
             { name: 'back', data: image },
           ];
-    const outcome = { name: c.name, ...(await capture(base, backendKey, document)) };
+    // Which upload makes the process's peak: each case's own, beside the run's.
+    const caseRss = sampleRss(pid, 50);
+    const outcome: HostileOutcome = { name: c.name, ...(await capture(base, backendKey, document)) };
+    outcome.peakRssMb = caseRss.stop() / MIB;
     cases.push(outcome);
     log(
-      `hostile uploads: ${c.name}: ${outcome.upload}${outcome.decideMs === undefined ? '' : `, ${outcome.status} ${outcome.reason ?? ''} in ${Math.round(outcome.decideMs)} ms`} (RSS ${Math.round(rssOf(pid) / 1e6)} MB)`,
+      `hostile uploads: ${c.name}: ${outcome.upload}${outcome.decideMs === undefined ? '' : `, ${outcome.status} ${outcome.reason ?? ''} in ${Math.round(outcome.decideMs)} ms`} (peak RSS ${Math.round(outcome.peakRssMb)} MiB, now ${Math.round(rssOf(pid) / MIB)} MiB)`,
     );
   }
   await sleep(2_000);
   const afterMs = (await ordinaryCapture(base, backendKey)).decideMs ?? Number.NaN;
-  const peakRssMb = rss.stop() / (1024 * 1024);
+  const peakRssMb = rss.stop() / MIB;
   const alive = (await fetch(`${base}/health`).catch(() => null))?.status === 200;
   log(`hostile uploads: ordinary verification after them decided in ${Math.round(afterMs)} ms; peak RSS ${Math.round(peakRssMb)} MB`);
   return { cases, usualMs, afterMs, peakRssMb, alive };
@@ -155,11 +179,11 @@ export function hostileMarkdown(r: HostileResult | undefined): string {
     '',
     `Each refused at upload or decided within ${HOSTILE_DECIDE_LIMIT_MS / 1000} s; the process alive, its RSS under ${HOSTILE_RSS_LIMIT_MB} MB; an ordinary verification 2 s later within its usual time + ${HOSTILE_AFTERMATH_SLACK_MS / 1000} s.`,
     '',
-    '| Upload | Answer | Decision |',
-    '|---|---|---|',
+    '| Upload | Answer | Decision | Peak RSS |',
+    '|---|---|---|---:|',
     ...r.cases.map(
       (c) =>
-        `| ${c.name} | ${c.upload}${c.detail ? ` ${c.detail}` : ''} | ${c.decideMs === undefined ? '—' : `${c.status} ${c.reason ?? ''} in ${(c.decideMs / 1000).toFixed(1)} s`} |`,
+        `| ${c.name} | ${c.upload}${c.detail ? ` ${c.detail}` : ''} | ${c.decideMs === undefined ? '—' : `${c.status} ${c.reason ?? ''} in ${(c.decideMs / 1000).toFixed(1)} s`} | ${c.peakRssMb === undefined ? '—' : `${Math.round(c.peakRssMb)} MiB`} |`,
     ),
     '',
     `Ordinary verification: ${(r.usualMs / 1000).toFixed(1)} s before, ${(r.afterMs / 1000).toFixed(1)} s after; peak RSS ${Math.round(r.peakRssMb)} MB; process ${r.alive ? 'alive' : 'DEAD'}.`,

@@ -17,7 +17,7 @@ export interface NoZonePhoto {
   image: Buffer;
 }
 
-/** Eleven photos with no zone, drawn from `seed`: four selfies, one of noise, two blank pages, four card fronts. */
+/** Twelve photos with no zone, drawn from `seed`: four selfies, two of noise, two blank pages, four card fronts. */
 export async function noZonePhotos(seed = 1): Promise<NoZonePhoto[]> {
   const random = seeded(seed * 31 + 7);
   const faces = readdirSync(FACES).filter((f) => f.endsWith('.jpg'));
@@ -35,10 +35,9 @@ export async function noZonePhotos(seed = 1): Promise<NoZonePhoto[]> {
     [1200, 900],
     [2400, 1800],
   ] as const) {
-    // Noise at 1,200 px only: downscaled from 2,400 px, noise shows the band finder two rows of
-    // 35 to 46 "glyphs", a false zone, and its reading takes minutes (docs/document-reading.md, "Document reading").
-    if (width === 1200)
-      out.push({ label: `noise ${width}×${height}`, image: png(width, height, { seed: seed + width, noisyRows: height }) });
+    // Downscaled from 2,400 px, noise shows the band finder rows of 35 to 46 "glyphs" spaced like
+    // a zone; the marks between them tell it apart (band.ts, MAX_MARKS_BETWEEN_ROWS).
+    out.push({ label: `noise ${width}×${height}`, image: png(width, height, { seed: seed + width, noisyRows: height }) });
     out.push({
       label: `blank page ${width}×${height}`,
       image: await sharp({ create: { width, height, channels: 3, background: '#f4f3ee' } })

@@ -1,6 +1,7 @@
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { findZoneRows, levelledZone, type Gray } from '../../src/recognition/document/band.js';
+import { findZoneRows } from '../../src/recognition/document/band.js';
+import { greyCopy } from '../../src/recognition/document/find-copy.js';
+import { levelledZone } from '../../src/recognition/document/levelled-zone.js';
 import { digitTall, glyphScale, glyphsByPlace, zoneGlyphs, type ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
 import { zoneFromText, zoneShape } from '../../src/recognition/document/repair.js';
 import { portraitPath } from '../../scripts/documents/fixture-set.js';
@@ -137,11 +138,7 @@ describe('letters the engines read for digits, where they stand as tall as digit
 describe('glyph heights on a rendered card (OCR-B from fonts-ocr-b)', () => {
   it("measures the document number's 0 digit-tall and its letters not", async () => {
     const image = await renderDocument({ format: 'TD1', holder: HOLDER, portrait: portraitPath('person-a-1'), layout: 0.3 }, 'back', CLEAN);
-    const gray = async (width: number): Promise<Gray> => {
-      const { data, info } = await sharp(image).grayscale().resize({ width, fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
-      return { data: new Uint8Array(data), width: info.width, height: info.height };
-    };
-    const find = await gray(1000);
+    const find = await greyCopy(image, 1000);
     const rows = findZoneRows(find)!;
     expect(rows).toHaveLength(3);
     const zone = levelledZone(find, rows, 1, 40);

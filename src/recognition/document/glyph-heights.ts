@@ -9,7 +9,8 @@
  * heights scatter too much to tell (a blurred photo), nothing is said. The thresholds come from
  * the table `npm run documents:read-rate` prints (docs/document-reading.md, "Document reading").
  */
-import { components, stripLayout, type Gray } from './band.js';
+import { components, type Gray } from './marks.js';
+import { stripLayout } from './levelled-zone.js';
 
 /** One glyph of a levelled row: its centre and size in the levelled page's pixels. */
 export interface ZoneGlyph {

@@ -14,7 +14,10 @@ import { setPriority } from 'node:os';
 import { isMainThread, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Page, type Worker } from 'tesseract.js';
-import { findZoneRows, levelledZone, type Gray } from './band.js';
+import { findZoneRows } from './band.js';
+import { FIND_WIDTH, greyCopy, SAMPLE_WIDTH } from './find-copy.js';
+import { levelledZone } from './levelled-zone.js';
+import type { Gray } from './marks.js';
 import { zoneGlyphs, type ZoneGlyph } from './glyph-heights.js';
 import { readPrintedNumbers } from './front-number.js';
 import { zoneCertainty } from './certainty.js';
@@ -125,21 +128,6 @@ function zoneLikeText(text: string): string {
     .join('\n');
 }
 
-/** The longest side the zone is looked for on: a zone's characters are still 10 px or more there. */
-const FIND_WIDTH = 1200;
-/** The longest side sampled from: beyond it a phone photo has more pixels than detail. */
-const SAMPLE_WIDTH = 2400;
-
-const grayOf = async (image: Uint8Array, width: number): Promise<Gray> => {
-  const { data, info } = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
-    .rotate()
-    .grayscale()
-    .resize({ width, height: width, fit: 'inside', withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-};
-
 const png = (g: Gray) =>
   sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 }, limitInputPixels: MAX_INPUT_PIXELS })
     .png({ compressionLevel: 1 })
@@ -186,7 +174,7 @@ const MEASURE_CAP_HEIGHT = 40;
  * read (docs/document-reading.md, "Document reading").
  */
 async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string; png: Buffer; glyphs?: ZoneGlyph[][] }> {
-  const find = await grayOf(image, FIND_WIDTH);
+  const find = await greyCopy(image, FIND_WIDTH);
   const rows = findZoneRows(find);
   // A photo with no zone-like rows (a selfie, a blank page, noise, a card's front) cost the two
   // whole-page passes with both engines, 1 to 12 s on a shared machine, only to be sent to review
@@ -194,7 +182,7 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
   // seeds, 360 documents) every document those passes read is found by the band (band.ts), so
   // they now run only behind a zone that was found and not read.
   if (!rows) return;
-  const full = await grayOf(image, SAMPLE_WIDTH);
+  const full = await greyCopy(image, SAMPLE_WIDTH);
   const scale = full.width / find.width;
   const measured = levelledZone(full, rows, scale, MEASURE_CAP_HEIGHT);
   const glyphs = zoneGlyphs(measured, rows.length, MEASURE_CAP_HEIGHT);
