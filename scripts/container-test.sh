@@ -2,7 +2,9 @@
 # `npm run test:container` (and .ci/run): builds the real Dockerfile with podman and runs the image
 # on the embedded store, on the CI PostgreSQL, and as docker-compose.yml with its postgres and
 # redis; each time it checks the user (uid 1000), the HEALTHCHECK, /ready, one request of each
-# API and a graceful stop (SIGTERM, exit 0 within a few seconds). README, "Container test".
+# API and a graceful stop (SIGTERM, exit 0 within a few seconds); on the embedded store it also
+# runs the recognition engines from the image's pruned node_modules (check_engines). README,
+# "Container test".
 #
 # No registry is reachable here, so the base images are stand-ins built with mmdebstrap from
 # Debian trixie and imported under the names the Dockerfile and compose file use: node:22-slim
