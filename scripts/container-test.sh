@@ -2,7 +2,9 @@
 # `npm run test:container` (and .ci/run): builds the real Dockerfile with podman and runs the image
 # on the embedded store, on the CI PostgreSQL, and as docker-compose.yml with its postgres and
 # redis; each time it checks the user (uid 1000), the HEALTHCHECK, /ready, one request of each
-# API and a graceful stop (SIGTERM, exit 0 within a few seconds). docs/operations.md, "Container test".
+# API and a graceful stop (SIGTERM, exit 0 within a few seconds); on the embedded store it also
+# runs the recognition engines from the image's pruned node_modules (check_engines). docs/operations.md,
+# "Container test".
 #
 # No registry is reachable here, so the base images are stand-ins built with mmdebstrap from
 # Debian trixie and imported under the names the Dockerfile and compose file use: node:22-slim
@@ -248,9 +250,18 @@ check_graceful_stop() { # <container> <max ms> <stop command…>
   [ "$2" -lt 1000 ] || fail "$container lived on ${2} ms after it shut down cleanly"
 }
 
-run_image() { # <name> <env…>: the image alone, on the host's network (no firewall rules)
-  local name="${project}_$1" port
-  shift
+# The recognition engines inside the image (the server runs with FACE_CHECKS=off here): every face
+# model and both OCR engines load from the pruned node_modules (Dockerfile, scripts/prune-image.mjs)
+# and read the walkthrough's passport and a frame, through the compiled pools as the server runs them.
+check_engines() { # <container>
+  podman cp scripts/container/engines-check.mjs "$1:/tmp/engines-check.mjs"
+  podman cp test/fixtures/walkthrough "$1:/tmp/walkthrough"
+  podman exec "$1" node /tmp/engines-check.mjs /app /tmp/walkthrough || fail "the engines in the image ($1)"
+}
+
+run_image() { # <name> <check engines: yes|no> <env…>: the image alone, on the host's network (no firewall rules)
+  local name="${project}_$1" engines=$2 port
+  shift 2
   port=$(free_port)
   podman volume create --label "partner-services.container-test=$project" "${name}_data" >/dev/null
   podman run -d --name "$name" --network=host --label "partner-services.container-test=$project" \
@@ -260,17 +271,18 @@ run_image() { # <name> <env…>: the image alone, on the host's network (no fire
   echo "   HEALTHCHECK passes"
   check_runs_as_node "$name"
   check_apis "http://127.0.0.1:$port"
+  [ "$engines" = no ] || check_engines "$name"
   check_graceful_stop "$name" 5000 podman stop --time 20 "$name"
   podman rm -f "$name" >/dev/null
   podman volume rm -f "${name}_data" >/dev/null
 }
 
 say "the image on the embedded store"
-run_image embedded
+run_image embedded yes
 say "the image on the CI PostgreSQL ($ci_db)"
 psql "$pg_base" -qc "create database $ci_db" >/dev/null
 ci_url="${pg_base%/*}/$ci_db"
-run_image postgres -e DATABASE_URL="$ci_url"
+run_image postgres no -e DATABASE_URL="$ci_url"
 
 # ---- docker-compose.yml through podman's Docker API -------------------------------------------
 say "docker-compose up (stand-in postgres and redis) against podman system service"
