@@ -21,6 +21,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { refundBotDecision } from './fixtures/refund-bot.js';
 
 const root = join(import.meta.dirname, '..');
 const fixtures = join(root, 'test', 'fixtures', 'walkthrough');
@@ -269,16 +270,7 @@ async function seed(base: string, token: string, receiver: string, receiverDir: 
     grantedBy: 'ops@moonlight.example',
     expiresAt: '2030-01-01T00:00:00.000Z',
   });
-  const decide = () =>
-    call(base, 'POST', '/v1/governance/decisions', gov, {
-      agent_id: 'refund-bot',
-      action: 'tickets.refund',
-      authority_status: 'VALID',
-      human_present: false,
-      consequence_tier: 'LOW',
-      timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, '.000Z'),
-      behavior: { fingerprint: 'fp-1', drift: 0.1 },
-    });
+  const decide = () => call(base, 'POST', '/v1/governance/decisions', gov, refundBotDecision());
   const record = await decide();
   const consistency = await checkLogGrowth(base, gov, decide);
 

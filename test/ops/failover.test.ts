@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/lib/canonical-json.js';
+import { refundBotDecision } from '../../scripts/fixtures/refund-bot.js';
 import { buildGoVerifier } from '../governance/go-tlog.js';
 import { mth } from '../governance/rfc9162.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
@@ -194,15 +195,7 @@ describe.runIf(cluster)('failover of the PostgreSQL leader under load', () => {
     }
     async function decisionLoop() {
       while (loading) {
-        const a = await call('decision', 'POST', '/v1/governance/decisions', governanceKey, {
-          agent_id: 'refund-bot',
-          action: 'tickets.refund',
-          authority_status: 'VALID',
-          human_present: false,
-          consequence_tier: 'LOW',
-          timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, '.000Z'),
-          behavior: { fingerprint: 'fp-1', drift: 0.1 },
-        });
+        const a = await call('decision', 'POST', '/v1/governance/decisions', governanceKey, refundBotDecision());
         if (ok(a)) records.push({ seq: a.body.seq, record_id: a.body.record_id });
         else await pause(200);
       }
