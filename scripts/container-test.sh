@@ -3,13 +3,14 @@
 # on the embedded store, on the CI PostgreSQL, and as docker-compose.yml with its postgres and
 # redis; each time it checks the user (uid 1000), the HEALTHCHECK, /ready, one request of each
 # API and a graceful stop (SIGTERM, exit 0 within a few seconds); on the embedded store it also
-# runs the recognition engines from the image's pruned node_modules (check_engines). docs/operations.md,
-# "Container test".
+# runs the recognition engines from the image's pruned node_modules (check_engines); last, the compose
+# file's `scale` profile (two API instances behind haproxy, two workers) with the demo through it.
+# docs/operations.md, "Container test".
 #
 # No registry is reachable here, so the base images are stand-ins built with mmdebstrap from
 # Debian trixie and imported under the names the Dockerfile and compose file use: node:22-slim
-# (nodejs 20.19, npm, a `node` user 1000:1000), postgres:17-alpine and redis:7-alpine (Debian's
-# PostgreSQL 17 and Redis behind small entrypoints, scripts/container/). They are built once per
+# (nodejs 20.19, npm, a `node` user 1000:1000), postgres:17-alpine, redis:7-alpine and haproxy:3.0-alpine
+# (Debian's PostgreSQL 17, Redis and HAProxy behind small entrypoints, scripts/container/). They are built once per
 # machine and kept in podman's storage, labelled with a hash of their recipe.
 #
 # Runs as root (rootful podman, no systemd: health checks are run by hand). Changes to the machine
@@ -88,11 +89,12 @@ cleanup() {
   if [ -S "$socket" ]; then
     DOCKER_HOST="unix://$socket" docker-compose -p "$project" -f docker-compose.yml down -v --timeout 5 >/dev/null 2>&1
     DOCKER_HOST="unix://$socket" docker-compose -p "${project}r" -f docker-compose.yml down -v --timeout 5 >/dev/null 2>&1
+    DOCKER_HOST="unix://$socket" docker-compose -p "${project}s" -f docker-compose.yml --profile scale down -v --timeout 5 >/dev/null 2>&1
   fi
   [ -n "$service_pid" ] && kill "$service_pid" 2>/dev/null && wait "$service_pid" 2>/dev/null
   for c in $(podman ps -a --filter "label=partner-services.container-test=$project" --format '{{.ID}}'); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
   for v in $(podman volume ls --filter "label=partner-services.container-test=$project" --format '{{.Name}}'); do podman volume rm -f "$v" >/dev/null 2>&1; done
-  podman network rm -f "${project}_default" "${project}r_default" >/dev/null 2>&1
+  podman network rm -f "${project}_default" "${project}r_default" "${project}s_default" >/dev/null 2>&1
   [ -f "$work/iptables.before" ] && undo_netavark_firewall "$work/iptables.before"
   psql "$pg_base" -qc "drop database if exists $ci_db with (force)" >/dev/null 2>&1
   echo "$ip_forward_before" >/proc/sys/net/ipv4/ip_forward
@@ -122,8 +124,8 @@ build_node_base() {
   rm -f "$cache/node.tar"
 }
 build_services_base() {
-  mmdebstrap --quiet --variant=minbase --include=postgresql-17,redis-server \
-    --customize-hook='copy-in scripts/container/postgres-entrypoint.sh scripts/container/redis-entrypoint.sh /usr/local/bin' \
+  mmdebstrap --quiet --variant=minbase --include=postgresql-17,redis-server,haproxy \
+    --customize-hook='copy-in scripts/container/postgres-entrypoint.sh scripts/container/redis-entrypoint.sh scripts/container/haproxy-entrypoint.sh /usr/local/bin' \
     trixie "$cache/services.tar" "$mirror"
   local path="PATH=/usr/lib/postgresql/17/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
   podman import --quiet --change "ENV $path" --change 'ENTRYPOINT ["/usr/local/bin/postgres-entrypoint.sh"]' \
@@ -132,6 +134,9 @@ build_services_base() {
   podman import --quiet --change 'ENTRYPOINT ["/usr/local/bin/redis-entrypoint.sh"]' --change 'CMD ["redis-server"]' \
     --change 'WORKDIR /var/lib/redis' --change "LABEL stand-in.recipe=$recipe" \
     "$cache/services.tar" docker.io/library/redis:7-alpine >/dev/null
+  podman import --quiet --change 'ENTRYPOINT ["/usr/local/bin/haproxy-entrypoint.sh"]' \
+    --change 'CMD ["haproxy", "-f", "/usr/local/etc/haproxy/haproxy.cfg"]' --change 'STOPSIGNAL SIGUSR1' \
+    --change "LABEL stand-in.recipe=$recipe" "$cache/services.tar" docker.io/library/haproxy:3.0-alpine >/dev/null
   rm -f "$cache/services.tar"
 }
 # The label the stand-ins carry: a change to how they are made rebuilds them.
@@ -146,8 +151,9 @@ if ! has_recipe docker.io/library/node:22-slim; then
   build_node_base >"$work/node-base.log" 2>&1 &
   builds+=("$!:node-base")
 fi
-if ! has_recipe docker.io/library/postgres:17-alpine || ! has_recipe docker.io/library/redis:7-alpine; then
-  say "building the stand-in postgres:17-alpine and redis:7-alpine (mmdebstrap, trixie: postgresql-17, redis-server)"
+if ! has_recipe docker.io/library/postgres:17-alpine || ! has_recipe docker.io/library/redis:7-alpine ||
+  ! has_recipe docker.io/library/haproxy:3.0-alpine; then
+  say "building the stand-in postgres:17-alpine, redis:7-alpine and haproxy:3.0-alpine (mmdebstrap, trixie: postgresql-17, redis-server, haproxy)"
   build_services_base >"$work/services-base.log" 2>&1 &
   builds+=("$!:services-base")
 fi
@@ -299,7 +305,7 @@ compose_port=$(free_port)
 compose=(docker-compose -p "$project" -f docker-compose.yml)
 # No systemd runs podman's health timers: run the checks by hand while compose waits on them.
 (while :; do
-  for p in "$project" "${project}r"; do
+  for p in "$project" "${project}r" "${project}s"; do
     for c in $(podman ps --filter "label=com.docker.compose.project=$p" --format '{{.Names}}'); do podman healthcheck run "$c" >/dev/null 2>&1 || true; done
   done
   sleep 1
@@ -356,4 +362,54 @@ BASE="http://127.0.0.1:$restored_port" node --input-type=module -e '
   console.log("   the restored stack answers with the tenant made before the backup");
 ' || fail "the restored stack"
 "${restored[@]}" down -v --timeout 5 >/dev/null 2>&1
+
+# ---- the scale profile (docs/operations.md, "Roles") -----------------------------------------------
+say "docker-compose --profile scale up lb: two API instances behind haproxy, two workers"
+scaled=(docker-compose -p "${project}s" -f docker-compose.yml --profile scale)
+scaled_port=$(free_port)
+metrics_token="metrics-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+# The demo's webhook receiver is not running: each delivery fails at once, and two short retries end it.
+PUBLISHED_PORT="127.0.0.1:$scaled_port" METRICS_TOKEN="$metrics_token" WEBHOOK_RETRY_DELAYS_MS=200,200 \
+  "${scaled[@]}" up -d --no-build lb >"$work/scale.log" 2>&1 || {
+  cat "$work/scale.log"
+  fail "docker-compose --profile scale up lb"
+}
+for s in api-1 api-2 worker-1 worker-2; do wait_healthy "$("${scaled[@]}" ps -q "$s")" 240; done
+for _ in $(seq 1 30); do curl -fsS "http://127.0.0.1:$scaled_port/ready" >/dev/null 2>&1 && break; sleep 1; done
+curl -fsS "http://127.0.0.1:$scaled_port/ready" >/dev/null || fail "haproxy (lb) does not answer /ready"
+echo "   api-1, api-2, worker-1 and worker-2 healthy; haproxy answers"
+check_apis "http://127.0.0.1:$scaled_port"
+# The walkthrough through haproxy: a tenant, events, an order, a verification uploaded to the API
+# instances and decided by a worker, two sealed decisions and the log's consistency proof.
+ADMIN_TOKEN="$admin_token" npx tsx scripts/demo.ts --url "http://127.0.0.1:$scaled_port" --exit >"$work/demo.log" 2>&1 || {
+  tail -30 "$work/demo.log"
+  fail "the demo through the scale profile"
+}
+grep -E '^  verification ' "$work/demo.log" | sed 's/^ */   demo: /'
+# Who did the work, from each instance's own /metrics: the workers decided and delivered, the API instances neither.
+counted() { # <service> <metric>: the sum of the metric's samples on that instance
+  podman exec -e TOKEN="$metrics_token" -e METRIC="$2" "$("${scaled[@]}" ps -q "$1")" node -e '
+    fetch("http://127.0.0.1:3000/metrics", { headers: { authorization: `Bearer ${process.env.TOKEN}` } })
+      .then((r) => r.text())
+      .then((t) => console.log(t.split("\n").filter((l) => l.startsWith(process.env.METRIC + "{") || l.startsWith(process.env.METRIC + " "))
+        .reduce((n, l) => n + Number(l.split(" ").pop()), 0)));'
+}
+decided=0 delivered=0
+for s in worker-1 worker-2; do
+  decided=$((decided + $(counted "$s" identity_decisions_total)))
+  delivered=$((delivered + $(counted "$s" webhook_deliveries_total)))
+done
+for s in api-1 api-2; do
+  for m in identity_decisions_total webhook_deliveries_total; do
+    [ "$(counted "$s" "$m")" = 0 ] || fail "$s (ROLE=api) ran jobs: $m is $(counted "$s" "$m")"
+  done
+done
+[ "$decided" -ge 1 ] || fail "no worker decided the verification (identity_decisions_total $decided)"
+[ "$delivered" -ge 1 ] || fail "no worker attempted a webhook delivery (webhook_deliveries_total $delivered)"
+echo "   the workers decided $decided verification(s) and made $delivered delivery attempt(s); the API instances none"
+code=$(podman exec "$("${scaled[@]}" ps -q worker-1)" node -e '
+  fetch("http://127.0.0.1:3000/api/v1/events").then((r) => console.log(r.status))')
+[ "$code" = 404 ] || fail "worker-1 answered $code to /api/v1/events (a worker serves no API: 404)"
+echo "   a worker answers 404 to the APIs"
+"${scaled[@]}" down -v --timeout 5 >/dev/null 2>&1
 say "container test passed"
