@@ -19,11 +19,20 @@ export interface Wave {
 /** A fraction of the rows also get the tables that hold one row per case a person looked at. */
 const SPARSE = 100;
 
+/**
+ * Row i of a profile's timed rows (webhook events and their deliveries and attempts, decided
+ * verifications, finished jobs) happened i - ½ hours ago: a history, as a deployment that has run
+ * for a while has. Only rows with i = 1 fall in the operator's last hour (GET /admin/v1/activity),
+ * so that window holds the same rows at both sizes and the bench compares history, not traffic.
+ */
+const hoursAgo = (i: string) => `now() - (${i} - 0.5) * interval '1 hour'`;
+
 function statements(w: Wave): string[] {
   // Each profile of the wave with its rows i = from..to.
   const which = `p.name like 'Growth %' and p.name ${w.which === 'measured' ? '=' : '<>'} '${MEASURED}'`;
   const each = `profiles p, lateral generate_series(${w.from}, ${w.to}) i where ${which}`;
   const tag = `'${w.name}'`;
+  const jobs = ((w.to - w.from + 1) * (w.which === 'measured' ? 1 : PROFILES - 1)) / (SPARSE / 10);
   return [
     `insert into ticketing_events (profile_id, place_id, name, description, status, starts_at, all_day, address, lat, lng,
          categories, ticket_mode, created_at, updated_at, resource_json)
@@ -42,7 +51,7 @@ function statements(w: Wave): string[] {
        select o.id, o.event_id, t.id, 1, ${tag}, now() from ticketing_orders o join ticketing_ticket_types t on t.event_id = o.event_id
        where o.buyer_name = ${tag}`,
     `insert into webhook_events (profile_id, type, body, payload, created_at)
-       select p.id, 'order.paid', '{}', ${tag}, now() - i * interval '1 second' from ${each}`,
+       select p.id, 'order.paid', '{}', ${tag}, ${hoursAgo('i')} from ${each}`,
     `insert into webhook_deliveries (event_id, endpoint_id, url, signer, policy, state, attempts, max_attempts, created_at, updated_at)
        select e.id, p.id, p.url, 'hmac', 'ticketing', 'succeeded', 1, 8, e.created_at, e.created_at
        from webhook_events e join webhook_endpoints p on p.profile_id = e.profile_id where e.payload = ${tag}`,
@@ -53,7 +62,7 @@ function statements(w: Wave): string[] {
     `insert into identity_verifications (profile_id, status, stage, reference, document_sha256, created_at, updated_at, decided_at,
          decision_reason)
        select p.id, case when i % 50 = 0 then 'manual_review' else 'approved' end, 'complete', ${tag} || '-' || i,
-         md5(p.id::text || ${tag} || i), now() - i * interval '1 second', now(), now(),
+         md5(p.id::text || ${tag} || i), ${hoursAgo('i')}, ${hoursAgo('i')} + interval '1 minute', ${hoursAgo('i')} + interval '1 minute',
          case when i % 50 = 0 then 'face_mismatch' end
        from ${each}`,
     `insert into identity_audit_events (verification_id, seq, type, actor, data, prev_hash, hash, created_at)
@@ -70,9 +79,10 @@ function statements(w: Wave): string[] {
     ...(w.which === 'measured' ? [] : [governanceRecords(each, tag)]),
     `insert into governance_deliveries (profile_id, execution_id, attempted_at, result)
        select profile_id, execution_id, issued_at, 'ADMITTED' from governance_records where agent_id = ${tag} and seq % ${SPARSE / 10} = 0`,
+    // The wave's finished jobs spread evenly over the wave's hours, as the deliveries are.
     `insert into jobs (queue, payload, state, run_at, attempts, created_at, updated_at)
-       select 'webhook.deliver', '{}', 'done', now(), 1, now(), now()
-       from generate_series(1, (${w.to} - ${w.from} + 1) * ${w.which === 'measured' ? 1 : PROFILES - 1} / ${SPARSE / 10}) i`,
+       select 'webhook.deliver', '{}', 'done', at, 1, at, at
+       from (select ${hoursAgo(`${w.from} + (i - 1) * ${w.to - w.from + 1}.0 / ${jobs}`)} as at from generate_series(1, ${jobs}) i) j`,
   ];
 }
 

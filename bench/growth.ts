@@ -6,7 +6,8 @@
 // measured on one then the other in several rounds (the median p50 of the rounds is reported): a
 // machine busy with something else slows both alike instead of whichever size it happened to meet.
 // Writes bench/growth-results.md. GROWTH_DURATION_S (default 3) per route and round, GROWTH_ROUNDS
-// (default 3), GROWTH_CONNECTIONS (default 4: a latency, not a throughput, figure).
+// (default 3), GROWTH_CONNECTIONS (default 4: a latency, not a throughput, figure); GROWTH_KEEP=1 keeps
+// the two databases afterwards (their URLs are logged).
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
@@ -162,12 +163,20 @@ async function measureInTurn(sizes: Size[]): Promise<void> {
         }
         if (round === 0) await drive(target, 1, connections);
         const figure = await drive(target, durationS, connections);
+        if (figure.reqPerSec === 0) {
+          // Not one answer within the round: slower than the round itself, not "0 ms".
+          size.figures.set(route.label, NO_ANSWER);
+          log(`${size.name} ${route.label} round ${round + 1}: ${NO_ANSWER}`);
+          continue;
+        }
         size.figures.set(route.label, [...((size.figures.get(route.label) as Figure[] | undefined) ?? []), figure]);
         log(`${size.name} ${route.label} round ${round + 1}: p50 ${figure.p50Ms} ms, ${Math.round(figure.reqPerSec)} req/s`);
       }
     }
   }
 }
+
+const NO_ANSWER = `no answer within ${durationS} s`;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -211,7 +220,7 @@ function markdown(sizes: Size[], rows: Record<string, number>[]) {
     if (typeof a === 'string' || typeof b === 'string' || !b) {
       const shown = (x: Figure[] | string | undefined) =>
         x === undefined ? 'not run' : typeof x === 'string' ? x : median(x.map((f) => f.p50Ms));
-      lines.push(`| ${label} | ${shown(a)} | ${shown(b)} | – | not measured |`);
+      lines.push(`| ${label} | ${shown(a)} | ${shown(b)} | – | ${a === NO_ANSWER || b === NO_ANSWER ? '**missed**' : 'not measured'} |`);
       continue;
     }
     const [pa, pb] = [median(a.map((f) => f.p50Ms)), median(b.map((f) => f.p50Ms))];
@@ -278,7 +287,9 @@ async function main() {
     process.stdout.write(md);
   } finally {
     for (const s of servers) await s.stop();
-    for (const m of made) await m.store.drop();
+    // GROWTH_KEEP=1 keeps both databases, to EXPLAIN a route's statements on them afterwards.
+    if (process.env.GROWTH_KEEP === '1') log(`kept: ${made.map((m) => `${m.name} ${m.store.env.DATABASE_URL}`).join(', ')}`);
+    else for (const m of made) await m.store.drop();
   }
 }
 

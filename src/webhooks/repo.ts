@@ -363,9 +363,21 @@ export async function deliveryPage(db: DbOrTx, f: DeliveryFilter, page: number, 
   return rows.map((r) => ({ ...r.delivery, eventType: r.eventType }));
 }
 
-export async function countDeliveries(db: DbOrTx, f: DeliveryFilter): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(webhookDeliveries).where(deliveryConditions(db, f));
-  return Number(row?.n ?? 0);
+/**
+ * The deliveries the filter matches, counted up to `cap` and no further: the log of a whole
+ * deployment holds millions, and an exact count reads every one of them on each page
+ * (docs/benchmarks.md, "Data growth"). `capped` says there are more than `cap`.
+ */
+export async function countDeliveries(db: DbOrTx, f: DeliveryFilter, cap: number): Promise<{ total: number; capped: boolean }> {
+  const matching = db
+    .select({ one: sql`1` })
+    .from(webhookDeliveries)
+    .where(deliveryConditions(db, f))
+    .limit(cap + 1)
+    .as('matching');
+  const [row] = await db.select({ n: count() }).from(matching);
+  const n = Number(row?.n ?? 0);
+  return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
 }
 
 /** An attempt as the log lists it: without the receiver's answer body (the delivery detail has it). */

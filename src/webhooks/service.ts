@@ -11,7 +11,7 @@ import { DEFAULT_POLICY } from './policy.js';
 import * as repo from './repo.js';
 import { SERVICE_HMAC_SIGNER } from './signers.js';
 import { checkTarget, WebhookTargetError, type GuardOptions } from './ssrf.js';
-import type { WebhookDeliveryView, WebhookService } from './types.js';
+import { DELIVERY_COUNT_CAP, type WebhookDeliveryView, type WebhookService } from './types.js';
 import { deliveryDetailView, deliveryViews, endpointView } from './views.js';
 
 const TEST_EVENT_TYPE = 'webhook.test';
@@ -144,8 +144,11 @@ export function createWebhookService({ db, dataKeys, clock, jobs, dispatcher, gu
     },
 
     async listDeliveries({ page, limit, ...filter }) {
-      const [rows, total] = await Promise.all([repo.deliveryPage(db, filter, page, limit), repo.countDeliveries(db, filter)]);
-      return { items: await views(rows), total };
+      const [rows, counted] = await Promise.all([
+        repo.deliveryPage(db, filter, page, limit),
+        repo.countDeliveries(db, filter, DELIVERY_COUNT_CAP),
+      ]);
+      return { items: await views(rows), total: counted.total, totalCapped: counted.capped };
     },
 
     getDelivery,

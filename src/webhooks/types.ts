@@ -105,6 +105,12 @@ export interface WebhookDeliveryView {
   attempts: WebhookAttemptView[];
 }
 
+/**
+ * The delivery log's `total` counts at most this many (`totalCapped` says there are more): a
+ * page then costs the same in a log of ten thousand or of millions.
+ */
+export const DELIVERY_COUNT_CAP = 10_000;
+
 /** What the operator API does with endpoints and the delivery log (src/webhooks/service.ts). */
 export interface WebhookService {
   createEndpoint(profileId: string, input: { url: string; events?: string[] }): Promise<WebhookEndpointView & { secret: string }>;
@@ -120,7 +126,7 @@ export interface WebhookService {
     state?: DeliveryState;
     page: number;
     limit: number;
-  }): Promise<{ items: WebhookDeliveryView[]; total: number }>;
+  }): Promise<{ items: WebhookDeliveryView[]; total: number; totalCapped: boolean }>;
   getDelivery(deliveryId: string): Promise<WebhookDeliveryView>;
   /**
    * The delivery with the body every attempt sends (the event's payload, byte for byte) and the

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
 import { useTestApp } from '../helpers/suite.js';
@@ -222,5 +223,31 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     expect(log).toContain('webhook attempt');
     expect(log).not.toContain(endpoint.secret);
     expect(log).not.toContain(rotated);
+  });
+
+  it('counts the delivery log up to 10,000 and says when there are more, and later pages still answer', async () => {
+    const profileId = await newProfile(ctx);
+    const endpoint = await register(ctx, profileId, receiver.url('/many'));
+    // 10,001 delivered events, written in bulk (the API would take minutes to make them one by one).
+    await ctx.app.db.execute(sql`
+      with events as (
+        insert into webhook_events (profile_id, type, body, payload, created_at)
+        select ${profileId}, 'order.paid', '{}', i::text, now() - i * interval '1 second' from generate_series(1, 10001) i
+        returning id, created_at)
+      insert into webhook_deliveries (event_id, endpoint_id, url, signer, policy, state, attempts, max_attempts, created_at, updated_at)
+      select id, ${endpoint.id}, ${endpoint.url}, 'hmac', 'ticketing', 'succeeded', 1, 8, created_at, created_at from events`);
+    const first = (await call('GET', `/webhook-deliveries?profileId=${profileId}&limit=20`)).json().data;
+    expect(first).toMatchObject({ total: 10_000, totalCapped: true, page: 1, limit: 20 });
+    expect(first.items).toHaveLength(20);
+    const past = (await call('GET', `/webhook-deliveries?profileId=${profileId}&limit=20&page=501`)).json().data;
+    expect(past).toMatchObject({ total: 10_000, totalCapped: true, page: 501 });
+    expect(past.items).toHaveLength(1);
+
+    const other = await newProfile(ctx);
+    await register(ctx, other, receiver.url('/few'));
+    await publish(ctx, other);
+    await ctx.app.jobs.drain();
+    const few = (await call('GET', `/webhook-deliveries?profileId=${other}`)).json().data;
+    expect(few).toMatchObject({ total: 1, totalCapped: false });
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DELIVERY_STATES } from '../../db/vocabulary.js';
 import { RESPONSE_EXCERPT_BYTES } from '../../webhooks/response-excerpt.js';
-import { TICKETING_EVENT_TYPES } from '../../webhooks/types.js';
+import { DELIVERY_COUNT_CAP, TICKETING_EVENT_TYPES } from '../../webhooks/types.js';
 import * as s from '../schemas.js';
 
 const errors = { 400: s.errorEnvelope, 401: s.errorEnvelope, 404: s.errorEnvelope, 409: s.errorEnvelope, 503: s.errorEnvelope };
@@ -178,7 +178,19 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
           'Attempts are kept `WEBHOOK_LOG_RETENTION_DAYS` days (30 by default) after they started, then deleted with their answer bodies; the delivery stays listed with its state, attempt count and last status code.',
         querystring: deliveryQuery,
         response: {
-          200: s.envelope(z.object({ items: z.array(delivery), page: z.number(), limit: z.number(), total: z.number() })),
+          200: s.envelope(
+            z.object({
+              items: z.array(delivery),
+              page: z.number(),
+              limit: z.number(),
+              total: z.number().describe(`The deliveries matching the filter, counted up to ${DELIVERY_COUNT_CAP.toLocaleString('en')}`),
+              totalCapped: z
+                .boolean()
+                .describe(
+                  `True when more than ${DELIVERY_COUNT_CAP.toLocaleString('en')} match: \`total\` is then that many, and later pages still answer`,
+                ),
+            }),
+          ),
           ...errors,
         },
       },
