@@ -21,9 +21,11 @@ const SPARSE = 100;
 
 /**
  * Row i of a profile's timed rows (webhook events and their deliveries and attempts, decided
- * verifications, finished jobs) happened i - ½ hours ago: a history, as a deployment that has run
+ * verifications and their audit events, finished jobs) happened i - ½ hours ago: a history, as a deployment that has run
  * for a while has. Only rows with i = 1 fall in the operator's last hour (GET /admin/v1/activity),
  * so that window holds the same rows at both sizes and the bench compares history, not traffic.
+ * They are written oldest first, as a running deployment appends them: the BRIN indexes on their
+ * times (webhook_attempts, identity_audit_events) rely on that order.
  */
 const hoursAgo = (i: string) => `now() - (${i} - 0.5) * interval '1 hour'`;
 
@@ -51,23 +53,23 @@ function statements(w: Wave): string[] {
        select o.id, o.event_id, t.id, 1, ${tag}, now() from ticketing_orders o join ticketing_ticket_types t on t.event_id = o.event_id
        where o.buyer_name = ${tag}`,
     `insert into webhook_events (profile_id, type, body, payload, created_at)
-       select p.id, 'order.paid', '{}', ${tag}, ${hoursAgo('i')} from ${each}`,
+       select p.id, 'order.paid', '{}', ${tag}, ${hoursAgo('i')} from ${each} order by i desc`,
     `insert into webhook_deliveries (event_id, endpoint_id, url, signer, policy, state, attempts, max_attempts, created_at, updated_at)
        select e.id, p.id, p.url, 'hmac', 'ticketing', 'succeeded', 1, 8, e.created_at, e.created_at
-       from webhook_events e join webhook_endpoints p on p.profile_id = e.profile_id where e.payload = ${tag}`,
+       from webhook_events e join webhook_endpoints p on p.profile_id = e.profile_id where e.payload = ${tag} order by e.created_at`,
     `insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code)
        select d.id, 1, d.created_at, 20, 200 from webhook_deliveries d join webhook_events e on e.id = d.event_id
-       where e.payload = ${tag}`,
+       where e.payload = ${tag} order by d.created_at`,
     // Every 50th case waits for a reviewer, as a queue does; the rest are decided.
     `insert into identity_verifications (profile_id, status, stage, reference, document_sha256, created_at, updated_at, decided_at,
          decision_reason)
        select p.id, case when i % 50 = 0 then 'manual_review' else 'approved' end, 'complete', ${tag} || '-' || i,
          md5(p.id::text || ${tag} || i), ${hoursAgo('i')}, ${hoursAgo('i')} + interval '1 minute', ${hoursAgo('i')} + interval '1 minute',
          case when i % 50 = 0 then 'face_mismatch' end
-       from ${each}`,
+       from ${each} order by i desc`,
     `insert into identity_audit_events (verification_id, seq, type, actor, data, prev_hash, hash, created_at)
-       select id, 1, 'verification.created', 'backend', '{}', '', md5(id::text), now()
-       from identity_verifications where reference like ${tag} || '-%'`,
+       select id, 1, 'verification.created', 'backend', '{}', '', md5(id::text), created_at
+       from identity_verifications where reference like ${tag} || '-%' order by created_at`,
     `insert into identity_frames (verification_id, step, blob_key, sha256, width, height, created_at)
        select id, 0, 'frames/' || id || '/0', md5(id::text), 640, 480, now()
        from identity_verifications where reference like ${tag} || '-%' and right(reference, 2) = '00'`,
@@ -82,7 +84,7 @@ function statements(w: Wave): string[] {
     // The wave's finished jobs spread evenly over the wave's hours, as the deliveries are.
     `insert into jobs (queue, payload, state, run_at, attempts, created_at, updated_at)
        select 'webhook.deliver', '{}', 'done', at, 1, at, at
-       from (select ${hoursAgo(`${w.from} + (i - 1) * ${w.to - w.from + 1}.0 / ${jobs}`)} as at from generate_series(1, ${jobs}) i) j`,
+       from (select ${hoursAgo(`${w.from} + (i - 1) * ${w.to - w.from + 1}.0 / ${jobs}`)} as at from generate_series(1, ${jobs}) i) j order by at`,
   ];
 }
 

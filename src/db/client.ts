@@ -80,8 +80,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // Named statements (src/db/prepared.ts) are planned once, for every value: PostgreSQL would
     // otherwise re-plan a statement whose plan without values it costs dearer than the plans
     // with them (a LIMIT given as a parameter is costed as a tenth of the table), at every call.
-    // Unnamed statements, all the others, are planned with their values as before.
-    const pool = open('-c plan_cache_mode=force_generic_plan');
+    // The setting holds for every statement with parameters on these connections, unnamed ones
+    // too, and a plan made without values expects far more rows than a page or the last hour
+    // holds: at a million rows such plans gathered two parallel workers (60–100 ms to start them
+    // for a 20-row page of the delivery log that takes 0.3 ms) and JIT-compiled the operator's
+    // activity reads (157 ms of compiling). Neither pays off for the server's short statements,
+    // so both are off here (docs/benchmarks.md, "Data growth"; auto_explain on bench:growth's
+    // database). A report that needs them can set them in its own transaction.
+    const pool = open('-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0 -c jit=off');
     // Connections are opened on first use: a process that runs no jobs opens none here.
     // Without bitmap scans: every job a claim counts (running, per concurrency key) leaves a dead
     // entry in jobs_running_idx when it ends, until a vacuum. A bitmap scan visits each dead
