@@ -54,8 +54,8 @@ function statements(w: Wave): string[] {
        where o.buyer_name = ${tag}`,
     `insert into webhook_events (profile_id, type, body, payload, created_at)
        select p.id, 'order.paid', '{}', ${tag}, ${hoursAgo('i')} from ${each} order by i desc`,
-    `insert into webhook_deliveries (event_id, endpoint_id, url, signer, policy, state, attempts, max_attempts, created_at, updated_at)
-       select e.id, p.id, p.url, 'hmac', 'ticketing', 'succeeded', 1, 8, e.created_at, e.created_at
+    `insert into webhook_deliveries (event_id, profile_id, endpoint_id, url, signer, policy, state, attempts, max_attempts, created_at, updated_at)
+       select e.id, e.profile_id, p.id, p.url, 'hmac', 'ticketing', 'succeeded', 1, 8, e.created_at, e.created_at
        from webhook_events e join webhook_endpoints p on p.profile_id = e.profile_id where e.payload = ${tag} order by e.created_at`,
     `insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code)
        select d.id, 1, d.created_at, 20, 200 from webhook_deliveries d join webhook_events e on e.id = d.event_id

@@ -152,8 +152,8 @@ async function enqueueDeliveries(
        jobs_in as (
          insert into jobs (id, queue, payload, state, run_at, concurrency_key, created_at, updated_at)
          select job_id, 'webhooks.deliver', jsonb_build_object('deliveryId', id), 'pending', now(), 'webhook-endpoint:' || (e->>'id'), now(), now() from d)
-       insert into webhook_deliveries (id, event_id, endpoint_id, url, signer, policy, state, max_attempts, next_attempt_at, job_id, created_at, updated_at)
-       select id, event_id, (e->>'id')::uuid, e->>'url', 'service-hmac', 'default', 'pending', 8, now(), job_id, now(), now() from d`,
+       insert into webhook_deliveries (id, event_id, profile_id, endpoint_id, url, signer, policy, state, max_attempts, next_attempt_at, job_id, created_at, updated_at)
+       select id, event_id, (e->>'profileId')::uuid, (e->>'id')::uuid, e->>'url', 'service-hmac', 'default', 'pending', 8, now(), job_id, now(), now() from d`,
       [n, JSON.stringify(endpoints)],
     );
   } finally {

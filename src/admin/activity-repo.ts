@@ -9,11 +9,9 @@ import { isUuid } from '../lib/uuid.js';
  * forgets nothing. Identity's decisions come from identity's own service.
  */
 
-/** A profile's deliveries, through their event (so its identity decision webhooks count too); every delivery without one. */
+/** A profile's deliveries (its identity decision webhooks included: each delivery keeps its event's profile); every delivery without one. */
 function deliveriesOf(w: MinuteWindow) {
-  return w.profileId
-    ? sql`and a.delivery_id in (select d.id from webhook_deliveries d join webhook_events e on e.id = d.event_id where e.profile_id = ${w.profileId})`
-    : sql``;
+  return w.profileId ? sql`and a.delivery_id in (select d.id from webhook_deliveries d where d.profile_id = ${w.profileId})` : sql``;
 }
 
 /** An attempt's failure: an error, a timeout or a status other than 2xx. */
@@ -43,7 +41,7 @@ export async function attemptsPerMinute(db: DbOrTx, w: MinuteWindow) {
 export async function failingTargets(db: DbOrTx, w: MinuteWindow) {
   if (w.profileId !== undefined && !isUuid(w.profileId)) return [];
   const result = await db.execute(sql`
-    select d.url as url, d.endpoint_id as endpoint_id, e.profile_id as profile_id,
+    select d.url as url, d.endpoint_id as endpoint_id, d.profile_id as profile_id,
       count(*) filter (where ${FAILED})::int as failed,
       max(a.started_at) as last_at,
       (array_agg(a.status_code order by a.started_at desc, a.attempt desc))[1] as last_status_code,
@@ -51,9 +49,8 @@ export async function failingTargets(db: DbOrTx, w: MinuteWindow) {
       (array_agg(d.id order by a.started_at desc, a.attempt desc))[1] as last_delivery_id
     from webhook_attempts a
     join webhook_deliveries d on d.id = a.delivery_id
-    join webhook_events e on e.id = d.event_id
     where a.started_at >= ${at(w.from)} and a.started_at < ${at(w.to)} ${deliveriesOf(w)}
-    group by d.url, d.endpoint_id, e.profile_id
+    group by d.url, d.endpoint_id, d.profile_id
     having (array_agg(${FAILED} order by a.started_at desc, a.attempt desc))[1]
     order by failed desc, url
     limit 20`);

@@ -96,7 +96,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   /** Adds one delivery and the job of its first attempt, in the caller's transaction. */
   async function createDelivery(
     tx: DbOrTx,
-    eventId: string,
+    event: { id: string; profileId: string },
     target: { endpointId: string | null; url: string; signer: string; policy: string },
   ): Promise<string> {
     const id = randomUUID();
@@ -104,7 +104,8 @@ export function createDispatcher(deps: DispatcherDeps) {
     const jobId = await jobs.enqueue(DELIVERY_QUEUE, { deliveryId: id }, { tx, runAt: now, key: deliveryKey(target) });
     await repo.insertDelivery(tx, {
       id,
-      eventId,
+      eventId: event.id,
+      profileId: event.profileId,
       ...target,
       state: 'pending',
       maxAttempts: policyOf(target.policy).delaysMs.length + 1,
@@ -122,7 +123,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       const event = await repo.findEvent(tx, job.payload.eventId);
       if (!event || (await repo.hasDeliveries(tx, event.id))) return;
       if (event.targetUrl) {
-        await createDelivery(tx, event.id, {
+        await createDelivery(tx, event, {
           endpointId: null,
           url: event.targetUrl,
           signer: event.signer ?? SERVICE_HMAC_SIGNER,
@@ -131,7 +132,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         return;
       }
       for (const endpoint of await repo.endpointsFor(tx, event)) {
-        await createDelivery(tx, event.id, {
+        await createDelivery(tx, event, {
           endpointId: endpoint.id,
           url: endpoint.url,
           signer: SERVICE_HMAC_SIGNER,

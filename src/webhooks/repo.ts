@@ -332,15 +332,10 @@ interface DeliveryFilter {
   state?: DeliveryState;
 }
 
-function deliveryConditions(db: DbOrTx, f: DeliveryFilter): SQL | undefined {
+function deliveryConditions(f: DeliveryFilter): SQL | undefined {
   const conditions = [
-    // Through the event, so a profile's direct deliveries (identity's webhook_url) count too.
-    f.profileId
-      ? inArray(
-          webhookDeliveries.eventId,
-          db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.profileId, f.profileId)),
-        )
-      : undefined,
+    // Every delivery of the profile's events, its direct ones (identity's webhook_url) included.
+    f.profileId ? eq(webhookDeliveries.profileId, f.profileId) : undefined,
     f.endpointId ? eq(webhookDeliveries.endpointId, f.endpointId) : undefined,
     f.eventId ? eq(webhookDeliveries.eventId, f.eventId) : undefined,
     f.deliveryId ? eq(webhookDeliveries.id, f.deliveryId) : undefined,
@@ -356,7 +351,7 @@ export async function deliveryPage(db: DbOrTx, f: DeliveryFilter, page: number, 
     .select({ delivery: webhookDeliveries, eventType: webhookEvents.type })
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(deliveryConditions(db, f))
+    .where(deliveryConditions(f))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(limit)
     .offset((page - 1) * limit);
@@ -372,7 +367,7 @@ export async function countDeliveries(db: DbOrTx, f: DeliveryFilter, cap: number
   const matching = db
     .select({ one: sql`1` })
     .from(webhookDeliveries)
-    .where(deliveryConditions(db, f))
+    .where(deliveryConditions(f))
     .limit(cap + 1)
     .as('matching');
   const [row] = await db.select({ n: count() }).from(matching);

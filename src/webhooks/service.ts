@@ -133,12 +133,16 @@ export function createWebhookService({ db, dataKeys, clock, jobs, dispatcher, gu
           payload: JSON.stringify(body),
           createdAt: created,
         });
-        const deliveryId = await dispatcher.createDelivery(tx, eventId, {
-          endpointId: endpoint.id,
-          url: endpoint.url,
-          signer: SERVICE_HMAC_SIGNER,
-          policy: DEFAULT_POLICY,
-        });
+        const deliveryId = await dispatcher.createDelivery(
+          tx,
+          { id: eventId, profileId: endpoint.profileId },
+          {
+            endpointId: endpoint.id,
+            url: endpoint.url,
+            signer: SERVICE_HMAC_SIGNER,
+            policy: DEFAULT_POLICY,
+          },
+        );
         return { eventId, deliveryId };
       });
     },

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/client.js';
 import { verifyServiceSignature } from '../../src/webhooks/verify.js';
 import { useTestApp } from '../helpers/suite.js';
 import { useCertificate, useReceiver } from '../helpers/receivers.js';
@@ -234,8 +236,8 @@ describe('operator API: webhook endpoints and the delivery log', () => {
         insert into webhook_events (profile_id, type, body, payload, created_at)
         select ${profileId}, 'order.paid', '{}', i::text, now() - i * interval '1 second' from generate_series(1, 10001) i
         returning id, created_at)
-      insert into webhook_deliveries (event_id, endpoint_id, url, signer, policy, state, attempts, max_attempts, created_at, updated_at)
-      select id, ${endpoint.id}, ${endpoint.url}, 'hmac', 'ticketing', 'succeeded', 1, 8, created_at, created_at from events`);
+      insert into webhook_deliveries (event_id, profile_id, endpoint_id, url, signer, policy, state, attempts, max_attempts, created_at, updated_at)
+      select id, ${profileId}, ${endpoint.id}, ${endpoint.url}, 'hmac', 'ticketing', 'succeeded', 1, 8, created_at, created_at from events`);
     const first = (await call('GET', `/webhook-deliveries?profileId=${profileId}&limit=20`)).json().data;
     expect(first).toMatchObject({ total: 10_000, totalCapped: true, page: 1, limit: 20 });
     expect(first.items).toHaveLength(20);
@@ -249,5 +251,31 @@ describe('operator API: webhook endpoints and the delivery log', () => {
     await ctx.app.jobs.drain();
     const few = (await call('GET', `/webhook-deliveries?profileId=${other}`)).json().data;
     expect(few).toMatchObject({ total: 1, totalCapped: false });
+  });
+
+  it('gives the deliveries made before migration 0025 their event’s profile, and lists them by it', async () => {
+    const profiles = [await newProfile(ctx), await newProfile(ctx)];
+    for (const profileId of profiles) {
+      await register(ctx, profileId, receiver.url('/before'));
+      await publish(ctx, profileId);
+    }
+    await ctx.app.jobs.drain();
+    const kept = async () =>
+      rowsOf<{ id: string; profile_id: string }>(
+        await ctx.app.db.execute(
+          sql`select id, profile_id from webhook_deliveries where profile_id in (${profiles[0]}, ${profiles[1]}) order by id`,
+        ),
+      );
+    const before = await kept();
+    expect(before.map((d) => d.profile_id).sort()).toEqual([...profiles].sort());
+    // The table as it was before the migration: no profile column, no index on it.
+    await ctx.app.db.execute(sql`alter table webhook_deliveries drop column profile_id`);
+    const migration = readFileSync(new URL('../../migrations/0025_delivery_profile.sql', import.meta.url), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint')) await ctx.app.db.execute(sql.raw(statement));
+    expect(await kept()).toEqual(before);
+    for (const profileId of profiles) {
+      const listed = (await call('GET', `/webhook-deliveries?profileId=${profileId}`)).json().data;
+      expect(listed).toMatchObject({ total: 1, totalCapped: false });
+    }
   });
 });

@@ -68,6 +68,10 @@ export const webhookDeliveries = pgTable(
     eventId: uuid('event_id')
       .notNull()
       .references(() => webhookEvents.id),
+    /** The event's profile, kept here so a profile's log is read from its own index (migration 0025). */
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
     endpointId: uuid('endpoint_id').references(() => webhookEndpoints.id),
     url: text('url').notNull(),
     signer: text('signer').notNull(),
@@ -91,6 +95,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_state_idx').on(t.state, t.createdAt),
     // The operator's delivery log without a filter, newest first: a page read from the end.
     index('webhook_deliveries_created_idx').on(t.createdAt, t.id),
+    // A profile's log, newest first, however many deliveries its profile or the others have.
+    index('webhook_deliveries_profile_created_idx').on(t.profileId, t.createdAt, t.id),
   ],
 );
 
