@@ -274,14 +274,21 @@ async function seed(base: string, token: string, receiver: string, receiverDir: 
   const record = await decide();
   const consistency = await checkLogGrowth(base, gov, decide);
 
-  // The ticketing webhooks (event.published, order.paid): wait until the receiver answered each.
-  type Delivery = { state: 'pending' | 'succeeded' | 'failed'; eventType?: string };
+  // The ticketing webhooks (event.published, order.paid): wait until the receiver answered each,
+  // or until an attempt found no receiver (the rest would wait out retries; the summary says so).
+  type Delivery = { state: 'pending' | 'succeeded' | 'failed'; lastStatusCode: number | null; lastError: string | null };
+  const unanswered = (d: Delivery) =>
+    d.state !== 'succeeded' && (d.lastError !== null || (d.lastStatusCode !== null && (d.lastStatusCode < 200 || d.lastStatusCode > 299)));
   let deliveries: Delivery[] = [];
   const deliveredBy = Date.now() + 60_000;
   do {
     if (deliveries.length) await new Promise((r) => setTimeout(r, 500));
-    deliveries = (await op('GET', `/webhook-deliveries?profileId=${profile.id}`)).data.items;
-  } while ((deliveries.length < 2 || deliveries.some((d) => d.state === 'pending')) && Date.now() < deliveredBy);
+    deliveries = (await op('GET', `/webhook-deliveries?endpointId=${endpoint.id}`)).data.items;
+  } while (
+    (deliveries.length < 2 || deliveries.some((d) => d.state === 'pending')) &&
+    !deliveries.some(unanswered) &&
+    Date.now() < deliveredBy
+  );
 
   return { profile, tk, idv, reviewer, gov, events, published, order, endpoint, deliveries, verification, pipeline, record, consistency };
 }
