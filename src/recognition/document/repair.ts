@@ -11,6 +11,7 @@
 import { parse } from 'mrz';
 import { LSTM_TWIN_CONFIDENCE, type ReadLine } from './confidence.js';
 import { digitTall, glyphScale, type ZoneGlyph } from './glyph-heights.js';
+import { LETTER_DIGITS } from './look-alikes.js';
 
 type ZoneFormat = 'TD1' | 'TD2' | 'TD3';
 
@@ -42,9 +43,15 @@ const SHAPES: Record<ZoneFormat, string[]> = {
 /** The field classes of a zone format's lines, one letter per character (see FieldClass). */
 export const zoneShape = (format: ZoneFormat): string[] => SHAPES[format];
 
-// The confusions OCR makes between letters and digits on OCR-B.
-const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8', A: '4' };
-const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '8': 'B' };
+// The confusions OCR makes between letters and digits on OCR-B (look-alikes.ts, one table): a
+// letter where only a digit may stand is read as its most common digit, a digit where only a letter
+// may stand as the first letter whose most common digit it is (0 as O, 1 as I).
+const TO_DIGIT: Record<string, string> = Object.fromEntries(Object.entries(LETTER_DIGITS).map(([letter, digits]) => [letter, digits[0]!]));
+const TO_LETTER: Record<string, string> = Object.fromEntries(
+  Object.entries(TO_DIGIT)
+    .reverse()
+    .map(([letter, digit]) => [digit, letter]),
+);
 // Letters read for other letters: tried only in country codes, where the list of codes decides.
 const COUNTRY_ALTERNATIVES: Record<string, string[]> = {
   H: ['W'],
@@ -226,7 +233,16 @@ const seenAt = (other: (string | undefined)[], i: number) => other[i] !== undefi
  * hold both, such a character counts only when both engines saw it (or a look-alike that the check
  * digits do tell apart, as O for 0).
  */
-export const UNCHECKABLE: Record<string, string> = { G: '6', '6': 'G', L: '1', '1': 'L', S: '8', '8': 'S', U: '0', '0': 'U' };
+export const UNCHECKABLE: Record<string, string> = Object.fromEntries(
+  Object.entries(LETTER_DIGITS).flatMap(([letter, digits]) =>
+    [...digits]
+      .filter((digit) => (valueOf(letter) - Number(digit)) % 10 === 0)
+      .flatMap((digit) => [
+        [letter, digit],
+        [digit, letter],
+      ]),
+  ),
+);
 
 /**
  * The look-alike of `c` that OCR confuses it with and that the check digits do tell apart (O for
@@ -517,71 +533,105 @@ const CHECKED_MIXED_FIELDS: Record<ZoneFormat, { row: number; start: number; che
 };
 
 /**
- * The reading with every letter that the engines often read for a digit (O, S, B) turned into that
- * digit where it stands in a checked mixed field as tall as the zone's digits (glyph-heights.ts),
- * when that settles what lettersMayBeDigits left open: something changed, every check digit and
- * field still holds, and no such letter is left that could be a digit. Else null. A letter never
- * stood that tall in the measured set (docs/document-reading.md, the glyph table), so there the glyph says what the
- * check digits could not (seed 8123, clean #29: three 0s of DG0015086 read as O by both engines,
- * the glyphs of all three as tall as digits).
+ * The reading with every letter that the engines read for a digit turned into one of its digits
+ * where it stands in a checked mixed field as tall as the zone's digits (glyph-heights.ts), when
+ * that settles what lettersMayBeDigits left open: exactly one choice of digits (I is read for 1
+ * and 9) changes something, keeps every check digit and field holding and leaves no such letter
+ * that could be a digit. Else null. A letter never stood that tall in the measured set
+ * (docs/document-reading.md, the glyph table), so there the glyph says what the check digits could
+ * not (seed 8123, clean #29: three 0s of DG0015086 read as O by both engines, the glyphs of all
+ * three as tall as digits).
  */
 function lettersStandingTall(format: ZoneFormat, lines: string[], glyphs: ZoneGlyph[][]): string[] | null {
   const scale = glyphScale(lines, SHAPES[format], glyphs);
   if (!scale) return null;
   const widths = lines.map((l) => l.length);
   const offset = (row: number) => widths.slice(0, row).reduce((sum, w) => sum + w, 0);
-  const out = lines.map((l) => [...l]);
-  let changed = false;
+  const tall: { row: number; column: number; digits: string[] }[] = [];
   for (const { row, start, check } of CHECKED_MIXED_FIELDS[format])
     for (let column = start; column < check; column++) {
-      const digit = OFTEN_READ_FOR_DIGITS[out[row]![column]!];
-      if (digit && digitTall(scale[offset(row) + column])) {
-        out[row]![column] = digit;
-        changed = true;
-      }
+      const digits = DIGITS_READ_AS[lines[row]![column]!];
+      if (digits && digitTall(scale[offset(row) + column])) tall.push({ row, column, digits });
     }
-  const digits = out.map((l) => l.join(''));
-  return changed && checkDigitsHold(digits) && parsed(digits)?.valid && !lettersMayBeDigits(format, digits) ? digits : null;
+  if (tall.length === 0) return null;
+  const settled: string[][] = [];
+  for (const choice of mixesOf(tall.map((t) => t.digits.length))) {
+    const out = lines.map((l) => [...l]);
+    tall.forEach((t, k) => (out[t.row]![t.column] = t.digits[choice[k]!]!));
+    const digits = out.map((l) => l.join(''));
+    if (checkDigitsHold(digits) && parsed(digits)?.valid && !lettersMayBeDigits(format, digits)) settled.push(digits);
+  }
+  return settled.length === 1 ? settled[0]! : null;
 }
 
-/** ICAO 9303 check digit: digits as themselves, A to Z as 10 to 35, the filler as 0, weights 7-3-1. */
-const checkDigitOf = (chars: string[]) =>
-  chars.reduce((sum, c, i) => sum + (c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55) * [7, 3, 1][i % 3]!, 0) % 10;
+/** Past this many mixes of swaps a field is taken as one whose swaps may cancel, without trying them. */
+const MAX_SWAP_MIXES = 4096;
+
+/** Every choice of one option per place (`counts[k]` options at place k), as indices; none when they are too many. */
+function* mixesOf(counts: number[]): Generator<number[]> {
+  const total = counts.reduce((n, c) => n * c, 1);
+  if (total > MAX_SWAP_MIXES) return;
+  for (let mix = 0; mix < total; mix++) {
+    let rest = mix;
+    yield counts.map((c) => {
+      const k = rest % c;
+      rest = Math.floor(rest / c);
+      return k;
+    });
+  }
+}
+
+/** ICAO 9303 value of a zone character: digits as themselves, A to Z as 10 to 35, the filler as 0. */
+function valueOf(c: string): number {
+  return c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55;
+}
+
+/** ICAO 9303 check digit: the values weighted 7-3-1, modulo 10. */
+const checkDigitOf = (chars: string[]) => chars.reduce((sum, c, i) => sum + valueOf(c) * [7, 3, 1][i % 3]!, 0) % 10;
 
 /**
- * The letters the engines read in place of printed digits often (measured over every pass of seed
- * 4711's 120 documents, mixed fields: 0 as O 35 times, 5 as S 44, 8 as B 17; every other such
- * letter 7 times or fewer), and every other letter the reader repairs into a digit: on numbers that
- * mix letters and digits anywhere, both engines read 4 as A and 1 as T in every pass, cancelling
- * with an O (issue 43: `TG4X0PL03` read as `TGAXOPLO3`; a varied tuning set: `1X0XMV4LV` read as
- * `TXOXMV4LV`). On the varied set's numbers such letters can cancel in about 5 % of them, which
- * then need the glyph heights. The twins (G, L, U, whose digits weigh the same) are the twin
- * rule's (twins.ts).
+ * The letters the engines read in place of printed digits, with the digits each may stand for
+ * (look-alikes.ts, one table): measured over every pass of seed 4711's 120 documents (mixed fields:
+ * 0 as O 35 times, 5 as S 44, 8 as B 17; every other such letter 7 times or fewer), and on numbers
+ * that mix letters and digits anywhere both engines read 4 as A and 1 as T in every pass,
+ * cancelling with an O (issue 43: `TG4X0PL03` read as `TGAXOPLO3`; a varied tuning set:
+ * `1X0XMV4LV` read as `TXOXMV4LV`), and 9 as I (seed 6029, hard TD1 #0: `H0PW9E59Y` read as
+ * `HOPWIES9Y`). On the varied set's numbers such letters can cancel in about 5 % of them, which
+ * then need the glyph heights. A twin (G for 6, L for 1, S for 8, U for 0) weighs as its digit,
+ * cancels nothing and is the twin rule's (twins.ts).
  */
-const OFTEN_READ_FOR_DIGITS: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', T: '1', Z: '2', A: '4', S: '5', B: '8' };
+const DIGITS_READ_AS: Record<string, string[]> = Object.fromEntries(
+  Object.entries(LETTER_DIGITS)
+    .map(([letter, digits]) => [letter, [...digits].filter((digit) => UNCHECKABLE[letter] !== digit)] as const)
+    .filter(([, digits]) => digits.length > 0),
+);
 
 /**
- * True when letters of a document number or optional data that the engines often read for digits,
- * read as those digits, would make the field's check digit hold too: one such letter alone never
+ * True when letters of a document number or optional data that the engines read for digits, read
+ * as any of those digits, would make the field's check digit hold too: one such letter alone never
  * keeps it holding, several can cancel (measured, seed 8123: DG0015086 read as DGOO15O86 by both
  * engines, three 0s as O at weights 1, 7 and 7).
  */
 function lettersMayBeDigits(format: ZoneFormat, lines: string[]): boolean {
-  return swapsMayCancel(format, lines, OFTEN_READ_FOR_DIGITS);
+  return swapsMayCancel(format, lines, DIGITS_READ_AS);
 }
 
-/** True when some of the characters of a checked mixed field that `swaps` lists, swapped, keep its check digit holding. */
-function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string>): boolean {
+/**
+ * True when some of the characters of a checked mixed field that `swaps` lists, each swapped for
+ * one of its options or kept, keep its check digit holding; also when the mixes are too many to try.
+ */
+function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string[]>): boolean {
   return CHECKED_MIXED_FIELDS[format].some(({ row, start, check }) => {
     const field = [...lines[row]!.slice(start, check)];
     const printed = Number(lines[row]![check]);
-    const places = field.flatMap((c, i) => (c in swaps ? [i] : []));
-    if (places.length > 12) return true;
-    for (let mask = 1; mask < 1 << places.length; mask++) {
-      const swapped = field.map((c, i) => {
-        const bit = places.indexOf(i);
-        return bit >= 0 && mask & (1 << bit) ? swaps[c]! : c;
-      });
+    const places = field.flatMap((c, i) => (swaps[c] !== undefined ? [i] : []));
+    const options = places.map((i) => [field[i]!, ...swaps[field[i]!]!]);
+    const counts = options.map((o) => o.length);
+    if (counts.reduce((n, c) => n * c, 1) > MAX_SWAP_MIXES) return true;
+    for (const choice of mixesOf(counts)) {
+      if (choice.every((k) => k === 0)) continue;
+      const swapped = [...field];
+      places.forEach((i, k) => (swapped[i] = options[k]![choice[k]!]!));
       if (checkDigitOf(swapped) === printed) return true;
     }
     return false;
@@ -595,7 +645,7 @@ function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<strin
  * `000199811`), so such a field counts only where every 0 stands as tall as the zone's digits
  * (zeroesStandTall); a typeface or photo that gives no glyph heights leaves it unread.
  */
-const zeroesMayBeLetters = (format: ZoneFormat, lines: string[]) => swapsMayCancel(format, lines, { '0': 'O' });
+const zeroesMayBeLetters = (format: ZoneFormat, lines: string[]) => swapsMayCancel(format, lines, { '0': ['O'] });
 
 /** Every 0 of the checked mixed fields stands digit-tall (glyph-heights.ts). */
 function zeroesStandTall(format: ZoneFormat, lines: string[], glyphs: ZoneGlyph[][]): boolean {
