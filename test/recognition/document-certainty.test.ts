@@ -85,6 +85,20 @@ describe('a zone is certain only where the readings agree or the check digits se
     }
   });
 
+  it("counts a look-alike an engine read beside a character as seen there: seed 11's 2G951CJ read as 26951CJ everywhere but once as 2G6951CJ", () => {
+    const printed = zoneOf('TD3', { documentNumber: '2G951CJ' });
+    const misread: ZoneReading = { format: 'TD3', lines: edit(printed, 1, '2G951CJ', '26951CJ') };
+    // G and 6 weigh the same modulo 10: every check digit of the misreading holds.
+    expect(zoneHolds(misread.lines)).toBe(true);
+    const doubled = pass(misread.lines, edit(printed, 1, '2G951CJ', '2G6951CJ'));
+    const certainty = zoneCertainty(misread, [doubled, pass(misread.lines)]);
+    expect(certainty.contested).toEqual([{ row: 1, column: 1, char: '6', seen: ['6', 'G'] }]);
+    expect(certainty.uncertain).toBe(true);
+    // A character that is no look-alike beside it (an X) shows nothing about it.
+    const other = pass(misread.lines, edit(printed, 1, '2G951CJ', '2X6951CJ'));
+    expect(zoneCertainty(misread, [other, pass(misread.lines)])).toEqual(sure);
+  });
+
   it('lets the check digits settle a single slip they tell apart (O read for 0 once)', () => {
     const zone = zoneOf('TD3', { documentNumber: 'TG4X7PL03' });
     const certainty = zoneCertainty(zone, [pass(zone.lines), pass(zone.lines, edit(zone, 1, 'PL03', 'PLO3'))]);
