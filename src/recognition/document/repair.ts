@@ -10,7 +10,7 @@
  */
 import { parse } from 'mrz';
 import { LSTM_TWIN_CONFIDENCE, type ReadLine } from './confidence.js';
-import { digitTall, glyphScale, type ZoneGlyph } from './glyph-heights.js';
+import { digitTall, glyphScale, type GlyphScale, type ZoneGlyph } from './glyph-heights.js';
 import { LETTER_DIGITS } from './look-alikes.js';
 
 type ZoneFormat = 'TD1' | 'TD2' | 'TD3';
@@ -245,12 +245,17 @@ export const UNCHECKABLE: Record<string, string> = Object.fromEntries(
 );
 
 /**
- * The look-alike of `c` that OCR confuses it with and that the check digits do tell apart (O for
- * 0, I for 1, 5 for S, B for 8), or undefined: the twin itself (G for 6) is no such look-alike.
+ * The look-alikes of `c` that OCR confuses it with and that the check digits do tell apart
+ * (look-alikes.ts: O, Q and D for 0; I and T for 1; 5 for S; B for 8): never the twin itself (G
+ * for 6, L for 1), which weighs the same. Tuning seed 11, clean TD1 #3: the LSTM engine read the
+ * 1 of 1X0XMV4LV as T in every pass, the legacy engine 1, and the zone went unread as though the
+ * LSTM engine had not seen the 1; T and 1 differ by 28, which the check digit sees alone.
  */
-export function checkableLookAlike(c: string): string | undefined {
-  const lookAlike = /\d/.test(c) ? TO_LETTER[c] : TO_DIGIT[c];
-  return lookAlike === UNCHECKABLE[c] ? undefined : lookAlike;
+export function checkableLookAlikes(c: string): string[] {
+  const lookAlikes = /\d/.test(c)
+    ? Object.entries(LETTER_DIGITS).flatMap(([letter, digits]) => (digits.includes(c) ? [letter] : []))
+    : [...(LETTER_DIGITS[c] ?? '')];
+  return lookAlikes.filter((x) => x !== UNCHECKABLE[c]);
 }
 
 function unwitnessed(reading: string[], all: Position[]): boolean {
@@ -260,8 +265,8 @@ function unwitnessed(reading: string[], all: Position[]): boolean {
     const twin = UNCHECKABLE[c];
     if (!p.mixed || twin === undefined) return false;
     // The second engine must have seen this character, or a look-alike the check digits do tell apart (O for 0).
-    const lookAlike = checkableLookAlike(c);
-    const saw = (x: string | undefined) => x === c || (x !== undefined && x === lookAlike);
+    const lookAlikes = checkableLookAlikes(c);
+    const saw = (x: string | undefined) => x === c || (x !== undefined && lookAlikes.includes(x));
     // And the first engine too: where it saw another character (5 where the second saw 8), the
     // printed one may be the twin that looks like both (an S), and no check digit can tell.
     return !saw(p.witness) || !saw(p.primary);
@@ -411,11 +416,16 @@ function overruled(reading: string[], all: Position[]): number {
 /**
  * True when the reading could hold with other choices where the engines disagreed: two engines
  * reading different characters at two places can both satisfy a check digit (weights 7-3-1 sum
- * in steps of 10), and then neither reading is trustworthy.
+ * in steps of 10), and then neither reading is trustworthy. A letter read where the reading has a
+ * digit whose glyph stands as tall as the zone's digits (glyph-heights.ts) is no other choice, as
+ * in the certainty rule (certainty.ts): no letter of the measured set stood that tall
+ * (docs/document-reading.md, the glyph table). Tuning seed 11, clean TD1 #3: 1X0XMV4LV read as
+ * TXOXMV4LV by the LSTM engine in every pass, T and O cancelling at weights 7 and 1.
  */
-function contestedTwin(reading: string[], all: Position[], widths: number[]): boolean {
+function contestedTwin(reading: string[], all: Position[], widths: number[], scale: GlyphScale | null): boolean {
   const joined = reading.join('');
-  const places = all.flatMap((p, i) => (p.contested !== undefined && p.checked ? [i] : []));
+  const letterOnDigit = (i: number) => /\d/.test(joined[i]!) && /[A-Z]/.test(all[i]!.contested!) && digitTall(scale?.[i]);
+  const places = all.flatMap((p, i) => (p.contested !== undefined && p.checked && !letterOnDigit(i) ? [i] : []));
   if (places.length > 10) return true;
   for (let mask = 1; mask < 1 << places.length; mask++) {
     const chars = [...joined];
@@ -474,7 +484,10 @@ export function zoneFromText(text: string, second: string | ReadLine[] = '', gly
     const best = holding.filter((h) => h.cost === cheapest);
     const reading = best.length === 1 ? best[0]!.lines : glyphs ? digitsStandTall(best, all, shape, glyphs) : null;
     const lines =
-      reading && !contestedTwin(reading, all, widths) && overruled(reading, all) <= MAX_OVERRULED && !unwitnessed(reading, all)
+      reading &&
+      !contestedTwin(reading, all, widths, glyphs ? glyphScale(reading, shape, glyphs) : null) &&
+      overruled(reading, all) <= MAX_OVERRULED &&
+      !unwitnessed(reading, all)
         ? repairCountries(reading, candidate.format, all)
         : null;
     // Every field must be valid too, not only the check digits: no check digit covers the
