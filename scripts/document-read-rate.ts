@@ -48,7 +48,8 @@ const times: number[] = [];
 const twins = new TwinConfidenceTable();
 const heights = new GlyphHeightTable();
 const confusions = new ConfusionTable();
-// READ_RATE_DUMP=<file>: one JSON line per document (truth, zone, outcome, each pass's text) for
+// READ_RATE_DUMP=<file>: one JSON line per document (truth, zone, outcome, each pass's text, lines
+// with confidences and glyphs, so the pure rules can be run again over it offline) for
 // diagnosing the documents not read; a file, as a run's documents would flood the console.
 const dumpPath = process.env.READ_RATE_DUMP;
 if (dumpPath) writeFileSync(dumpPath, '');
@@ -112,7 +113,7 @@ for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
             zone: zone?.lines ?? null,
             nameUncertain: Boolean(result.nameUncertain),
             ms: Math.round(times[times.length - 1]!),
-            passes: passes.map((p) => ({ image: p.image, pass: p.pass, legacy: p.legacy, lstm: p.lstm })),
+            passes: passes.map((p) => ({ image: p.image, pass: p.pass, legacy: p.legacy, lstm: p.lstm, lines: p.lines, glyphs: p.glyphs })),
           })}\n`,
         );
       // Progress, so a run cut short still shows what it measured.
