@@ -210,6 +210,20 @@ describe('a disagreement the check digits or the glyphs settle does not leave a 
     expect(zoneFromText(zone.lines.join('\n'), edit(zone, 0, 'ROU193', 'ROUL93').join('\n'))).toBeNull();
   });
 
+  it("reads a check digit both engines read as O as the 0 it is printed as, and a broken one stays broken (tuning seed 11's 515I1D17H0)", () => {
+    const zone = zoneOf('TD2', { documentNumber: '515I1D17H' });
+    expect(zone.lines[1]!.slice(0, 10)).toBe('515I1D17H0');
+    const read = edit(zone, 1, '515I1D17H0', '515I1D17HO').join('\n');
+    expect(zoneFromText(read, read)).toEqual(zone);
+    // One engine's O is not enough: the other read something else there.
+    expect(zoneFromText(read, zone.lines.join('\n').replace('515I1D17H0', '515I1D17H6'))).toBeNull();
+    // A number whose check digit is misprinted as 0 is not read, whatever the O becomes.
+    const misprinted = zoneOf('TD2', { documentNumber: '515I1D17K' });
+    expect(misprinted.lines[1]![9]).not.toBe('0');
+    const broken = misprinted.lines.map((l, i) => (i === 1 ? `${l.slice(0, 9)}O${l.slice(10)}` : l)).join('\n');
+    expect(zoneFromText(broken, broken)).toBeNull();
+  });
+
   it("does not count a letter the second engine read where the glyph stands digit-tall: tuning seed 11's 1X0XMV4LV read as TXOXMV4LV (T and O cancel)", () => {
     const zone = zoneOf('TD1', { documentNumber: '1X0XMV4LV' });
     const lstm = edit(zone, 0, '1X0XMV4LV', 'TXOXMV4LV').join('\n');

@@ -189,8 +189,19 @@ function positions(lines: string[], shape: string[], second: ReadLine[]): Positi
       if (klass === 'c') {
         // A check digit is read, never repaired: one changed to make its field hold would make a
         // misprinted or forged one hold too. A letter where it stands counts only as the digit
-        // the second engine saw there (O seen as 0), and no other digit is ever tried.
-        const digit = /\d|</.test(c) ? c : seen !== undefined && /\d/.test(seen) && seen === forced(c, 'c') ? seen : c;
+        // the second engine saw there (O seen as 0), or as 0 where both engines read a letter
+        // whose only digit is 0 (O, Q, D, U; look-alikes.ts): a check digit is printed as a
+        // digit, so that letter is the 0 misread, not a repair (tuning seed 11: the check digit
+        // 0 of 515I1D17H and of NY1FGP6DH read as O by both engines in every pass, a clean
+        // render and a phone photo). No other digit is ever tried.
+        const zero = (x: string | undefined) => x === '0' || (x !== undefined && LETTER_DIGITS[x] === '0');
+        const digit = /\d|</.test(c)
+          ? c
+          : seen !== undefined && /\d/.test(seen) && seen === forced(c, 'c')
+            ? seen
+            : zero(c) && zero(seen)
+              ? '0'
+              : c;
         const contested = seen !== undefined && /\d/.test(seen) && seen !== digit ? seen : undefined;
         return { primary: digit, alternatives: [], contested, checked, witness, mixed: false };
       }
