@@ -56,7 +56,9 @@ if (dumpPath) writeFileSync(dumpPath, '');
 const percent = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
 
 // Phone photos first: the target that matters most, measured first when a run is cut short.
-for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
+// READ_RATE_ONLY=<difficulty>: that difficulty only (a tuning experiment on the documents a change is for).
+const only = process.env.READ_RATE_ONLY;
+for (const difficulty of (['phone photo', 'clean', 'hard'] as Difficulty[]).filter((d) => !only || d === only)) {
   for (const format of ['TD1', 'TD2', 'TD3'] as MrzFormat[]) {
     const counts = { certain: 0, nameUncertain: 0, unread: 0, wrong: 0, sidesDisagree: 0 };
     for (let i = 0; i < perCell; i++) {

@@ -17,6 +17,7 @@ import { createWorker, OEM, PSM, type Page, type Worker } from 'tesseract.js';
 import { findZoneRows } from './band.js';
 import { FIND_WIDTH, greyCopy, SAMPLE_WIDTH } from './find-copy.js';
 import { levelledZone } from './levelled-zone.js';
+import { sharpened } from './sharpen.js';
 import type { Gray } from './marks.js';
 import { zoneGlyphs, type ZoneGlyph } from './glyph-heights.js';
 import { readPrintedNumbers } from './front-number.js';
@@ -188,7 +189,7 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
   for (const capHeight of [32, 24, MEASURE_CAP_HEIGHT])
     yield {
       pass: `zone ${capHeight}px`,
-      png: await png(capHeight === MEASURE_CAP_HEIGHT ? measured : levelledZone(full, rows, scale, capHeight)),
+      png: await png(sharpened(capHeight === MEASURE_CAP_HEIGHT ? measured : levelledZone(full, rows, scale, capHeight), capHeight)),
       glyphs,
     };
   const angle = await skewAngle(image);
