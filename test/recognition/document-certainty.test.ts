@@ -187,6 +187,25 @@ describe('check digits are no proof between look-alikes that cancel (pure)', () 
     }
   });
 
+  it('leaves unread optional data only the composite covers where letters every reading showed, read as their digits, keep the composite holding (TD1, TD2)', () => {
+    // 5X5 at composite weights 3 and 7: S for 5 twice shifts the sum by 23 × 10.
+    const td1 = zoneOf('TD1', { documentNumber: 'X4711', optional: '5X5' });
+    const td1Read = edit(td1, 0, '05X5<', '0SXS<');
+    // TD2: the optional data starts at composite weight 1; 5 and 5 at weights 3 and 7.
+    const td2 = zoneOf('TD2', { optional: 'K5X5' });
+    const td2Read = edit(td2, 1, 'K5X5', 'KSXS');
+    for (const [printed, read] of [
+      [td1, td1Read],
+      [td2, td2Read],
+    ] as const) {
+      expect(read).not.toEqual(printed.lines);
+      expect(zoneHolds(read)).toBe(true);
+      expect(zoneFromText(read.join('\n'), read.join('\n'))).toBeNull();
+      // The printed zone, read as printed, is read: its optional data holds no such letter.
+      expect(zoneFromText(printed.lines.join('\n'), printed.lines.join('\n'))).toEqual(printed);
+    }
+  });
+
   it('leaves unread a number in which every letter the engines read for a digit could be that digit, whichever of its digits (look-alikes.ts)', () => {
     // The same swap at weights 3 and 7 always cancels (10 times the difference); the twins (G/6,
     // L/1, S/8, U/0) need no second swap and are the twin rule's (twins.ts).

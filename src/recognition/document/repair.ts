@@ -637,7 +637,61 @@ const DIGITS_READ_AS: Record<string, string[]> = Object.fromEntries(
  * engines, three 0s as O at weights 1, 7 and 7).
  */
 function lettersMayBeDigits(format: ZoneFormat, lines: string[]): boolean {
-  return swapsMayCancel(format, lines, DIGITS_READ_AS);
+  return swapsMayCancel(format, lines, DIGITS_READ_AS) || compositeSwapsMayCancel(format, lines, DIGITS_READ_AS);
+}
+
+/** What the composite check digit covers (ICAO 9303 parts 4 to 6): line `row`, characters `start` to `end` (exclusive), in order; its check digit at `check` of the second line. */
+const COMPOSITE: Record<ZoneFormat, { fields: { row: number; start: number; end: number }[]; check: number }> = {
+  TD1: {
+    fields: [
+      { row: 0, start: 5, end: 30 },
+      { row: 1, start: 0, end: 7 },
+      { row: 1, start: 8, end: 15 },
+      { row: 1, start: 18, end: 29 },
+    ],
+    check: 29,
+  },
+  TD2: {
+    fields: [
+      { row: 1, start: 0, end: 10 },
+      { row: 1, start: 13, end: 20 },
+      { row: 1, start: 21, end: 35 },
+    ],
+    check: 35,
+  },
+  TD3: {
+    fields: [
+      { row: 1, start: 0, end: 10 },
+      { row: 1, start: 13, end: 20 },
+      { row: 1, start: 21, end: 43 },
+    ],
+    check: 43,
+  },
+};
+
+/**
+ * As swapsMayCancel, for the optional data only the composite check digit covers (TD1, TD2): some
+ * of its characters that `swaps` lists, swapped, keep the composite holding. The repair never
+ * changes such a character (positions), but every reading can misread it, and two such misreadings
+ * can cancel under the composite as under any check digit.
+ */
+function compositeSwapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string[]>): boolean {
+  const { fields, check } = COMPOSITE[format];
+  const composite = fields.flatMap(({ row, start, end }) => [...lines[row]!.slice(start, end)]);
+  const compositeOnly = fields.flatMap(({ row, start, end }) => [...SHAPES[format][row]!.slice(start, end)].map((cls) => cls === 'o'));
+  const places = composite.flatMap((c, i) => (compositeOnly[i] && swaps[c] !== undefined ? [i] : []));
+  if (places.length === 0) return false;
+  const options = places.map((i) => [composite[i]!, ...swaps[composite[i]!]!]);
+  const counts = options.map((o) => o.length);
+  if (counts.reduce((n, c) => n * c, 1) > MAX_SWAP_MIXES) return true;
+  const printed = Number(lines[1]![check]);
+  for (const choice of mixesOf(counts)) {
+    if (choice.every((k) => k === 0)) continue;
+    const swapped = [...composite];
+    places.forEach((i, k) => (swapped[i] = options[k]![choice[k]!]!));
+    if (checkDigitOf(swapped) === printed) return true;
+  }
+  return false;
 }
 
 /**
