@@ -9,7 +9,8 @@
  *    is contested where some reading shows another character (compared as the position's class
  *    allows: in a field of digits a letter counts as the digit it is read for, in a field of
  *    letters a digit as its letter; the LSTM engine's K, L, C… where the zone has a filler count as
- *    the filler, as that engine does not know it).
+ *    the filler, as that engine does not know it), or a look-alike of it beside it that no position
+ *    is aligned with (one glyph read as two: 6 read as G6).
  * 2. Outside the name, the zone counts only when each of its characters is one some reading showed
  *    there and no other mix of the characters the readings showed at the contested positions also
  *    makes every check digit hold and every field valid: a disagreement between twins (L/1, S/8,
