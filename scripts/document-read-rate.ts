@@ -11,10 +11,14 @@
  *
  * A new seed draws a new set (holders, layouts and photo settings): measure on seeds the reader
  * was never looked at against, and never change the reader after looking at the seeds reported.
- * Two more tables show, per engine and confidence, what the engines saw where a printed character
- * has a twin the check digits cannot tell from it, and how tall the glyphs of the mixed fields
- * stand between their row's letters and digits (the tables the twin and glyph rules come from).
+ * Three more tables show, per engine and confidence, what the engines saw where a printed character
+ * has a twin the check digits cannot tell from it, what they read for the mixed fields' letters
+ * and digits where they read another (the look-alike table, look-alikes.ts, comes from it), and
+ * how tall the glyphs of the mixed fields stand between their row's letters and digits (the tables
+ * the twin, look-alike and glyph rules come from). READ_RATE_DUMP=<file> writes each document's
+ * truth, outcome and every pass's text, one JSON line each.
  */
+import { appendFileSync, writeFileSync } from 'node:fs';
 import {
   createDocumentReader,
   DEFAULT_READ_DEADLINE_MS,
@@ -29,6 +33,7 @@ import { mrzLines, type MrzFormat } from './documents/mrz-lines.js';
 import { renderDocument, seeded } from './documents/render.js';
 import { GlyphHeightTable } from './documents/glyph-table.js';
 import { TwinConfidenceTable } from './documents/twin-confidence.js';
+import { ConfusionTable } from './documents/confusion-table.js';
 import { noZonePhotos } from './documents/no-zone.js';
 
 const perCell = Number(process.argv[2] ?? 20);
@@ -42,10 +47,18 @@ const rows: string[] = [];
 const times: number[] = [];
 const twins = new TwinConfidenceTable();
 const heights = new GlyphHeightTable();
+const confusions = new ConfusionTable();
+// READ_RATE_DUMP=<file>: one JSON line per document (truth, zone, outcome, each pass's text, lines
+// with confidences and glyphs, so the pure rules can be run again over it offline) for
+// diagnosing the documents not read; a file, as a run's documents would flood the console.
+const dumpPath = process.env.READ_RATE_DUMP;
+if (dumpPath) writeFileSync(dumpPath, '');
 const percent = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
 
 // Phone photos first: the target that matters most, measured first when a run is cut short.
-for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
+// READ_RATE_ONLY=<difficulty>: that difficulty only (a tuning experiment on the documents a change is for).
+const only = process.env.READ_RATE_ONLY;
+for (const difficulty of (['phone photo', 'clean', 'hard'] as Difficulty[]).filter((d) => !only || d === only)) {
   for (const format of ['TD1', 'TD2', 'TD3'] as MrzFormat[]) {
     const counts = { certain: 0, nameUncertain: 0, unread: 0, wrong: 0, sidesDisagree: 0 };
     for (let i = 0; i < perCell; i++) {
@@ -64,7 +77,10 @@ for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
       times.push(performance.now() - started);
       const { zone, passes = [] } = result;
       const truth = { format, lines: mrzLines(format, spec.holder) };
-      for (const pass of passes) twins.add(`${difficulty} ${format} #${i}`, pass.pass, truth, pass.lines);
+      for (const pass of passes) {
+        twins.add(`${difficulty} ${format} #${i}`, pass.pass, truth, pass.lines);
+        confusions.add(truth, pass.lines);
+      }
       heights.add(difficulty, truth, passes[0]?.glyphs);
       let outcome: string;
       if (!zone) {
@@ -87,6 +103,21 @@ for (const difficulty of ['phone photo', 'clean', 'hard'] as Difficulty[]) {
       }
       const sides = format === 'TD1' ? (result as CardResult).sides : undefined;
       if (zone && sides !== undefined && (sides === null || !sidesAgree(zone, sides))) counts.sidesDisagree++;
+      if (dumpPath)
+        appendFileSync(
+          dumpPath,
+          `${JSON.stringify({
+            difficulty,
+            format,
+            i,
+            outcome,
+            truth: truth.lines,
+            zone: zone?.lines ?? null,
+            nameUncertain: Boolean(result.nameUncertain),
+            ms: Math.round(times[times.length - 1]!),
+            passes: passes.map((p) => ({ image: p.image, pass: p.pass, legacy: p.legacy, lstm: p.lstm, lines: p.lines, glyphs: p.glyphs })),
+          })}\n`,
+        );
       // Progress, so a run cut short still shows what it measured.
       console.error(`${difficulty} ${format} #${i}: ${outcome} in ${Math.round(times[times.length - 1]!)} ms`);
     }
@@ -138,6 +169,8 @@ console.log(`| broken check digit (phone photo) | all | ${broken} | ${brokenRead
 console.log(`| no zone (selfie, noise, blank page, card front) | | ${noZone.length} | ${noZoneRead} read (must be 0) | | | | |`);
 console.log(`\nWhat the engines saw where a printed character has an uncheckable twin (every pass made, ${perCell * 9} documents):\n`);
 console.log(twins.markdown());
+console.log(`\nWhat the engines read for a printed letter or digit of the mixed fields, where they read another (every pass made):\n`);
+console.log(confusions.markdown());
 console.log(
   `\nWhere the glyphs of the mixed fields stand between their row's letter height (0) and digit height (1), measured on each photo:\n`,
 );

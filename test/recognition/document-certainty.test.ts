@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { zoneCertainty } from '../../src/recognition/document/certainty.js';
-import { zoneFromText, type ZoneReading } from '../../src/recognition/document/repair.js';
+import { UNCHECKABLE, zoneFromText, zoneHolds, type ZoneReading } from '../../src/recognition/document/repair.js';
+import { LETTER_DIGITS } from '../../src/recognition/document/look-alikes.js';
 import type { ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
 import type { EngineLines } from '../../src/recognition/document/twins.js';
 import { decideReading, typedAgainstRead } from '../../src/identity/pipeline/decide.js';
@@ -84,6 +85,20 @@ describe('a zone is certain only where the readings agree or the check digits se
     }
   });
 
+  it("counts a look-alike an engine read beside a character as seen there: seed 11's 2G951CJ read as 26951CJ everywhere but once as 2G6951CJ", () => {
+    const printed = zoneOf('TD3', { documentNumber: '2G951CJ' });
+    const misread: ZoneReading = { format: 'TD3', lines: edit(printed, 1, '2G951CJ', '26951CJ') };
+    // G and 6 weigh the same modulo 10: every check digit of the misreading holds.
+    expect(zoneHolds(misread.lines)).toBe(true);
+    const doubled = pass(misread.lines, edit(printed, 1, '2G951CJ', '2G6951CJ'));
+    const certainty = zoneCertainty(misread, [doubled, pass(misread.lines)]);
+    expect(certainty.contested).toEqual([{ row: 1, column: 1, char: '6', seen: ['6', 'G'] }]);
+    expect(certainty.uncertain).toBe(true);
+    // A character that is no look-alike beside it (an X) shows nothing about it.
+    const other = pass(misread.lines, edit(printed, 1, '2G951CJ', '2X6951CJ'));
+    expect(zoneCertainty(misread, [other, pass(misread.lines)])).toEqual(sure);
+  });
+
   it('lets the check digits settle a single slip they tell apart (O read for 0 once)', () => {
     const zone = zoneOf('TD3', { documentNumber: 'TG4X7PL03' });
     const certainty = zoneCertainty(zone, [pass(zone.lines), pass(zone.lines, edit(zone, 1, 'PL03', 'PLO3'))]);
@@ -158,6 +173,84 @@ describe('check digits are no proof between look-alikes that cancel (pure)', () 
     // 0s that cannot cancel (a single one) stay readable.
     const single = zoneOf('TD3', { documentNumber: 'X12019981' });
     expect(zoneFromText(single.lines.join('\n'), single.lines.join('\n'))).toEqual(single);
+  });
+  it("leaves unread seed 6029's H0PW9E59Y read as HOPWIES9Y by every reading: 0 as O, 9 as I and 5 as S cancel under the 7-3-1 weights", () => {
+    for (const format of ['TD1', 'TD2', 'TD3'] as const) {
+      const printed = zoneOf(format, { documentNumber: 'H0PW9E59Y' });
+      const misread: ZoneReading = { format, lines: printed.lines.map((l) => l.replace('H0PW9E59Y', 'HOPWIES9Y')) };
+      // Every check digit of the misreading holds, the composite included.
+      expect(zoneHolds(misread.lines)).toBe(true);
+      expect(zoneFromText(misread.lines.join('\n'), misread.lines.join('\n'))).toBeNull();
+      // Where the glyphs of O, I and S stand as tall as the zone's digits, they are digits, and the
+      // check digit tells which (I is read for 1 and 9; only 9 holds).
+      expect(zoneFromText(misread.lines.join('\n'), misread.lines.join('\n'), glyphsOf(printed.lines))).toEqual(printed);
+    }
+  });
+
+  it('leaves unread optional data only the composite covers where letters every reading showed, read as their digits, keep the composite holding (TD1, TD2)', () => {
+    // 5X5 at composite weights 3 and 7: S for 5 twice shifts the sum by 23 × 10.
+    const td1 = zoneOf('TD1', { documentNumber: 'X4711', optional: '5X5' });
+    const td1Read = edit(td1, 0, '05X5<', '0SXS<');
+    // TD2: the optional data starts at composite weight 1; 5 and 5 at weights 3 and 7.
+    const td2 = zoneOf('TD2', { optional: 'K5X5' });
+    const td2Read = edit(td2, 1, 'K5X5', 'KSXS');
+    for (const [printed, read] of [
+      [td1, td1Read],
+      [td2, td2Read],
+    ] as const) {
+      expect(read).not.toEqual(printed.lines);
+      expect(zoneHolds(read)).toBe(true);
+      expect(zoneFromText(read.join('\n'), read.join('\n'))).toBeNull();
+      // The printed zone, read as printed, is read: its optional data holds no such letter.
+      expect(zoneFromText(printed.lines.join('\n'), printed.lines.join('\n'))).toEqual(printed);
+    }
+  });
+
+  it('leaves unread a number in which every letter the engines read for a digit could be that digit, whichever of its digits (look-alikes.ts)', () => {
+    // The same swap at weights 3 and 7 always cancels (10 times the difference); the twins (G/6,
+    // L/1, S/8, U/0) need no second swap and are the twin rule's (twins.ts).
+    for (const [letter, digits] of Object.entries(LETTER_DIGITS))
+      for (const digit of digits) {
+        if (UNCHECKABLE[letter] === digit) continue;
+        const printed = zoneOf('TD3', { documentNumber: `X${digit}Y${digit}KW7K` });
+        const read = printed.lines.map((l) => l.replace(`X${digit}Y${digit}KW7K`, `X${letter}Y${letter}KW7K`));
+        expect(zoneHolds(read)).toBe(true);
+        expect(zoneFromText(read.join('\n'), read.join('\n')), `${digit} read as ${letter}`).toBeNull();
+      }
+  });
+});
+
+describe('a disagreement the check digits or the glyphs settle does not leave a zone unread (pure)', () => {
+  it("takes a 1 the LSTM engine read as T as seen: T weighs 28 more, which the check digit sees alone (tuning seed 11's ROU193DLU)", () => {
+    const zone = zoneOf('TD1', { documentNumber: 'ROU193DLU', issuingCountry: 'ROU', nationality: 'ROU' });
+    const lstm = edit(zone, 0, 'ROU193', 'ROUT93');
+    expect(zoneFromText(zone.lines.join('\n'), lstm.join('\n'))).toEqual(zone);
+    // The twin L read there leaves it open, as before: L and 1 weigh the same modulo 10.
+    expect(zoneFromText(zone.lines.join('\n'), edit(zone, 0, 'ROU193', 'ROUL93').join('\n'))).toBeNull();
+  });
+
+  it("reads a check digit both engines read as O as the 0 it is printed as, and a broken one stays broken (tuning seed 11's 515I1D17H0)", () => {
+    const zone = zoneOf('TD2', { documentNumber: '515I1D17H' });
+    expect(zone.lines[1]!.slice(0, 10)).toBe('515I1D17H0');
+    const read = edit(zone, 1, '515I1D17H0', '515I1D17HO').join('\n');
+    expect(zoneFromText(read, read)).toEqual(zone);
+    // One engine's O is not enough: the other read something else there.
+    expect(zoneFromText(read, zone.lines.join('\n').replace('515I1D17H0', '515I1D17H6'))).toBeNull();
+    // A number whose check digit is misprinted as 0 is not read, whatever the O becomes.
+    const misprinted = zoneOf('TD2', { documentNumber: '515I1D17K' });
+    expect(misprinted.lines[1]![9]).not.toBe('0');
+    const broken = misprinted.lines.map((l, i) => (i === 1 ? `${l.slice(0, 9)}O${l.slice(10)}` : l)).join('\n');
+    expect(zoneFromText(broken, broken)).toBeNull();
+  });
+
+  it("does not count a letter the second engine read where the glyph stands digit-tall: tuning seed 11's 1X0XMV4LV read as TXOXMV4LV (T and O cancel)", () => {
+    const zone = zoneOf('TD1', { documentNumber: '1X0XMV4LV' });
+    const lstm = edit(zone, 0, '1X0XMV4LV', 'TXOXMV4LV').join('\n');
+    expect(zoneHolds(edit(zone, 0, '1X0XMV4LV', 'TXOXMV4LV'))).toBe(true);
+    expect(zoneFromText(zone.lines.join('\n'), lstm)).toBeNull();
+    expect(zoneFromText(zone.lines.join('\n'), lstm, glyphsOf(zone.lines))).toEqual(zone);
+    // Where the 1 and the 0 stand only as tall as letters, the glyphs do not settle it.
+    expect(zoneFromText(zone.lines.join('\n'), lstm, glyphsOf(zone.lines, ['0:5', '0:7']))).toBeNull();
   });
 });
 

@@ -9,7 +9,8 @@
  *    is contested where some reading shows another character (compared as the position's class
  *    allows: in a field of digits a letter counts as the digit it is read for, in a field of
  *    letters a digit as its letter; the LSTM engine's K, L, C… where the zone has a filler count as
- *    the filler, as that engine does not know it).
+ *    the filler, as that engine does not know it), or a look-alike of it beside it that no position
+ *    is aligned with (one glyph read as two: 6 read as G6).
  * 2. Outside the name, the zone counts only when each of its characters is one some reading showed
  *    there and no other mix of the characters the readings showed at the contested positions also
  *    makes every check digit hold and every field valid: a disagreement between twins (L/1, S/8,
@@ -24,6 +25,7 @@
 import { digitTall, glyphScale, type ZoneGlyph } from './glyph-heights.js';
 import { alignedIndices, bestMatchIndex, FILLER_LIKE, forced, zoneHolds, zoneShape, type FieldClass, type ZoneReading } from './repair.js';
 import type { Engine, EngineLines } from './twins.js';
+import { readAlike } from './look-alikes.js';
 
 /** A position outside the name where some reading showed another character than the zone's. */
 export interface ContestedPosition {
@@ -56,6 +58,26 @@ function asClassAllows(seen: string, cls: FieldClass, zoneChar: string, engine: 
   // The LSTM engine reads runs of fillers as K, L, C… (worker.ts); there its letter is the filler.
   if (zoneChar === '<' && engine === 'lstm' && FILLER_LIKE.has(seen)) return '<';
   return seen === '<' ? '<' : forced(seen, cls);
+}
+
+/**
+ * For each position of `line`, the characters `text` has beside it that no position is aligned
+ * with (an engine that read one glyph as two: seed 11's 2G951CJ read as 2G6951CJ by the LSTM engine
+ * and 26951CJ by every other reading, so the 6 aligned and the G, the printed one, went unseen).
+ * Fillers and what an engine reads for them stand beside fillers; only letters and digits count.
+ */
+function insertedBeside(line: string, text: string, aligned: (number | undefined)[]): Map<number, string[]> {
+  const columnAt = new Map<number, number>();
+  aligned.forEach((at, column) => at !== undefined && columnAt.set(at, column));
+  const out = new Map<number, string[]>();
+  for (let j = 0; j < text.length; j++) {
+    if (columnAt.has(j) || text[j] === '<') continue;
+    for (const next of [j - 1, j + 1]) {
+      const column = columnAt.get(next);
+      if (column !== undefined && line[column] !== '<') out.set(column, [...(out.get(column) ?? []), text[j]!]);
+    }
+  }
+  return out;
 }
 
 /** True when some mix of the characters seen at the contested positions, other than the zone's own, holds too. */
@@ -95,6 +117,7 @@ export function zoneCertainty(zone: ZoneReading, passes: EngineLines[], glyphs?:
         // A reading that shows nothing like the line is no witness for or against it.
         if (match < 0) return;
         const aligned = alignedIndices(line, texts[match]!);
+        const besides = insertedBeside(line, texts[match]!, aligned);
         for (let column = 0; column < line.length; column++) {
           const char = line[column]!;
           const at = aligned[column];
@@ -105,15 +128,18 @@ export function zoneCertainty(zone: ZoneReading, passes: EngineLines[], glyphs?:
             continue;
           }
           const cls = (shape[row]![column] === 'o' ? 'x' : shape[row]![column]) as FieldClass;
-          const seen = asClassAllows(texts[match]![at]!, cls, char, engine);
-          if (name) {
-            if (seen !== char) nameUncertain = true;
-            continue;
+          // A look-alike the reading put beside this character (6 read as G6) shows it too.
+          const alike = (besides.get(column) ?? []).map((c) => asClassAllows(c, cls, char, engine)).filter((c) => readAlike(c, char));
+          for (const seen of [asClassAllows(texts[match]![at]!, cls, char, engine), ...alike]) {
+            if (name) {
+              if (seen !== char) nameUncertain = true;
+              continue;
+            }
+            // A letter where a digit of the zone stands digit-tall is the glyph's digit misread.
+            if (/\d/.test(char) && /[A-Z]/.test(seen) && standsDigitTall(row, column)) continue;
+            const key = `${row}:${column}`;
+            seenAt.set(key, (seenAt.get(key) ?? new Set()).add(seen));
           }
-          // A letter where a digit of the zone stands digit-tall is the glyph's digit misread.
-          if (/\d/.test(char) && /[A-Z]/.test(seen) && standsDigitTall(row, column)) continue;
-          const key = `${row}:${column}`;
-          seenAt.set(key, (seenAt.get(key) ?? new Set()).add(seen));
         }
       });
     }

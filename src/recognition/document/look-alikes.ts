@@ -1,30 +1,44 @@
 /**
  * The characters the document reader can read one for the other (docs/document-reading.md, "Document reading"; pure).
- * One list, used wherever a difference between two readings of a document must not count against
- * the person: a typed zone that differs from the zone read only in such pairs is an OCR slip
- * (`manual_review`, never `declined`), and the front's printed document number is compared with
- * the back's zone through it.
- *
- * Taken from what the reader itself repairs (repair.ts): the letter/digit confusions of OCR-B
- * (O, Q, D and U for 0; I, L and T for 1; Z for 2; A for 4; S for 5; G for 6; B for 8), the twins
- * whose values are equal modulo 10 (S and 8), the letters read for other letters that the country
- * codes settle (W for H, N, U or V; U for V; O for D or Q; B for S; 3 for S or B), and what an
- * engine that does not know the filler reads in its place (K, L, C, S, E, X for `<`).
+ * One table of letter/digit look-alikes (LETTER_DIGITS), from which every rule that must know them
+ * takes them: the repair (repair.ts: a letter in a field of digits read as its digit, the twins
+ * the check digits cannot tell apart, the letters that can cancel under the check digits), the
+ * certainty rule (certainty.ts), and the list below, used wherever a difference between two
+ * readings of a document must not count against the person: a typed zone that differs from the
+ * zone read only in such pairs is an OCR slip (`manual_review`, never `declined`), and the front's
+ * printed document number is compared with the back's zone through it.
+ */
+
+/**
+ * For each letter, the digits the engines read it for or in its place on OCR-B, the most common
+ * first (docs/document-reading.md, the confusion table `npm run documents:read-rate` prints): O, Q,
+ * D and U for 0; I, L and T for 1; I for 9 too (seed 6029, hard TD1 #0: `H0PW9E59Y` read as
+ * `HOPWIES9Y` by every reading, 0 as O, 9 as I and 5 as S cancelling); Z for 2; A for 4; S for 5
+ * and 8; G for 6; B for 8.
+ */
+export const LETTER_DIGITS: Readonly<Record<string, string>> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  U: '0',
+  I: '19',
+  L: '1',
+  T: '1',
+  Z: '2',
+  A: '4',
+  S: '58',
+  G: '6',
+  B: '8',
+};
+
+/**
+ * Every pair of the reader's list: the letter/digit look-alikes of LETTER_DIGITS; the letters read
+ * for other letters that the country codes settle (W for H, N, U or V; U for V; O for D or Q; B
+ * for S; 3 for S or B); and what an engine that does not know the filler reads in its place (K, L,
+ * C, S, E, X for `<`).
  */
 export const LOOK_ALIKE_PAIRS: readonly (readonly [string, string])[] = [
-  ['O', '0'],
-  ['Q', '0'],
-  ['D', '0'],
-  ['U', '0'],
-  ['I', '1'],
-  ['L', '1'],
-  ['T', '1'],
-  ['Z', '2'],
-  ['A', '4'],
-  ['S', '5'],
-  ['G', '6'],
-  ['B', '8'],
-  ['S', '8'],
+  ...Object.entries(LETTER_DIGITS).flatMap(([letter, digits]) => [...digits].map((digit) => [letter, digit] as const)),
   ['W', 'H'],
   ['W', 'N'],
   ['W', 'U'],

@@ -10,7 +10,8 @@
  */
 import { parse } from 'mrz';
 import { LSTM_TWIN_CONFIDENCE, type ReadLine } from './confidence.js';
-import { digitTall, glyphScale, type ZoneGlyph } from './glyph-heights.js';
+import { digitTall, glyphScale, type GlyphScale, type ZoneGlyph } from './glyph-heights.js';
+import { LETTER_DIGITS } from './look-alikes.js';
 
 type ZoneFormat = 'TD1' | 'TD2' | 'TD3';
 
@@ -42,9 +43,15 @@ const SHAPES: Record<ZoneFormat, string[]> = {
 /** The field classes of a zone format's lines, one letter per character (see FieldClass). */
 export const zoneShape = (format: ZoneFormat): string[] => SHAPES[format];
 
-// The confusions OCR makes between letters and digits on OCR-B.
-const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8', A: '4' };
-const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '8': 'B' };
+// The confusions OCR makes between letters and digits on OCR-B (look-alikes.ts, one table): a
+// letter where only a digit may stand is read as its most common digit, a digit where only a letter
+// may stand as the first letter whose most common digit it is (0 as O, 1 as I).
+const TO_DIGIT: Record<string, string> = Object.fromEntries(Object.entries(LETTER_DIGITS).map(([letter, digits]) => [letter, digits[0]!]));
+const TO_LETTER: Record<string, string> = Object.fromEntries(
+  Object.entries(TO_DIGIT)
+    .reverse()
+    .map(([letter, digit]) => [digit, letter]),
+);
 // Letters read for other letters: tried only in country codes, where the list of codes decides.
 const COUNTRY_ALTERNATIVES: Record<string, string[]> = {
   H: ['W'],
@@ -182,8 +189,19 @@ function positions(lines: string[], shape: string[], second: ReadLine[]): Positi
       if (klass === 'c') {
         // A check digit is read, never repaired: one changed to make its field hold would make a
         // misprinted or forged one hold too. A letter where it stands counts only as the digit
-        // the second engine saw there (O seen as 0), and no other digit is ever tried.
-        const digit = /\d|</.test(c) ? c : seen !== undefined && /\d/.test(seen) && seen === forced(c, 'c') ? seen : c;
+        // the second engine saw there (O seen as 0), or as 0 where both engines read a letter
+        // whose only digit is 0 (O, Q, D, U; look-alikes.ts): a check digit is printed as a
+        // digit, so that letter is the 0 misread, not a repair (tuning seed 11: the check digit
+        // 0 of 515I1D17H and of NY1FGP6DH read as O by both engines in every pass, a clean
+        // render and a phone photo). No other digit is ever tried.
+        const zero = (x: string | undefined) => x === '0' || (x !== undefined && LETTER_DIGITS[x] === '0');
+        const digit = /\d|</.test(c)
+          ? c
+          : seen !== undefined && /\d/.test(seen) && seen === forced(c, 'c')
+            ? seen
+            : zero(c) && zero(seen)
+              ? '0'
+              : c;
         const contested = seen !== undefined && /\d/.test(seen) && seen !== digit ? seen : undefined;
         return { primary: digit, alternatives: [], contested, checked, witness, mixed: false };
       }
@@ -226,15 +244,29 @@ const seenAt = (other: (string | undefined)[], i: number) => other[i] !== undefi
  * hold both, such a character counts only when both engines saw it (or a look-alike that the check
  * digits do tell apart, as O for 0).
  */
-export const UNCHECKABLE: Record<string, string> = { G: '6', '6': 'G', L: '1', '1': 'L', S: '8', '8': 'S', U: '0', '0': 'U' };
+export const UNCHECKABLE: Record<string, string> = Object.fromEntries(
+  Object.entries(LETTER_DIGITS).flatMap(([letter, digits]) =>
+    [...digits]
+      .filter((digit) => (valueOf(letter) - Number(digit)) % 10 === 0)
+      .flatMap((digit) => [
+        [letter, digit],
+        [digit, letter],
+      ]),
+  ),
+);
 
 /**
- * The look-alike of `c` that OCR confuses it with and that the check digits do tell apart (O for
- * 0, I for 1, 5 for S, B for 8), or undefined: the twin itself (G for 6) is no such look-alike.
+ * The look-alikes of `c` that OCR confuses it with and that the check digits do tell apart
+ * (look-alikes.ts: O, Q and D for 0; I and T for 1; 5 for S; B for 8): never the twin itself (G
+ * for 6, L for 1), which weighs the same. Tuning seed 11, clean TD1 #3: the LSTM engine read the
+ * 1 of 1X0XMV4LV as T in every pass, the legacy engine 1, and the zone went unread as though the
+ * LSTM engine had not seen the 1; T and 1 differ by 28, which the check digit sees alone.
  */
-export function checkableLookAlike(c: string): string | undefined {
-  const lookAlike = /\d/.test(c) ? TO_LETTER[c] : TO_DIGIT[c];
-  return lookAlike === UNCHECKABLE[c] ? undefined : lookAlike;
+export function checkableLookAlikes(c: string): string[] {
+  const lookAlikes = /\d/.test(c)
+    ? Object.entries(LETTER_DIGITS).flatMap(([letter, digits]) => (digits.includes(c) ? [letter] : []))
+    : [...(LETTER_DIGITS[c] ?? '')];
+  return lookAlikes.filter((x) => x !== UNCHECKABLE[c]);
 }
 
 function unwitnessed(reading: string[], all: Position[]): boolean {
@@ -244,8 +276,8 @@ function unwitnessed(reading: string[], all: Position[]): boolean {
     const twin = UNCHECKABLE[c];
     if (!p.mixed || twin === undefined) return false;
     // The second engine must have seen this character, or a look-alike the check digits do tell apart (O for 0).
-    const lookAlike = checkableLookAlike(c);
-    const saw = (x: string | undefined) => x === c || (x !== undefined && x === lookAlike);
+    const lookAlikes = checkableLookAlikes(c);
+    const saw = (x: string | undefined) => x === c || (x !== undefined && lookAlikes.includes(x));
     // And the first engine too: where it saw another character (5 where the second saw 8), the
     // printed one may be the twin that looks like both (an S), and no check digit can tell.
     return !saw(p.witness) || !saw(p.primary);
@@ -395,11 +427,16 @@ function overruled(reading: string[], all: Position[]): number {
 /**
  * True when the reading could hold with other choices where the engines disagreed: two engines
  * reading different characters at two places can both satisfy a check digit (weights 7-3-1 sum
- * in steps of 10), and then neither reading is trustworthy.
+ * in steps of 10), and then neither reading is trustworthy. A letter read where the reading has a
+ * digit whose glyph stands as tall as the zone's digits (glyph-heights.ts) is no other choice, as
+ * in the certainty rule (certainty.ts): no letter of the measured set stood that tall
+ * (docs/document-reading.md, the glyph table). Tuning seed 11, clean TD1 #3: 1X0XMV4LV read as
+ * TXOXMV4LV by the LSTM engine in every pass, T and O cancelling at weights 7 and 1.
  */
-function contestedTwin(reading: string[], all: Position[], widths: number[]): boolean {
+function contestedTwin(reading: string[], all: Position[], widths: number[], scale: GlyphScale | null): boolean {
   const joined = reading.join('');
-  const places = all.flatMap((p, i) => (p.contested !== undefined && p.checked ? [i] : []));
+  const letterOnDigit = (i: number) => /\d/.test(joined[i]!) && /[A-Z]/.test(all[i]!.contested!) && digitTall(scale?.[i]);
+  const places = all.flatMap((p, i) => (p.contested !== undefined && p.checked && !letterOnDigit(i) ? [i] : []));
   if (places.length > 10) return true;
   for (let mask = 1; mask < 1 << places.length; mask++) {
     const chars = [...joined];
@@ -458,7 +495,10 @@ export function zoneFromText(text: string, second: string | ReadLine[] = '', gly
     const best = holding.filter((h) => h.cost === cheapest);
     const reading = best.length === 1 ? best[0]!.lines : glyphs ? digitsStandTall(best, all, shape, glyphs) : null;
     const lines =
-      reading && !contestedTwin(reading, all, widths) && overruled(reading, all) <= MAX_OVERRULED && !unwitnessed(reading, all)
+      reading &&
+      !contestedTwin(reading, all, widths, glyphs ? glyphScale(reading, shape, glyphs) : null) &&
+      overruled(reading, all) <= MAX_OVERRULED &&
+      !unwitnessed(reading, all)
         ? repairCountries(reading, candidate.format, all)
         : null;
     // Every field must be valid too, not only the check digits: no check digit covers the
@@ -517,71 +557,159 @@ const CHECKED_MIXED_FIELDS: Record<ZoneFormat, { row: number; start: number; che
 };
 
 /**
- * The reading with every letter that the engines often read for a digit (O, S, B) turned into that
- * digit where it stands in a checked mixed field as tall as the zone's digits (glyph-heights.ts),
- * when that settles what lettersMayBeDigits left open: something changed, every check digit and
- * field still holds, and no such letter is left that could be a digit. Else null. A letter never
- * stood that tall in the measured set (docs/document-reading.md, the glyph table), so there the glyph says what the
- * check digits could not (seed 8123, clean #29: three 0s of DG0015086 read as O by both engines,
- * the glyphs of all three as tall as digits).
+ * The reading with every letter that the engines read for a digit turned into one of its digits
+ * where it stands in a checked mixed field as tall as the zone's digits (glyph-heights.ts), when
+ * that settles what lettersMayBeDigits left open: exactly one choice of digits (I is read for 1
+ * and 9) changes something, keeps every check digit and field holding and leaves no such letter
+ * that could be a digit. Else null. A letter never stood that tall in the measured set
+ * (docs/document-reading.md, the glyph table), so there the glyph says what the check digits could
+ * not (seed 8123, clean #29: three 0s of DG0015086 read as O by both engines, the glyphs of all
+ * three as tall as digits).
  */
 function lettersStandingTall(format: ZoneFormat, lines: string[], glyphs: ZoneGlyph[][]): string[] | null {
   const scale = glyphScale(lines, SHAPES[format], glyphs);
   if (!scale) return null;
   const widths = lines.map((l) => l.length);
   const offset = (row: number) => widths.slice(0, row).reduce((sum, w) => sum + w, 0);
-  const out = lines.map((l) => [...l]);
-  let changed = false;
+  const tall: { row: number; column: number; digits: string[] }[] = [];
   for (const { row, start, check } of CHECKED_MIXED_FIELDS[format])
     for (let column = start; column < check; column++) {
-      const digit = OFTEN_READ_FOR_DIGITS[out[row]![column]!];
-      if (digit && digitTall(scale[offset(row) + column])) {
-        out[row]![column] = digit;
-        changed = true;
-      }
+      const digits = DIGITS_READ_AS[lines[row]![column]!];
+      if (digits && digitTall(scale[offset(row) + column])) tall.push({ row, column, digits });
     }
-  const digits = out.map((l) => l.join(''));
-  return changed && checkDigitsHold(digits) && parsed(digits)?.valid && !lettersMayBeDigits(format, digits) ? digits : null;
+  if (tall.length === 0) return null;
+  const settled: string[][] = [];
+  for (const choice of mixesOf(tall.map((t) => t.digits.length))) {
+    const out = lines.map((l) => [...l]);
+    tall.forEach((t, k) => (out[t.row]![t.column] = t.digits[choice[k]!]!));
+    const digits = out.map((l) => l.join(''));
+    if (checkDigitsHold(digits) && parsed(digits)?.valid && !lettersMayBeDigits(format, digits)) settled.push(digits);
+  }
+  return settled.length === 1 ? settled[0]! : null;
 }
 
-/** ICAO 9303 check digit: digits as themselves, A to Z as 10 to 35, the filler as 0, weights 7-3-1. */
-const checkDigitOf = (chars: string[]) =>
-  chars.reduce((sum, c, i) => sum + (c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55) * [7, 3, 1][i % 3]!, 0) % 10;
+/** Past this many mixes of swaps a field is taken as one whose swaps may cancel, without trying them. */
+const MAX_SWAP_MIXES = 4096;
+
+/** Every choice of one option per place (`counts[k]` options at place k), as indices; none when they are too many. */
+function* mixesOf(counts: number[]): Generator<number[]> {
+  const total = counts.reduce((n, c) => n * c, 1);
+  if (total > MAX_SWAP_MIXES) return;
+  for (let mix = 0; mix < total; mix++) {
+    let rest = mix;
+    yield counts.map((c) => {
+      const k = rest % c;
+      rest = Math.floor(rest / c);
+      return k;
+    });
+  }
+}
+
+/** ICAO 9303 value of a zone character: digits as themselves, A to Z as 10 to 35, the filler as 0. */
+function valueOf(c: string): number {
+  return c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55;
+}
+
+/** ICAO 9303 check digit: the values weighted 7-3-1, modulo 10. */
+const checkDigitOf = (chars: string[]) => chars.reduce((sum, c, i) => sum + valueOf(c) * [7, 3, 1][i % 3]!, 0) % 10;
 
 /**
- * The letters the engines read in place of printed digits often (measured over every pass of seed
- * 4711's 120 documents, mixed fields: 0 as O 35 times, 5 as S 44, 8 as B 17; every other such
- * letter 7 times or fewer), and every other letter the reader repairs into a digit: on numbers that
- * mix letters and digits anywhere, both engines read 4 as A and 1 as T in every pass, cancelling
- * with an O (issue 43: `TG4X0PL03` read as `TGAXOPLO3`; a varied tuning set: `1X0XMV4LV` read as
- * `TXOXMV4LV`). On the varied set's numbers such letters can cancel in about 5 % of them, which
- * then need the glyph heights. The twins (G, L, U, whose digits weigh the same) are the twin
- * rule's (twins.ts).
+ * The letters the engines read in place of printed digits, with the digits each may stand for
+ * (look-alikes.ts, one table): measured over every pass of seed 4711's 120 documents (mixed fields:
+ * 0 as O 35 times, 5 as S 44, 8 as B 17; every other such letter 7 times or fewer), and on numbers
+ * that mix letters and digits anywhere both engines read 4 as A and 1 as T in every pass,
+ * cancelling with an O (issue 43: `TG4X0PL03` read as `TGAXOPLO3`; a varied tuning set:
+ * `1X0XMV4LV` read as `TXOXMV4LV`), and 9 as I (seed 6029, hard TD1 #0: `H0PW9E59Y` read as
+ * `HOPWIES9Y`). On the varied set's numbers such letters can cancel in about 5 % of them, which
+ * then need the glyph heights. A twin (G for 6, L for 1, S for 8, U for 0) weighs as its digit,
+ * cancels nothing and is the twin rule's (twins.ts).
  */
-const OFTEN_READ_FOR_DIGITS: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', T: '1', Z: '2', A: '4', S: '5', B: '8' };
+const DIGITS_READ_AS: Record<string, string[]> = Object.fromEntries(
+  Object.entries(LETTER_DIGITS)
+    .map(([letter, digits]) => [letter, [...digits].filter((digit) => UNCHECKABLE[letter] !== digit)] as const)
+    .filter(([, digits]) => digits.length > 0),
+);
 
 /**
- * True when letters of a document number or optional data that the engines often read for digits,
- * read as those digits, would make the field's check digit hold too: one such letter alone never
+ * True when letters of a document number or optional data that the engines read for digits, read
+ * as any of those digits, would make the field's check digit hold too: one such letter alone never
  * keeps it holding, several can cancel (measured, seed 8123: DG0015086 read as DGOO15O86 by both
  * engines, three 0s as O at weights 1, 7 and 7).
  */
 function lettersMayBeDigits(format: ZoneFormat, lines: string[]): boolean {
-  return swapsMayCancel(format, lines, OFTEN_READ_FOR_DIGITS);
+  return swapsMayCancel(format, lines, DIGITS_READ_AS) || compositeSwapsMayCancel(format, lines, DIGITS_READ_AS);
 }
 
-/** True when some of the characters of a checked mixed field that `swaps` lists, swapped, keep its check digit holding. */
-function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string>): boolean {
+/** What the composite check digit covers (ICAO 9303 parts 4 to 6): line `row`, characters `start` to `end` (exclusive), in order; its check digit at `check` of the second line. */
+const COMPOSITE: Record<ZoneFormat, { fields: { row: number; start: number; end: number }[]; check: number }> = {
+  TD1: {
+    fields: [
+      { row: 0, start: 5, end: 30 },
+      { row: 1, start: 0, end: 7 },
+      { row: 1, start: 8, end: 15 },
+      { row: 1, start: 18, end: 29 },
+    ],
+    check: 29,
+  },
+  TD2: {
+    fields: [
+      { row: 1, start: 0, end: 10 },
+      { row: 1, start: 13, end: 20 },
+      { row: 1, start: 21, end: 35 },
+    ],
+    check: 35,
+  },
+  TD3: {
+    fields: [
+      { row: 1, start: 0, end: 10 },
+      { row: 1, start: 13, end: 20 },
+      { row: 1, start: 21, end: 43 },
+    ],
+    check: 43,
+  },
+};
+
+/**
+ * As swapsMayCancel, for the optional data only the composite check digit covers (TD1, TD2): some
+ * of its characters that `swaps` lists, swapped, keep the composite holding. The repair never
+ * changes such a character (positions), but every reading can misread it, and two such misreadings
+ * can cancel under the composite as under any check digit.
+ */
+function compositeSwapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string[]>): boolean {
+  const { fields, check } = COMPOSITE[format];
+  const composite = fields.flatMap(({ row, start, end }) => [...lines[row]!.slice(start, end)]);
+  const compositeOnly = fields.flatMap(({ row, start, end }) => [...SHAPES[format][row]!.slice(start, end)].map((cls) => cls === 'o'));
+  const places = composite.flatMap((c, i) => (compositeOnly[i] && swaps[c] !== undefined ? [i] : []));
+  if (places.length === 0) return false;
+  const options = places.map((i) => [composite[i]!, ...swaps[composite[i]!]!]);
+  const counts = options.map((o) => o.length);
+  if (counts.reduce((n, c) => n * c, 1) > MAX_SWAP_MIXES) return true;
+  const printed = Number(lines[1]![check]);
+  for (const choice of mixesOf(counts)) {
+    if (choice.every((k) => k === 0)) continue;
+    const swapped = [...composite];
+    places.forEach((i, k) => (swapped[i] = options[k]![choice[k]!]!));
+    if (checkDigitOf(swapped) === printed) return true;
+  }
+  return false;
+}
+
+/**
+ * True when some of the characters of a checked mixed field that `swaps` lists, each swapped for
+ * one of its options or kept, keep its check digit holding; also when the mixes are too many to try.
+ */
+function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string[]>): boolean {
   return CHECKED_MIXED_FIELDS[format].some(({ row, start, check }) => {
     const field = [...lines[row]!.slice(start, check)];
     const printed = Number(lines[row]![check]);
-    const places = field.flatMap((c, i) => (c in swaps ? [i] : []));
-    if (places.length > 12) return true;
-    for (let mask = 1; mask < 1 << places.length; mask++) {
-      const swapped = field.map((c, i) => {
-        const bit = places.indexOf(i);
-        return bit >= 0 && mask & (1 << bit) ? swaps[c]! : c;
-      });
+    const places = field.flatMap((c, i) => (swaps[c] !== undefined ? [i] : []));
+    const options = places.map((i) => [field[i]!, ...swaps[field[i]!]!]);
+    const counts = options.map((o) => o.length);
+    if (counts.reduce((n, c) => n * c, 1) > MAX_SWAP_MIXES) return true;
+    for (const choice of mixesOf(counts)) {
+      if (choice.every((k) => k === 0)) continue;
+      const swapped = [...field];
+      places.forEach((i, k) => (swapped[i] = options[k]![choice[k]!]!));
       if (checkDigitOf(swapped) === printed) return true;
     }
     return false;
@@ -595,7 +723,7 @@ function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<strin
  * `000199811`), so such a field counts only where every 0 stands as tall as the zone's digits
  * (zeroesStandTall); a typeface or photo that gives no glyph heights leaves it unread.
  */
-const zeroesMayBeLetters = (format: ZoneFormat, lines: string[]) => swapsMayCancel(format, lines, { '0': 'O' });
+const zeroesMayBeLetters = (format: ZoneFormat, lines: string[]) => swapsMayCancel(format, lines, { '0': ['O'] });
 
 /** Every 0 of the checked mixed fields stands digit-tall (glyph-heights.ts). */
 function zeroesStandTall(format: ZoneFormat, lines: string[], glyphs: ZoneGlyph[][]): boolean {

@@ -7,7 +7,7 @@
  * engine read it, and a digit only when no engine read its letter twin in any pass over the image.
  */
 import type { ReadLine } from './confidence.js';
-import { alignedIndices, bestMatchIndex, checkableLookAlike, MIXED_FIELDS, UNCHECKABLE, type ZoneReading } from './repair.js';
+import { alignedIndices, bestMatchIndex, checkableLookAlikes, MIXED_FIELDS, UNCHECKABLE, type ZoneReading } from './repair.js';
 
 export type { ReadLine } from './confidence.js';
 
@@ -59,7 +59,7 @@ export function twinSightings(zone: ZoneReading, engines: EngineLines): TwinSigh
 }
 
 /** The engine saw the character itself, or a look-alike the check digits tell apart from it (O for 0): never its twin. */
-const sawIt = (s: TwinSighting) => s.seen !== undefined && (s.seen === s.char || s.seen === checkableLookAlike(s.char));
+const sawIt = (s: TwinSighting) => s.seen !== undefined && (s.seen === s.char || checkableLookAlikes(s.char).includes(s.seen));
 
 /**
  * Whether the zone's characters with an uncheckable twin may count, given what the engines read in

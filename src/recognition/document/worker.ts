@@ -17,14 +17,14 @@ import { createWorker, OEM, PSM, type Page, type Worker } from 'tesseract.js';
 import { findZoneRows } from './band.js';
 import { FIND_WIDTH, greyCopy, SAMPLE_WIDTH } from './find-copy.js';
 import { levelledZone } from './levelled-zone.js';
+import { sharpened } from './sharpen.js';
 import type { Gray } from './marks.js';
 import { zoneGlyphs, type ZoneGlyph } from './glyph-heights.js';
 import { readPrintedNumbers } from './front-number.js';
-import { zoneCertainty } from './certainty.js';
-import { nameByAgreement } from './names.js';
-import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
+import { passRead, settle, type PassRead } from './passes.js';
+import type { ZoneReading } from './repair.js';
 import type { CardSides } from './sides.js';
-import { twinsConfirmed, type EngineLines, type ReadLine } from './twins.js';
+import type { EngineLines, ReadLine } from './twins.js';
 import { MAX_IMAGE_PIXELS as MAX_INPUT_PIXELS, MAX_WORKING_SIDE, workingSize } from '../image-bounds.js';
 
 // Like the face workers: this thread yields the CPU to the API's event loop when both want it.
@@ -189,7 +189,7 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
   for (const capHeight of [32, 24, MEASURE_CAP_HEIGHT])
     yield {
       pass: `zone ${capHeight}px`,
-      png: await png(capHeight === MEASURE_CAP_HEIGHT ? measured : levelledZone(full, rows, scale, capHeight)),
+      png: await png(sharpened(capHeight === MEASURE_CAP_HEIGHT ? measured : levelledZone(full, rows, scale, capHeight), capHeight)),
       glyphs,
     };
   const angle = await skewAngle(image);
@@ -239,27 +239,6 @@ function readLines(page: Page): ReadLine[] {
 /** Both engines' text of one prepared image, with every character's confidence. */
 const OUTPUT = { text: true, blocks: true };
 
-/** One pass's text, without spaces, for another pass to confirm a reading with. */
-const compact = (text: string) => text.replace(/[ \t]+/g, '');
-
-/**
- * Whether another pass over the same image confirms a zone: it read the same zone, or its raw
- * text (either engine) shows the zone's letter-and-digit fields exactly. The check digits cannot
- * tell every look-alike apart in those fields, two readings at other scales can.
- */
-const confirms = (other: { zone: ZoneReading | null; raw: string }, zone: ZoneReading) =>
-  other.zone?.lines.join('\n') === zone.lines.join('\n') || mixedFields(zone).every((field) => other.raw.includes(field));
-
-/** One engine's lines of a pass as one text. */
-const engineText = (lines: ReadLine[]) => lines.map((l) => l.text).join('\n');
-
-interface PassRead {
-  zone: ZoneReading | null;
-  raw: string;
-  lines: EngineLines;
-  glyphs?: ZoneGlyph[][];
-}
-
 /**
  * Reads the images in order (the back of a card first) and stops at the first zone that holds
  * and that a second pass over the same image confirms.
@@ -276,44 +255,15 @@ export default async function readDocument(task: ReadTask): Promise<ReadResult> 
       const lines: EngineLines = { legacy: readLines(first.data), lstm: readLines(second.data) };
       if (task.trace)
         passes.push({ image: index, pass: prepared.pass, legacy: first.data.text, lstm: second.data.text, lines, glyphs: prepared.glyphs });
-      reads.push({
-        zone: zoneFromText(first.data.text, lines.lstm, prepared.glyphs),
-        raw: compact(`${first.data.text}\n${second.data.text}`),
-        lines,
-        glyphs: prepared.glyphs,
-      });
-      for (const read of reads) {
-        const zone = read.zone;
-        // The characters with an uncheckable twin are weighed against every pass made over the image (twins.ts).
-        if (
-          zone &&
-          reads.some((other) => other !== read && confirms(other, zone)) &&
-          twinsConfirmed(
-            zone,
-            read.lines,
-            reads.map((r) => r.lines),
-          )
-        ) {
-          // No check digit covers the name: the passes made so far vote on it (names.ts).
-          const named = nameByAgreement(
-            zone,
-            reads.map((r) => r.zone),
-            reads.flatMap((r) => [engineText(r.lines.legacy), engineText(r.lines.lstm)]),
-          );
-          // Certain only where the readings agree or the check digits settle what they showed
-          // (certainty.ts). A later pass only adds readings, and another mix that holds stays
-          // one, so this image can give no certain zone: the next image is read, or none.
-          const certainty = zoneCertainty(
-            named,
-            reads.map((r) => r.lines),
-            read.glyphs,
-          );
-          if (certainty.uncertain) {
-            seen = named.lines.join('\n');
-            break images;
-          }
-          return { zone: named, text: named.lines.join('\n'), ...(certainty.nameUncertain ? { nameUncertain: true } : {}), ...traced() };
-        }
+      reads.push(passRead(first.data.text, second.data.text, lines, prepared.glyphs));
+      const settled = settle(reads);
+      if (settled && 'uncertain' in settled) {
+        seen = settled.uncertain.lines.join('\n');
+        break images;
+      }
+      if (settled) {
+        const zone = settled.certain;
+        return { zone, text: zone.lines.join('\n'), ...(settled.nameUncertain ? { nameUncertain: true } : {}), ...traced() };
       }
       const text = zoneLikeText(first.data.text);
       if (text.length > seen.length) seen = text;
