@@ -20,10 +20,11 @@ export interface Glyph {
 }
 
 /**
- * Dark marks: pixels darker than the mean of their neighbourhood (a box about `radius` pixels
- * around) by more than `contrast` grey levels. An integral image makes it linear in the pixels.
+ * For each pixel, the mean grey of the box about `radius` pixels around it (clipped at the edges),
+ * in time linear in the pixels from a summed-area table. Shared by the dark marks below and the
+ * sharpened zone (sharpen.ts).
  */
-export function darkMarks(img: Gray, radius: number, contrast: number): Uint8Array {
+export function boxMeans(img: Gray, radius: number): Float64Array {
   const { data, width: w, height: h } = img;
   const integral = new Float64Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {
@@ -33,7 +34,7 @@ export function darkMarks(img: Gray, radius: number, contrast: number): Uint8Arr
       integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1]! + row;
     }
   }
-  const out = new Uint8Array(w * h);
+  const means = new Float64Array(w * h);
   for (let y = 0; y < h; y++) {
     const y0 = Math.max(0, y - radius);
     const y1 = Math.min(h, y + radius + 1);
@@ -41,10 +42,21 @@ export function darkMarks(img: Gray, radius: number, contrast: number): Uint8Arr
       const x0 = Math.max(0, x - radius);
       const x1 = Math.min(w, x + radius + 1);
       const sum = integral[y1 * (w + 1) + x1]! - integral[y0 * (w + 1) + x1]! - integral[y1 * (w + 1) + x0]! + integral[y0 * (w + 1) + x0]!;
-      const mean = sum / ((x1 - x0) * (y1 - y0));
-      if (data[y * w + x]! < mean - contrast) out[y * w + x] = 1;
+      means[y * w + x] = sum / ((x1 - x0) * (y1 - y0));
     }
   }
+  return means;
+}
+
+/**
+ * Dark marks: pixels darker than the mean of their neighbourhood (a box about `radius` pixels
+ * around) by more than `contrast` grey levels.
+ */
+export function darkMarks(img: Gray, radius: number, contrast: number): Uint8Array {
+  const { data } = img;
+  const means = boxMeans(img, radius);
+  const out = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) if (data[i]! < means[i]! - contrast) out[i] = 1;
   return out;
 }
 
