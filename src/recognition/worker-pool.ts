@@ -103,14 +103,22 @@ export function createWorkerPool(opts: {
     if (next) next();
     else free++;
   };
-  let running = 0;
+  // Tasks handed to piscina. A replacement thread (after a crash or a deadline) takes its task only
+  // once it has started; until then the task waits in piscina's queue. So what runs on a thread is
+  // counted from the threads themselves: piscina announces each started thread (workerCreate),
+  // whose `currentUsage` is above 0 while it holds a task (Infinity for one with an abort signal,
+  // as every task here has); an ended thread's id reads -1 and it holds none. A thread holds one
+  // task at a time (acquire).
+  let handed = 0;
+  let threadsUp: { id: number; currentUsage: number }[] = [];
+  const onThreads = () => threadsUp.filter((thread) => thread.currentUsage > 0).length;
   async function runMade<T>(makeTask: () => unknown, deadlineMs: number, name?: string): Promise<T> {
     await acquire();
     try {
       const task = await makeTask();
       // Aborting a running task makes piscina terminate its thread and start a replacement.
       const signal = AbortSignal.timeout(deadlineMs);
-      running++;
+      handed++;
       try {
         return (await started().run(task, { signal, ...(name ? { name } : {}) })) as T;
       } catch (err) {
@@ -118,7 +126,7 @@ export function createWorkerPool(opts: {
         if (isThreadEnd(err)) throw new WorkerCrashed(opts.work, err);
         throw err;
       } finally {
-        running--;
+        handed--;
       }
     } finally {
       release();
@@ -139,6 +147,9 @@ export function createWorkerPool(opts: {
     });
     // A thread that dies between tasks is replaced by the pool; its error must not crash the process.
     pool.on('error', () => {});
+    pool.on('workerCreate', (thread: { id: number; currentUsage: number }) => {
+      threadsUp = [...threadsUp.filter((t) => t.id !== -1), thread];
+    });
     return pool;
   };
   return {
@@ -148,10 +159,10 @@ export function createWorkerPool(opts: {
     },
     runMade,
     get running() {
-      return running;
+      return onThreads();
     },
     get waiting() {
-      return waiting.length;
+      return waiting.length + handed - onThreads();
     },
     get threads() {
       return pool?.threads ?? [];
@@ -159,6 +170,7 @@ export function createWorkerPool(opts: {
     async close() {
       const p = pool;
       pool = undefined;
+      threadsUp = [];
       await p?.close({ force: true });
     },
   };

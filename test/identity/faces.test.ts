@@ -139,6 +139,13 @@ describe('identity pipeline with face checks (FACE_CHECKS=on, one shared worker)
     }
     expect(await decided).toMatchObject({ status: 'manual_review', decision_reason: 'pipeline_error' });
     expect((await auditTypes(ctx, v.id)).slice(-2)).toEqual(['verification.pipeline_error', 'verification.manual_review']);
+    // Parked for the crash, not for running into the deadline (FACE_TIMEOUT_MS) behind a thread that never took it.
+    const [parkedFor] = rowsOf<{ data: { error: string } }>(
+      await ctx.app.db.execute(
+        sql`select data from identity_audit_events where verification_id = ${v.id} and type = 'verification.pipeline_error'`,
+      ),
+    );
+    expect(parkedFor!.data.error).toBe('crashed');
     expect(await signalsOf(ctx, v.id)).toEqual({});
     // A fresh worker takes over: the next verification is decided normally.
     const next = await captureAll(ctx, tenant.backend, { document: await reencoded('a-1', 95), frames: framesFrom(personA) });

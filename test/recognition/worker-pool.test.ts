@@ -51,6 +51,23 @@ describe.skipIf(skippedOnPostgres())(
       expect(await pool.run<number>({ kind: 'answer', value: 3 }, 10_000)).toBe(6);
     });
 
+    it('counts a task as running only once a started thread holds it: ending that thread then fails the task at once', async () => {
+      await expect(pool.run({ kind: 'exit' }, 10_000)).rejects.toBeInstanceOf(WorkerCrashed);
+      // The replacement thread is still starting: the task waits in the pool, no thread holds it.
+      const stuck = pool.run({ kind: 'spin' }, 60_000);
+      await new Promise((r) => setImmediate(r));
+      expect({ running: pool.running, waiting: pool.waiting }).toEqual({ running: 0, waiting: 1 });
+      while (pool.running === 0) await new Promise((r) => setTimeout(r, 5));
+      expect({ running: pool.running, waiting: pool.waiting }).toEqual({ running: 1, waiting: 0 });
+      // Ended under the task, the thread fails it as a crash, long before its deadline.
+      const started = Date.now();
+      await Promise.all(pool.threads.map((t) => t.terminate()));
+      await expect(stuck).rejects.toBeInstanceOf(WorkerCrashed);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect({ running: pool.running, waiting: pool.waiting }).toEqual({ running: 0, waiting: 0 });
+      expect(await pool.run<number>({ kind: 'answer', value: 5 }, 10_000)).toBe(10);
+    });
+
     it('ends a thread whose heap grows past its limit, not the process', async () => {
       await expect(pool.run({ kind: 'heap' }, 30_000)).rejects.toBeInstanceOf(WorkerCrashed);
       expect(await pool.run<number>({ kind: 'answer', value: 4 }, 10_000)).toBe(8);
