@@ -15,7 +15,8 @@
  * has a twin the check digits cannot tell from it, what they read for the mixed fields' letters
  * and digits where they read another (the look-alike table, look-alikes.ts, comes from it), and
  * how tall the glyphs of the mixed fields stand between their row's letters and digits (the tables
- * the twin, look-alike and glyph rules come from). READ_RATE_DUMP=<file> writes each document's
+ * the twin, look-alike and glyph rules come from), and how far the glyphs' shapes prefer the
+ * printed characters over what was read (the shape witness's margin comes from it). READ_RATE_DUMP=<file> writes each document's
  * truth, outcome and every pass's text, one JSON line each.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ import { renderDocument, seeded } from './documents/render.js';
 import { GlyphHeightTable } from './documents/glyph-table.js';
 import { TwinConfidenceTable } from './documents/twin-confidence.js';
 import { ConfusionTable } from './documents/confusion-table.js';
+import { ShapeMarginTable } from './documents/shape-table.js';
 import { noZonePhotos } from './documents/no-zone.js';
 
 const perCell = Number(process.argv[2] ?? 20);
@@ -48,6 +50,7 @@ const times: number[] = [];
 const twins = new TwinConfidenceTable();
 const heights = new GlyphHeightTable();
 const confusions = new ConfusionTable();
+const shapes = new ShapeMarginTable();
 // READ_RATE_DUMP=<file>: one JSON line per document (truth, zone, outcome, each pass's text, lines
 // with confidences and glyphs, so the pure rules can be run again over it offline) for
 // diagnosing the documents not read; a file, as a run's documents would flood the console.
@@ -82,6 +85,13 @@ for (const difficulty of (['phone photo', 'clean', 'hard'] as Difficulty[]).filt
         confusions.add(truth, pass.lines);
       }
       heights.add(difficulty, truth, passes[0]?.glyphs);
+      // The zone is printed on the first image read (a TD1 card's back).
+      shapes.addDocument(
+        difficulty,
+        `${format} #${i}`,
+        truth,
+        passes.filter((p) => p.image === 0),
+      );
       let outcome: string;
       if (!zone) {
         outcome = 'timedOut' in result ? 'not read (deadline passed)' : 'not read';
@@ -175,6 +185,10 @@ console.log(
   `\nWhere the glyphs of the mixed fields stand between their row's letter height (0) and digit height (1), measured on each photo:\n`,
 );
 console.log(heights.markdown());
+console.log(
+  `\nHow far each glyph's shape prefers the printed character over what a reading showed there, and over each of its look-alikes (glyph-shapes.ts; the margin is the difference of correlations):\n`,
+);
+console.log(shapes.markdown());
 console.log(
   `\nread time per verification (a TD1 card's two sides together): p50 ${percentile(times, 0.5)} ms, p95 ${percentile(times, 0.95)} ms, max ${percentile(times, 1)} ms (${times.length} verifications)`,
 );

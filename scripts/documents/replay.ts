@@ -15,6 +15,7 @@ import { nameOf, withoutName } from '../../src/recognition/document/names.js';
 import { passRead, settle, type PassRead } from '../../src/recognition/document/passes.js';
 import type { ZoneReading } from '../../src/recognition/document/repair.js';
 import type { PassTrace } from '../../src/recognition/document/worker.js';
+import { ShapeMarginTable } from './shape-table.js';
 
 interface Dumped {
   difficulty: string;
@@ -56,6 +57,14 @@ const dumped = readFileSync(process.argv[2]!, 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as Dumped);
+const shapes = new ShapeMarginTable();
+for (const d of dumped)
+  shapes.addDocument(
+    d.difficulty,
+    `${d.format} #${d.i}`,
+    { format: d.format, lines: d.truth },
+    d.passes.filter((p) => p.image === 0),
+  );
 const counts = new Map<string, { documents: number; read: number; nameUncertain: number; wrong: number }>();
 for (const d of dumped) {
   const outcome = outcomeOf(d);
@@ -72,3 +81,4 @@ for (const [difficulty, c] of counts)
   console.log(
     `| ${difficulty} | ${c.documents} | ${c.read} (${((100 * c.read) / c.documents).toFixed(1)} %) | ${c.nameUncertain} | ${c.wrong} |`,
   );
+console.log(`\nThe shape witness's margins (scripts/documents/shape-table.ts):\n\n${shapes.markdown()}`);

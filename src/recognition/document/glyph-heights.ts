@@ -9,14 +9,19 @@
  * heights scatter too much to tell (a blurred photo), nothing is said. The thresholds come from
  * the table `npm run documents:read-rate` prints (docs/document-reading.md, "Document reading").
  */
-import { components, type Gray } from './marks.js';
+import { components, type Glyph, type Gray } from './marks.js';
 import { stripLayout } from './levelled-zone.js';
+
+/** The OCR-B characters a glyph resembles most, each with its correlation (−1 … 1; glyph-shapes.ts). */
+export type Likeness = Record<string, number>;
 
 /** One glyph of a levelled row: its centre and size in the levelled page's pixels. */
 export interface ZoneGlyph {
   cx: number;
   width: number;
   height: number;
+  /** the OCR-B characters it resembles most (glyph-shapes.ts), when its shape could be measured */
+  likeness?: Likeness;
 }
 
 /**
@@ -39,8 +44,8 @@ const MAX_SCATTER = 0.3;
  */
 export const DIGIT_FROM = 0.8;
 
-/** The glyphs of each row of a page made by levelledZone with `rows` rows at `capHeight`. */
-export function zoneGlyphs(zone: Gray, rows: number, capHeight: number): ZoneGlyph[][] {
+/** The ink boxes of each row's glyphs on a page made by levelledZone with `rows` rows at `capHeight` (y from the top of the row's strip), left to right. */
+export function zoneGlyphBoxes(zone: Gray, rows: number, capHeight: number): Glyph[][] {
   const layout = stripLayout(capHeight);
   return Array.from({ length: rows }, (_, row) => {
     const top = layout.top(row);
@@ -51,10 +56,14 @@ export function zoneGlyphs(zone: Gray, rows: number, capHeight: number): ZoneGly
         // Specks and broken strokes are left out; fillers stay (their places fix the pitch), but
         // glyphScale never measures one.
         .filter((g) => g.y1 - g.y0 > capHeight * 0.5)
-        .map((g) => ({ cx: g.cx, width: g.x1 - g.x0, height: g.y1 - g.y0 }))
         .sort((a, b) => a.cx - b.cx)
     );
   });
+}
+
+/** The glyphs of each row of a page made by levelledZone with `rows` rows at `capHeight`. */
+export function zoneGlyphs(zone: Gray, rows: number, capHeight: number): ZoneGlyph[][] {
+  return zoneGlyphBoxes(zone, rows, capHeight).map((row) => row.map((g) => ({ cx: g.cx, width: g.x1 - g.x0, height: g.y1 - g.y0 })));
 }
 
 /**

@@ -19,7 +19,8 @@ import { FIND_WIDTH, greyCopy, SAMPLE_WIDTH } from './find-copy.js';
 import { levelledZone } from './levelled-zone.js';
 import { sharpened } from './sharpen.js';
 import type { Gray } from './marks.js';
-import { zoneGlyphs, type ZoneGlyph } from './glyph-heights.js';
+import type { ZoneGlyph } from './glyph-heights.js';
+import { measuredZoneGlyphs } from './glyph-shapes.js';
 import { readPrintedNumbers } from './front-number.js';
 import { passRead, settle, type PassRead } from './passes.js';
 import type { ZoneReading } from './repair.js';
@@ -185,7 +186,7 @@ async function* preparedImages(image: Uint8Array): AsyncGenerator<{ pass: string
   const full = await greyCopy(image, SAMPLE_WIDTH);
   const scale = full.width / find.width;
   const measured = levelledZone(full, rows, scale, MEASURE_CAP_HEIGHT);
-  const glyphs = zoneGlyphs(measured, rows.length, MEASURE_CAP_HEIGHT);
+  const glyphs = measuredZoneGlyphs(measured, rows.length, MEASURE_CAP_HEIGHT);
   for (const capHeight of [32, 24, MEASURE_CAP_HEIGHT])
     yield {
       pass: `zone ${capHeight}px`,
