@@ -18,11 +18,19 @@
  *    do tell apart (O read for 0 once) is settled by them. A letter seen where the zone's glyph
  *    stands as tall as its digits (glyph-heights.ts) is not counted: no letter of the measured
  *    set stood that tall (docs/document-reading.md, the glyph table), so there the glyph shows a digit.
+ *    Nor is a character the glyph's shape rules out: one the glyph resembles less than the zone's
+ *    character by the shape witness's margin (glyph-shapes.ts, the margin table in the docs).
  * 3. In the name, which no check digit covers, any contested position (or a letter some reading
- *    lost) marks the name uncertain: the zone stands for every other field, the case view says so
- *    (signal `mrz_name_uncertain`) and the name never declines anyone.
+ *    lost; a character the glyph's shape rules out, as in 2, does not count) marks the name
+ *    uncertain: the zone stands for every other field, the case view says so (signal
+ *    `mrz_name_uncertain`) and the name never declines anyone.
+ * 4. In the document number and optional data, a character whose glyph resembles another letter
+ *    or digit more by the shape witness's margin leaves the zone uncertain, though every reading
+ *    agreed: it closes, where the glyphs can be measured, the misreading no agreement shows (a
+ *    printed letter read as a digit by every reading, one the cancellation check does not try).
  */
 import { digitTall, glyphScale, type ZoneGlyph } from './glyph-heights.js';
+import { shapeWitness } from './glyph-shapes.js';
 import { alignedIndices, bestMatchIndex, FILLER_LIKE, forced, zoneHolds, zoneShape, type FieldClass, type ZoneReading } from './repair.js';
 import type { Engine, EngineLines } from './twins.js';
 import { readAlike } from './look-alikes.js';
@@ -107,7 +115,9 @@ export function zoneCertainty(zone: ZoneReading, passes: EngineLines[], glyphs?:
   const widths = zone.lines.map((l) => l.length);
   const standsDigitTall = (row: number, column: number) =>
     scale !== null && digitTall(scale[widths.slice(0, row).reduce((sum, w) => sum + w, 0) + column]);
+  const shapes = shapeWitness(zone.lines, glyphs);
   const seenAt = new Map<string, Set<string>>();
+  const ruledOut = new Set<string>();
   let nameUncertain = false;
   for (const pass of passes)
     for (const engine of ['legacy', 'lstm'] as const) {
@@ -132,19 +142,25 @@ export function zoneCertainty(zone: ZoneReading, passes: EngineLines[], glyphs?:
           const alike = (besides.get(column) ?? []).map((c) => asClassAllows(c, cls, char, engine)).filter((c) => readAlike(c, char));
           for (const seen of [asClassAllows(texts[match]![at]!, cls, char, engine), ...alike]) {
             if (name) {
-              if (seen !== char) nameUncertain = true;
+              if (seen !== char && !shapes.prefers(row, column, char, seen)) nameUncertain = true;
               continue;
             }
             // A letter where a digit of the zone stands digit-tall is the glyph's digit misread.
             if (/\d/.test(char) && /[A-Z]/.test(seen) && standsDigitTall(row, column)) continue;
             const key = `${row}:${column}`;
+            // A character the glyph's shape rules out by the margin is no other reading (glyph-shapes.ts);
+            // but the shape alone never stands for a character no reading showed.
+            if (shapes.prefers(row, column, char, seen)) {
+              ruledOut.add(key);
+              continue;
+            }
             seenAt.set(key, (seenAt.get(key) ?? new Set()).add(seen));
           }
         }
       });
     }
   const contested: ContestedPosition[] = [];
-  let unseen = false;
+  let unseen = [...ruledOut].some((key) => !seenAt.has(key));
   for (const [key, seen] of seenAt) {
     const [row, column] = key.split(':').map(Number) as [number, number];
     const char = zone.lines[row]![column]!;
@@ -154,5 +170,13 @@ export function zoneCertainty(zone: ZoneReading, passes: EngineLines[], glyphs?:
     contested.push({ row, column, char, seen: seen.has(char) ? [char, ...[...seen].filter((c) => c !== char)] : [...seen] });
   }
   contested.sort((a, b) => a.row - b.row || a.column - b.column);
-  return { contested, uncertain: unseen || anotherMixHolds(zone, contested), nameUncertain };
+  // A character of a field that may hold letters and digits whose glyph resembles another letter or
+  // digit more by the margin: a misreading every reading made, which no agreement shows (rule 4).
+  const outshone = zone.lines.some((line, row) =>
+    [...line].some((char, column) => {
+      const cls = shape[row]![column];
+      return (cls === 'x' || cls === 'o') && char !== '<' && shapes.rival(row, column, char) !== undefined;
+    }),
+  );
+  return { contested, uncertain: unseen || outshone || anotherMixHolds(zone, contested), nameUncertain };
 }

@@ -7,9 +7,10 @@
  *
  * A glyph is compared with every template drawn at its true size against the row's baseline (no
  * glyph is scaled to its own box: O and 0 differ mostly in height), by normalised cross-correlation
- * over a shift of a pixel either way (at half the measuring size, below). The zone's own scale and blur are found first from the
- * glyphs themselves: the scale from the heights of the glyphs against the templates they resemble
- * most, the blur as the one whose blurred templates resemble them best. Where a glyph cannot be
+ * over a shift of a pixel either way, at half the measuring size (glyphLikeness). The zone's own
+ * scale and blur are found first from the glyphs themselves: the scale from the heights of the
+ * glyphs against the templates they resemble most, the blur as the one whose blurred templates
+ * resemble them best. Where a glyph cannot be
  * measured (none stands alone at a place, two run together, or nothing resembles it), or the whole
  * zone is blurred past its shapes (every template resembles every glyph alike), nothing is said.
  */

@@ -1,6 +1,6 @@
 /**
- * What the passes over one image decide (docs/document-reading.md, "Document reading", steps 6 and
- * 7 and the certainty rule; pure, no OCR): the worker (worker.ts) adds each pass's reading and asks
+ * What the passes over one image decide (docs/document-reading.md, "Document reading", steps 7 and
+ * 8 and the certainty rule; pure, no OCR): the worker (worker.ts) adds each pass's reading and asks
  * again, and `scripts/documents/replay.ts` asks the same of the passes a read-rate run dumped, so a
  * rule can be weighed on the tuning seed without running the engines again.
  */
@@ -54,6 +54,7 @@ export function settle(reads: PassRead[]): { certain: ZoneReading; nameUncertain
         zone,
         read.lines,
         reads.map((r) => r.lines),
+        read.glyphs,
       )
     )
       continue;

@@ -12,6 +12,7 @@ import { parse } from 'mrz';
 import { LSTM_TWIN_CONFIDENCE, type ReadLine } from './confidence.js';
 import { digitTall, glyphScale, type GlyphScale, type ZoneGlyph } from './glyph-heights.js';
 import { LETTER_DIGITS } from './look-alikes.js';
+import { shapeWitness, type ShapeWitness } from './glyph-shapes.js';
 
 type ZoneFormat = 'TD1' | 'TD2' | 'TD3';
 
@@ -269,12 +270,15 @@ export function checkableLookAlikes(c: string): string[] {
   return lookAlikes.filter((x) => x !== UNCHECKABLE[c]);
 }
 
-function unwitnessed(reading: string[], all: Position[]): boolean {
+function unwitnessed(reading: string[], all: Position[], shapes: ShapeWitness): boolean {
   const chars = reading.join('');
+  const place = placeIn(reading.map((l) => l.length));
   return all.some((p, i) => {
     const c = chars[i]!;
     const twin = UNCHECKABLE[c];
     if (!p.mixed || twin === undefined) return false;
+    // The glyph's shape tells the twins apart where the check digits cannot (glyph-shapes.ts).
+    if (shapes.prefers(...place(i), c, twin)) return false;
     // The second engine must have seen this character, or a look-alike the check digits do tell apart (O for 0).
     const lookAlikes = checkableLookAlikes(c);
     const saw = (x: string | undefined) => x === c || (x !== undefined && lookAlikes.includes(x));
@@ -431,12 +435,15 @@ function overruled(reading: string[], all: Position[]): number {
  * digit whose glyph stands as tall as the zone's digits (glyph-heights.ts) is no other choice, as
  * in the certainty rule (certainty.ts): no letter of the measured set stood that tall
  * (docs/document-reading.md, the glyph table). Tuning seed 11, clean TD1 #3: 1X0XMV4LV read as
- * TXOXMV4LV by the LSTM engine in every pass, T and O cancelling at weights 7 and 1.
+ * TXOXMV4LV by the LSTM engine in every pass, T and O cancelling at weights 7 and 1. Nor is a
+ * character the glyph's shape rules out by the shape witness's margin (glyph-shapes.ts).
  */
-function contestedTwin(reading: string[], all: Position[], widths: number[], scale: GlyphScale | null): boolean {
+function contestedTwin(reading: string[], all: Position[], widths: number[], scale: GlyphScale | null, shapes: ShapeWitness): boolean {
   const joined = reading.join('');
+  const place = placeIn(widths);
   const letterOnDigit = (i: number) => /\d/.test(joined[i]!) && /[A-Z]/.test(all[i]!.contested!) && digitTall(scale?.[i]);
-  const places = all.flatMap((p, i) => (p.contested !== undefined && p.checked && !letterOnDigit(i) ? [i] : []));
+  const ruledOut = (i: number) => shapes.prefers(...place(i), joined[i]!, all[i]!.contested!);
+  const places = all.flatMap((p, i) => (p.contested !== undefined && p.checked && !letterOnDigit(i) && !ruledOut(i) ? [i] : []));
   if (places.length > 10) return true;
   for (let mask = 1; mask < 1 << places.length; mask++) {
     const chars = [...joined];
@@ -494,11 +501,13 @@ export function zoneFromText(text: string, second: string | ReadLine[] = '', gly
     const cheapest = Math.min(...holding.map((h) => h.cost));
     const best = holding.filter((h) => h.cost === cheapest);
     const reading = best.length === 1 ? best[0]!.lines : glyphs ? digitsStandTall(best, all, shape, glyphs) : null;
+    const shapes = reading ? shapeWitness(reading, glyphs) : null;
     const lines =
       reading &&
-      !contestedTwin(reading, all, widths, glyphs ? glyphScale(reading, shape, glyphs) : null) &&
+      shapes &&
+      !contestedTwin(reading, all, widths, glyphs ? glyphScale(reading, shape, glyphs) : null, shapes) &&
       overruled(reading, all) <= MAX_OVERRULED &&
-      !unwitnessed(reading, all)
+      !unwitnessed(reading, all, shapes)
         ? repairCountries(reading, candidate.format, all)
         : null;
     // Every field must be valid too, not only the check digits: no check digit covers the
@@ -506,11 +515,15 @@ export function zoneFromText(text: string, second: string | ReadLine[] = '', gly
     // digits all held).
     if (!lines || !parsed(lines)?.valid) continue;
     let settled: string[] | null = lines;
-    if (lettersMayBeDigits(candidate.format, lines)) {
+    if (lettersMayBeDigits(candidate.format, lines, shapeWitness(lines, glyphs))) {
       const digits = glyphs && lettersStandingTall(candidate.format, lines, glyphs);
-      settled = digits && !unwitnessed(digits, all) ? digits : null;
+      settled = digits && !unwitnessed(digits, all, shapeWitness(digits, glyphs)) ? digits : null;
     }
-    if (settled && zeroesMayBeLetters(candidate.format, settled) && !(glyphs && zeroesStandTall(candidate.format, settled, glyphs)))
+    if (
+      settled &&
+      zeroesMayBeLetters(candidate.format, settled, shapeWitness(settled, glyphs)) &&
+      !(glyphs && zeroesStandTall(candidate.format, settled, glyphs))
+    )
       settled = null;
     if (settled) return { format: candidate.format, lines: settled };
   }
@@ -583,7 +596,8 @@ function lettersStandingTall(format: ZoneFormat, lines: string[], glyphs: ZoneGl
     const out = lines.map((l) => [...l]);
     tall.forEach((t, k) => (out[t.row]![t.column] = t.digits[choice[k]!]!));
     const digits = out.map((l) => l.join(''));
-    if (checkDigitsHold(digits) && parsed(digits)?.valid && !lettersMayBeDigits(format, digits)) settled.push(digits);
+    if (checkDigitsHold(digits) && parsed(digits)?.valid && !lettersMayBeDigits(format, digits, shapeWitness(digits, glyphs)))
+      settled.push(digits);
   }
   return settled.length === 1 ? settled[0]! : null;
 }
@@ -636,8 +650,8 @@ const DIGITS_READ_AS: Record<string, string[]> = Object.fromEntries(
  * keeps it holding, several can cancel (measured, seed 8123: DG0015086 read as DGOO15O86 by both
  * engines, three 0s as O at weights 1, 7 and 7).
  */
-function lettersMayBeDigits(format: ZoneFormat, lines: string[]): boolean {
-  return swapsMayCancel(format, lines, DIGITS_READ_AS) || compositeSwapsMayCancel(format, lines, DIGITS_READ_AS);
+function lettersMayBeDigits(format: ZoneFormat, lines: string[], shapes: ShapeWitness): boolean {
+  return swapsMayCancel(format, lines, DIGITS_READ_AS, shapes) || compositeSwapsMayCancel(format, lines, DIGITS_READ_AS, shapes);
 }
 
 /** What the composite check digit covers (ICAO 9303 parts 4 to 6): line `row`, characters `start` to `end` (exclusive), in order; its check digit at `check` of the second line. */
@@ -675,13 +689,15 @@ const COMPOSITE: Record<ZoneFormat, { fields: { row: number; start: number; end:
  * changes such a character (positions), but every reading can misread it, and two such misreadings
  * can cancel under the composite as under any check digit.
  */
-function compositeSwapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string[]>): boolean {
+function compositeSwapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string[]>, shapes: ShapeWitness): boolean {
   const { fields, check } = COMPOSITE[format];
   const composite = fields.flatMap(({ row, start, end }) => [...lines[row]!.slice(start, end)]);
+  const where = fields.flatMap(({ row, start, end }) => Array.from({ length: end - start }, (_, k) => [row, start + k] as const));
   const compositeOnly = fields.flatMap(({ row, start, end }) => [...SHAPES[format][row]!.slice(start, end)].map((cls) => cls === 'o'));
-  const places = composite.flatMap((c, i) => (compositeOnly[i] && swaps[c] !== undefined ? [i] : []));
+  const swapsAt = (i: number) => swapsLeft(swaps, composite[i]!, where[i]![0], where[i]![1], shapes);
+  const places = composite.flatMap((_, i) => (compositeOnly[i] && swapsAt(i).length > 0 ? [i] : []));
   if (places.length === 0) return false;
-  const options = places.map((i) => [composite[i]!, ...swaps[composite[i]!]!]);
+  const options = places.map((i) => [composite[i]!, ...swapsAt(i)]);
   const counts = options.map((o) => o.length);
   if (counts.reduce((n, c) => n * c, 1) > MAX_SWAP_MIXES) return true;
   const printed = Number(lines[1]![check]);
@@ -698,12 +714,13 @@ function compositeSwapsMayCancel(format: ZoneFormat, lines: string[], swaps: Rec
  * True when some of the characters of a checked mixed field that `swaps` lists, each swapped for
  * one of its options or kept, keep its check digit holding; also when the mixes are too many to try.
  */
-function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string[]>): boolean {
+function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string[]>, shapes: ShapeWitness): boolean {
   return CHECKED_MIXED_FIELDS[format].some(({ row, start, check }) => {
     const field = [...lines[row]!.slice(start, check)];
     const printed = Number(lines[row]![check]);
-    const places = field.flatMap((c, i) => (swaps[c] !== undefined ? [i] : []));
-    const options = places.map((i) => [field[i]!, ...swaps[field[i]!]!]);
+    const swapsAt = (i: number) => swapsLeft(swaps, field[i]!, row, start + i, shapes);
+    const places = field.flatMap((_, i) => (swapsAt(i).length > 0 ? [i] : []));
+    const options = places.map((i) => [field[i]!, ...swapsAt(i)]);
     const counts = options.map((o) => o.length);
     if (counts.reduce((n, c) => n * c, 1) > MAX_SWAP_MIXES) return true;
     for (const choice of mixesOf(counts)) {
@@ -723,7 +740,27 @@ function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<strin
  * `000199811`), so such a field counts only where every 0 stands as tall as the zone's digits
  * (zeroesStandTall); a typeface or photo that gives no glyph heights leaves it unread.
  */
-const zeroesMayBeLetters = (format: ZoneFormat, lines: string[]) => swapsMayCancel(format, lines, { '0': ['O'] });
+const zeroesMayBeLetters = (format: ZoneFormat, lines: string[], shapes: ShapeWitness) =>
+  swapsMayCancel(format, lines, { '0': ['O'] }, shapes);
+
+/**
+ * The swaps `swaps` lists for the character `c` at line `row`, character `column`, less those the
+ * glyph's shape rules out by the shape witness's margin (glyph-shapes.ts): a glyph that resembles
+ * its A more than a 4 by the margin is no 4 misread.
+ */
+function swapsLeft(swaps: Record<string, string[]>, c: string, row: number, column: number, shapes: ShapeWitness): string[] {
+  return (swaps[c] ?? []).filter((option) => !shapes.prefers(row, column, c, option));
+}
+
+/** The (line, character) of the `i`th character of a zone whose lines are `widths` long. */
+const placeIn =
+  (widths: number[]) =>
+  (i: number): [number, number] => {
+    let row = 0;
+    let rest = i;
+    while (row < widths.length - 1 && rest >= widths[row]!) rest -= widths[row++]!;
+    return [row, rest];
+  };
 
 /** Every 0 of the checked mixed fields stands digit-tall (glyph-heights.ts). */
 function zeroesStandTall(format: ZoneFormat, lines: string[], glyphs: ZoneGlyph[][]): boolean {

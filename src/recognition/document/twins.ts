@@ -7,6 +7,8 @@
  * engine read it, and a digit only when no engine read its letter twin in any pass over the image.
  */
 import type { ReadLine } from './confidence.js';
+import type { ZoneGlyph } from './glyph-heights.js';
+import { shapeWitness } from './glyph-shapes.js';
 import { alignedIndices, bestMatchIndex, checkableLookAlikes, MIXED_FIELDS, UNCHECKABLE, type ZoneReading } from './repair.js';
 
 export type { ReadLine } from './confidence.js';
@@ -74,13 +76,19 @@ const sawIt = (s: TwinSighting) => s.seen !== undefined && (s.seen === s.char ||
  *   measured table). So a letter read in one pass outweighs its digit read in others (seed 4711,
  *   phone photo #19: 6 in three passes, G in two), while a digit read once among letters does not
  *   (seed 4711, clean #7: G in four passes, 6 in one).
- * No confidence decides here: it does not separate a twin from the printed character.
+ * No confidence decides here: it does not separate a twin from the printed character. The glyph's
+ * shape does where it resembles the zone's character more than its twin by the shape witness's
+ * margin (glyph-shapes.ts, `glyphs` measured on the image): then the twin read in some pass is no
+ * other reading, as in the certainty rule, and the LSTM engine need not have read the character
+ * itself (the certainty rule still wants some reading to have shown it: the shape never stands alone).
  */
-export function twinsConfirmed(zone: ZoneReading, read: EngineLines, passes: EngineLines[]): boolean {
+export function twinsConfirmed(zone: ZoneReading, read: EngineLines, passes: EngineLines[], glyphs?: ZoneGlyph[][]): boolean {
   const everywhere = passes.flatMap((p) => twinSightings(zone, p));
+  const shapes = shapeWitness(zone.lines, glyphs);
   return twinSightings(zone, read).every((s) => {
     const twin = UNCHECKABLE[s.char]!;
     if (s.engine === 'legacy') return sawIt(s) || s.seen === twin;
+    if (shapes.prefers(s.row, s.column, s.char, twin)) return true;
     const here = everywhere.filter((o) => o.row === s.row && o.column === s.column);
     const seenByLstm = here.some((o) => o.engine === 'lstm' && sawIt(o));
     const letterTwinSeen = /\d/.test(s.char) && here.some((o) => o.seen === twin);

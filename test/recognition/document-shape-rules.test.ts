@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { zoneCertainty } from '../../src/recognition/document/certainty.js';
+import type { ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
+import { preference, SHAPE_MARGIN } from '../../src/recognition/document/glyph-shapes.js';
+import { twinsConfirmed, type EngineLines } from '../../src/recognition/document/twins.js';
+import { zoneFromText, type ZoneReading } from '../../src/recognition/document/repair.js';
+import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
+
+const HOLDER: Holder = {
+  surname: 'OSZBORN',
+  givenNames: 'ZOE',
+  documentNumber: 'AB8123456',
+  issuingCountry: 'SEN',
+  nationality: 'BEN',
+  birthDate: '880512',
+  sex: 'F',
+  expiryDate: '310214',
+};
+
+/** One pass: what each engine read, line by line. */
+const pass = (legacy: string[], lstm: string[] = legacy): EngineLines => ({
+  legacy: legacy.map((text) => ({ text, confidences: [] })),
+  lstm: lstm.map((text) => ({ text, confidences: [] })),
+});
+/** Glyphs at a 24 px pitch, each with the likeness `likeness(row, column)` gives it. */
+const glyphsWith = (lines: string[], likeness: (row: number, column: number) => Record<string, number> | undefined): ZoneGlyph[][] =>
+  lines.map((line, row) =>
+    [...line].map((c, column) => {
+      const l = likeness(row, column);
+      return { cx: 40 + column * 24, width: 15, height: c === '<' ? 34 : 42, ...(l ? { likeness: l } : {}) };
+    }),
+  );
+
+describe('the certainty rule with the shape witness (pure)', () => {
+  // 8 and S weigh the same modulo 10: a number read with either holds its check digit. The legacy
+  // engine read the printed 8 in one pass, the LSTM engine an S in another.
+  const zone: ZoneReading = { format: 'TD2', lines: mrzLines('TD2', HOLDER) };
+  const readS = zone.lines.map((l, i) => (i === 1 ? l.replace('AB8', 'ABS') : l));
+  const twin = pass(zone.lines, readS);
+  const at = (row: number, column: number, likeness: Record<string, number>) => (r: number, c: number) =>
+    r === row && c === column ? likeness : undefined;
+
+  it('takes a twin the shapes settle by the margin as no other reading', () => {
+    const glyphs = glyphsWith(zone.lines, at(1, 2, { '8': 0.95, S: 0.95 - SHAPE_MARGIN - 0.01, B: 0.7 }));
+    expect(zoneCertainty(zone, [pass(zone.lines), twin], glyphs).uncertain).toBe(false);
+    expect(twinsConfirmed(zone, pass(zone.lines), [pass(zone.lines), twin], glyphs)).toBe(true);
+    // Without the shapes, an S read in some pass keeps the digit from counting (twins.ts).
+    expect(twinsConfirmed(zone, pass(zone.lines), [pass(zone.lines), twin])).toBe(false);
+  });
+
+  it('leaves uncertain a twin the shapes prefer by less than the margin, or where they said nothing', () => {
+    for (const glyphs of [
+      glyphsWith(zone.lines, at(1, 2, { '8': 0.95, S: 0.95 - SHAPE_MARGIN + 0.01 })),
+      glyphsWith(zone.lines, () => undefined),
+      undefined,
+    ]) {
+      expect(zoneCertainty(zone, [pass(zone.lines), twin], glyphs).uncertain).toBe(true);
+    }
+  });
+
+  it('never lets the shape alone stand for a character no reading showed', () => {
+    const everyReading = pass(readS);
+    const glyphs = glyphsWith(zone.lines, at(1, 2, { '8': 0.95, S: 0.5 }));
+    expect(zoneCertainty(zone, [everyReading], glyphs).uncertain).toBe(true);
+  });
+
+  it('counts a character the likeness did not keep as resembling no more than the least it kept', () => {
+    expect(preference({ S: 0.9, B: 0.8, G: 0.7 }, 'S', '8')).toBeCloseTo(0.2, 5);
+    expect(preference({ B: 0.9, G: 0.7 }, 'S', '8')).toBeUndefined();
+  });
+
+  it('settles a nationality read as SEN in one pass and BEN in another, both states, where the glyph resembles the B by the margin', () => {
+    const readSEN = pass(zone.lines.map((l, i) => (i === 1 ? l.replace('BEN', 'SEN') : l)));
+    expect(zoneCertainty(zone, [pass(zone.lines), readSEN]).uncertain).toBe(true);
+    const glyphs = glyphsWith(zone.lines, at(1, 10, { B: 0.93, S: 0.93 - SHAPE_MARGIN - 0.001, E: 0.6 }));
+    expect(zoneCertainty(zone, [pass(zone.lines), readSEN], glyphs).uncertain).toBe(false);
+  });
+});
+
+describe('a misreading every reading made, which the shape contradicts (pure)', () => {
+  const zone: ZoneReading = { format: 'TD2', lines: mrzLines('TD2', HOLDER) };
+  const at = (likeness: Record<string, number>) => (row: number, column: number) => (row === 1 && column === 2 ? likeness : undefined);
+
+  it('leaves uncertain a number whose glyph resembles another letter or digit more by the margin, though every reading agreed', () => {
+    expect(zoneCertainty(zone, [pass(zone.lines)]).uncertain).toBe(false);
+    expect(zoneCertainty(zone, [pass(zone.lines)], glyphsWith(zone.lines, at({ B: 0.9, '8': 0.9 - SHAPE_MARGIN - 0.001 }))).uncertain).toBe(
+      true,
+    );
+    // A preference below the margin, or for the filler, says nothing against the reading.
+    expect(zoneCertainty(zone, [pass(zone.lines)], glyphsWith(zone.lines, at({ B: 0.9, '8': 0.9 - SHAPE_MARGIN + 0.02 }))).uncertain).toBe(
+      false,
+    );
+    expect(zoneCertainty(zone, [pass(zone.lines)], glyphsWith(zone.lines, at({ '<': 0.9, '8': 0.5 }))).uncertain).toBe(false);
+  });
+});
+
+describe('the cancellation check with the shape witness (pure)', () => {
+  // The lost attempt's OO0199811 read as 000199811: O is 24, two swaps at weights 7 and 3 cancel,
+  // so every 0 read could be an O. Heights say nothing here (every glyph 42 px high).
+  const printed: ZoneReading = { format: 'TD3', lines: mrzLines('TD3', { ...HOLDER, documentNumber: '000199811' }) };
+  const text = printed.lines.join('\n');
+  const zeroes = (margin: number) => (row: number, column: number) =>
+    row === 1 && column < 3 ? { '0': 0.9, O: 0.9 - margin, Q: 0.6 } : undefined;
+
+  it('reads 0s the shapes tell from O by the margin, and leaves them unread below it', () => {
+    expect(zoneFromText(text, text)).toBeNull();
+    expect(zoneFromText(text, text, glyphsWith(printed.lines, zeroes(SHAPE_MARGIN + 0.001)))).toEqual(printed);
+    expect(zoneFromText(text, text, glyphsWith(printed.lines, zeroes(SHAPE_MARGIN - 0.02)))).toBeNull();
+  });
+});
