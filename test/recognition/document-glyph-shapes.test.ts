@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { findZoneRows } from '../../src/recognition/document/band.js';
 import { FIND_WIDTH, greyCopy, SAMPLE_WIDTH } from '../../src/recognition/document/find-copy.js';
 import { glyphsByPlace, type ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
-import { measuredZoneGlyphs, preference, shapeWitness } from '../../src/recognition/document/glyph-shapes.js';
+import { measuredZoneGlyphs, preference, SHAPE_MARGIN, shapeWitness } from '../../src/recognition/document/glyph-shapes.js';
 import { levelledZone } from '../../src/recognition/document/levelled-zone.js';
 import { OCR_B_GLYPHS } from '../../src/recognition/document/ocr-b-glyphs.js';
 import { portraitPath } from '../../scripts/documents/fixture-set.js';
@@ -69,6 +69,15 @@ describe("the shape witness: a zone's glyphs against OCR-B's own (docs/document-
       const second = glyphsByPlace(glyphs[1]!, LINES[1]!.length)!;
       expect(preference(second[10]?.likeness, 'B', 'S')).toBeGreaterThan(0);
     });
+
+  it('settles S against 8 and Z against 2 by the margin on a clean render (O against 0 differs less: mostly in height)', async () => {
+    const places = glyphsByPlace((await measured(CLEAN))[NUMBER_ROW]!, LINES[NUMBER_ROW]!.length)!;
+    const pairs: Record<string, string> = { S: '8', '8': 'S', Z: '2', '2': 'Z' };
+    [...HOLDER.documentNumber].forEach((char, column) => {
+      if (pairs[char])
+        expect(preference(places[column]?.likeness, char, pairs[char]), `${char} at ${column}`).toBeGreaterThanOrEqual(SHAPE_MARGIN);
+    });
+  });
 
   it('says nothing where the glyphs are blurred past their shapes, or no glyph stands at a place', async () => {
     const blurred = await measured({ ...PHONE, blurSigma: 4 });
