@@ -72,6 +72,21 @@ describe('how tall a glyph stands, measured on the zone itself (pure)', () => {
     expect(glyphsByPlace(off, 30)![10]).toBeUndefined();
     expect(glyphsByPlace(row.slice(0, 20), 30)).toBeNull();
   });
+
+  it('places in order a row of one glyph a place whose pitch narrows along it, as a photo in perspective shows it', () => {
+    // Steps from 46 px at the left to 41 at the right (tuning seed 12, phone photos): one pitch
+    // between the first and last glyph puts the middle ones half a place off.
+    let cx = 60;
+    const row = Array.from({ length: 30 }, (_, k) => {
+      const g = { cx, width: 28, height: 43 };
+      cx += 46 - (5 * k) / 28;
+      return g;
+    });
+    expect(glyphsByPlace(row, 30)).toEqual(row);
+    // Not when a glyph is missing or two run together: then the pitch places what it can.
+    const merged = [...row.slice(0, 14), { cx: (row[14]!.cx + row[15]!.cx) / 2, width: 70, height: 43 }, ...row.slice(16)];
+    expect(glyphsByPlace(merged, 30)?.[14]).toBeUndefined();
+  });
 });
 
 describe('a 0 read as O by both engines, with a 4 whose change to A would hold too (pure)', () => {
