@@ -108,3 +108,36 @@ describe('the cancellation check with the shape witness (pure)', () => {
     expect(zoneFromText(text, text, glyphsWith(printed.lines, zeroes(SHAPE_MARGIN - 0.02)))).toBeNull();
   });
 });
+
+describe('a twin digit every reading agreed on, whose glyph leans to its letter (pure)', () => {
+  // The engines read a printed G as 6 in every pass, and G and 6 weigh the same modulo 10: the
+  // number holds either way (fresh seed 8209, hard TD3 #24: 6585G3C5R read as 658563C5R).
+  const printedG: ZoneReading = { format: 'TD3', lines: mrzLines('TD3', { ...HOLDER, documentNumber: '6585G3C5R' }) };
+  const readSix: ZoneReading = { format: 'TD3', lines: mrzLines('TD3', { ...HOLDER, documentNumber: '658563C5R' }) };
+  const everyReading = pass(readSix.lines);
+  const at = (likeness: Record<string, number>) => (row: number, column: number) => (row === 1 && column === 4 ? likeness : undefined);
+
+  it('does not count the digit where the glyph resembles its letter twin more, by any margin', () => {
+    // The glyph measured on that photo: G 0.92, 6 0.826, below the margin that settles a contest.
+    const glyphs = glyphsWith(readSix.lines, at({ G: 0.92, '6': 0.826, Q: 0.867 }));
+    expect(twinsConfirmed(readSix, everyReading, [everyReading], glyphs)).toBe(false);
+  });
+
+  it('counts it where the glyph resembles the digit more, or was not measured, as before', () => {
+    expect(twinsConfirmed(readSix, everyReading, [everyReading], glyphsWith(readSix.lines, at({ '6': 0.9, G: 0.89 })))).toBe(true);
+    expect(
+      twinsConfirmed(
+        readSix,
+        everyReading,
+        [everyReading],
+        glyphsWith(readSix.lines, () => undefined),
+      ),
+    ).toBe(true);
+    expect(twinsConfirmed(readSix, everyReading, [everyReading])).toBe(true);
+  });
+
+  it('leaves a printed letter alone: a G the engines read as G is not held to the shape', () => {
+    const readG = pass(printedG.lines);
+    expect(twinsConfirmed(printedG, readG, [readG], glyphsWith(printedG.lines, at({ '6': 0.95, G: 0.9 })))).toBe(true);
+  });
+});

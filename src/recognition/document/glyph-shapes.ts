@@ -279,9 +279,11 @@ export interface ShapeWitness {
   prefers(row: number, column: number, char: string, other: string): boolean;
   /** a letter or digit the glyph there resembles more than `char` by SHAPE_MARGIN, if any */
   rival(row: number, column: number, char: string): string | undefined;
+  /** whether the glyph there resembles `other` more than `char` at all (no margin) */
+  leansTo(row: number, column: number, char: string, other: string): boolean;
 }
 
-const SILENT: ShapeWitness = { prefers: () => false, rival: () => undefined };
+const SILENT: ShapeWitness = { prefers: () => false, rival: () => undefined, leansTo: () => false };
 
 /**
  * The shape witness for a reading of the zone: each of its characters matched to the glyph at its
@@ -303,6 +305,10 @@ export function shapeWitness(lines: string[], glyphs: ZoneGlyph[][] | undefined)
       const floor = Math.min(...Object.values(likeness));
       const own = likeness[char] ?? floor;
       return Object.entries(likeness).find(([other, score]) => other !== char && other !== '<' && score - own >= SHAPE_MARGIN)?.[0];
+    },
+    leansTo(row, column, char, other) {
+      const margin = preference(likenessAt(row, column), other, char);
+      return margin !== undefined && margin > 0;
     },
   };
 }

@@ -87,6 +87,10 @@ export function twinsConfirmed(zone: ZoneReading, read: EngineLines, passes: Eng
   const shapes = shapeWitness(zone.lines, glyphs);
   return twinSightings(zone, read).every((s) => {
     const twin = UNCHECKABLE[s.char]!;
+    // A digit whose glyph resembles its letter twin more, by any margin: the readings agreeing on
+    // the digit say nothing between the twins (they read a printed G as 6 in every pass, fresh seed
+    // 8209, hard TD3 #24: `6585G3C5R` read `658563C5R`, the glyph G 0.92, 6 0.83).
+    if (/\d/.test(s.char) && shapes.leansTo(s.row, s.column, s.char, twin)) return false;
     if (s.engine === 'legacy') return sawIt(s) || s.seen === twin;
     if (shapes.prefers(s.row, s.column, s.char, twin)) return true;
     const here = everywhere.filter((o) => o.row === s.row && o.column === s.column);
