@@ -5,7 +5,8 @@
  * letter or digit. Those fields take letters and digits anywhere, so there a misreading is not
  * caught by the field's class, only by the check digits, which several swaps can fool.
  */
-import { alignedIndices, bestMatchIndex, MIXED_FIELDS, type ZoneReading } from '../../src/recognition/document/repair.js';
+import { alignedIndices, bestMatchIndex } from '../../src/recognition/document/repair.js';
+import { MIXED_FIELDS, type ZoneReading } from '../../src/recognition/document/zone-layout.js';
 import type { Engine, EngineLines } from '../../src/recognition/document/twins.js';
 
 export class ConfusionTable {

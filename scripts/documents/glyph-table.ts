@@ -6,7 +6,7 @@
  * (the digits not clearly taller, the heights scattered, or the glyphs not matching the rows).
  */
 import { DIGIT_FROM, glyphScale, type ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
-import { zoneShape, type ZoneReading } from '../../src/recognition/document/repair.js';
+import { zoneShape, type ZoneReading } from '../../src/recognition/document/zone-layout.js';
 
 interface Row {
   documents: number;

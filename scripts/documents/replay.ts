@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { nameOf, withoutName } from '../../src/recognition/document/names.js';
 import { passRead, settle, type PassRead } from '../../src/recognition/document/passes.js';
-import type { ZoneReading } from '../../src/recognition/document/repair.js';
+import type { ZoneReading } from '../../src/recognition/document/zone-layout.js';
 import type { PassTrace } from '../../src/recognition/document/worker.js';
 import { ShapeMarginTable } from './shape-table.js';
 

@@ -12,15 +12,8 @@ import { SHAPE_MARGIN, preference } from '../../src/recognition/document/glyph-s
 import { glyphsByPlace, type Likeness, type ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
 import { inName } from '../../src/recognition/document/certainty.js';
 import { readAlike } from '../../src/recognition/document/look-alikes.js';
-import {
-  alignedIndices,
-  bestMatchIndex,
-  FILLER_LIKE,
-  forced,
-  zoneShape,
-  type FieldClass,
-  type ZoneReading,
-} from '../../src/recognition/document/repair.js';
+import { alignedIndices, bestMatchIndex, FILLER_LIKE, forced } from '../../src/recognition/document/repair.js';
+import { zoneShape, type FieldClass, type ZoneReading } from '../../src/recognition/document/zone-layout.js';
 import type { EngineLines } from '../../src/recognition/document/twins.js';
 
 const ALPHABET = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];

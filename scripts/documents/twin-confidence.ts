@@ -5,7 +5,8 @@
  * which engine's confidence can choose between twins (`LSTM_TWIN_CONFIDENCE` in confidence.ts) and
  * that none can accept one alone (a twin read with as much confidence as printed characters).
  */
-import { UNCHECKABLE, type ZoneReading } from '../../src/recognition/document/repair.js';
+import type { ZoneReading } from '../../src/recognition/document/zone-layout.js';
+import { UNCHECKABLE } from '../../src/recognition/document/look-alikes.js';
 import { twinSightings, type Engine, type EngineLines, type TwinSighting } from '../../src/recognition/document/twins.js';
 
 /** Lower edges of the confidence bands (Tesseract's 0 to 100). */

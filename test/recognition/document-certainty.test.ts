@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { zoneCertainty } from '../../src/recognition/document/certainty.js';
-import { UNCHECKABLE, zoneFromText, zoneHolds, type ZoneReading } from '../../src/recognition/document/repair.js';
+import { zoneFromText } from '../../src/recognition/document/repair.js';
+import { zoneHolds, type ZoneReading } from '../../src/recognition/document/zone-layout.js';
+import { UNCHECKABLE } from '../../src/recognition/document/look-alikes.js';
 import { LETTER_DIGITS } from '../../src/recognition/document/look-alikes.js';
 import type { ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
 import type { EngineLines } from '../../src/recognition/document/twins.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nameByAgreement } from '../../src/recognition/document/names.js';
-import type { ZoneReading } from '../../src/recognition/document/repair.js';
+import type { ZoneReading } from '../../src/recognition/document/zone-layout.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 
 const HOLDER: Holder = {

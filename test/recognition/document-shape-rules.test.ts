@@ -3,7 +3,8 @@ import { zoneCertainty } from '../../src/recognition/document/certainty.js';
 import type { ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
 import { preference, SHAPE_MARGIN } from '../../src/recognition/document/glyph-shapes.js';
 import { twinsConfirmed, type EngineLines } from '../../src/recognition/document/twins.js';
-import { zoneFromText, type ZoneReading } from '../../src/recognition/document/repair.js';
+import { zoneFromText } from '../../src/recognition/document/repair.js';
+import type { ZoneReading } from '../../src/recognition/document/zone-layout.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 
 const HOLDER: Holder = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LSTM_TWIN_CONFIDENCE } from '../../src/recognition/document/confidence.js';
-import { zoneFromText, type ZoneReading } from '../../src/recognition/document/repair.js';
+import { zoneFromText } from '../../src/recognition/document/repair.js';
+import type { ZoneReading } from '../../src/recognition/document/zone-layout.js';
 import { twinsConfirmed, twinSightings, type EngineLines, type ReadLine } from '../../src/recognition/document/twins.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
 

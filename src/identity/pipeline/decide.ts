@@ -2,7 +2,7 @@ import type { FaceOutcome } from '../face-rules.js';
 import type { DocumentReading } from '../../recognition/document/reader.js';
 import { inName } from '../../recognition/document/certainty.js';
 import { compareReadings } from '../../recognition/document/look-alikes.js';
-import type { ZoneReading } from '../../recognition/document/repair.js';
+import type { ZoneReading } from '../../recognition/document/zone-layout.js';
 import { sidesAgree, type CardSides } from '../../recognition/document/sides.js';
 import { MIN_IMAGE_HEIGHT as MIN_HEIGHT, MIN_IMAGE_WIDTH as MIN_WIDTH } from '../upload-limits.js';
 import { readMrz, startOfDay } from './mrz.js';

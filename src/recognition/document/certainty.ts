@@ -31,7 +31,8 @@
  */
 import { digitTall, glyphScale, type ZoneGlyph } from './glyph-heights.js';
 import { shapeWitness } from './glyph-shapes.js';
-import { alignedIndices, bestMatchIndex, FILLER_LIKE, forced, zoneHolds, zoneShape, type FieldClass, type ZoneReading } from './repair.js';
+import { alignedIndices, bestMatchIndex, FILLER_LIKE, forced } from './repair.js';
+import { zoneHolds, zoneShape, type FieldClass, type ZoneReading } from './zone-layout.js';
 import type { Engine, EngineLines } from './twins.js';
 import { readAlike } from './look-alikes.js';
 

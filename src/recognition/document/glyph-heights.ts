@@ -134,7 +134,7 @@ export interface GlyphMeasure {
 
 /**
  * Each position's height on the scale from the row's letters (0) to its digits (1), for a reading
- * `lines` of the zone whose field classes are `shape` (repair.ts: d digit, c check digit, a letter,
+ * `lines` of the zone whose field classes are `shape` (zone-layout.ts: d digit, c check digit, a letter,
  * n name, f sex; others unknown), measured on `glyphs` (zoneGlyphs), with the digits' excess and
  * the scatter (glyphScale applies the limits). The model: a glyph's height is its row's letter
  * height, plus a slope along the rows (the same for all: a slanted photo), plus the digits' excess

@@ -8,6 +8,7 @@
  * zone read only in such pairs is an OCR slip (`manual_review`, never `declined`), and the front's
  * printed document number is compared with the back's zone through it.
  */
+import { valueOf } from './zone-layout.js';
 
 /**
  * For each letter, the digits the engines read it for or in its place on OCR-B, the most common
@@ -74,4 +75,35 @@ export function compareReadings(a: string, b: string): 'same' | 'look_alike' | '
   if (linesA.length !== linesB.length || linesA.some((l, i) => l.length !== linesB[i]!.length)) return 'different';
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !readAlike(a[i]!, b[i]!)) return 'different';
   return 'look_alike';
+}
+
+/**
+ * Letter/digit pairs that look alike in OCR-B and that the check digits cannot tell apart (their
+ * values are equal modulo 10: G=16 and 6, L=21 and 1, S=28 and 8, U=30 and 0). In a field that may
+ * hold both, such a character counts only when both engines saw it (or a look-alike that the check
+ * digits do tell apart, as O for 0).
+ */
+export const UNCHECKABLE: Record<string, string> = Object.fromEntries(
+  Object.entries(LETTER_DIGITS).flatMap(([letter, digits]) =>
+    [...digits]
+      .filter((digit) => (valueOf(letter) - Number(digit)) % 10 === 0)
+      .flatMap((digit) => [
+        [letter, digit],
+        [digit, letter],
+      ]),
+  ),
+);
+
+/**
+ * The look-alikes of `c` that OCR confuses it with and that the check digits do tell apart
+ * (look-alikes.ts: O, Q and D for 0; I and T for 1; 5 for S; B for 8): never the twin itself (G
+ * for 6, L for 1), which weighs the same. Tuning seed 11, clean TD1 #3: the LSTM engine read the
+ * 1 of 1X0XMV4LV as T in every pass, the legacy engine 1, and the zone went unread as though the
+ * LSTM engine had not seen the 1; T and 1 differ by 28, which the check digit sees alone.
+ */
+export function checkableLookAlikes(c: string): string[] {
+  const lookAlikes = /\d/.test(c)
+    ? Object.entries(LETTER_DIGITS).flatMap(([letter, digits]) => (digits.includes(c) ? [letter] : []))
+    : [...(LETTER_DIGITS[c] ?? '')];
+  return lookAlikes.filter((x) => x !== UNCHECKABLE[c]);
 }

@@ -5,7 +5,7 @@
  * #35; the LSTM engine read the O of PIOTR as Q, seed 8123, phone photo #18) while other passes
  * over the same image read it right. The name taken is the one the most engine readings show.
  */
-import type { ZoneReading } from './repair.js';
+import type { ZoneReading } from './zone-layout.js';
 
 /** Where the name stands: TD1 its third line, TD2 and TD3 the first line after the document code and issuing state. */
 export const nameOf = (zone: ZoneReading) => (zone.format === 'TD1' ? zone.lines[2]! : zone.lines[0]!.slice(5));

@@ -7,7 +7,8 @@
 import { zoneCertainty } from './certainty.js';
 import type { ZoneGlyph } from './glyph-heights.js';
 import { nameByAgreement } from './names.js';
-import { mixedFields, zoneFromText, type ZoneReading } from './repair.js';
+import { zoneFromText } from './repair.js';
+import { mixedFields, type ZoneReading } from './zone-layout.js';
 import { twinsConfirmed, type EngineLines, type ReadLine } from './twins.js';
 
 /** One pass over an image: the zone its text gives, both engines' raw text, their lines and the zone's glyphs. */

@@ -6,7 +6,7 @@
  */
 import { parse } from 'mrz';
 import { readAlike } from './look-alikes.js';
-import type { ZoneReading } from './repair.js';
+import type { ZoneReading } from './zone-layout.js';
 
 /** What the reader saw of a card sent as two sides (a `back` beside the `file`). */
 export interface CardSides {

@@ -9,7 +9,9 @@
 import type { ReadLine } from './confidence.js';
 import type { ZoneGlyph } from './glyph-heights.js';
 import { shapeWitness } from './glyph-shapes.js';
-import { alignedIndices, bestMatchIndex, checkableLookAlikes, MIXED_FIELDS, UNCHECKABLE, type ZoneReading } from './repair.js';
+import { alignedIndices, bestMatchIndex } from './repair.js';
+import { MIXED_FIELDS, type ZoneReading } from './zone-layout.js';
+import { checkableLookAlikes, UNCHECKABLE } from './look-alikes.js';
 
 export type { ReadLine } from './confidence.js';
 

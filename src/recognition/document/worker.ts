@@ -23,7 +23,7 @@ import type { ZoneGlyph } from './glyph-heights.js';
 import { measuredZoneGlyphs } from './glyph-shapes.js';
 import { readPrintedNumbers } from './front-number.js';
 import { passRead, settle, type PassRead } from './passes.js';
-import type { ZoneReading } from './repair.js';
+import type { ZoneReading } from './zone-layout.js';
 import type { CardSides } from './sides.js';
 import type { EngineLines, ReadLine } from './twins.js';
 import { MAX_IMAGE_PIXELS as MAX_INPUT_PIXELS, MAX_WORKING_SIDE, workingSize } from '../image-bounds.js';
