@@ -97,20 +97,11 @@ function compositeSwapsMayCancel(format: ZoneFormat, lines: string[], swaps: Rec
   const composite = fields.flatMap(({ row, start, end }) => [...lines[row]!.slice(start, end)]);
   const where = fields.flatMap(({ row, start, end }) => Array.from({ length: end - start }, (_, k) => [row, start + k] as const));
   const compositeOnly = fields.flatMap(({ row, start, end }) => [...SHAPES[format][row]!.slice(start, end)].map((cls) => cls === 'o'));
-  const swapsAt = (i: number) => swapsLeft(swaps, composite[i]!, where[i]![0], where[i]![1], shapes);
-  const places = composite.flatMap((_, i) => (compositeOnly[i] && swapsAt(i).length > 0 ? [i] : []));
-  if (places.length === 0) return false;
-  const options = places.map((i) => [composite[i]!, ...swapsAt(i)]);
-  const counts = options.map((o) => o.length);
-  if (counts.reduce((n, c) => n * c, 1) > MAX_SWAP_MIXES) return true;
-  const printed = Number(lines[1]![check]);
-  for (const choice of mixesOf(counts)) {
-    if (choice.every((k) => k === 0)) continue;
-    const swapped = [...composite];
-    places.forEach((i, k) => (swapped[i] = options[k]![choice[k]!]!));
-    if (checkDigitOf(swapped) === printed) return true;
-  }
-  return false;
+  return someSwapHolds(
+    composite,
+    (i) => (compositeOnly[i] ? swapsLeft(swaps, composite[i]!, where[i]![0], where[i]![1], shapes) : []),
+    Number(lines[1]![check]),
+  );
 }
 
 /**
@@ -120,20 +111,28 @@ function compositeSwapsMayCancel(format: ZoneFormat, lines: string[], swaps: Rec
 function swapsMayCancel(format: ZoneFormat, lines: string[], swaps: Record<string, string[]>, shapes: ShapeWitness): boolean {
   return CHECKED_MIXED_FIELDS[format].some(({ row, start, check }) => {
     const field = [...lines[row]!.slice(start, check)];
-    const printed = Number(lines[row]![check]);
-    const swapsAt = (i: number) => swapsLeft(swaps, field[i]!, row, start + i, shapes);
-    const places = field.flatMap((_, i) => (swapsAt(i).length > 0 ? [i] : []));
-    const options = places.map((i) => [field[i]!, ...swapsAt(i)]);
-    const counts = options.map((o) => o.length);
-    if (counts.reduce((n, c) => n * c, 1) > MAX_SWAP_MIXES) return true;
-    for (const choice of mixesOf(counts)) {
-      if (choice.every((k) => k === 0)) continue;
-      const swapped = [...field];
-      places.forEach((i, k) => (swapped[i] = options[k]![choice[k]!]!));
-      if (checkDigitOf(swapped) === printed) return true;
-    }
-    return false;
+    return someSwapHolds(field, (i) => swapsLeft(swaps, field[i]!, row, start + i, shapes), Number(lines[row]![check]));
   });
+}
+
+/**
+ * Whether `chars`, with at least one character swapped for one of the options `optionsAt` gives
+ * its place (the others kept), can make the check digit `printed`; true too past MAX_SWAP_MIXES
+ * mixes, which are not tried.
+ */
+function someSwapHolds(chars: string[], optionsAt: (i: number) => string[], printed: number): boolean {
+  const swapsAt = chars.map((_, i) => optionsAt(i));
+  const places = chars.flatMap((_, i) => (swapsAt[i]!.length > 0 ? [i] : []));
+  const options = places.map((i) => [chars[i]!, ...swapsAt[i]!]);
+  const counts = options.map((o) => o.length);
+  if (counts.reduce((n, c) => n * c, 1) > MAX_SWAP_MIXES) return true;
+  for (const choice of mixesOf(counts)) {
+    if (choice.every((k) => k === 0)) continue;
+    const swapped = [...chars];
+    places.forEach((i, k) => (swapped[i] = options[k]![choice[k]!]!));
+    if (checkDigitOf(swapped) === printed) return true;
+  }
+  return false;
 }
 
 /**
