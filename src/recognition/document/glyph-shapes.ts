@@ -18,6 +18,7 @@ import { OCR_B_GLYPHS } from './ocr-b-glyphs.js';
 import type { Glyph, Gray } from './marks.js';
 import { glyphsByPlace, zoneGlyphBoxes, type Likeness, type ZoneGlyph } from './glyph-heights.js';
 import { stripLayout } from './levelled-zone.js';
+import { median } from './band.js';
 
 /** How many characters a glyph's likeness keeps: enough for the look-alikes an engine reads. */
 const KEPT = 8;
@@ -146,8 +147,6 @@ function correlation(page: Gray, t: Template, g: Placed): number {
   return best;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-
 /**
  * Each row's glyphs (`boxes`: their ink boxes, rows' y from the top of their strip at `tops[row]`)
  * with where their baseline lies: the median bottom of the tall glyphs nearest it (fillers stand
@@ -156,7 +155,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 function placed(boxes: Glyph[][], tops: number[]): Placed[][] {
   return boxes.map((row, r) => {
     const heights = row.map((g) => g.y1 - g.y0);
-    const tall = row.filter((g, i) => heights[i]! >= median(heights) * 0.8);
+    const tallFrom = median(heights) * 0.8;
+    const tall = row.filter((g, i) => heights[i]! >= tallFrom);
     return row.map((g) => {
       const near = [...tall].sort((a, b) => Math.abs(a.cx - g.cx) - Math.abs(b.cx - g.cx)).slice(0, 7);
       return { cx: (g.x0 + g.x1) / 2, baseline: tops[r]! + median(near.map((n) => n.y1)), height: g.y1 - g.y0 };
