@@ -409,7 +409,12 @@ function digitsStandTall(readings: { lines: string[] }[], all: Position[], shape
  * engine's text of the same image (`second`, optional) as a second opinion on letters and digits;
  * null when no reading holds, or when two hold with as few changes (an ambiguous reading is none).
  */
-export function zoneFromText(text: string, second: string | ReadLine[] = '', glyphs?: ZoneGlyph[][]): ZoneReading | null {
+export function zoneFromText(
+  text: string,
+  second: string | ReadLine[] = '',
+  glyphs?: ZoneGlyph[][],
+  { maxOverruled = MAX_OVERRULED }: { maxOverruled?: number } = {},
+): ZoneReading | null {
   // Text without confidences is never sure of a twin.
   const secondLines =
     typeof second === 'string'
@@ -430,7 +435,7 @@ export function zoneFromText(text: string, second: string | ReadLine[] = '', gly
       reading &&
       shapes &&
       !contestedTwin(reading, all, widths, glyphs ? glyphScale(reading, shape, glyphs) : null, shapes) &&
-      overruled(reading, all) <= MAX_OVERRULED &&
+      overruled(reading, all) <= maxOverruled &&
       !unwitnessed(reading, all, shapes)
         ? repairCountries(reading, candidate.format, all)
         : null;

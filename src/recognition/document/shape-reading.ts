@@ -1,0 +1,66 @@
+/**
+ * The zone as the glyphs' shapes read it (pure; no OCR): a third reader beside Tesseract's two
+ * engines, for the photos whose text neither engine reads closely enough for the repair to reach
+ * (docs/document-reading.md, "Document reading", step 7). Each glyph of the zone levelled at 40 px
+ * already carries the OCR-B characters it resembles most (glyph-shapes.ts); read at its place
+ * (glyph-heights.ts, glyphsByPlace), the likeliest character the place's class allows (a digit in
+ * a date, a letter in a country code) is the shape's reading of it.
+ *
+ * This reading only proposes a zone: the repair (repair.ts) and every rule after it weigh it as
+ * they weigh an engine's text, an engine's pass must confirm it, and the certainty rule
+ * (certainty.ts) counts only what the engines read, never the shapes, so no character stands on
+ * the shape alone.
+ */
+import { glyphsByPlace, type ZoneGlyph } from './glyph-heights.js';
+import { SHAPES, type ZoneFormat } from './zone-layout.js';
+
+/** The characters each field class lets a place hold (zone-layout.ts, FieldClass). */
+const ALLOWED: Record<string, RegExp> = {
+  d: /[0-9<]/,
+  c: /[0-9<]/,
+  a: /[A-Z<]/,
+  f: /[MF<]/,
+  n: /[A-Z<]/,
+  x: /[A-Z0-9<]/,
+  o: /[A-Z0-9<]/,
+};
+
+/** The formats a zone of these rows may be, the one whose width is nearest the rows' glyph count first. */
+function formatsOf(glyphs: ZoneGlyph[][]): ZoneFormat[] {
+  const formats: ZoneFormat[] = glyphs.length === 3 ? ['TD1'] : glyphs.length === 2 ? ['TD3', 'TD2'] : [];
+  const count = glyphs[0]?.length ?? 0;
+  const off = (format: ZoneFormat) => Math.abs(SHAPES[format][0]!.length - count);
+  return formats.sort((a, b) => off(a) - off(b));
+}
+
+/** One row read by its glyphs' shapes at `width` places under the classes `shape`, or null where a place has no measured glyph. */
+function rowByShape(row: ZoneGlyph[], shape: string): string | null {
+  const places = glyphsByPlace(row, shape.length);
+  if (!places) return null;
+  let text = '';
+  for (const [column, glyph] of places.entries()) {
+    const likeness = glyph?.likeness;
+    if (!likeness) return null;
+    const allowed = ALLOWED[shape[column]!]!;
+    const best = Object.entries(likeness)
+      .filter(([char]) => allowed.test(char))
+      .sort((a, b) => b[1] - a[1])[0];
+    // None of the characters kept is allowed here: the place is read as the likeliest of all,
+    // and the repair forces it into its class as it does an engine's character.
+    text += best ? best[0] : Object.entries(likeness).sort((a, b) => b[1] - a[1])[0]![0];
+  }
+  return text;
+}
+
+/**
+ * The zone's text as the shapes read it, one line per row, in the first format whose every place
+ * has a measured glyph; null when no format fits the glyphs.
+ */
+export function shapeReading(glyphs: ZoneGlyph[][] | undefined): string | null {
+  if (!glyphs) return null;
+  for (const format of formatsOf(glyphs)) {
+    const lines = SHAPES[format].map((shape, row) => rowByShape(glyphs[row]!, shape));
+    if (lines.every((l) => l !== null)) return lines.join('\n');
+  }
+  return null;
+}
