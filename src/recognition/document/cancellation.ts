@@ -7,7 +7,7 @@
 import { digitTall, glyphScale, type ZoneGlyph } from './glyph-heights.js';
 import { shapeWitness, type ShapeWitness } from './glyph-shapes.js';
 import { LETTER_DIGITS, UNCHECKABLE } from './look-alikes.js';
-import { checkDigitOf, checkDigitsHold, CHECKED_MIXED_FIELDS, COMPOSITE, parsed, SHAPES, type ZoneFormat } from './zone-layout.js';
+import { checkDigitOf, checkDigitsHold, CHECKED_MIXED_FIELDS, COMPOSITE, fieldsValid, SHAPES, type ZoneFormat } from './zone-layout.js';
 
 /**
  * The reading with every letter that the engines read for a digit turned into one of its digits
@@ -36,7 +36,7 @@ export function lettersStandingTall(format: ZoneFormat, lines: string[], glyphs:
     const out = lines.map((l) => [...l]);
     tall.forEach((t, k) => (out[t.row]![t.column] = t.digits[choice[k]!]!));
     const digits = out.map((l) => l.join(''));
-    if (checkDigitsHold(digits) && parsed(digits)?.valid && !lettersMayBeDigits(format, digits, shapeWitness(digits, glyphs)))
+    if (checkDigitsHold(digits) && fieldsValid(digits) && !lettersMayBeDigits(format, digits, shapeWitness(digits, glyphs)))
       settled.push(digits);
   }
   return settled.length === 1 ? settled[0]! : null;

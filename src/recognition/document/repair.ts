@@ -13,7 +13,16 @@ import { digitTall, glyphScale, type GlyphScale, type ZoneGlyph } from './glyph-
 import { checkableLookAlikes, LETTER_DIGITS, UNCHECKABLE } from './look-alikes.js';
 import { shapeWitness, type ShapeWitness } from './glyph-shapes.js';
 import { lettersMayBeDigits, lettersStandingTall, zeroesMayBeLetters, zeroesStandTall } from './cancellation.js';
-import { checkDigitsHold, parsed, placeIn, SHAPES, type FieldClass, type ZoneFormat, type ZoneReading } from './zone-layout.js';
+import {
+  checkDigitsHold,
+  fieldsValid,
+  parsed,
+  placeIn,
+  SHAPES,
+  type FieldClass,
+  type ZoneFormat,
+  type ZoneReading,
+} from './zone-layout.js';
 
 // The confusions OCR makes between letters and digits on OCR-B (look-alikes.ts, one table): a
 // letter where only a digit may stand is read as its most common digit, a digit where only a letter
@@ -442,7 +451,7 @@ export function zoneFromText(
     // Every field must be valid too, not only the check digits: no check digit covers the
     // document code or the sex (measured: a P read as O and an F read as 5 in a zone whose check
     // digits all held).
-    if (!lines || !parsed(lines)?.valid) continue;
+    if (!lines || !fieldsValid(lines)) continue;
     let settled: string[] | null = lines;
     if (lettersMayBeDigits(candidate.format, lines, shapeWitness(lines, glyphs))) {
       const digits = glyphs && lettersStandingTall(candidate.format, lines, glyphs);

@@ -49,8 +49,19 @@ export function checkDigitsHold(lines: string[]): boolean {
   return checks.length > 0 && checks.every((d) => d.valid);
 }
 
-/** Every check digit holds, the composite included, and every field is valid (the states known, the document code and sex allowed). */
-export const zoneHolds = (lines: string[]): boolean => checkDigitsHold(lines) && Boolean(parsed(lines)?.valid);
+/**
+ * Every field is valid as the mrz package parses it (the states known, the document code and sex
+ * allowed), but for an empty given name: the package refuses it where a surname of 28 letters and
+ * its `<<` fill a TD1 card's name line (tuning seed 13, hard TD1 #2), while it takes a surname
+ * alone in every other format and length, and some states print the surname only.
+ */
+export function fieldsValid(lines: string[]): boolean {
+  const result = parsed(lines);
+  return result !== null && result.details.every((d) => d.valid || (d.field === 'firstName' && d.value === ''));
+}
+
+/** Every check digit holds, the composite included, and every field is valid (fieldsValid). */
+export const zoneHolds = (lines: string[]): boolean => checkDigitsHold(lines) && fieldsValid(lines);
 
 /** Where the fields that may hold letters and digits stand: line `row`, characters `start` to `end` (exclusive). */
 export const MIXED_FIELDS: Record<ZoneFormat, { row: number; start: number; end: number }[]> = {
