@@ -20,8 +20,12 @@ import { glyphsByPlace, zoneGlyphBoxes, type Likeness, type ZoneGlyph } from './
 import { stripLayout } from './levelled-zone.js';
 import { median } from './band.js';
 
-/** How many characters a glyph's likeness keeps: enough for the look-alikes an engine reads. */
-const KEPT = 8;
+/**
+ * How many characters a glyph's likeness keeps: every one. A preference over a character not kept
+ * could only be bounded by the least kept (preference below), and on blurred photos that bound
+ * stood near the margin for characters the glyph hardly resembles (an M's H, an 8's 3).
+ */
+const KEPT = Object.keys(OCR_B_GLYPHS).length;
 /**
  * A glyph whose best correlation is below this resembles no OCR-B glyph (a blot, two glyphs run
  * together, a glyph cut by the strip): it says nothing.
