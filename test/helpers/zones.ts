@@ -35,3 +35,18 @@ export const ADULT_CARD_HOLDER: Holder = {
   sex: 'M',
   expiryDate: '300415',
 };
+
+/**
+ * A holder whose zone the pure reader tests bend: twins in the document number (8 and S, 1 and L),
+ * two states a letter apart (SEN, BEN) and a name of look-alike letters.
+ */
+export const LOOK_ALIKE_HOLDER: Holder = {
+  surname: 'OSZBORN',
+  givenNames: 'ZOE',
+  documentNumber: 'AB8123456',
+  issuingCountry: 'SEN',
+  nationality: 'BEN',
+  birthDate: '880512',
+  sex: 'F',
+  expiryDate: '310214',
+};

@@ -4,18 +4,10 @@ import { passRead, settle, type PassRead } from '../../src/recognition/document/
 import { shapeReading } from '../../src/recognition/document/shape-reading.js';
 import type { EngineLines } from '../../src/recognition/document/twins.js';
 import type { ZoneFormat } from '../../src/recognition/document/zone-layout.js';
-import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
+import { mrzLines } from '../../scripts/documents/mrz-lines.js';
+import { LOOK_ALIKE_HOLDER } from '../helpers/zones.js';
 
-const HOLDER: Holder = {
-  surname: 'OSZBORN',
-  givenNames: 'ZOE',
-  documentNumber: 'AB8123456',
-  issuingCountry: 'SEN',
-  nationality: 'BEN',
-  birthDate: '880512',
-  sex: 'F',
-  expiryDate: '310214',
-};
+const HOLDER = LOOK_ALIKE_HOLDER;
 
 /** Glyphs at a 24 px pitch whose shapes resemble the printed character most, or what `likeness` says at a place. */
 const glyphsOf = (

@@ -5,18 +5,10 @@ import { preference, SHAPE_MARGIN } from '../../src/recognition/document/glyph-s
 import { twinsConfirmed, type EngineLines } from '../../src/recognition/document/twins.js';
 import { zoneFromText } from '../../src/recognition/document/repair.js';
 import type { ZoneReading } from '../../src/recognition/document/zone-layout.js';
-import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
+import { mrzLines } from '../../scripts/documents/mrz-lines.js';
+import { LOOK_ALIKE_HOLDER } from '../helpers/zones.js';
 
-const HOLDER: Holder = {
-  surname: 'OSZBORN',
-  givenNames: 'ZOE',
-  documentNumber: 'AB8123456',
-  issuingCountry: 'SEN',
-  nationality: 'BEN',
-  birthDate: '880512',
-  sex: 'F',
-  expiryDate: '310214',
-};
+const HOLDER = LOOK_ALIKE_HOLDER;
 
 /** One pass: what each engine read, line by line. */
 const pass = (legacy: string[], lstm: string[] = legacy): EngineLines => ({

@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { zoneFromText } from '../../src/recognition/document/repair.js';
 import { fieldsValid, zoneHolds, type ZoneFormat } from '../../src/recognition/document/zone-layout.js';
 import { mrzLines, type Holder } from '../../scripts/documents/mrz-lines.js';
+import { LOOK_ALIKE_HOLDER } from '../helpers/zones.js';
 
-const holder = (surname: string, givenNames = ''): Holder => ({
-  surname,
-  givenNames,
-  documentNumber: 'AB8123456',
-  issuingCountry: 'SEN',
-  nationality: 'BEN',
-  birthDate: '880512',
-  sex: 'F',
-  expiryDate: '310214',
-});
+const holder = (surname: string): Holder => ({ ...LOOK_ALIKE_HOLDER, surname, givenNames: '' });
 
 describe('a zone whose holder has a surname only (pure)', () => {
   // 28 letters and the `<<` that ends a surname fill a TD1 card's name line: the mrz package
