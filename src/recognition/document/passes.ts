@@ -9,7 +9,7 @@ import type { ZoneGlyph } from './glyph-heights.js';
 import { nameByAgreement } from './names.js';
 import { zoneFromText } from './repair.js';
 import { shapeReading } from './shape-reading.js';
-import { mixedFields, type ZoneReading } from './zone-layout.js';
+import { MIXED_FIELDS, mixedFields, type ZoneReading } from './zone-layout.js';
 import { twinsConfirmed, type EngineLines, type ReadLine } from './twins.js';
 
 /** One pass over an image: the zone its text gives, both engines' raw text, their lines and the zone's glyphs. */
@@ -38,6 +38,12 @@ export function passRead(legacyText: string, lstmText: string, lines: EngineLine
  */
 const confirms = (other: PassRead, zone: ZoneReading) =>
   other.zone?.lines.join('\n') === zone.lines.join('\n') || mixedFields(zone).every((field) => other.raw.includes(field));
+
+/** Whether the shapes' reading (shape-reading.ts) shows the zone's letter-and-digit fields as they stand, at their places. */
+const shapesReadMixedFields = (zone: ZoneReading, shapes: string) => {
+  const lines = shapes.split('\n');
+  return MIXED_FIELDS[zone.format].every(({ row, start, end }) => lines[row]?.slice(start, end) === zone.lines[row]!.slice(start, end));
+};
 
 /**
  * What the passes made so far over one image decide: a zone read (`certain`, with whether its
@@ -91,8 +97,7 @@ function decide(reads: PassRead[], zone: ZoneReading, from: PassRead | { shapes:
   const glyphs = 'shapes' in from ? reads[0]?.glyphs : from.glyphs;
   const passes = reads.map((r) => r.lines);
   const confirmed =
-    reads.some((other) => other !== from && confirms(other, zone)) ||
-    ('shapes' in from && mixedFields(zone).every((field) => from.shapes.includes(field)));
+    reads.some((other) => other !== from && confirms(other, zone)) || ('shapes' in from && shapesReadMixedFields(zone, from.shapes));
   // The characters with an uncheckable twin are weighed against every pass made over the image (twins.ts).
   const twinWitnesses = 'shapes' in from ? passes : [from.lines];
   if (!confirmed || !twinWitnesses.some((lines) => twinsConfirmed(zone, lines, passes, glyphs))) return null;

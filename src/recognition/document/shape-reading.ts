@@ -2,14 +2,13 @@
  * The zone as the glyphs' shapes read it (pure; no OCR): a third reader beside Tesseract's two
  * engines, for the photos whose text neither engine reads closely enough for the repair to reach
  * (docs/document-reading.md, "Document reading", step 7). Each glyph of the zone levelled at 40 px
- * already carries the OCR-B characters it resembles most (glyph-shapes.ts); read at its place
+ * already carries how much it resembles each OCR-B character (glyph-shapes.ts); read at its place
  * (glyph-heights.ts, glyphsByPlace), the likeliest character the place's class allows (a digit in
  * a date, a letter in a country code) is the shape's reading of it.
  *
  * This reading only proposes a zone: the repair (repair.ts) and every rule after it weigh it as
- * they weigh an engine's text, an engine's pass must confirm it, and the certainty rule
- * (certainty.ts) counts only what the engines read, never the shapes, so no character stands on
- * the shape alone.
+ * they weigh an engine's text (passes.ts), and the certainty rule (certainty.ts) counts only what
+ * the engines read, never the shapes, so no character stands on the shape alone.
  */
 import { glyphsByPlace, type ZoneGlyph } from './glyph-heights.js';
 import { SHAPES, type ZoneFormat } from './zone-layout.js';
@@ -45,7 +44,7 @@ function rowByShape(row: ZoneGlyph[], shape: string): string | null {
     const best = Object.entries(likeness)
       .filter(([char]) => allowed.test(char))
       .sort((a, b) => b[1] - a[1])[0];
-    // None of the characters kept is allowed here: the place is read as the likeliest of all,
+    // No character the likeness keeps is allowed here: the place is read as the likeliest of all,
     // and the repair forces it into its class as it does an engine's character.
     text += best ? best[0] : Object.entries(likeness).sort((a, b) => b[1] - a[1])[0]![0];
   }
