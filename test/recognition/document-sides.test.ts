@@ -48,9 +48,20 @@ describe('the characters the reader confuses (pure)', () => {
 });
 
 describe('one card, two sides (pure)', () => {
-  it('takes the tokens of the front shaped like a document number: letters and digits, at most 9, at least one digit', () => {
+  it('takes the tokens of the front shaped like a document number: letters and digits, at most 9', () => {
     const text = 'IDENTITY CARD\nSURNAME NOVAK\nDOCUMENT NO\nT22000129\n740812  300415\nX1234567890 AB-12 t2200';
-    expect(printedNumberCandidates(text)).toEqual(['T22000129', '740812', '300415', 'T2200']);
+    expect(printedNumberCandidates(text)).toEqual([
+      'IDENTITY',
+      'CARD',
+      'SURNAME',
+      'NOVAK',
+      'DOCUMENT',
+      'NO',
+      'T22000129',
+      '740812',
+      '300415',
+      'T2200',
+    ]);
     expect(printedNumberCandidates('')).toEqual([]);
     expect(printedNumberCandidates('T22000129 T22000129')).toEqual(['T22000129']);
   });
@@ -67,6 +78,10 @@ describe('one card, two sides (pure)', () => {
   it('finds the number on the front exactly or through look-alikes, never another one', () => {
     expect(frontShowsNumber(['740812', 'T22000129'], 'T22000129')).toBe(true);
     expect(frontShowsNumber(['TZZOOO1Z9'], 'T22000129')).toBe(true);
+    // A number whose only digit the front pass read as a letter (tuning seed 15, clean TD1 #25:
+    // RED0VVNUF read as REDOVVNUF): a token of letters only is a number too.
+    expect(frontShowsNumber(printedNumberCandidates('DOCUMENT NO.\nREDOVVNUF'), 'RED0VVNUF')).toBe(true);
+    expect(frontShowsNumber(printedNumberCandidates('DOCUMENT NO.\nREDOVVNUF'), 'RED0VVNUE')).toBe(false);
     expect(frontShowsNumber(['T22000128'], 'T22000129')).toBe(false);
     expect(frontShowsNumber(['T2200012'], 'T22000129')).toBe(false);
     expect(frontShowsNumber(['T220001299'], 'T22000129')).toBe(false);

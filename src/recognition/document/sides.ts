@@ -18,10 +18,13 @@ export interface CardSides {
 
 /**
  * A token shaped like a document number: as in the zone's document number field of an ID card
- * (TD1), up to 9 letters and digits, with at least one digit (the words of the labels and names,
- * all letters, are never one).
+ * (TD1), up to 9 letters and digits. Letters only count too: a number whose digits the front pass
+ * read as letters has none left (tuning seed 15, clean TD1 #25: RED0VVNUF read as REDOVVNUF), and
+ * the words of the labels and names are compared with the zone's number position by position
+ * like any other token (frontShowsNumber): one counts only where it spells that number, up to
+ * look-alikes.
  */
-const NUMBER_SHAPE = /^(?=.*\d)[A-Z0-9]{1,9}$/;
+const NUMBER_SHAPE = /^[A-Z0-9]{1,9}$/;
 
 /** The tokens of the front's OCR text that may be its printed document number, each once, in reading order. */
 export function printedNumberCandidates(text: string): string[] {
