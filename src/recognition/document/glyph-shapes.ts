@@ -21,12 +21,6 @@ import { stripLayout } from './levelled-zone.js';
 import { median } from './band.js';
 
 /**
- * How many characters a glyph's likeness keeps: every one. A preference over a character not kept
- * could only be bounded by the least kept (preference below), and on blurred photos that bound
- * stood near the margin for characters the glyph hardly resembles (an M's H, an 8's 3).
- */
-const KEPT = Object.keys(OCR_B_GLYPHS).length;
-/**
  * A glyph whose best correlation is below this resembles no OCR-B glyph (a blot, two glyphs run
  * together, a glyph cut by the strip): it says nothing.
  */
@@ -212,7 +206,10 @@ export function glyphLikeness(page: Gray, tops: number[], boxes: Glyph[][], pitc
       const order = ranked(templates, g);
       return order[0]!.score < MIN_LIKENESS
         ? undefined
-        : Object.fromEntries(order.slice(0, KEPT).map((x) => [x.char, Math.round(x.score * 1000) / 1000]));
+        : // Every character is kept: a preference over one left out could only be bounded by the
+          // least kept (preference, below), and on blurred photos that bound stood near the margin
+          // for characters the glyph hardly resembles (an M's H, an 8's 3).
+          Object.fromEntries(order.map((x) => [x.char, Math.round(x.score * 1000) / 1000]));
     }),
   );
   // A zone blurred past its shapes resembles every template alike: its glyphs' best characters
@@ -241,8 +238,9 @@ function halved(page: Gray): Gray {
 
 /**
  * How far the glyph's likeness prefers `char` over `other`: the difference of their correlations,
- * taking a character the likeness did not keep as resembling no more than the least it kept.
- * Undefined when nothing was measured or `char` is not among the characters kept.
+ * taking a character the likeness does not hold as resembling no more than the least it holds
+ * (the measured likeness holds every character; read-rate dumps before issue 43's last report
+ * held the eight best). Undefined when nothing was measured or `char` is not among them.
  */
 export function preference(likeness: Likeness | undefined, char: string, other: string): number | undefined {
   if (!likeness || likeness[char] === undefined) return undefined;

@@ -40,13 +40,10 @@ function rowByShape(row: ZoneGlyph[], shape: string): string | null {
   for (const [column, glyph] of places.entries()) {
     const likeness = glyph?.likeness;
     if (!likeness) return null;
-    const allowed = ALLOWED[shape[column]!]!;
-    const best = Object.entries(likeness)
-      .filter(([char]) => allowed.test(char))
-      .sort((a, b) => b[1] - a[1])[0];
-    // No character the likeness keeps is allowed here: the place is read as the likeliest of all,
+    const ranked = Object.keys(likeness).sort((a, b) => likeness[b]! - likeness[a]!);
+    // Where no character the likeness holds is allowed, the place is read as the likeliest of all,
     // and the repair forces it into its class as it does an engine's character.
-    text += best ? best[0] : Object.entries(likeness).sort((a, b) => b[1] - a[1])[0]![0];
+    text += ranked.find((char) => ALLOWED[shape[column]!]!.test(char)) ?? ranked[0]!;
   }
   return text;
 }
