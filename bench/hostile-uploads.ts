@@ -1,7 +1,7 @@
 // Hostile uploads (docs/identity.md, "Bounded identity work"): images built to hurt the image engines, each
 // sent through a capture link of a server running its engines (FACE_CHECKS and DOCUMENT_READING on).
 // Each must be refused at upload (422) or decided within HOSTILE_DECIDE_LIMIT_MS, the process alive
-// with its RSS under HOSTILE_RSS_LIMIT_MB, and an ordinary verification started 2 s after the
+// with its RSS at most HOSTILE_RSS_RISE_LIMIT_MB above its resting size, and an ordinary verification started 2 s after the
 // hostile ones decided in its usual time + 3 s. Shared by `npm run bench` and
 // test/identity/hostile-uploads.test.ts.
 import { performance } from 'node:perf_hooks';
@@ -11,7 +11,16 @@ import { blankStrip, jpegClaiming, noisePng, truncatedJpeg } from '../scripts/fi
 import { rssOf, sampleRss } from './processes.js';
 
 export const HOSTILE_DECIDE_LIMIT_MS = 15_000;
-export const HOSTILE_RSS_LIMIT_MB = 1_536;
+/**
+ * How far the hostile uploads may raise the process's RSS above its size just before the first of
+ * them. The resting size is not theirs to bound: with both engines started and two ordinary
+ * verifications read it ranged from 1,082 to 1,482 MiB across runs on the embedded store (the
+ * engines' heaps grow with work and are not given back, differently from run to run; see
+ * docs/benchmarks.md, "What makes the peak RSS"), while the uploads added 40 to 74 MiB. The blank
+ * strip this test was written for was enlarged past 10 GB; a quarter of a GiB leaves room for the
+ * noise PNG's decodings and still fails on any image that is enlarged or decoded again.
+ */
+export const HOSTILE_RSS_RISE_LIMIT_MB = 256;
 export const HOSTILE_AFTERMATH_SLACK_MS = 3_000;
 
 export interface HostileCase {
@@ -65,6 +74,8 @@ export interface HostileResult {
   /** An ordinary verification's decision time before the hostile ones, and one started 2 s after they were decided. */
   usualMs: number;
   afterMs: number;
+  /** The process's RSS just before the first hostile upload, and its peak from then on, in MiB. */
+  restingRssMb: number;
   peakRssMb: number;
   alive: boolean;
 }
@@ -141,7 +152,8 @@ export async function measureHostileUploads(
   // The first one waits for the engines and models to start.
   await ordinaryCapture(base, backendKey);
   const usualMs = (await ordinaryCapture(base, backendKey)).decideMs ?? Number.NaN;
-  log(`hostile uploads: ordinary verification decided in ${Math.round(usualMs)} ms`);
+  const restingRssMb = rssOf(pid) / MIB;
+  log(`hostile uploads: ordinary verification decided in ${Math.round(usualMs)} ms; RSS at rest ${Math.round(restingRssMb)} MiB`);
   const rss = sampleRss(pid, 50);
   const cases: HostileOutcome[] = [];
   for (const c of HOSTILE_CASES) {
@@ -167,7 +179,7 @@ export async function measureHostileUploads(
   const peakRssMb = rss.stop() / MIB;
   const alive = (await fetch(`${base}/health`).catch(() => null))?.status === 200;
   log(`hostile uploads: ordinary verification after them decided in ${Math.round(afterMs)} ms; peak RSS ${Math.round(peakRssMb)} MB`);
-  return { cases, usualMs, afterMs, peakRssMb, alive };
+  return { cases, usualMs, afterMs, restingRssMb, peakRssMb, alive };
 }
 
 /** The section of bench/results.md. */
@@ -177,7 +189,7 @@ export function hostileMarkdown(r: HostileResult | undefined): string {
     '',
     '## Hostile uploads (FACE_CHECKS and DOCUMENT_READING on)',
     '',
-    `Each refused at upload or decided within ${HOSTILE_DECIDE_LIMIT_MS / 1000} s; the process alive, its RSS under ${HOSTILE_RSS_LIMIT_MB} MB; an ordinary verification 2 s later within its usual time + ${HOSTILE_AFTERMATH_SLACK_MS / 1000} s.`,
+    `Each refused at upload or decided within ${HOSTILE_DECIDE_LIMIT_MS / 1000} s; the process alive, its RSS at most ${HOSTILE_RSS_RISE_LIMIT_MB} MiB above its resting size; an ordinary verification 2 s later within its usual time + ${HOSTILE_AFTERMATH_SLACK_MS / 1000} s.`,
     '',
     '| Upload | Answer | Decision | Peak RSS |',
     '|---|---|---|---:|',
@@ -186,7 +198,7 @@ export function hostileMarkdown(r: HostileResult | undefined): string {
         `| ${c.name} | ${c.upload}${c.detail ? ` ${c.detail}` : ''} | ${c.decideMs === undefined ? '—' : `${c.status} ${c.reason ?? ''} in ${(c.decideMs / 1000).toFixed(1)} s`} | ${c.peakRssMb === undefined ? '—' : `${Math.round(c.peakRssMb)} MiB`} |`,
     ),
     '',
-    `Ordinary verification: ${(r.usualMs / 1000).toFixed(1)} s before, ${(r.afterMs / 1000).toFixed(1)} s after; peak RSS ${Math.round(r.peakRssMb)} MB; process ${r.alive ? 'alive' : 'DEAD'}.`,
+    `Ordinary verification: ${(r.usualMs / 1000).toFixed(1)} s before, ${(r.afterMs / 1000).toFixed(1)} s after; RSS at rest ${Math.round(r.restingRssMb)} MiB, peak ${Math.round(r.peakRssMb)} MiB (+${Math.round(r.peakRssMb - r.restingRssMb)}); process ${r.alive ? 'alive' : 'DEAD'}.`,
     '',
   ];
   return lines.join('\n');
