@@ -165,6 +165,22 @@ describe('a zone is certain only where the readings agree or the check digits se
     const lost = pass(edit(zone, 0, 'SZABO', 'SZAO'));
     expect(zoneCertainty(zone, [pass(zone.lines), lost]).nameUncertain).toBe(true);
   });
+
+  it("marks the name uncertain where a reading of every line shows nothing like the name's: fillers taken as the LSTM engine's letters (tuning seed 17, hard TD3 #16)", () => {
+    const printed = zoneOf('TD3', { surname: 'FPQDYAHZKG', givenNames: 'LOIC' });
+    // The zone took the LSTM engine's C, L and K for the name's fillers; the legacy engine read
+    // them as fillers, a line that differs from the zone's in most places.
+    const filled: ZoneReading = {
+      format: 'TD3',
+      lines: [printed.lines[0]!.replace(/<{3,}$/, (run) => 'CL'.repeat(run.length).slice(0, run.length)), printed.lines[1]!],
+    };
+    const lstm = pass(filled.lines);
+    expect(zoneCertainty(filled, [lstm]).nameUncertain).toBe(false);
+    const legacyTrue = pass(printed.lines, filled.lines);
+    expect(zoneCertainty(filled, [lstm, legacyTrue])).toMatchObject({ uncertain: false, nameUncertain: true });
+    // A reading that found only the other line says nothing about the name.
+    expect(zoneCertainty(filled, [lstm, pass([printed.lines[1]!], filled.lines)]).nameUncertain).toBe(false);
+  });
 });
 
 describe('check digits are no proof between look-alikes that cancel (pure)', () => {

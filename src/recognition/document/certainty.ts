@@ -58,9 +58,12 @@ export interface ZoneCertainty {
 /** Past this many other mixes of the characters seen, the zone is taken as uncertain without trying them. */
 const MAX_MIXES = 4096;
 
+/** The line the holder's name is on. */
+const nameRow = (format: ZoneReading['format']): number => (format === 'TD1' ? 2 : 0);
+
 /** Whether position `column` of line `row` belongs to the holder's name (TD1: the third line; TD2, TD3: the first line after the issuing state). */
 export const inName = (format: ZoneReading['format'], row: number, column: number): boolean =>
-  format === 'TD1' ? row === 2 : row === 0 && column >= 5;
+  row === nameRow(format) && (format === 'TD1' || column >= 5);
 
 /** What one engine read at `zoneChar`'s place, as the position's class allows. */
 function asClassAllows(seen: string, cls: FieldClass, zoneChar: string, engine: Engine): string {
@@ -125,8 +128,15 @@ export function zoneCertainty(zone: ZoneReading, passes: EngineLines[], glyphs?:
       const texts = pass[engine].map((l) => l.text);
       zone.lines.forEach((line, row) => {
         const match = bestMatchIndex(line, texts);
-        // A reading that shows nothing like the line is no witness for or against it.
-        if (match < 0) return;
+        if (match < 0) {
+          // A reading that shows nothing like the line is no witness for or against its checked
+          // fields. But a reading of every line whose name line is nothing like the zone's
+          // disagrees with the name: a name whose fillers were taken as the LSTM engine's C, L and
+          // K (tuning seed 17, hard TD3 #16: LOIC<<<… read as LOICCLLL…) differs from the legacy
+          // engine's true line in most places, and was called certain.
+          if (texts.length >= zone.lines.length && row === nameRow(zone.format)) nameUncertain = true;
+          return;
+        }
         const aligned = alignedIndices(line, texts[match]!);
         const besides = insertedBeside(line, texts[match]!, aligned);
         for (let column = 0; column < line.length; column++) {
