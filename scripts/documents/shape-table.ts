@@ -6,9 +6,12 @@
  * shape prefers the printed character over the one read (the margin; negative where the shape
  * prefers the misreading), per difficulty, outside the name and in it; and the same for every
  * printed glyph against each of its look-alikes (look-alikes.ts), read or not, which shows how far
- * the shape ever prefers a look-alike over the printed character.
+ * the shape ever prefers a look-alike over the printed character. Last, against each pair's own
+ * margin (glyph-shapes.ts, shapeMargin): the printed glyphs that came closest to resembling another
+ * character its place allows by that pair's margin, which on photos the margins were not chosen on
+ * checks them.
  */
-import { SHAPE_MARGIN, preference } from '../../src/recognition/document/glyph-shapes.js';
+import { SHAPE_MARGIN, preference, shapeMargin } from '../../src/recognition/document/glyph-shapes.js';
 import { glyphsByPlace, type Likeness, type ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
 import { inName } from '../../src/recognition/document/certainty.js';
 import { readAlike } from '../../src/recognition/document/look-alikes.js';
@@ -30,8 +33,27 @@ interface Margins {
 
 const empty = (): Margins => ({ margins: [], unmeasured: 0, worst: [] });
 
+/** A printed glyph's preference for another character, against that pair's margin. */
+interface Approach {
+  label: string;
+  preference: number;
+  margin: number;
+}
+
 export class ShapeMarginTable {
   private readonly rows = new Map<string, Margins>();
+  /** per difficulty: glyphs compared with every other character, those at or past their pair's margin, and the closest */
+  private readonly approaches = new Map<string, { compared: number; reached: number; closest: Approach[] }>();
+
+  private approach(difficulty: string, a: Approach): void {
+    const row = this.approaches.get(difficulty) ?? { compared: 0, reached: 0, closest: [] };
+    this.approaches.set(difficulty, row);
+    row.compared++;
+    if (a.preference >= a.margin) row.reached++;
+    row.closest.push(a);
+    row.closest.sort((x, y) => y.preference - y.margin - (x.preference - x.margin));
+    row.closest.length = Math.min(row.closest.length, 3);
+  }
 
   private add(key: string, margin: number | undefined, label: string): void {
     const row = this.rows.get(key) ?? empty();
@@ -62,6 +84,17 @@ export class ShapeMarginTable {
         const likeness = likenessAt(row, column);
         for (const other of ALPHABET.filter((x) => readAlike(x, char)))
           this.add(`${difficulty}|every glyph vs its look-alikes`, preference(likeness, char, other), `${label} ${char} vs ${other}`);
+        // Only the characters the place's class lets a reading show there: the rules read a letter in
+        // a date or check digit as its digit, a digit in a country code or name as its letter.
+        const cls = shape[row]![column]!;
+        const comparable = cls === 'x' || cls === 'o' ? ALPHABET : ALPHABET.filter((x) => /\d/.test(x) === /\d/.test(char));
+        if (likeness?.[char] !== undefined)
+          for (const other of comparable.filter((x) => x !== char && likeness[x] !== undefined))
+            this.approach(difficulty, {
+              label: `${label} ${char} vs ${other}`,
+              preference: likeness[other]! - likeness[char],
+              margin: shapeMargin(char, other),
+            });
         if (shape[row]![column] !== 'x' && shape[row]![column] !== 'o') return;
         const rival = Object.entries(likeness ?? {})
           .filter(([c]) => c !== char && c !== '<')
@@ -116,6 +149,10 @@ export class ShapeMarginTable {
     const worst = [...this.rows].flatMap(([key, r]) =>
       r.worst.filter((w) => w.margin < 0).map((w) => `${key.split('|')[0]}: ${w.label} (${w.margin.toFixed(3)})`),
     );
-    return `${out.join('\n')}\n\nThe shape's largest preferences for another character: ${worst.join('; ') || 'none'}. The margin used: ${SHAPE_MARGIN}.`;
+    const approaches = [...this.approaches].map(
+      ([difficulty, a]) =>
+        `${difficulty}: ${a.reached} of ${a.compared} (closest: ${a.closest.map((c) => `${c.label} ${c.preference.toFixed(3)} against ${c.margin.toFixed(3)}`).join('; ')})`,
+    );
+    return `${out.join('\n')}\n\nThe shape's largest preferences for another character: ${worst.join('; ') || 'none'}. The margin used: each pair's own (shapeMargin), ${SHAPE_MARGIN} for a pair measured too seldom.\n\nPrinted glyphs that resembled another character more by that pair's margin (must be none): ${approaches.join('; ')}.`;
   }
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { findZoneRows } from '../../src/recognition/document/band.js';
 import { FIND_WIDTH, greyCopy, SAMPLE_WIDTH } from '../../src/recognition/document/find-copy.js';
 import { glyphsByPlace, type ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
-import { measuredZoneGlyphs, preference, SHAPE_MARGIN, shapeWitness } from '../../src/recognition/document/glyph-shapes.js';
+import { measuredZoneGlyphs, preference, shapeMargin, shapeWitness } from '../../src/recognition/document/glyph-shapes.js';
 import { levelledZone } from '../../src/recognition/document/levelled-zone.js';
 import { OCR_B_GLYPHS } from '../../src/recognition/document/ocr-b-glyphs.js';
 import { portraitPath } from '../../scripts/documents/fixture-set.js';
@@ -75,7 +75,9 @@ describe("the shape witness: a zone's glyphs against OCR-B's own (docs/document-
     const pairs: Record<string, string> = { S: '8', '8': 'S', Z: '2', '2': 'Z' };
     [...HOLDER.documentNumber].forEach((char, column) => {
       if (pairs[char])
-        expect(preference(places[column]?.likeness, char, pairs[char]), `${char} at ${column}`).toBeGreaterThanOrEqual(SHAPE_MARGIN);
+        expect(preference(places[column]?.likeness, char, pairs[char]), `${char} at ${column}`).toBeGreaterThanOrEqual(
+          shapeMargin(char, pairs[char]!),
+        );
     });
   });
 

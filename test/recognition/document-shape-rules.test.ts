@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { zoneCertainty } from '../../src/recognition/document/certainty.js';
 import type { ZoneGlyph } from '../../src/recognition/document/glyph-heights.js';
-import { preference, SHAPE_MARGIN } from '../../src/recognition/document/glyph-shapes.js';
+import {
+  PAIR_BUFFER,
+  PAIR_MIN_MARGIN,
+  preference,
+  SHAPE_MARGIN,
+  shapeMargin,
+  shapeWitness,
+} from '../../src/recognition/document/glyph-shapes.js';
+import { MEASURED_PAIRS } from '../../src/recognition/document/shape-pairs.js';
 import { twinsConfirmed, type EngineLines } from '../../src/recognition/document/twins.js';
 import { zoneFromText } from '../../src/recognition/document/repair.js';
 import type { ZoneReading } from '../../src/recognition/document/zone-layout.js';
@@ -34,7 +42,7 @@ describe('the certainty rule with the shape witness (pure)', () => {
     r === row && c === column ? likeness : undefined;
 
   it('takes a twin the shapes settle by the margin as no other reading', () => {
-    const glyphs = glyphsWith(zone.lines, at(1, 2, { '8': 0.95, S: 0.95 - SHAPE_MARGIN - 0.01, B: 0.7 }));
+    const glyphs = glyphsWith(zone.lines, at(1, 2, { '8': 0.95, S: 0.95 - shapeMargin('8', 'S') - 0.01, B: 0.7 }));
     expect(zoneCertainty(zone, [pass(zone.lines), twin], glyphs).uncertain).toBe(false);
     expect(twinsConfirmed(zone, pass(zone.lines), [pass(zone.lines), twin], glyphs)).toBe(true);
     // Without the shapes, an S read in some pass keeps the digit from counting (twins.ts).
@@ -43,7 +51,7 @@ describe('the certainty rule with the shape witness (pure)', () => {
 
   it('leaves uncertain a twin the shapes prefer by less than the margin, or where they said nothing', () => {
     for (const glyphs of [
-      glyphsWith(zone.lines, at(1, 2, { '8': 0.95, S: 0.95 - SHAPE_MARGIN + 0.01 })),
+      glyphsWith(zone.lines, at(1, 2, { '8': 0.95, S: 0.95 - shapeMargin('8', 'S') + 0.01 })),
       glyphsWith(zone.lines, () => undefined),
       undefined,
     ]) {
@@ -65,7 +73,7 @@ describe('the certainty rule with the shape witness (pure)', () => {
   it('settles a nationality read as SEN in one pass and BEN in another, both states, where the glyph resembles the B by the margin', () => {
     const readSEN = pass(zone.lines.map((l, i) => (i === 1 ? l.replace('BEN', 'SEN') : l)));
     expect(zoneCertainty(zone, [pass(zone.lines), readSEN]).uncertain).toBe(true);
-    const glyphs = glyphsWith(zone.lines, at(1, 10, { B: 0.93, S: 0.93 - SHAPE_MARGIN - 0.001, E: 0.6 }));
+    const glyphs = glyphsWith(zone.lines, at(1, 10, { B: 0.93, S: 0.93 - shapeMargin('B', 'S') - 0.001, E: 0.6 }));
     expect(zoneCertainty(zone, [pass(zone.lines), readSEN], glyphs).uncertain).toBe(false);
   });
 });
@@ -76,13 +84,13 @@ describe('a misreading every reading made, which the shape contradicts (pure)', 
 
   it('leaves uncertain a number whose glyph resembles another letter or digit more by the margin, though every reading agreed', () => {
     expect(zoneCertainty(zone, [pass(zone.lines)]).uncertain).toBe(false);
-    expect(zoneCertainty(zone, [pass(zone.lines)], glyphsWith(zone.lines, at({ B: 0.9, '8': 0.9 - SHAPE_MARGIN - 0.001 }))).uncertain).toBe(
-      true,
-    );
+    expect(
+      zoneCertainty(zone, [pass(zone.lines)], glyphsWith(zone.lines, at({ B: 0.9, '8': 0.9 - shapeMargin('8', 'B') - 0.001 }))).uncertain,
+    ).toBe(true);
     // A preference below the margin, or for the filler, says nothing against the reading.
-    expect(zoneCertainty(zone, [pass(zone.lines)], glyphsWith(zone.lines, at({ B: 0.9, '8': 0.9 - SHAPE_MARGIN + 0.02 }))).uncertain).toBe(
-      false,
-    );
+    expect(
+      zoneCertainty(zone, [pass(zone.lines)], glyphsWith(zone.lines, at({ B: 0.9, '8': 0.9 - shapeMargin('8', 'B') + 0.02 }))).uncertain,
+    ).toBe(false);
     expect(zoneCertainty(zone, [pass(zone.lines)], glyphsWith(zone.lines, at({ '<': 0.9, '8': 0.5 }))).uncertain).toBe(false);
   });
 });
@@ -97,8 +105,8 @@ describe('the cancellation check with the shape witness (pure)', () => {
 
   it('reads 0s the shapes tell from O by the margin, and leaves them unread below it', () => {
     expect(zoneFromText(text, text)).toBeNull();
-    expect(zoneFromText(text, text, glyphsWith(printed.lines, zeroes(SHAPE_MARGIN + 0.001)))).toEqual(printed);
-    expect(zoneFromText(text, text, glyphsWith(printed.lines, zeroes(SHAPE_MARGIN - 0.02)))).toBeNull();
+    expect(zoneFromText(text, text, glyphsWith(printed.lines, zeroes(shapeMargin('0', 'O') + 0.001)))).toEqual(printed);
+    expect(zoneFromText(text, text, glyphsWith(printed.lines, zeroes(shapeMargin('0', 'O') - 0.02)))).toBeNull();
   });
 });
 
@@ -132,5 +140,55 @@ describe('a twin digit every reading agreed on, whose glyph leans to its letter 
   it('leaves a printed letter alone: a G the engines read as G is not held to the shape', () => {
     const readG = pass(printedG.lines);
     expect(twinsConfirmed(printedG, readG, [readG], glyphsWith(printedG.lines, at({ '6': 0.95, G: 0.9 })))).toBe(true);
+  });
+});
+
+describe('each pair of characters its own margin, from what the shape confused on the tuning seeds (pure)', () => {
+  const zone: ZoneReading = { format: 'TD2', lines: mrzLines('TD2', HOLDER) };
+  const readS = pass(zone.lines.map((l, i) => (i === 1 ? l.replace('AB8', 'ABS') : l)));
+  const at = (row: number, column: number, likeness: Record<string, number>) => (r: number, c: number) =>
+    r === row && c === column ? likeness : undefined;
+
+  it('asks more of a pair the shape has confused than the common margin, less of one it never has, the same either way round', () => {
+    // Over the tuning seeds a printed 1 resembled T more by up to 0.13, a 0 O by up to 0.10; no printed 8 resembled S more by more than 0.006.
+    expect(shapeMargin('1', 'T')).toBeGreaterThan(SHAPE_MARGIN);
+    expect(shapeMargin('0', 'O')).toBeGreaterThan(SHAPE_MARGIN);
+    expect(shapeMargin('8', 'S')).toBeLessThan(SHAPE_MARGIN);
+    for (const [a, b] of [
+      ['1', 'T'],
+      ['8', 'S'],
+      ['M', 'H'],
+    ] as const)
+      expect(shapeMargin(a, b)).toBe(shapeMargin(b, a));
+    expect(shapeMargin('8', 'S')).toBeCloseTo(MEASURED_PAIRS['8S']![1] + PAIR_BUFFER, 9);
+    // Never under the floor, however far apart the pair was measured; the filler has no measured pair.
+    expect(MEASURED_PAIRS['1M']![1] + PAIR_BUFFER).toBeLessThan(PAIR_MIN_MARGIN);
+    expect(shapeMargin('1', 'M')).toBe(PAIR_MIN_MARGIN);
+    expect(shapeMargin('K', '<')).toBe(SHAPE_MARGIN);
+  });
+
+  it('settles a twin by a preference under the common margin where the pair is never confused', () => {
+    const between = (shapeMargin('8', 'S') + SHAPE_MARGIN) / 2;
+    const glyphs = glyphsWith(zone.lines, at(1, 2, { '8': 0.95, S: 0.95 - between }));
+    expect(zoneCertainty(zone, [pass(zone.lines), readS], glyphs).uncertain).toBe(false);
+    expect(twinsConfirmed(zone, pass(zone.lines), [pass(zone.lines), readS], glyphs)).toBe(true);
+  });
+
+  it('does not rule out a T against a 1 by the common margin: the pair the shape confuses most', () => {
+    // The 1 of AB8123456 stands at line 1, column 3.
+    const glyphs = glyphsWith(zone.lines, at(1, 3, { '1': 0.9, T: 0.9 - SHAPE_MARGIN - 0.01 }));
+    expect(shapeWitness(zone.lines, glyphs).prefers(1, 3, '1', 'T')).toBe(false);
+    expect(
+      shapeWitness(zone.lines, glyphsWith(zone.lines, at(1, 3, { '1': 0.9, T: 0.9 - shapeMargin('1', 'T') }))).prefers(1, 3, '1', 'T'),
+    ).toBe(true);
+  });
+
+  it("finds a rival by the pair's margin where that is less than the common one, and never by more", () => {
+    // A glyph read as 8 by every reading that resembles B more, by less than the common margin.
+    const byLess = glyphsWith(zone.lines, at(1, 2, { B: 0.9, '8': 0.9 - (shapeMargin('8', 'B') + SHAPE_MARGIN) / 2 }));
+    expect(zoneCertainty(zone, [pass(zone.lines)], byLess).uncertain).toBe(true);
+    // A 1 that resembles T more by the common margin is still a rival, though the pair's own margin is larger.
+    const oneAsT = glyphsWith(zone.lines, at(1, 3, { T: 0.9, '1': 0.9 - SHAPE_MARGIN - 0.001 }));
+    expect(shapeWitness(zone.lines, oneAsT).rival(1, 3, '1')).toBe('T');
   });
 });

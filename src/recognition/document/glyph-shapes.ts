@@ -19,6 +19,7 @@ import type { Glyph, Gray } from './marks.js';
 import { glyphsByPlace, zoneGlyphBoxes, type Likeness, type ZoneGlyph } from './glyph-heights.js';
 import { stripLayout } from './levelled-zone.js';
 import { median } from './band.js';
+import { MEASURED_PAIRS } from './shape-pairs.js';
 
 /**
  * A glyph whose best correlation is below this resembles no OCR-B glyph (a blot, two glyphs run
@@ -270,16 +271,37 @@ export function measuredZoneGlyphs(zone: Gray, rows: number, capHeight: number):
 
 /**
  * A zone's character where the readings disagree is settled by its shape when the glyph resembles
- * it more than the other character by at least this much (correlations, 0 … 2). Chosen from the
- * table `npm run documents:read-rate` prints (docs/document-reading.md, "Document reading", step 6).
+ * it more than the other character by at least a margin (correlations, 0 … 2): this one for a pair
+ * of characters measured too seldom on the tuning seeds to have its own. Chosen from the table
+ * `npm run documents:read-rate` prints (docs/document-reading.md, "Document reading", step 6).
  */
 export const SHAPE_MARGIN = 0.15;
+/**
+ * A pair's own margin is its worst measured preference for the wrong character (shape-pairs.ts)
+ * plus this. The shape confuses some pairs and never others: over the tuning seeds' hard photos
+ * a printed 1 resembled T more by up to 0.130 and a 0 resembled O more by up to 0.098, while no
+ * printed 8 ever resembled S more, nor an M H (docs/document-reading.md, "The margin, pair by
+ * pair"). On photos no rule was tuned on, the worst preference for T over a printed 1 rose from
+ * 0.071 on the tuning seeds to 0.166 (fresh seed 8237): 0.12 covers such a rise.
+ */
+export const PAIR_BUFFER = 0.12;
+/** No pair's margin is less: a preference this small is within what one glyph's blur and cut change. */
+export const PAIR_MIN_MARGIN = 0.08;
+/** A pair is measured well enough for its own margin when each of its characters was measured this often on the tuning seeds. */
+export const PAIR_MIN_GLYPHS = 100;
+
+/** The margin by which a glyph must resemble `char` more than `other` for the shape to tell them apart. */
+export function shapeMargin(char: string, other: string): number {
+  const measured = MEASURED_PAIRS[char < other ? char + other : other + char];
+  if (!measured || measured[0] < PAIR_MIN_GLYPHS) return SHAPE_MARGIN;
+  return Math.max(PAIR_MIN_MARGIN, measured[1] + PAIR_BUFFER);
+}
 
 /** What the glyphs' shapes say about a reading `lines` of the zone they were measured on. */
 export interface ShapeWitness {
-  /** whether the glyph at line `row`, character `column` resembles `char` more than `other` by SHAPE_MARGIN */
+  /** whether the glyph at line `row`, character `column` resembles `char` more than `other` by the pair's margin (shapeMargin) */
   prefers(row: number, column: number, char: string, other: string): boolean;
-  /** a letter or digit the glyph there resembles more than `char` by SHAPE_MARGIN, if any */
+  /** a letter or digit the glyph there resembles more than `char` by the pair's margin (at most SHAPE_MARGIN), if any */
   rival(row: number, column: number, char: string): string | undefined;
   /** whether the glyph there resembles `other` more than `char` at all (no margin) */
   leansTo(row: number, column: number, char: string, other: string): boolean;
@@ -299,14 +321,18 @@ export function shapeWitness(lines: string[], glyphs: ZoneGlyph[][] | undefined)
     prefers(row, column, char, other) {
       if (char === other) return false;
       const margin = preference(likenessAt(row, column), char, other);
-      return margin !== undefined && margin >= SHAPE_MARGIN;
+      return margin !== undefined && margin >= shapeMargin(char, other);
     },
     rival(row, column, char) {
       const likeness = likenessAt(row, column);
       if (!likeness) return undefined;
       const floor = Math.min(...Object.values(likeness));
       const own = likeness[char] ?? floor;
-      return Object.entries(likeness).find(([other, score]) => other !== char && other !== '<' && score - own >= SHAPE_MARGIN)?.[0];
+      // Here the margin guards the other way: a rival the witness finds leaves a zone uncertain, so a
+      // pair's own margin is used only where it asks less than the common one.
+      return Object.entries(likeness).find(
+        ([other, score]) => other !== char && other !== '<' && score - own >= Math.min(SHAPE_MARGIN, shapeMargin(char, other)),
+      )?.[0];
     },
     leansTo(row, column, char, other) {
       const margin = preference(likenessAt(row, column), other, char);
