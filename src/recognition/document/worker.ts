@@ -24,7 +24,7 @@ import { measuredZoneGlyphs } from './glyph-shapes.js';
 import { readPrintedNumbers } from './front-number.js';
 import { passRead, settle, type PassRead } from './passes.js';
 import type { ZoneReading } from './zone-layout.js';
-import type { CardSides } from './sides.js';
+import { documentIdentity, type CardSides } from './sides.js';
 import type { EngineLines, ReadLine } from './twins.js';
 import { MAX_IMAGE_PIXELS as MAX_INPUT_PIXELS, MAX_WORKING_SIDE, workingSize } from '../image-bounds.js';
 
@@ -277,12 +277,16 @@ export default async function readDocument(task: ReadTask): Promise<ReadResult> 
  * Reads a card sent as two sides (pool task `readCard`): the zone as readDocument reads it, the
  * back first, then the front; and, when the back holds a card's zone (not a passport's, which
  * makes the sides disagree whatever the front shows), the front's printed document numbers in
- * one more pass (front-number.ts), so that the pipeline can tell one card from two (sides.ts).
+ * one or two more passes (front-number.ts), so that the pipeline can tell one card from two (sides.ts).
  */
 export async function readCard(task: CardTask): Promise<CardResult> {
   const back = await readDocument({ images: [task.back], trace: task.trace });
   if (back.zone) {
-    const printedNumbers = back.zone.format === 'TD3' ? [] : await readPrintedNumbers((await engines())[1], task.front, MAX_INPUT_PIXELS);
+    const [legacy, lstm] = await engines();
+    const printedNumbers =
+      back.zone.format === 'TD3'
+        ? []
+        : await readPrintedNumbers({ lstm, legacy }, task.front, MAX_INPUT_PIXELS, documentIdentity(back.zone)?.number ?? null);
     return { ...back, sides: { zoneFrom: 'back', printedNumbers } };
   }
   const front = await readDocument({ images: [task.front], trace: task.trace });
