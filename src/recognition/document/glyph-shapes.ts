@@ -278,14 +278,19 @@ export function measuredZoneGlyphs(zone: Gray, rows: number, capHeight: number):
 export const SHAPE_MARGIN = 0.15;
 /**
  * A pair's own margin is its worst measured preference for the wrong character (shape-pairs.ts)
- * plus this. The shape confuses some pairs and never others: over the tuning seeds' hard photos
- * a printed 1 resembled T more by up to 0.130 and a 0 resembled O more by up to 0.098, while no
- * printed 8 ever resembled S more, nor an M H (docs/document-reading.md, "The margin, pair by
- * pair"). On photos no rule was tuned on, the worst preference for T over a printed 1 rose from
- * 0.071 on the tuning seeds to 0.166 (fresh seed 8237): 0.12 covers such a rise.
+ * plus this. The shape confuses some pairs and never others: over the tuning seeds a printed 1
+ * resembled T more by up to 0.130 and a 0 resembled O more by up to 0.098, while an 8 and an S
+ * never resembled the other more than their own by more than 0.006, and an M and an N never did
+ * (docs/document-reading.md, "The margin, pair by pair"). On photos no rule was tuned on, the worst
+ * preference for T over a printed 1 once rose from 0.071 on the tuning seeds to 0.166 (seed
+ * 8237): 0.12 covers such a rise.
  */
 export const PAIR_BUFFER = 0.12;
-/** No pair's margin is less: a preference this small is within what one glyph's blur and cut change. */
+/**
+ * No pair's margin is less. It binds only pairs measured far apart (a worst preference of −0.04
+ * or less, 582 of the 630 pairs): a veto between them still asks for a clear preference, not one
+ * a single glyph's blur or cut could make.
+ */
 export const PAIR_MIN_MARGIN = 0.08;
 /** A pair is measured well enough for its own margin when each of its characters was measured this often on the tuning seeds. */
 export const PAIR_MIN_GLYPHS = 100;
