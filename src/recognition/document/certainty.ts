@@ -21,7 +21,8 @@
  *    Nor is a character the glyph's shape rules out: one the glyph resembles less than the zone's
  *    character by the shape witness's margin (glyph-shapes.ts, the margin table in the docs).
  * 3. In the name, which no check digit covers, any contested position (or a letter some reading
- *    lost; a character the glyph's shape rules out, as in 2, does not count) marks the name
+ *    lost; a character the glyph's shape rules out, as in 2, does not count), or a reading of every
+ *    line whose name line is nothing like the zone's, marks the name
  *    uncertain: the zone stands for every other field, the case view says so (signal
  *    `mrz_name_uncertain`) and the name never declines anyone.
  * 4. In the document number and optional data, a character whose glyph resembles another letter
