@@ -16,7 +16,7 @@ import { glyphsByPlace, type Likeness, type ZoneGlyph } from '../../src/recognit
 import { inName } from '../../src/recognition/document/certainty.js';
 import { readAlike } from '../../src/recognition/document/look-alikes.js';
 import { alignedIndices, bestMatchIndex, FILLER_LIKE, forced } from '../../src/recognition/document/repair.js';
-import { zoneShape, type FieldClass, type ZoneReading } from '../../src/recognition/document/zone-layout.js';
+import { classHolds, zoneShape, type FieldClass, type ZoneReading } from '../../src/recognition/document/zone-layout.js';
 import type { EngineLines } from '../../src/recognition/document/twins.js';
 
 const ALPHABET = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
@@ -84,12 +84,10 @@ export class ShapeMarginTable {
         const likeness = likenessAt(row, column);
         for (const other of ALPHABET.filter((x) => readAlike(x, char)))
           this.add(`${difficulty}|every glyph vs its look-alikes`, preference(likeness, char, other), `${label} ${char} vs ${other}`);
-        // Only the characters the place's class lets a reading show there: the rules read a letter in
-        // a date or check digit as its digit, a digit in a country code or name as its letter.
-        const cls = shape[row]![column]!;
-        const comparable = cls === 'x' || cls === 'o' ? ALPHABET : ALPHABET.filter((x) => /\d/.test(x) === /\d/.test(char));
+        // Only the characters the place's class holds: the rules read a letter in a date or check
+        // digit as its digit, a digit in a country code or name as its letter.
         if (likeness?.[char] !== undefined)
-          for (const other of comparable.filter((x) => x !== char && likeness[x] !== undefined))
+          for (const other of ALPHABET.filter((x) => x !== char && likeness[x] !== undefined && classHolds(shape[row]![column]!, x)))
             this.approach(difficulty, {
               label: `${label} ${char} vs ${other}`,
               preference: likeness[other]! - likeness[char],

@@ -36,6 +36,7 @@ import { alignedIndices, bestMatchIndex, FILLER_LIKE, forced } from './repair.js
 import { zoneHolds, zoneShape, type FieldClass, type ZoneReading } from './zone-layout.js';
 import type { Engine, EngineLines } from './twins.js';
 import { readAlike } from './look-alikes.js';
+import { namePlace } from './names.js';
 
 /** A position outside the name where some reading showed another character than the zone's. */
 export interface ContestedPosition {
@@ -59,12 +60,11 @@ export interface ZoneCertainty {
 /** Past this many other mixes of the characters seen, the zone is taken as uncertain without trying them. */
 const MAX_MIXES = 4096;
 
-/** The line the holder's name is on. */
-const nameRow = (format: ZoneReading['format']): number => (format === 'TD1' ? 2 : 0);
-
-/** Whether position `column` of line `row` belongs to the holder's name (TD1: the third line; TD2, TD3: the first line after the issuing state). */
-export const inName = (format: ZoneReading['format'], row: number, column: number): boolean =>
-  row === nameRow(format) && (format === 'TD1' || column >= 5);
+/** Whether position `column` of line `row` belongs to the holder's name (names.ts, namePlace). */
+export const inName = (format: ZoneReading['format'], row: number, column: number): boolean => {
+  const name = namePlace(format);
+  return row === name.row && column >= name.start;
+};
 
 /** What one engine read at `zoneChar`'s place, as the position's class allows. */
 function asClassAllows(seen: string, cls: FieldClass, zoneChar: string, engine: Engine): string {
@@ -135,7 +135,7 @@ export function zoneCertainty(zone: ZoneReading, passes: EngineLines[], glyphs?:
           // disagrees with the name: a name whose fillers were taken as the LSTM engine's C, L and
           // K (tuning seed 17, hard TD3 #16: LOIC<<<… read as LOICCLLL…) differs from the legacy
           // engine's true line in most places, and was called certain.
-          if (texts.length >= zone.lines.length && row === nameRow(zone.format)) nameUncertain = true;
+          if (texts.length >= zone.lines.length && row === namePlace(zone.format).row) nameUncertain = true;
           return;
         }
         const aligned = alignedIndices(line, texts[match]!);

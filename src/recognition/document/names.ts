@@ -5,13 +5,20 @@
  * #35; the LSTM engine read the O of PIOTR as Q, seed 8123, phone photo #18) while other passes
  * over the same image read it right. The name taken is the one the most engine readings show.
  */
-import type { ZoneReading } from './zone-layout.js';
+import type { ZoneFormat, ZoneReading } from './zone-layout.js';
 
-/** Where the name stands: TD1 its third line, TD2 and TD3 the first line after the document code and issuing state. */
-export const nameOf = (zone: ZoneReading) => (zone.format === 'TD1' ? zone.lines[2]! : zone.lines[0]!.slice(5));
+/** Where the name stands, to the end of its line: TD1 its third line, TD2 and TD3 the first line after the document code and issuing state. */
+export const namePlace = (format: ZoneFormat): { row: number; start: number } =>
+  format === 'TD1' ? { row: 2, start: 0 } : { row: 0, start: 5 };
+export const nameOf = (zone: ZoneReading) => {
+  const { row, start } = namePlace(zone.format);
+  return zone.lines[row]!.slice(start);
+};
 /** The zone's lines without the name, joined by `\n`: every field a check digit or the list of states covers. */
-export const withoutName = (zone: ZoneReading) =>
-  zone.format === 'TD1' ? zone.lines.slice(0, 2).join('\n') : [zone.lines[0]!.slice(0, 5), ...zone.lines.slice(1)].join('\n');
+export const withoutName = (zone: ZoneReading) => {
+  const { row, start } = namePlace(zone.format);
+  return zone.lines.flatMap((line, i) => (i !== row ? [line] : start > 0 ? [line.slice(0, start)] : [])).join('\n');
+};
 
 /** How many of the engines' texts show every part of the name (surname, given names) verbatim. */
 const support = (name: string, texts: string[]) => {

@@ -11,18 +11,7 @@
  * the engines read, never the shapes, so no character stands on the shape alone.
  */
 import { glyphsByPlace, type ZoneGlyph } from './glyph-heights.js';
-import { SHAPES, type ZoneFormat } from './zone-layout.js';
-
-/** The characters each field class lets a place hold (zone-layout.ts, FieldClass). */
-const ALLOWED: Record<string, RegExp> = {
-  d: /[0-9<]/,
-  c: /[0-9<]/,
-  a: /[A-Z<]/,
-  f: /[MF<]/,
-  n: /[A-Z<]/,
-  x: /[A-Z0-9<]/,
-  o: /[A-Z0-9<]/,
-};
+import { classHolds, SHAPES, type ZoneFormat } from './zone-layout.js';
 
 /** The formats a zone of these rows may be, the one whose width is nearest the rows' glyph count first. */
 function formatsOf(glyphs: ZoneGlyph[][]): ZoneFormat[] {
@@ -43,7 +32,7 @@ function rowByShape(row: ZoneGlyph[], shape: string): string | null {
     const ranked = Object.keys(likeness).sort((a, b) => likeness[b]! - likeness[a]!);
     // Where no character the likeness holds is allowed, the place is read as the likeliest of all,
     // and the repair forces it into its class as it does an engine's character.
-    text += ranked.find((char) => ALLOWED[shape[column]!]!.test(char)) ?? ranked[0]!;
+    text += ranked.find((char) => classHolds(shape[column]!, char)) ?? ranked[0]!;
   }
   return text;
 }

@@ -36,6 +36,20 @@ export const SHAPES: Record<ZoneFormat, string[]> = {
 /** The field classes of a zone format's lines, one letter per character (see FieldClass). */
 export const zoneShape = (format: ZoneFormat): string[] => SHAPES[format];
 
+/** The characters each class of SHAPES lets a place hold, the filler everywhere. */
+const CLASS_HOLDS: Record<string, RegExp> = {
+  d: /[0-9<]/,
+  c: /[0-9<]/,
+  a: /[A-Z<]/,
+  f: /[MF<]/,
+  n: /[A-Z<]/,
+  x: /[A-Z0-9<]/,
+  o: /[A-Z0-9<]/,
+};
+
+/** Whether a place of class `cls` (a letter of SHAPES) may hold `char`. */
+export const classHolds = (cls: string, char: string): boolean => CLASS_HOLDS[cls]!.test(char);
+
 export function parsed(lines: string[]) {
   try {
     return parse(lines);
