@@ -52,10 +52,10 @@ export function directedWorst(documents: Iterable<Dumped>): Map<string, { glyphs
 export function pooled(directed: Map<string, { glyphs: number; worst: number }>): Record<string, MeasuredPair> {
   const pairs: Record<string, MeasuredPair> = {};
   for (const [key, one] of directed) {
-    const [a, b] = [...key].sort() as [string, string];
     const other = directed.get(key[1]! + key[0]!);
-    if (!other) continue;
-    pairs[a + b] = [Math.min(one.glyphs, other.glyphs), Math.round(Math.max(one.worst, other.worst) * 1000) / 1000];
+    // Each pair once, under its two characters in order.
+    if (!other || key[0]! > key[1]!) continue;
+    pairs[key] = [Math.min(one.glyphs, other.glyphs), Math.round(Math.max(one.worst, other.worst) * 1000) / 1000];
   }
   return Object.fromEntries(Object.entries(pairs).sort(([a], [b]) => a.localeCompare(b)));
 }
