@@ -16,7 +16,7 @@ export const HOSTILE_DECIDE_LIMIT_MS = 15_000;
  * them. The resting size is not theirs to bound: with both engines started and two ordinary
  * verifications read it ranged from 1,082 to 1,482 MiB across runs on the embedded store (the
  * engines' heaps grow with work and are not given back, differently from run to run; see
- * docs/benchmarks.md, "What makes the peak RSS"), while the uploads added 40 to 74 MiB. The blank
+ * docs/benchmarks.md, "What makes the peak RSS"), while the uploads added 40 to 88 MiB. The blank
  * strip this test was written for was enlarged past 10 GB; a quarter of a GiB leaves room for the
  * noise PNG's decodings and still fails on any image that is enlarged or decoded again.
  */
